@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { ConfigError } from './errors';
+
+/**
+ * Reads settings once from the environment and validates them; a bad setting stops start-up with an error
+ * naming each variable and what it expects.
+ */
+export function loadConfig<S extends z.ZodTypeAny>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(env)'}: ${i.message}`);
+    throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`, { details: { problems } });
+  }
+  return parsed.data;
+}
+
+export { z };

@@ -1,0 +1,4 @@
+export * from './logger';
+export * from './errors';
+export * from './config';
+export * from './metrics';

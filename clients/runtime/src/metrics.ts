@@ -1,0 +1,32 @@
+import http from 'node:http';
+import { Registry, collectDefaultMetrics } from 'prom-client';
+import type { Logger } from './logger';
+
+/** One registry per process; every component registers its farm_<component>_* metrics on it. */
+export const metricsRegistry = new Registry();
+let defaultsCollected = false;
+
+export function collectProcessMetrics(): void {
+  if (defaultsCollected) return;
+  defaultsCollected = true;
+  collectDefaultMetrics({ register: metricsRegistry, prefix: 'farm_' });
+}
+
+/** Serves GET /metrics (Prometheus text format) and GET /healthz. Port 0 picks a free port. */
+export async function serveMetrics(port: number, log?: Logger): Promise<{ port: number; close(): Promise<void> }> {
+  const server = http.createServer(async (req, res) => {
+    if (req.url === '/metrics') {
+      res.setHeader('content-type', metricsRegistry.contentType);
+      res.end(await metricsRegistry.metrics());
+    } else if (req.url === '/healthz') {
+      res.end('ok');
+    } else {
+      res.statusCode = 404;
+      res.end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(port, '0.0.0.0', resolve));
+  const actual = (server.address() as { port: number }).port;
+  log?.info('metrics listening', { port: actual });
+  return { port: actual, close: () => new Promise((r) => server.close(() => r())) };
+}

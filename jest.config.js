@@ -1,0 +1,10 @@
+/** One jest run for the whole workspace; integration tests share the services started in globalSetup. */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/apps', '<rootDir>/clients', '<rootDir>/proto', '<rootDir>/scripts'],
+  testMatch: ['**/src/**/*.test.ts', '**/scripts/**/*.test.ts'],
+  transform: { '^.+\\.(t|j)s$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }] },
+  globalSetup: '<rootDir>/scripts/local-services/jest-global-setup.ts',
+  globalTeardown: '<rootDir>/scripts/local-services/jest-global-teardown.ts',
+  testTimeout: 180000,
+};

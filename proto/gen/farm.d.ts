@@ -1,0 +1,1571 @@
+import * as $protobuf from "protobufjs";
+import Long = require("long");
+/** Namespace farm. */
+export namespace farm {
+
+    /** Namespace v1. */
+    namespace v1 {
+
+        /** Properties of a ChangeRequest. */
+        interface IChangeRequest {
+
+            /** ChangeRequest changeRequestId */
+            changeRequestId?: (string|null);
+
+            /** ChangeRequest repo */
+            repo?: (farm.v1.IRepoRef|null);
+
+            /** ChangeRequest title */
+            title?: (string|null);
+
+            /** ChangeRequest description */
+            description?: (string|null);
+
+            /** ChangeRequest requestedBy */
+            requestedBy?: (string|null);
+
+            /** ChangeRequest createdAtMs */
+            createdAtMs?: (number|null);
+
+            /** ChangeRequest checkCommand */
+            checkCommand?: (string|null);
+        }
+
+        /** Represents a ChangeRequest. */
+        class ChangeRequest implements IChangeRequest {
+
+            /**
+             * Constructs a new ChangeRequest.
+             * @param [p] Properties to set
+             */
+            constructor(p?: farm.v1.IChangeRequest);
+
+            /** ChangeRequest changeRequestId. */
+            public changeRequestId: string;
+
+            /** ChangeRequest repo. */
+            public repo?: (farm.v1.IRepoRef|null);
+
+            /** ChangeRequest title. */
+            public title: string;
+
+            /** ChangeRequest description. */
+            public description: string;
+
+            /** ChangeRequest requestedBy. */
+            public requestedBy: string;
+
+            /** ChangeRequest createdAtMs. */
+            public createdAtMs: number;
+
+            /** ChangeRequest checkCommand. */
+            public checkCommand: string;
+
+            /**
+             * Creates a new ChangeRequest instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns ChangeRequest instance
+             */
+            public static create(properties?: farm.v1.IChangeRequest): farm.v1.ChangeRequest;
+
+            /**
+             * Encodes the specified ChangeRequest message. Does not implicitly {@link farm.v1.ChangeRequest.verify|verify} messages.
+             * @param m ChangeRequest message or plain object to encode
+             * @param [w] Writer to encode to
+             * @returns Writer
+             */
+            public static encode(m: farm.v1.IChangeRequest, w?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified ChangeRequest message, length delimited. Does not implicitly {@link farm.v1.ChangeRequest.verify|verify} messages.
+             * @param message ChangeRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            public static encodeDelimited(message: farm.v1.IChangeRequest, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a ChangeRequest message from the specified reader or buffer.
+             * @param r Reader or buffer to decode from
+             * @param [l] Message length if known beforehand
+             * @returns ChangeRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decode(r: ($protobuf.Reader|Uint8Array), l?: number): farm.v1.ChangeRequest;
+
+            /**
+             * Decodes a ChangeRequest message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns ChangeRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): farm.v1.ChangeRequest;
+
+            /**
+             * Verifies a ChangeRequest message.
+             * @param m Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            public static verify(m: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a ChangeRequest message from a plain object. Also converts values to their respective internal types.
+             * @param d Plain object
+             * @returns ChangeRequest
+             */
+            public static fromObject(d: { [k: string]: any }): farm.v1.ChangeRequest;
+
+            /**
+             * Creates a plain object from a ChangeRequest message. Also converts values to other types if specified.
+             * @param m ChangeRequest
+             * @param [o] Conversion options
+             * @returns Plain object
+             */
+            public static toObject(m: farm.v1.ChangeRequest, o?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this ChangeRequest to JSON.
+             * @returns JSON object
+             */
+            public toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the default type url for ChangeRequest
+             * @param [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns The default type url
+             */
+            public static getTypeUrl(typeUrlPrefix?: string): string;
+        }
+
+        /** Phase enum. */
+        enum Phase {
+            PHASE_UNSPECIFIED = 0,
+            RECEIVED = 1,
+            PLANNING = 2,
+            CODING = 3,
+            BUILD = 4,
+            DONE = 5,
+            FAILED = 6,
+            CANCELLED = 7
+        }
+
+        /** TaskKind enum. */
+        enum TaskKind {
+            TASK_KIND_UNSPECIFIED = 0,
+            FEATURE = 1,
+            FIX = 2,
+            REFACTOR = 3,
+            TEST = 4,
+            DOCS = 5
+        }
+
+        /** CommitStatus enum. */
+        enum CommitStatus {
+            COMMIT_STATUS_UNSPECIFIED = 0,
+            SUCCESS = 1,
+            SOFT_FAIL = 2,
+            HARD_FAIL = 3
+        }
+
+        /** BuildStatus enum. */
+        enum BuildStatus {
+            BUILD_STATUS_UNSPECIFIED = 0,
+            BUILD_PASSED = 1,
+            BUILD_FAILED = 2,
+            MERGE_CONFLICT = 3
+        }
+
+        /** Properties of a RepoRef. */
+        interface IRepoRef {
+
+            /** RepoRef url */
+            url?: (string|null);
+
+            /** RepoRef baseRef */
+            baseRef?: (string|null);
+
+            /** RepoRef baseCommit */
+            baseCommit?: (string|null);
+        }
+
+        /** Represents a RepoRef. */
+        class RepoRef implements IRepoRef {
+
+            /**
+             * Constructs a new RepoRef.
+             * @param [p] Properties to set
+             */
+            constructor(p?: farm.v1.IRepoRef);
+
+            /** RepoRef url. */
+            public url: string;
+
+            /** RepoRef baseRef. */
+            public baseRef: string;
+
+            /** RepoRef baseCommit. */
+            public baseCommit: string;
+
+            /**
+             * Creates a new RepoRef instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns RepoRef instance
+             */
+            public static create(properties?: farm.v1.IRepoRef): farm.v1.RepoRef;
+
+            /**
+             * Encodes the specified RepoRef message. Does not implicitly {@link farm.v1.RepoRef.verify|verify} messages.
+             * @param m RepoRef message or plain object to encode
+             * @param [w] Writer to encode to
+             * @returns Writer
+             */
+            public static encode(m: farm.v1.IRepoRef, w?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified RepoRef message, length delimited. Does not implicitly {@link farm.v1.RepoRef.verify|verify} messages.
+             * @param message RepoRef message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            public static encodeDelimited(message: farm.v1.IRepoRef, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a RepoRef message from the specified reader or buffer.
+             * @param r Reader or buffer to decode from
+             * @param [l] Message length if known beforehand
+             * @returns RepoRef
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decode(r: ($protobuf.Reader|Uint8Array), l?: number): farm.v1.RepoRef;
+
+            /**
+             * Decodes a RepoRef message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns RepoRef
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): farm.v1.RepoRef;
+
+            /**
+             * Verifies a RepoRef message.
+             * @param m Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            public static verify(m: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a RepoRef message from a plain object. Also converts values to their respective internal types.
+             * @param d Plain object
+             * @returns RepoRef
+             */
+            public static fromObject(d: { [k: string]: any }): farm.v1.RepoRef;
+
+            /**
+             * Creates a plain object from a RepoRef message. Also converts values to other types if specified.
+             * @param m RepoRef
+             * @param [o] Conversion options
+             * @returns Plain object
+             */
+            public static toObject(m: farm.v1.RepoRef, o?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this RepoRef to JSON.
+             * @returns JSON object
+             */
+            public toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the default type url for RepoRef
+             * @param [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns The default type url
+             */
+            public static getTypeUrl(typeUrlPrefix?: string): string;
+        }
+
+        /** Properties of a PhaseTransition. */
+        interface IPhaseTransition {
+
+            /** PhaseTransition changeRequestId */
+            changeRequestId?: (string|null);
+
+            /** PhaseTransition fromPhase */
+            fromPhase?: (farm.v1.Phase|null);
+
+            /** PhaseTransition toPhase */
+            toPhase?: (farm.v1.Phase|null);
+
+            /** PhaseTransition sequence */
+            sequence?: (number|null);
+
+            /** PhaseTransition reason */
+            reason?: (string|null);
+
+            /** PhaseTransition atMs */
+            atMs?: (number|null);
+
+            /** PhaseTransition taskId */
+            taskId?: (string|null);
+
+            /** PhaseTransition taskStatus */
+            taskStatus?: (farm.v1.CommitStatus|null);
+
+            /** PhaseTransition branchName */
+            branchName?: (string|null);
+        }
+
+        /** Represents a PhaseTransition. */
+        class PhaseTransition implements IPhaseTransition {
+
+            /**
+             * Constructs a new PhaseTransition.
+             * @param [p] Properties to set
+             */
+            constructor(p?: farm.v1.IPhaseTransition);
+
+            /** PhaseTransition changeRequestId. */
+            public changeRequestId: string;
+
+            /** PhaseTransition fromPhase. */
+            public fromPhase: farm.v1.Phase;
+
+            /** PhaseTransition toPhase. */
+            public toPhase: farm.v1.Phase;
+
+            /** PhaseTransition sequence. */
+            public sequence: number;
+
+            /** PhaseTransition reason. */
+            public reason: string;
+
+            /** PhaseTransition atMs. */
+            public atMs: number;
+
+            /** PhaseTransition taskId. */
+            public taskId: string;
+
+            /** PhaseTransition taskStatus. */
+            public taskStatus: farm.v1.CommitStatus;
+
+            /** PhaseTransition branchName. */
+            public branchName: string;
+
+            /**
+             * Creates a new PhaseTransition instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns PhaseTransition instance
+             */
+            public static create(properties?: farm.v1.IPhaseTransition): farm.v1.PhaseTransition;
+
+            /**
+             * Encodes the specified PhaseTransition message. Does not implicitly {@link farm.v1.PhaseTransition.verify|verify} messages.
+             * @param m PhaseTransition message or plain object to encode
+             * @param [w] Writer to encode to
+             * @returns Writer
+             */
+            public static encode(m: farm.v1.IPhaseTransition, w?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified PhaseTransition message, length delimited. Does not implicitly {@link farm.v1.PhaseTransition.verify|verify} messages.
+             * @param message PhaseTransition message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            public static encodeDelimited(message: farm.v1.IPhaseTransition, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a PhaseTransition message from the specified reader or buffer.
+             * @param r Reader or buffer to decode from
+             * @param [l] Message length if known beforehand
+             * @returns PhaseTransition
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decode(r: ($protobuf.Reader|Uint8Array), l?: number): farm.v1.PhaseTransition;
+
+            /**
+             * Decodes a PhaseTransition message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns PhaseTransition
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): farm.v1.PhaseTransition;
+
+            /**
+             * Verifies a PhaseTransition message.
+             * @param m Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            public static verify(m: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a PhaseTransition message from a plain object. Also converts values to their respective internal types.
+             * @param d Plain object
+             * @returns PhaseTransition
+             */
+            public static fromObject(d: { [k: string]: any }): farm.v1.PhaseTransition;
+
+            /**
+             * Creates a plain object from a PhaseTransition message. Also converts values to other types if specified.
+             * @param m PhaseTransition
+             * @param [o] Conversion options
+             * @returns Plain object
+             */
+            public static toObject(m: farm.v1.PhaseTransition, o?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this PhaseTransition to JSON.
+             * @returns JSON object
+             */
+            public toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the default type url for PhaseTransition
+             * @param [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns The default type url
+             */
+            public static getTypeUrl(typeUrlPrefix?: string): string;
+        }
+
+        /** Properties of a BuildRequest. */
+        interface IBuildRequest {
+
+            /** BuildRequest changeRequestId */
+            changeRequestId?: (string|null);
+
+            /** BuildRequest repo */
+            repo?: (farm.v1.IRepoRef|null);
+
+            /** BuildRequest branches */
+            branches?: (string[]|null);
+
+            /** BuildRequest checkCommand */
+            checkCommand?: (string|null);
+        }
+
+        /** Represents a BuildRequest. */
+        class BuildRequest implements IBuildRequest {
+
+            /**
+             * Constructs a new BuildRequest.
+             * @param [p] Properties to set
+             */
+            constructor(p?: farm.v1.IBuildRequest);
+
+            /** BuildRequest changeRequestId. */
+            public changeRequestId: string;
+
+            /** BuildRequest repo. */
+            public repo?: (farm.v1.IRepoRef|null);
+
+            /** BuildRequest branches. */
+            public branches: string[];
+
+            /** BuildRequest checkCommand. */
+            public checkCommand: string;
+
+            /**
+             * Creates a new BuildRequest instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns BuildRequest instance
+             */
+            public static create(properties?: farm.v1.IBuildRequest): farm.v1.BuildRequest;
+
+            /**
+             * Encodes the specified BuildRequest message. Does not implicitly {@link farm.v1.BuildRequest.verify|verify} messages.
+             * @param m BuildRequest message or plain object to encode
+             * @param [w] Writer to encode to
+             * @returns Writer
+             */
+            public static encode(m: farm.v1.IBuildRequest, w?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified BuildRequest message, length delimited. Does not implicitly {@link farm.v1.BuildRequest.verify|verify} messages.
+             * @param message BuildRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            public static encodeDelimited(message: farm.v1.IBuildRequest, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a BuildRequest message from the specified reader or buffer.
+             * @param r Reader or buffer to decode from
+             * @param [l] Message length if known beforehand
+             * @returns BuildRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decode(r: ($protobuf.Reader|Uint8Array), l?: number): farm.v1.BuildRequest;
+
+            /**
+             * Decodes a BuildRequest message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns BuildRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): farm.v1.BuildRequest;
+
+            /**
+             * Verifies a BuildRequest message.
+             * @param m Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            public static verify(m: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a BuildRequest message from a plain object. Also converts values to their respective internal types.
+             * @param d Plain object
+             * @returns BuildRequest
+             */
+            public static fromObject(d: { [k: string]: any }): farm.v1.BuildRequest;
+
+            /**
+             * Creates a plain object from a BuildRequest message. Also converts values to other types if specified.
+             * @param m BuildRequest
+             * @param [o] Conversion options
+             * @returns Plain object
+             */
+            public static toObject(m: farm.v1.BuildRequest, o?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this BuildRequest to JSON.
+             * @returns JSON object
+             */
+            public toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the default type url for BuildRequest
+             * @param [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns The default type url
+             */
+            public static getTypeUrl(typeUrlPrefix?: string): string;
+        }
+
+        /** Properties of a BuildResult. */
+        interface IBuildResult {
+
+            /** BuildResult changeRequestId */
+            changeRequestId?: (string|null);
+
+            /** BuildResult status */
+            status?: (farm.v1.BuildStatus|null);
+
+            /** BuildResult integrationBranch */
+            integrationBranch?: (string|null);
+
+            /** BuildResult commitSha */
+            commitSha?: (string|null);
+
+            /** BuildResult conflictingPaths */
+            conflictingPaths?: (string[]|null);
+
+            /** BuildResult notes */
+            notes?: (string[]|null);
+        }
+
+        /** Represents a BuildResult. */
+        class BuildResult implements IBuildResult {
+
+            /**
+             * Constructs a new BuildResult.
+             * @param [p] Properties to set
+             */
+            constructor(p?: farm.v1.IBuildResult);
+
+            /** BuildResult changeRequestId. */
+            public changeRequestId: string;
+
+            /** BuildResult status. */
+            public status: farm.v1.BuildStatus;
+
+            /** BuildResult integrationBranch. */
+            public integrationBranch: string;
+
+            /** BuildResult commitSha. */
+            public commitSha: string;
+
+            /** BuildResult conflictingPaths. */
+            public conflictingPaths: string[];
+
+            /** BuildResult notes. */
+            public notes: string[];
+
+            /**
+             * Creates a new BuildResult instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns BuildResult instance
+             */
+            public static create(properties?: farm.v1.IBuildResult): farm.v1.BuildResult;
+
+            /**
+             * Encodes the specified BuildResult message. Does not implicitly {@link farm.v1.BuildResult.verify|verify} messages.
+             * @param m BuildResult message or plain object to encode
+             * @param [w] Writer to encode to
+             * @returns Writer
+             */
+            public static encode(m: farm.v1.IBuildResult, w?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified BuildResult message, length delimited. Does not implicitly {@link farm.v1.BuildResult.verify|verify} messages.
+             * @param message BuildResult message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            public static encodeDelimited(message: farm.v1.IBuildResult, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a BuildResult message from the specified reader or buffer.
+             * @param r Reader or buffer to decode from
+             * @param [l] Message length if known beforehand
+             * @returns BuildResult
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decode(r: ($protobuf.Reader|Uint8Array), l?: number): farm.v1.BuildResult;
+
+            /**
+             * Decodes a BuildResult message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns BuildResult
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): farm.v1.BuildResult;
+
+            /**
+             * Verifies a BuildResult message.
+             * @param m Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            public static verify(m: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a BuildResult message from a plain object. Also converts values to their respective internal types.
+             * @param d Plain object
+             * @returns BuildResult
+             */
+            public static fromObject(d: { [k: string]: any }): farm.v1.BuildResult;
+
+            /**
+             * Creates a plain object from a BuildResult message. Also converts values to other types if specified.
+             * @param m BuildResult
+             * @param [o] Conversion options
+             * @returns Plain object
+             */
+            public static toObject(m: farm.v1.BuildResult, o?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this BuildResult to JSON.
+             * @returns JSON object
+             */
+            public toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the default type url for BuildResult
+             * @param [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns The default type url
+             */
+            public static getTypeUrl(typeUrlPrefix?: string): string;
+        }
+
+        /** Properties of a PlanItem. */
+        interface IPlanItem {
+
+            /** PlanItem itemId */
+            itemId?: (string|null);
+
+            /** PlanItem goal */
+            goal?: (string|null);
+
+            /** PlanItem kind */
+            kind?: (farm.v1.TaskKind|null);
+
+            /** PlanItem pathHints */
+            pathHints?: (string[]|null);
+
+            /** PlanItem symbolHints */
+            symbolHints?: (string[]|null);
+
+            /** PlanItem dependsOn */
+            dependsOn?: (string[]|null);
+        }
+
+        /** Represents a PlanItem. */
+        class PlanItem implements IPlanItem {
+
+            /**
+             * Constructs a new PlanItem.
+             * @param [p] Properties to set
+             */
+            constructor(p?: farm.v1.IPlanItem);
+
+            /** PlanItem itemId. */
+            public itemId: string;
+
+            /** PlanItem goal. */
+            public goal: string;
+
+            /** PlanItem kind. */
+            public kind: farm.v1.TaskKind;
+
+            /** PlanItem pathHints. */
+            public pathHints: string[];
+
+            /** PlanItem symbolHints. */
+            public symbolHints: string[];
+
+            /** PlanItem dependsOn. */
+            public dependsOn: string[];
+
+            /**
+             * Creates a new PlanItem instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns PlanItem instance
+             */
+            public static create(properties?: farm.v1.IPlanItem): farm.v1.PlanItem;
+
+            /**
+             * Encodes the specified PlanItem message. Does not implicitly {@link farm.v1.PlanItem.verify|verify} messages.
+             * @param m PlanItem message or plain object to encode
+             * @param [w] Writer to encode to
+             * @returns Writer
+             */
+            public static encode(m: farm.v1.IPlanItem, w?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified PlanItem message, length delimited. Does not implicitly {@link farm.v1.PlanItem.verify|verify} messages.
+             * @param message PlanItem message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            public static encodeDelimited(message: farm.v1.IPlanItem, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a PlanItem message from the specified reader or buffer.
+             * @param r Reader or buffer to decode from
+             * @param [l] Message length if known beforehand
+             * @returns PlanItem
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decode(r: ($protobuf.Reader|Uint8Array), l?: number): farm.v1.PlanItem;
+
+            /**
+             * Decodes a PlanItem message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns PlanItem
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): farm.v1.PlanItem;
+
+            /**
+             * Verifies a PlanItem message.
+             * @param m Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            public static verify(m: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a PlanItem message from a plain object. Also converts values to their respective internal types.
+             * @param d Plain object
+             * @returns PlanItem
+             */
+            public static fromObject(d: { [k: string]: any }): farm.v1.PlanItem;
+
+            /**
+             * Creates a plain object from a PlanItem message. Also converts values to other types if specified.
+             * @param m PlanItem
+             * @param [o] Conversion options
+             * @returns Plain object
+             */
+            public static toObject(m: farm.v1.PlanItem, o?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this PlanItem to JSON.
+             * @returns JSON object
+             */
+            public toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the default type url for PlanItem
+             * @param [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns The default type url
+             */
+            public static getTypeUrl(typeUrlPrefix?: string): string;
+        }
+
+        /** Properties of a Plan. */
+        interface IPlan {
+
+            /** Plan changeRequestId */
+            changeRequestId?: (string|null);
+
+            /** Plan repo */
+            repo?: (farm.v1.IRepoRef|null);
+
+            /** Plan items */
+            items?: (farm.v1.IPlanItem[]|null);
+
+            /** Plan notes */
+            notes?: (string[]|null);
+
+            /** Plan checkCommand */
+            checkCommand?: (string|null);
+        }
+
+        /** Represents a Plan. */
+        class Plan implements IPlan {
+
+            /**
+             * Constructs a new Plan.
+             * @param [p] Properties to set
+             */
+            constructor(p?: farm.v1.IPlan);
+
+            /** Plan changeRequestId. */
+            public changeRequestId: string;
+
+            /** Plan repo. */
+            public repo?: (farm.v1.IRepoRef|null);
+
+            /** Plan items. */
+            public items: farm.v1.IPlanItem[];
+
+            /** Plan notes. */
+            public notes: string[];
+
+            /** Plan checkCommand. */
+            public checkCommand: string;
+
+            /**
+             * Creates a new Plan instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns Plan instance
+             */
+            public static create(properties?: farm.v1.IPlan): farm.v1.Plan;
+
+            /**
+             * Encodes the specified Plan message. Does not implicitly {@link farm.v1.Plan.verify|verify} messages.
+             * @param m Plan message or plain object to encode
+             * @param [w] Writer to encode to
+             * @returns Writer
+             */
+            public static encode(m: farm.v1.IPlan, w?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified Plan message, length delimited. Does not implicitly {@link farm.v1.Plan.verify|verify} messages.
+             * @param message Plan message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            public static encodeDelimited(message: farm.v1.IPlan, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a Plan message from the specified reader or buffer.
+             * @param r Reader or buffer to decode from
+             * @param [l] Message length if known beforehand
+             * @returns Plan
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decode(r: ($protobuf.Reader|Uint8Array), l?: number): farm.v1.Plan;
+
+            /**
+             * Decodes a Plan message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns Plan
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): farm.v1.Plan;
+
+            /**
+             * Verifies a Plan message.
+             * @param m Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            public static verify(m: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a Plan message from a plain object. Also converts values to their respective internal types.
+             * @param d Plain object
+             * @returns Plan
+             */
+            public static fromObject(d: { [k: string]: any }): farm.v1.Plan;
+
+            /**
+             * Creates a plain object from a Plan message. Also converts values to other types if specified.
+             * @param m Plan
+             * @param [o] Conversion options
+             * @returns Plain object
+             */
+            public static toObject(m: farm.v1.Plan, o?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this Plan to JSON.
+             * @returns JSON object
+             */
+            public toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the default type url for Plan
+             * @param [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns The default type url
+             */
+            public static getTypeUrl(typeUrlPrefix?: string): string;
+        }
+
+        /** Properties of a CodingTask. */
+        interface ICodingTask {
+
+            /** CodingTask id */
+            id?: (string|null);
+
+            /** CodingTask goal */
+            goal?: (string|null);
+
+            /** CodingTask kind */
+            kind?: (farm.v1.TaskKind|null);
+
+            /** CodingTask path */
+            path?: (string|null);
+
+            /** CodingTask blobIds */
+            blobIds?: (string[]|null);
+
+            /** CodingTask reservedLeaseIds */
+            reservedLeaseIds?: (string[]|null);
+
+            /** CodingTask changeRequestId */
+            changeRequestId?: (string|null);
+
+            /** CodingTask repo */
+            repo?: (farm.v1.IRepoRef|null);
+
+            /** CodingTask dependsOn */
+            dependsOn?: (string[]|null);
+
+            /** CodingTask symbols */
+            symbols?: (string[]|null);
+
+            /** CodingTask checkCommand */
+            checkCommand?: (string|null);
+
+            /** CodingTask maxRetries */
+            maxRetries?: (number|null);
+
+            /** CodingTask priorNotes */
+            priorNotes?: (string[]|null);
+        }
+
+        /** Represents a CodingTask. */
+        class CodingTask implements ICodingTask {
+
+            /**
+             * Constructs a new CodingTask.
+             * @param [p] Properties to set
+             */
+            constructor(p?: farm.v1.ICodingTask);
+
+            /** CodingTask id. */
+            public id: string;
+
+            /** CodingTask goal. */
+            public goal: string;
+
+            /** CodingTask kind. */
+            public kind: farm.v1.TaskKind;
+
+            /** CodingTask path. */
+            public path: string;
+
+            /** CodingTask blobIds. */
+            public blobIds: string[];
+
+            /** CodingTask reservedLeaseIds. */
+            public reservedLeaseIds: string[];
+
+            /** CodingTask changeRequestId. */
+            public changeRequestId: string;
+
+            /** CodingTask repo. */
+            public repo?: (farm.v1.IRepoRef|null);
+
+            /** CodingTask dependsOn. */
+            public dependsOn: string[];
+
+            /** CodingTask symbols. */
+            public symbols: string[];
+
+            /** CodingTask checkCommand. */
+            public checkCommand: string;
+
+            /** CodingTask maxRetries. */
+            public maxRetries: number;
+
+            /** CodingTask priorNotes. */
+            public priorNotes: string[];
+
+            /**
+             * Creates a new CodingTask instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns CodingTask instance
+             */
+            public static create(properties?: farm.v1.ICodingTask): farm.v1.CodingTask;
+
+            /**
+             * Encodes the specified CodingTask message. Does not implicitly {@link farm.v1.CodingTask.verify|verify} messages.
+             * @param m CodingTask message or plain object to encode
+             * @param [w] Writer to encode to
+             * @returns Writer
+             */
+            public static encode(m: farm.v1.ICodingTask, w?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified CodingTask message, length delimited. Does not implicitly {@link farm.v1.CodingTask.verify|verify} messages.
+             * @param message CodingTask message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            public static encodeDelimited(message: farm.v1.ICodingTask, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a CodingTask message from the specified reader or buffer.
+             * @param r Reader or buffer to decode from
+             * @param [l] Message length if known beforehand
+             * @returns CodingTask
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decode(r: ($protobuf.Reader|Uint8Array), l?: number): farm.v1.CodingTask;
+
+            /**
+             * Decodes a CodingTask message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns CodingTask
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): farm.v1.CodingTask;
+
+            /**
+             * Verifies a CodingTask message.
+             * @param m Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            public static verify(m: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a CodingTask message from a plain object. Also converts values to their respective internal types.
+             * @param d Plain object
+             * @returns CodingTask
+             */
+            public static fromObject(d: { [k: string]: any }): farm.v1.CodingTask;
+
+            /**
+             * Creates a plain object from a CodingTask message. Also converts values to other types if specified.
+             * @param m CodingTask
+             * @param [o] Conversion options
+             * @returns Plain object
+             */
+            public static toObject(m: farm.v1.CodingTask, o?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this CodingTask to JSON.
+             * @returns JSON object
+             */
+            public toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the default type url for CodingTask
+             * @param [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns The default type url
+             */
+            public static getTypeUrl(typeUrlPrefix?: string): string;
+        }
+
+        /** Properties of a TaskBundle. */
+        interface ITaskBundle {
+
+            /** TaskBundle changeRequestId */
+            changeRequestId?: (string|null);
+
+            /** TaskBundle repo */
+            repo?: (farm.v1.IRepoRef|null);
+
+            /** TaskBundle tasks */
+            tasks?: (farm.v1.ICodingTask[]|null);
+        }
+
+        /** Represents a TaskBundle. */
+        class TaskBundle implements ITaskBundle {
+
+            /**
+             * Constructs a new TaskBundle.
+             * @param [p] Properties to set
+             */
+            constructor(p?: farm.v1.ITaskBundle);
+
+            /** TaskBundle changeRequestId. */
+            public changeRequestId: string;
+
+            /** TaskBundle repo. */
+            public repo?: (farm.v1.IRepoRef|null);
+
+            /** TaskBundle tasks. */
+            public tasks: farm.v1.ICodingTask[];
+
+            /**
+             * Creates a new TaskBundle instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns TaskBundle instance
+             */
+            public static create(properties?: farm.v1.ITaskBundle): farm.v1.TaskBundle;
+
+            /**
+             * Encodes the specified TaskBundle message. Does not implicitly {@link farm.v1.TaskBundle.verify|verify} messages.
+             * @param m TaskBundle message or plain object to encode
+             * @param [w] Writer to encode to
+             * @returns Writer
+             */
+            public static encode(m: farm.v1.ITaskBundle, w?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified TaskBundle message, length delimited. Does not implicitly {@link farm.v1.TaskBundle.verify|verify} messages.
+             * @param message TaskBundle message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            public static encodeDelimited(message: farm.v1.ITaskBundle, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a TaskBundle message from the specified reader or buffer.
+             * @param r Reader or buffer to decode from
+             * @param [l] Message length if known beforehand
+             * @returns TaskBundle
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decode(r: ($protobuf.Reader|Uint8Array), l?: number): farm.v1.TaskBundle;
+
+            /**
+             * Decodes a TaskBundle message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns TaskBundle
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): farm.v1.TaskBundle;
+
+            /**
+             * Verifies a TaskBundle message.
+             * @param m Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            public static verify(m: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a TaskBundle message from a plain object. Also converts values to their respective internal types.
+             * @param d Plain object
+             * @returns TaskBundle
+             */
+            public static fromObject(d: { [k: string]: any }): farm.v1.TaskBundle;
+
+            /**
+             * Creates a plain object from a TaskBundle message. Also converts values to other types if specified.
+             * @param m TaskBundle
+             * @param [o] Conversion options
+             * @returns Plain object
+             */
+            public static toObject(m: farm.v1.TaskBundle, o?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this TaskBundle to JSON.
+             * @returns JSON object
+             */
+            public toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the default type url for TaskBundle
+             * @param [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns The default type url
+             */
+            public static getTypeUrl(typeUrlPrefix?: string): string;
+        }
+
+        /** Properties of a TokenUsage. */
+        interface ITokenUsage {
+
+            /** TokenUsage promptTokens */
+            promptTokens?: (number|null);
+
+            /** TokenUsage completionTokens */
+            completionTokens?: (number|null);
+
+            /** TokenUsage totalTokens */
+            totalTokens?: (number|null);
+        }
+
+        /** Represents a TokenUsage. */
+        class TokenUsage implements ITokenUsage {
+
+            /**
+             * Constructs a new TokenUsage.
+             * @param [p] Properties to set
+             */
+            constructor(p?: farm.v1.ITokenUsage);
+
+            /** TokenUsage promptTokens. */
+            public promptTokens: number;
+
+            /** TokenUsage completionTokens. */
+            public completionTokens: number;
+
+            /** TokenUsage totalTokens. */
+            public totalTokens: number;
+
+            /**
+             * Creates a new TokenUsage instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns TokenUsage instance
+             */
+            public static create(properties?: farm.v1.ITokenUsage): farm.v1.TokenUsage;
+
+            /**
+             * Encodes the specified TokenUsage message. Does not implicitly {@link farm.v1.TokenUsage.verify|verify} messages.
+             * @param m TokenUsage message or plain object to encode
+             * @param [w] Writer to encode to
+             * @returns Writer
+             */
+            public static encode(m: farm.v1.ITokenUsage, w?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified TokenUsage message, length delimited. Does not implicitly {@link farm.v1.TokenUsage.verify|verify} messages.
+             * @param message TokenUsage message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            public static encodeDelimited(message: farm.v1.ITokenUsage, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a TokenUsage message from the specified reader or buffer.
+             * @param r Reader or buffer to decode from
+             * @param [l] Message length if known beforehand
+             * @returns TokenUsage
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decode(r: ($protobuf.Reader|Uint8Array), l?: number): farm.v1.TokenUsage;
+
+            /**
+             * Decodes a TokenUsage message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns TokenUsage
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): farm.v1.TokenUsage;
+
+            /**
+             * Verifies a TokenUsage message.
+             * @param m Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            public static verify(m: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a TokenUsage message from a plain object. Also converts values to their respective internal types.
+             * @param d Plain object
+             * @returns TokenUsage
+             */
+            public static fromObject(d: { [k: string]: any }): farm.v1.TokenUsage;
+
+            /**
+             * Creates a plain object from a TokenUsage message. Also converts values to other types if specified.
+             * @param m TokenUsage
+             * @param [o] Conversion options
+             * @returns Plain object
+             */
+            public static toObject(m: farm.v1.TokenUsage, o?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this TokenUsage to JSON.
+             * @returns JSON object
+             */
+            public toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the default type url for TokenUsage
+             * @param [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns The default type url
+             */
+            public static getTypeUrl(typeUrlPrefix?: string): string;
+        }
+
+        /** Properties of a StepDuration. */
+        interface IStepDuration {
+
+            /** StepDuration step */
+            step?: (string|null);
+
+            /** StepDuration attempt */
+            attempt?: (number|null);
+
+            /** StepDuration seconds */
+            seconds?: (number|null);
+        }
+
+        /** Represents a StepDuration. */
+        class StepDuration implements IStepDuration {
+
+            /**
+             * Constructs a new StepDuration.
+             * @param [p] Properties to set
+             */
+            constructor(p?: farm.v1.IStepDuration);
+
+            /** StepDuration step. */
+            public step: string;
+
+            /** StepDuration attempt. */
+            public attempt: number;
+
+            /** StepDuration seconds. */
+            public seconds: number;
+
+            /**
+             * Creates a new StepDuration instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns StepDuration instance
+             */
+            public static create(properties?: farm.v1.IStepDuration): farm.v1.StepDuration;
+
+            /**
+             * Encodes the specified StepDuration message. Does not implicitly {@link farm.v1.StepDuration.verify|verify} messages.
+             * @param m StepDuration message or plain object to encode
+             * @param [w] Writer to encode to
+             * @returns Writer
+             */
+            public static encode(m: farm.v1.IStepDuration, w?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified StepDuration message, length delimited. Does not implicitly {@link farm.v1.StepDuration.verify|verify} messages.
+             * @param message StepDuration message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            public static encodeDelimited(message: farm.v1.IStepDuration, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a StepDuration message from the specified reader or buffer.
+             * @param r Reader or buffer to decode from
+             * @param [l] Message length if known beforehand
+             * @returns StepDuration
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decode(r: ($protobuf.Reader|Uint8Array), l?: number): farm.v1.StepDuration;
+
+            /**
+             * Decodes a StepDuration message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns StepDuration
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): farm.v1.StepDuration;
+
+            /**
+             * Verifies a StepDuration message.
+             * @param m Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            public static verify(m: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a StepDuration message from a plain object. Also converts values to their respective internal types.
+             * @param d Plain object
+             * @returns StepDuration
+             */
+            public static fromObject(d: { [k: string]: any }): farm.v1.StepDuration;
+
+            /**
+             * Creates a plain object from a StepDuration message. Also converts values to other types if specified.
+             * @param m StepDuration
+             * @param [o] Conversion options
+             * @returns Plain object
+             */
+            public static toObject(m: farm.v1.StepDuration, o?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this StepDuration to JSON.
+             * @returns JSON object
+             */
+            public toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the default type url for StepDuration
+             * @param [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns The default type url
+             */
+            public static getTypeUrl(typeUrlPrefix?: string): string;
+        }
+
+        /** Properties of a CommitResult. */
+        interface ICommitResult {
+
+            /** CommitResult taskId */
+            taskId?: (string|null);
+
+            /** CommitResult commitSha */
+            commitSha?: (string|null);
+
+            /** CommitResult status */
+            status?: (farm.v1.CommitStatus|null);
+
+            /** CommitResult branchName */
+            branchName?: (string|null);
+
+            /** CommitResult notes */
+            notes?: (string[]|null);
+
+            /** CommitResult changeRequestId */
+            changeRequestId?: (string|null);
+
+            /** CommitResult attempts */
+            attempts?: (number|null);
+
+            /** CommitResult tokenUsage */
+            tokenUsage?: (farm.v1.ITokenUsage|null);
+
+            /** CommitResult stepDurations */
+            stepDurations?: (farm.v1.IStepDuration[]|null);
+
+            /** CommitResult failedStep */
+            failedStep?: (string|null);
+        }
+
+        /** Represents a CommitResult. */
+        class CommitResult implements ICommitResult {
+
+            /**
+             * Constructs a new CommitResult.
+             * @param [p] Properties to set
+             */
+            constructor(p?: farm.v1.ICommitResult);
+
+            /** CommitResult taskId. */
+            public taskId: string;
+
+            /** CommitResult commitSha. */
+            public commitSha: string;
+
+            /** CommitResult status. */
+            public status: farm.v1.CommitStatus;
+
+            /** CommitResult branchName. */
+            public branchName: string;
+
+            /** CommitResult notes. */
+            public notes: string[];
+
+            /** CommitResult changeRequestId. */
+            public changeRequestId: string;
+
+            /** CommitResult attempts. */
+            public attempts: number;
+
+            /** CommitResult tokenUsage. */
+            public tokenUsage?: (farm.v1.ITokenUsage|null);
+
+            /** CommitResult stepDurations. */
+            public stepDurations: farm.v1.IStepDuration[];
+
+            /** CommitResult failedStep. */
+            public failedStep: string;
+
+            /**
+             * Creates a new CommitResult instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns CommitResult instance
+             */
+            public static create(properties?: farm.v1.ICommitResult): farm.v1.CommitResult;
+
+            /**
+             * Encodes the specified CommitResult message. Does not implicitly {@link farm.v1.CommitResult.verify|verify} messages.
+             * @param m CommitResult message or plain object to encode
+             * @param [w] Writer to encode to
+             * @returns Writer
+             */
+            public static encode(m: farm.v1.ICommitResult, w?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified CommitResult message, length delimited. Does not implicitly {@link farm.v1.CommitResult.verify|verify} messages.
+             * @param message CommitResult message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            public static encodeDelimited(message: farm.v1.ICommitResult, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a CommitResult message from the specified reader or buffer.
+             * @param r Reader or buffer to decode from
+             * @param [l] Message length if known beforehand
+             * @returns CommitResult
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decode(r: ($protobuf.Reader|Uint8Array), l?: number): farm.v1.CommitResult;
+
+            /**
+             * Decodes a CommitResult message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns CommitResult
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): farm.v1.CommitResult;
+
+            /**
+             * Verifies a CommitResult message.
+             * @param m Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            public static verify(m: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a CommitResult message from a plain object. Also converts values to their respective internal types.
+             * @param d Plain object
+             * @returns CommitResult
+             */
+            public static fromObject(d: { [k: string]: any }): farm.v1.CommitResult;
+
+            /**
+             * Creates a plain object from a CommitResult message. Also converts values to other types if specified.
+             * @param m CommitResult
+             * @param [o] Conversion options
+             * @returns Plain object
+             */
+            public static toObject(m: farm.v1.CommitResult, o?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this CommitResult to JSON.
+             * @returns JSON object
+             */
+            public toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the default type url for CommitResult
+             * @param [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns The default type url
+             */
+            public static getTypeUrl(typeUrlPrefix?: string): string;
+        }
+    }
+}

@@ -1,0 +1,5267 @@
+/*eslint-disable block-scoped-var, id-length, no-control-regex, no-magic-numbers, no-prototype-builtins, no-redeclare, no-shadow, no-var, sort-vars*/
+"use strict";
+
+var $protobuf = require("protobufjs/minimal");
+
+// Common aliases
+var $Reader = $protobuf.Reader, $Writer = $protobuf.Writer, $util = $protobuf.util;
+
+// Exported root namespace
+var $root = $protobuf.roots["default"] || ($protobuf.roots["default"] = {});
+
+$root.farm = (function() {
+
+    /**
+     * Namespace farm.
+     * @exports farm
+     * @namespace
+     */
+    var farm = {};
+
+    farm.v1 = (function() {
+
+        /**
+         * Namespace v1.
+         * @memberof farm
+         * @namespace
+         */
+        var v1 = {};
+
+        v1.ChangeRequest = (function() {
+
+            /**
+             * Properties of a ChangeRequest.
+             * @memberof farm.v1
+             * @interface IChangeRequest
+             * @property {string|null} [changeRequestId] ChangeRequest changeRequestId
+             * @property {farm.v1.IRepoRef|null} [repo] ChangeRequest repo
+             * @property {string|null} [title] ChangeRequest title
+             * @property {string|null} [description] ChangeRequest description
+             * @property {string|null} [requestedBy] ChangeRequest requestedBy
+             * @property {number|null} [createdAtMs] ChangeRequest createdAtMs
+             * @property {string|null} [checkCommand] ChangeRequest checkCommand
+             */
+
+            /**
+             * Constructs a new ChangeRequest.
+             * @memberof farm.v1
+             * @classdesc Represents a ChangeRequest.
+             * @implements IChangeRequest
+             * @constructor
+             * @param {farm.v1.IChangeRequest=} [p] Properties to set
+             */
+            function ChangeRequest(p) {
+                if (p)
+                    for (var ks = Object.keys(p), i = 0; i < ks.length; ++i)
+                        if (p[ks[i]] != null && ks[i] !== "__proto__")
+                            this[ks[i]] = p[ks[i]];
+            }
+
+            /**
+             * ChangeRequest changeRequestId.
+             * @member {string} changeRequestId
+             * @memberof farm.v1.ChangeRequest
+             * @instance
+             */
+            ChangeRequest.prototype.changeRequestId = "";
+
+            /**
+             * ChangeRequest repo.
+             * @member {farm.v1.IRepoRef|null|undefined} repo
+             * @memberof farm.v1.ChangeRequest
+             * @instance
+             */
+            ChangeRequest.prototype.repo = null;
+
+            /**
+             * ChangeRequest title.
+             * @member {string} title
+             * @memberof farm.v1.ChangeRequest
+             * @instance
+             */
+            ChangeRequest.prototype.title = "";
+
+            /**
+             * ChangeRequest description.
+             * @member {string} description
+             * @memberof farm.v1.ChangeRequest
+             * @instance
+             */
+            ChangeRequest.prototype.description = "";
+
+            /**
+             * ChangeRequest requestedBy.
+             * @member {string} requestedBy
+             * @memberof farm.v1.ChangeRequest
+             * @instance
+             */
+            ChangeRequest.prototype.requestedBy = "";
+
+            /**
+             * ChangeRequest createdAtMs.
+             * @member {number} createdAtMs
+             * @memberof farm.v1.ChangeRequest
+             * @instance
+             */
+            ChangeRequest.prototype.createdAtMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+
+            /**
+             * ChangeRequest checkCommand.
+             * @member {string} checkCommand
+             * @memberof farm.v1.ChangeRequest
+             * @instance
+             */
+            ChangeRequest.prototype.checkCommand = "";
+
+            /**
+             * Creates a new ChangeRequest instance using the specified properties.
+             * @function create
+             * @memberof farm.v1.ChangeRequest
+             * @static
+             * @param {farm.v1.IChangeRequest=} [properties] Properties to set
+             * @returns {farm.v1.ChangeRequest} ChangeRequest instance
+             */
+            ChangeRequest.create = function create(properties) {
+                return new ChangeRequest(properties);
+            };
+
+            /**
+             * Encodes the specified ChangeRequest message. Does not implicitly {@link farm.v1.ChangeRequest.verify|verify} messages.
+             * @function encode
+             * @memberof farm.v1.ChangeRequest
+             * @static
+             * @param {farm.v1.IChangeRequest} m ChangeRequest message or plain object to encode
+             * @param {$protobuf.Writer} [w] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            ChangeRequest.encode = function encode(m, w, q) {
+                if (!w)
+                    w = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (m.changeRequestId != null && Object.hasOwnProperty.call(m, "changeRequestId"))
+                    w.uint32(10).string(m.changeRequestId);
+                if (m.repo != null && Object.hasOwnProperty.call(m, "repo"))
+                    $root.farm.v1.RepoRef.encode(m.repo, w.uint32(18).fork(), q + 1).ldelim();
+                if (m.title != null && Object.hasOwnProperty.call(m, "title"))
+                    w.uint32(26).string(m.title);
+                if (m.description != null && Object.hasOwnProperty.call(m, "description"))
+                    w.uint32(34).string(m.description);
+                if (m.requestedBy != null && Object.hasOwnProperty.call(m, "requestedBy"))
+                    w.uint32(42).string(m.requestedBy);
+                if (m.createdAtMs != null && Object.hasOwnProperty.call(m, "createdAtMs"))
+                    w.uint32(48).int64(m.createdAtMs);
+                if (m.checkCommand != null && Object.hasOwnProperty.call(m, "checkCommand"))
+                    w.uint32(58).string(m.checkCommand);
+                return w;
+            };
+
+            /**
+             * Encodes the specified ChangeRequest message, length delimited. Does not implicitly {@link farm.v1.ChangeRequest.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof farm.v1.ChangeRequest
+             * @static
+             * @param {farm.v1.IChangeRequest} message ChangeRequest message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            ChangeRequest.encodeDelimited = function encodeDelimited(message, writer) {
+                return this.encode(message, writer && writer.len ? writer.fork() : writer).ldelim();
+            };
+
+            /**
+             * Decodes a ChangeRequest message from the specified reader or buffer.
+             * @function decode
+             * @memberof farm.v1.ChangeRequest
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} r Reader or buffer to decode from
+             * @param {number} [l] Message length if known beforehand
+             * @returns {farm.v1.ChangeRequest} ChangeRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            ChangeRequest.decode = function decode(r, l, e, n) {
+                if (!(r instanceof $Reader))
+                    r = $Reader.create(r);
+                if (n === undefined)
+                    n = 0;
+                if (n > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var c, m;
+                if (l === undefined)
+                    c = r.len;
+                else {
+                    c = r.pos + l;
+                    if (c > r.len)
+                        throw RangeError("index out of range");
+                    l = r.len;
+                    r.len = c;
+                }
+                m = new $root.farm.v1.ChangeRequest();
+                while (r.pos < c) {
+                    var t = r.uint32();
+                    if (t === e)
+                        break;
+                    switch (t >>> 3) {
+                    case 1: {
+                            m.changeRequestId = r.string();
+                            break;
+                        }
+                    case 2: {
+                            m.repo = $root.farm.v1.RepoRef.decode(r, r.uint32(), undefined, n + 1);
+                            break;
+                        }
+                    case 3: {
+                            m.title = r.string();
+                            break;
+                        }
+                    case 4: {
+                            m.description = r.string();
+                            break;
+                        }
+                    case 5: {
+                            m.requestedBy = r.string();
+                            break;
+                        }
+                    case 6: {
+                            m.createdAtMs = r.int64();
+                            break;
+                        }
+                    case 7: {
+                            m.checkCommand = r.string();
+                            break;
+                        }
+                    default:
+                        r.skipType(t & 7, n);
+                        break;
+                    }
+                }
+                if (l !== undefined) {
+                    if (r.pos !== c)
+                        throw RangeError("index out of range");
+                    r.len = l;
+                }
+                return m;
+            };
+
+            /**
+             * Decodes a ChangeRequest message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof farm.v1.ChangeRequest
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {farm.v1.ChangeRequest} ChangeRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            ChangeRequest.decodeDelimited = function decodeDelimited(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.uint32());
+            };
+
+            /**
+             * Verifies a ChangeRequest message.
+             * @function verify
+             * @memberof farm.v1.ChangeRequest
+             * @static
+             * @param {Object.<string,*>} m Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            ChangeRequest.verify = function verify(m, n) {
+                if (typeof m !== "object" || m === null)
+                    return "object expected";
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    return "maximum nesting depth exceeded";
+                if (m.changeRequestId != null && Object.hasOwnProperty.call(m, "changeRequestId")) {
+                    if (!$util.isString(m.changeRequestId))
+                        return "changeRequestId: string expected";
+                }
+                if (m.repo != null && Object.hasOwnProperty.call(m, "repo")) {
+                    {
+                        var e = $root.farm.v1.RepoRef.verify(m.repo, n + 1);
+                        if (e)
+                            return "repo." + e;
+                    }
+                }
+                if (m.title != null && Object.hasOwnProperty.call(m, "title")) {
+                    if (!$util.isString(m.title))
+                        return "title: string expected";
+                }
+                if (m.description != null && Object.hasOwnProperty.call(m, "description")) {
+                    if (!$util.isString(m.description))
+                        return "description: string expected";
+                }
+                if (m.requestedBy != null && Object.hasOwnProperty.call(m, "requestedBy")) {
+                    if (!$util.isString(m.requestedBy))
+                        return "requestedBy: string expected";
+                }
+                if (m.createdAtMs != null && Object.hasOwnProperty.call(m, "createdAtMs")) {
+                    if (!$util.isInteger(m.createdAtMs) && !(m.createdAtMs && $util.isInteger(m.createdAtMs.low) && $util.isInteger(m.createdAtMs.high)))
+                        return "createdAtMs: integer|Long expected";
+                }
+                if (m.checkCommand != null && Object.hasOwnProperty.call(m, "checkCommand")) {
+                    if (!$util.isString(m.checkCommand))
+                        return "checkCommand: string expected";
+                }
+                return null;
+            };
+
+            /**
+             * Creates a ChangeRequest message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof farm.v1.ChangeRequest
+             * @static
+             * @param {Object.<string,*>} d Plain object
+             * @returns {farm.v1.ChangeRequest} ChangeRequest
+             */
+            ChangeRequest.fromObject = function fromObject(d, n) {
+                if (d instanceof $root.farm.v1.ChangeRequest)
+                    return d;
+                if (!$util.isObject(d))
+                    throw TypeError(".farm.v1.ChangeRequest: object expected");
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var m = new $root.farm.v1.ChangeRequest();
+                if (d.changeRequestId != null) {
+                    m.changeRequestId = String(d.changeRequestId);
+                }
+                if (d.repo != null) {
+                    if (!$util.isObject(d.repo))
+                        throw TypeError(".farm.v1.ChangeRequest.repo: object expected");
+                    m.repo = $root.farm.v1.RepoRef.fromObject(d.repo, n + 1);
+                }
+                if (d.title != null) {
+                    m.title = String(d.title);
+                }
+                if (d.description != null) {
+                    m.description = String(d.description);
+                }
+                if (d.requestedBy != null) {
+                    m.requestedBy = String(d.requestedBy);
+                }
+                if (d.createdAtMs != null) {
+                    if ($util.Long)
+                        m.createdAtMs = $util.Long.fromValue(d.createdAtMs, false);
+                    else if (typeof d.createdAtMs === "string")
+                        m.createdAtMs = parseInt(d.createdAtMs, 10);
+                    else if (typeof d.createdAtMs === "number")
+                        m.createdAtMs = d.createdAtMs;
+                    else if (typeof d.createdAtMs === "object")
+                        m.createdAtMs = new $util.LongBits(d.createdAtMs.low >>> 0, d.createdAtMs.high >>> 0).toNumber();
+                }
+                if (d.checkCommand != null) {
+                    m.checkCommand = String(d.checkCommand);
+                }
+                return m;
+            };
+
+            /**
+             * Creates a plain object from a ChangeRequest message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof farm.v1.ChangeRequest
+             * @static
+             * @param {farm.v1.ChangeRequest} m ChangeRequest
+             * @param {$protobuf.IConversionOptions} [o] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            ChangeRequest.toObject = function toObject(m, o, q) {
+                if (!o)
+                    o = {};
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                var d = {};
+                if (o.defaults) {
+                    d.changeRequestId = "";
+                    d.repo = null;
+                    d.title = "";
+                    d.description = "";
+                    d.requestedBy = "";
+                    if ($util.Long) {
+                        var n = new $util.Long(0, 0, false);
+                        d.createdAtMs = o.longs === String ? n.toString() : o.longs === Number ? n.toNumber() : typeof BigInt !== "undefined" && o.longs === BigInt ? n.toBigInt() : n;
+                    } else
+                        d.createdAtMs = o.longs === String ? "0" : typeof BigInt !== "undefined" && o.longs === BigInt ? BigInt("0") : 0;
+                    d.checkCommand = "";
+                }
+                if (m.changeRequestId != null && Object.hasOwnProperty.call(m, "changeRequestId")) {
+                    d.changeRequestId = m.changeRequestId;
+                }
+                if (m.repo != null && Object.hasOwnProperty.call(m, "repo")) {
+                    d.repo = $root.farm.v1.RepoRef.toObject(m.repo, o, q + 1);
+                }
+                if (m.title != null && Object.hasOwnProperty.call(m, "title")) {
+                    d.title = m.title;
+                }
+                if (m.description != null && Object.hasOwnProperty.call(m, "description")) {
+                    d.description = m.description;
+                }
+                if (m.requestedBy != null && Object.hasOwnProperty.call(m, "requestedBy")) {
+                    d.requestedBy = m.requestedBy;
+                }
+                if (m.createdAtMs != null && Object.hasOwnProperty.call(m, "createdAtMs")) {
+                    if (typeof BigInt !== "undefined" && o.longs === BigInt)
+                        d.createdAtMs = typeof m.createdAtMs === "number" ? BigInt(m.createdAtMs) : $util.Long.fromBits(m.createdAtMs.low >>> 0, m.createdAtMs.high >>> 0, false).toBigInt();
+                    else if (typeof m.createdAtMs === "number")
+                        d.createdAtMs = o.longs === String ? String(m.createdAtMs) : m.createdAtMs;
+                    else
+                        d.createdAtMs = o.longs === String ? $util.Long.prototype.toString.call(m.createdAtMs) : o.longs === Number ? new $util.LongBits(m.createdAtMs.low >>> 0, m.createdAtMs.high >>> 0).toNumber() : m.createdAtMs;
+                }
+                if (m.checkCommand != null && Object.hasOwnProperty.call(m, "checkCommand")) {
+                    d.checkCommand = m.checkCommand;
+                }
+                return d;
+            };
+
+            /**
+             * Converts this ChangeRequest to JSON.
+             * @function toJSON
+             * @memberof farm.v1.ChangeRequest
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            ChangeRequest.prototype.toJSON = function toJSON() {
+                return this.constructor.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the default type url for ChangeRequest
+             * @function getTypeUrl
+             * @memberof farm.v1.ChangeRequest
+             * @static
+             * @param {string} [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns {string} The default type url
+             */
+            ChangeRequest.getTypeUrl = function getTypeUrl(typeUrlPrefix) {
+                if (typeUrlPrefix === undefined) {
+                    typeUrlPrefix = "type.googleapis.com";
+                }
+                return typeUrlPrefix + "/farm.v1.ChangeRequest";
+            };
+
+            return ChangeRequest;
+        })();
+
+        /**
+         * Phase enum.
+         * @name farm.v1.Phase
+         * @enum {number}
+         * @property {number} PHASE_UNSPECIFIED=0 PHASE_UNSPECIFIED value
+         * @property {number} RECEIVED=1 RECEIVED value
+         * @property {number} PLANNING=2 PLANNING value
+         * @property {number} CODING=3 CODING value
+         * @property {number} BUILD=4 BUILD value
+         * @property {number} DONE=5 DONE value
+         * @property {number} FAILED=6 FAILED value
+         * @property {number} CANCELLED=7 CANCELLED value
+         */
+        v1.Phase = (function() {
+            var valuesById = {}, values = Object.create(valuesById);
+            values[valuesById[0] = "PHASE_UNSPECIFIED"] = 0;
+            values[valuesById[1] = "RECEIVED"] = 1;
+            values[valuesById[2] = "PLANNING"] = 2;
+            values[valuesById[3] = "CODING"] = 3;
+            values[valuesById[4] = "BUILD"] = 4;
+            values[valuesById[5] = "DONE"] = 5;
+            values[valuesById[6] = "FAILED"] = 6;
+            values[valuesById[7] = "CANCELLED"] = 7;
+            return values;
+        })();
+
+        /**
+         * TaskKind enum.
+         * @name farm.v1.TaskKind
+         * @enum {number}
+         * @property {number} TASK_KIND_UNSPECIFIED=0 TASK_KIND_UNSPECIFIED value
+         * @property {number} FEATURE=1 FEATURE value
+         * @property {number} FIX=2 FIX value
+         * @property {number} REFACTOR=3 REFACTOR value
+         * @property {number} TEST=4 TEST value
+         * @property {number} DOCS=5 DOCS value
+         */
+        v1.TaskKind = (function() {
+            var valuesById = {}, values = Object.create(valuesById);
+            values[valuesById[0] = "TASK_KIND_UNSPECIFIED"] = 0;
+            values[valuesById[1] = "FEATURE"] = 1;
+            values[valuesById[2] = "FIX"] = 2;
+            values[valuesById[3] = "REFACTOR"] = 3;
+            values[valuesById[4] = "TEST"] = 4;
+            values[valuesById[5] = "DOCS"] = 5;
+            return values;
+        })();
+
+        /**
+         * CommitStatus enum.
+         * @name farm.v1.CommitStatus
+         * @enum {number}
+         * @property {number} COMMIT_STATUS_UNSPECIFIED=0 COMMIT_STATUS_UNSPECIFIED value
+         * @property {number} SUCCESS=1 SUCCESS value
+         * @property {number} SOFT_FAIL=2 SOFT_FAIL value
+         * @property {number} HARD_FAIL=3 HARD_FAIL value
+         */
+        v1.CommitStatus = (function() {
+            var valuesById = {}, values = Object.create(valuesById);
+            values[valuesById[0] = "COMMIT_STATUS_UNSPECIFIED"] = 0;
+            values[valuesById[1] = "SUCCESS"] = 1;
+            values[valuesById[2] = "SOFT_FAIL"] = 2;
+            values[valuesById[3] = "HARD_FAIL"] = 3;
+            return values;
+        })();
+
+        /**
+         * BuildStatus enum.
+         * @name farm.v1.BuildStatus
+         * @enum {number}
+         * @property {number} BUILD_STATUS_UNSPECIFIED=0 BUILD_STATUS_UNSPECIFIED value
+         * @property {number} BUILD_PASSED=1 BUILD_PASSED value
+         * @property {number} BUILD_FAILED=2 BUILD_FAILED value
+         * @property {number} MERGE_CONFLICT=3 MERGE_CONFLICT value
+         */
+        v1.BuildStatus = (function() {
+            var valuesById = {}, values = Object.create(valuesById);
+            values[valuesById[0] = "BUILD_STATUS_UNSPECIFIED"] = 0;
+            values[valuesById[1] = "BUILD_PASSED"] = 1;
+            values[valuesById[2] = "BUILD_FAILED"] = 2;
+            values[valuesById[3] = "MERGE_CONFLICT"] = 3;
+            return values;
+        })();
+
+        v1.RepoRef = (function() {
+
+            /**
+             * Properties of a RepoRef.
+             * @memberof farm.v1
+             * @interface IRepoRef
+             * @property {string|null} [url] RepoRef url
+             * @property {string|null} [baseRef] RepoRef baseRef
+             * @property {string|null} [baseCommit] RepoRef baseCommit
+             */
+
+            /**
+             * Constructs a new RepoRef.
+             * @memberof farm.v1
+             * @classdesc Represents a RepoRef.
+             * @implements IRepoRef
+             * @constructor
+             * @param {farm.v1.IRepoRef=} [p] Properties to set
+             */
+            function RepoRef(p) {
+                if (p)
+                    for (var ks = Object.keys(p), i = 0; i < ks.length; ++i)
+                        if (p[ks[i]] != null && ks[i] !== "__proto__")
+                            this[ks[i]] = p[ks[i]];
+            }
+
+            /**
+             * RepoRef url.
+             * @member {string} url
+             * @memberof farm.v1.RepoRef
+             * @instance
+             */
+            RepoRef.prototype.url = "";
+
+            /**
+             * RepoRef baseRef.
+             * @member {string} baseRef
+             * @memberof farm.v1.RepoRef
+             * @instance
+             */
+            RepoRef.prototype.baseRef = "";
+
+            /**
+             * RepoRef baseCommit.
+             * @member {string} baseCommit
+             * @memberof farm.v1.RepoRef
+             * @instance
+             */
+            RepoRef.prototype.baseCommit = "";
+
+            /**
+             * Creates a new RepoRef instance using the specified properties.
+             * @function create
+             * @memberof farm.v1.RepoRef
+             * @static
+             * @param {farm.v1.IRepoRef=} [properties] Properties to set
+             * @returns {farm.v1.RepoRef} RepoRef instance
+             */
+            RepoRef.create = function create(properties) {
+                return new RepoRef(properties);
+            };
+
+            /**
+             * Encodes the specified RepoRef message. Does not implicitly {@link farm.v1.RepoRef.verify|verify} messages.
+             * @function encode
+             * @memberof farm.v1.RepoRef
+             * @static
+             * @param {farm.v1.IRepoRef} m RepoRef message or plain object to encode
+             * @param {$protobuf.Writer} [w] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            RepoRef.encode = function encode(m, w, q) {
+                if (!w)
+                    w = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (m.url != null && Object.hasOwnProperty.call(m, "url"))
+                    w.uint32(10).string(m.url);
+                if (m.baseRef != null && Object.hasOwnProperty.call(m, "baseRef"))
+                    w.uint32(18).string(m.baseRef);
+                if (m.baseCommit != null && Object.hasOwnProperty.call(m, "baseCommit"))
+                    w.uint32(26).string(m.baseCommit);
+                return w;
+            };
+
+            /**
+             * Encodes the specified RepoRef message, length delimited. Does not implicitly {@link farm.v1.RepoRef.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof farm.v1.RepoRef
+             * @static
+             * @param {farm.v1.IRepoRef} message RepoRef message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            RepoRef.encodeDelimited = function encodeDelimited(message, writer) {
+                return this.encode(message, writer && writer.len ? writer.fork() : writer).ldelim();
+            };
+
+            /**
+             * Decodes a RepoRef message from the specified reader or buffer.
+             * @function decode
+             * @memberof farm.v1.RepoRef
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} r Reader or buffer to decode from
+             * @param {number} [l] Message length if known beforehand
+             * @returns {farm.v1.RepoRef} RepoRef
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            RepoRef.decode = function decode(r, l, e, n) {
+                if (!(r instanceof $Reader))
+                    r = $Reader.create(r);
+                if (n === undefined)
+                    n = 0;
+                if (n > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var c, m;
+                if (l === undefined)
+                    c = r.len;
+                else {
+                    c = r.pos + l;
+                    if (c > r.len)
+                        throw RangeError("index out of range");
+                    l = r.len;
+                    r.len = c;
+                }
+                m = new $root.farm.v1.RepoRef();
+                while (r.pos < c) {
+                    var t = r.uint32();
+                    if (t === e)
+                        break;
+                    switch (t >>> 3) {
+                    case 1: {
+                            m.url = r.string();
+                            break;
+                        }
+                    case 2: {
+                            m.baseRef = r.string();
+                            break;
+                        }
+                    case 3: {
+                            m.baseCommit = r.string();
+                            break;
+                        }
+                    default:
+                        r.skipType(t & 7, n);
+                        break;
+                    }
+                }
+                if (l !== undefined) {
+                    if (r.pos !== c)
+                        throw RangeError("index out of range");
+                    r.len = l;
+                }
+                return m;
+            };
+
+            /**
+             * Decodes a RepoRef message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof farm.v1.RepoRef
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {farm.v1.RepoRef} RepoRef
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            RepoRef.decodeDelimited = function decodeDelimited(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.uint32());
+            };
+
+            /**
+             * Verifies a RepoRef message.
+             * @function verify
+             * @memberof farm.v1.RepoRef
+             * @static
+             * @param {Object.<string,*>} m Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            RepoRef.verify = function verify(m, n) {
+                if (typeof m !== "object" || m === null)
+                    return "object expected";
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    return "maximum nesting depth exceeded";
+                if (m.url != null && Object.hasOwnProperty.call(m, "url")) {
+                    if (!$util.isString(m.url))
+                        return "url: string expected";
+                }
+                if (m.baseRef != null && Object.hasOwnProperty.call(m, "baseRef")) {
+                    if (!$util.isString(m.baseRef))
+                        return "baseRef: string expected";
+                }
+                if (m.baseCommit != null && Object.hasOwnProperty.call(m, "baseCommit")) {
+                    if (!$util.isString(m.baseCommit))
+                        return "baseCommit: string expected";
+                }
+                return null;
+            };
+
+            /**
+             * Creates a RepoRef message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof farm.v1.RepoRef
+             * @static
+             * @param {Object.<string,*>} d Plain object
+             * @returns {farm.v1.RepoRef} RepoRef
+             */
+            RepoRef.fromObject = function fromObject(d, n) {
+                if (d instanceof $root.farm.v1.RepoRef)
+                    return d;
+                if (!$util.isObject(d))
+                    throw TypeError(".farm.v1.RepoRef: object expected");
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var m = new $root.farm.v1.RepoRef();
+                if (d.url != null) {
+                    m.url = String(d.url);
+                }
+                if (d.baseRef != null) {
+                    m.baseRef = String(d.baseRef);
+                }
+                if (d.baseCommit != null) {
+                    m.baseCommit = String(d.baseCommit);
+                }
+                return m;
+            };
+
+            /**
+             * Creates a plain object from a RepoRef message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof farm.v1.RepoRef
+             * @static
+             * @param {farm.v1.RepoRef} m RepoRef
+             * @param {$protobuf.IConversionOptions} [o] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            RepoRef.toObject = function toObject(m, o, q) {
+                if (!o)
+                    o = {};
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                var d = {};
+                if (o.defaults) {
+                    d.url = "";
+                    d.baseRef = "";
+                    d.baseCommit = "";
+                }
+                if (m.url != null && Object.hasOwnProperty.call(m, "url")) {
+                    d.url = m.url;
+                }
+                if (m.baseRef != null && Object.hasOwnProperty.call(m, "baseRef")) {
+                    d.baseRef = m.baseRef;
+                }
+                if (m.baseCommit != null && Object.hasOwnProperty.call(m, "baseCommit")) {
+                    d.baseCommit = m.baseCommit;
+                }
+                return d;
+            };
+
+            /**
+             * Converts this RepoRef to JSON.
+             * @function toJSON
+             * @memberof farm.v1.RepoRef
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            RepoRef.prototype.toJSON = function toJSON() {
+                return this.constructor.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the default type url for RepoRef
+             * @function getTypeUrl
+             * @memberof farm.v1.RepoRef
+             * @static
+             * @param {string} [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns {string} The default type url
+             */
+            RepoRef.getTypeUrl = function getTypeUrl(typeUrlPrefix) {
+                if (typeUrlPrefix === undefined) {
+                    typeUrlPrefix = "type.googleapis.com";
+                }
+                return typeUrlPrefix + "/farm.v1.RepoRef";
+            };
+
+            return RepoRef;
+        })();
+
+        v1.PhaseTransition = (function() {
+
+            /**
+             * Properties of a PhaseTransition.
+             * @memberof farm.v1
+             * @interface IPhaseTransition
+             * @property {string|null} [changeRequestId] PhaseTransition changeRequestId
+             * @property {farm.v1.Phase|null} [fromPhase] PhaseTransition fromPhase
+             * @property {farm.v1.Phase|null} [toPhase] PhaseTransition toPhase
+             * @property {number|null} [sequence] PhaseTransition sequence
+             * @property {string|null} [reason] PhaseTransition reason
+             * @property {number|null} [atMs] PhaseTransition atMs
+             * @property {string|null} [taskId] PhaseTransition taskId
+             * @property {farm.v1.CommitStatus|null} [taskStatus] PhaseTransition taskStatus
+             * @property {string|null} [branchName] PhaseTransition branchName
+             */
+
+            /**
+             * Constructs a new PhaseTransition.
+             * @memberof farm.v1
+             * @classdesc Represents a PhaseTransition.
+             * @implements IPhaseTransition
+             * @constructor
+             * @param {farm.v1.IPhaseTransition=} [p] Properties to set
+             */
+            function PhaseTransition(p) {
+                if (p)
+                    for (var ks = Object.keys(p), i = 0; i < ks.length; ++i)
+                        if (p[ks[i]] != null && ks[i] !== "__proto__")
+                            this[ks[i]] = p[ks[i]];
+            }
+
+            /**
+             * PhaseTransition changeRequestId.
+             * @member {string} changeRequestId
+             * @memberof farm.v1.PhaseTransition
+             * @instance
+             */
+            PhaseTransition.prototype.changeRequestId = "";
+
+            /**
+             * PhaseTransition fromPhase.
+             * @member {farm.v1.Phase} fromPhase
+             * @memberof farm.v1.PhaseTransition
+             * @instance
+             */
+            PhaseTransition.prototype.fromPhase = 0;
+
+            /**
+             * PhaseTransition toPhase.
+             * @member {farm.v1.Phase} toPhase
+             * @memberof farm.v1.PhaseTransition
+             * @instance
+             */
+            PhaseTransition.prototype.toPhase = 0;
+
+            /**
+             * PhaseTransition sequence.
+             * @member {number} sequence
+             * @memberof farm.v1.PhaseTransition
+             * @instance
+             */
+            PhaseTransition.prototype.sequence = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * PhaseTransition reason.
+             * @member {string} reason
+             * @memberof farm.v1.PhaseTransition
+             * @instance
+             */
+            PhaseTransition.prototype.reason = "";
+
+            /**
+             * PhaseTransition atMs.
+             * @member {number} atMs
+             * @memberof farm.v1.PhaseTransition
+             * @instance
+             */
+            PhaseTransition.prototype.atMs = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+
+            /**
+             * PhaseTransition taskId.
+             * @member {string} taskId
+             * @memberof farm.v1.PhaseTransition
+             * @instance
+             */
+            PhaseTransition.prototype.taskId = "";
+
+            /**
+             * PhaseTransition taskStatus.
+             * @member {farm.v1.CommitStatus} taskStatus
+             * @memberof farm.v1.PhaseTransition
+             * @instance
+             */
+            PhaseTransition.prototype.taskStatus = 0;
+
+            /**
+             * PhaseTransition branchName.
+             * @member {string} branchName
+             * @memberof farm.v1.PhaseTransition
+             * @instance
+             */
+            PhaseTransition.prototype.branchName = "";
+
+            /**
+             * Creates a new PhaseTransition instance using the specified properties.
+             * @function create
+             * @memberof farm.v1.PhaseTransition
+             * @static
+             * @param {farm.v1.IPhaseTransition=} [properties] Properties to set
+             * @returns {farm.v1.PhaseTransition} PhaseTransition instance
+             */
+            PhaseTransition.create = function create(properties) {
+                return new PhaseTransition(properties);
+            };
+
+            /**
+             * Encodes the specified PhaseTransition message. Does not implicitly {@link farm.v1.PhaseTransition.verify|verify} messages.
+             * @function encode
+             * @memberof farm.v1.PhaseTransition
+             * @static
+             * @param {farm.v1.IPhaseTransition} m PhaseTransition message or plain object to encode
+             * @param {$protobuf.Writer} [w] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            PhaseTransition.encode = function encode(m, w, q) {
+                if (!w)
+                    w = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (m.changeRequestId != null && Object.hasOwnProperty.call(m, "changeRequestId"))
+                    w.uint32(10).string(m.changeRequestId);
+                if (m.fromPhase != null && Object.hasOwnProperty.call(m, "fromPhase"))
+                    w.uint32(16).int32(m.fromPhase);
+                if (m.toPhase != null && Object.hasOwnProperty.call(m, "toPhase"))
+                    w.uint32(24).int32(m.toPhase);
+                if (m.sequence != null && Object.hasOwnProperty.call(m, "sequence"))
+                    w.uint32(32).uint64(m.sequence);
+                if (m.reason != null && Object.hasOwnProperty.call(m, "reason"))
+                    w.uint32(42).string(m.reason);
+                if (m.atMs != null && Object.hasOwnProperty.call(m, "atMs"))
+                    w.uint32(48).int64(m.atMs);
+                if (m.taskId != null && Object.hasOwnProperty.call(m, "taskId"))
+                    w.uint32(58).string(m.taskId);
+                if (m.taskStatus != null && Object.hasOwnProperty.call(m, "taskStatus"))
+                    w.uint32(64).int32(m.taskStatus);
+                if (m.branchName != null && Object.hasOwnProperty.call(m, "branchName"))
+                    w.uint32(74).string(m.branchName);
+                return w;
+            };
+
+            /**
+             * Encodes the specified PhaseTransition message, length delimited. Does not implicitly {@link farm.v1.PhaseTransition.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof farm.v1.PhaseTransition
+             * @static
+             * @param {farm.v1.IPhaseTransition} message PhaseTransition message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            PhaseTransition.encodeDelimited = function encodeDelimited(message, writer) {
+                return this.encode(message, writer && writer.len ? writer.fork() : writer).ldelim();
+            };
+
+            /**
+             * Decodes a PhaseTransition message from the specified reader or buffer.
+             * @function decode
+             * @memberof farm.v1.PhaseTransition
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} r Reader or buffer to decode from
+             * @param {number} [l] Message length if known beforehand
+             * @returns {farm.v1.PhaseTransition} PhaseTransition
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            PhaseTransition.decode = function decode(r, l, e, n) {
+                if (!(r instanceof $Reader))
+                    r = $Reader.create(r);
+                if (n === undefined)
+                    n = 0;
+                if (n > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var c, m;
+                if (l === undefined)
+                    c = r.len;
+                else {
+                    c = r.pos + l;
+                    if (c > r.len)
+                        throw RangeError("index out of range");
+                    l = r.len;
+                    r.len = c;
+                }
+                m = new $root.farm.v1.PhaseTransition();
+                while (r.pos < c) {
+                    var t = r.uint32();
+                    if (t === e)
+                        break;
+                    switch (t >>> 3) {
+                    case 1: {
+                            m.changeRequestId = r.string();
+                            break;
+                        }
+                    case 2: {
+                            m.fromPhase = r.int32();
+                            break;
+                        }
+                    case 3: {
+                            m.toPhase = r.int32();
+                            break;
+                        }
+                    case 4: {
+                            m.sequence = r.uint64();
+                            break;
+                        }
+                    case 5: {
+                            m.reason = r.string();
+                            break;
+                        }
+                    case 6: {
+                            m.atMs = r.int64();
+                            break;
+                        }
+                    case 7: {
+                            m.taskId = r.string();
+                            break;
+                        }
+                    case 8: {
+                            m.taskStatus = r.int32();
+                            break;
+                        }
+                    case 9: {
+                            m.branchName = r.string();
+                            break;
+                        }
+                    default:
+                        r.skipType(t & 7, n);
+                        break;
+                    }
+                }
+                if (l !== undefined) {
+                    if (r.pos !== c)
+                        throw RangeError("index out of range");
+                    r.len = l;
+                }
+                return m;
+            };
+
+            /**
+             * Decodes a PhaseTransition message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof farm.v1.PhaseTransition
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {farm.v1.PhaseTransition} PhaseTransition
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            PhaseTransition.decodeDelimited = function decodeDelimited(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.uint32());
+            };
+
+            /**
+             * Verifies a PhaseTransition message.
+             * @function verify
+             * @memberof farm.v1.PhaseTransition
+             * @static
+             * @param {Object.<string,*>} m Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            PhaseTransition.verify = function verify(m, n) {
+                if (typeof m !== "object" || m === null)
+                    return "object expected";
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    return "maximum nesting depth exceeded";
+                if (m.changeRequestId != null && Object.hasOwnProperty.call(m, "changeRequestId")) {
+                    if (!$util.isString(m.changeRequestId))
+                        return "changeRequestId: string expected";
+                }
+                if (m.fromPhase != null && Object.hasOwnProperty.call(m, "fromPhase")) {
+                    switch (m.fromPhase) {
+                    default:
+                        return "fromPhase: enum value expected";
+                    case 0:
+                    case 1:
+                    case 2:
+                    case 3:
+                    case 4:
+                    case 5:
+                    case 6:
+                    case 7:
+                        break;
+                    }
+                }
+                if (m.toPhase != null && Object.hasOwnProperty.call(m, "toPhase")) {
+                    switch (m.toPhase) {
+                    default:
+                        return "toPhase: enum value expected";
+                    case 0:
+                    case 1:
+                    case 2:
+                    case 3:
+                    case 4:
+                    case 5:
+                    case 6:
+                    case 7:
+                        break;
+                    }
+                }
+                if (m.sequence != null && Object.hasOwnProperty.call(m, "sequence")) {
+                    if (!$util.isInteger(m.sequence) && !(m.sequence && $util.isInteger(m.sequence.low) && $util.isInteger(m.sequence.high)))
+                        return "sequence: integer|Long expected";
+                }
+                if (m.reason != null && Object.hasOwnProperty.call(m, "reason")) {
+                    if (!$util.isString(m.reason))
+                        return "reason: string expected";
+                }
+                if (m.atMs != null && Object.hasOwnProperty.call(m, "atMs")) {
+                    if (!$util.isInteger(m.atMs) && !(m.atMs && $util.isInteger(m.atMs.low) && $util.isInteger(m.atMs.high)))
+                        return "atMs: integer|Long expected";
+                }
+                if (m.taskId != null && Object.hasOwnProperty.call(m, "taskId")) {
+                    if (!$util.isString(m.taskId))
+                        return "taskId: string expected";
+                }
+                if (m.taskStatus != null && Object.hasOwnProperty.call(m, "taskStatus")) {
+                    switch (m.taskStatus) {
+                    default:
+                        return "taskStatus: enum value expected";
+                    case 0:
+                    case 1:
+                    case 2:
+                    case 3:
+                        break;
+                    }
+                }
+                if (m.branchName != null && Object.hasOwnProperty.call(m, "branchName")) {
+                    if (!$util.isString(m.branchName))
+                        return "branchName: string expected";
+                }
+                return null;
+            };
+
+            /**
+             * Creates a PhaseTransition message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof farm.v1.PhaseTransition
+             * @static
+             * @param {Object.<string,*>} d Plain object
+             * @returns {farm.v1.PhaseTransition} PhaseTransition
+             */
+            PhaseTransition.fromObject = function fromObject(d, n) {
+                if (d instanceof $root.farm.v1.PhaseTransition)
+                    return d;
+                if (!$util.isObject(d))
+                    throw TypeError(".farm.v1.PhaseTransition: object expected");
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var m = new $root.farm.v1.PhaseTransition();
+                if (d.changeRequestId != null) {
+                    m.changeRequestId = String(d.changeRequestId);
+                }
+                switch (d.fromPhase) {
+                default:
+                    if (typeof d.fromPhase === "number") {
+                        m.fromPhase = d.fromPhase;
+                        break;
+                    }
+                    break;
+                case "PHASE_UNSPECIFIED":
+                case 0:
+                    m.fromPhase = 0;
+                    break;
+                case "RECEIVED":
+                case 1:
+                    m.fromPhase = 1;
+                    break;
+                case "PLANNING":
+                case 2:
+                    m.fromPhase = 2;
+                    break;
+                case "CODING":
+                case 3:
+                    m.fromPhase = 3;
+                    break;
+                case "BUILD":
+                case 4:
+                    m.fromPhase = 4;
+                    break;
+                case "DONE":
+                case 5:
+                    m.fromPhase = 5;
+                    break;
+                case "FAILED":
+                case 6:
+                    m.fromPhase = 6;
+                    break;
+                case "CANCELLED":
+                case 7:
+                    m.fromPhase = 7;
+                    break;
+                }
+                switch (d.toPhase) {
+                default:
+                    if (typeof d.toPhase === "number") {
+                        m.toPhase = d.toPhase;
+                        break;
+                    }
+                    break;
+                case "PHASE_UNSPECIFIED":
+                case 0:
+                    m.toPhase = 0;
+                    break;
+                case "RECEIVED":
+                case 1:
+                    m.toPhase = 1;
+                    break;
+                case "PLANNING":
+                case 2:
+                    m.toPhase = 2;
+                    break;
+                case "CODING":
+                case 3:
+                    m.toPhase = 3;
+                    break;
+                case "BUILD":
+                case 4:
+                    m.toPhase = 4;
+                    break;
+                case "DONE":
+                case 5:
+                    m.toPhase = 5;
+                    break;
+                case "FAILED":
+                case 6:
+                    m.toPhase = 6;
+                    break;
+                case "CANCELLED":
+                case 7:
+                    m.toPhase = 7;
+                    break;
+                }
+                if (d.sequence != null) {
+                    if ($util.Long)
+                        m.sequence = $util.Long.fromValue(d.sequence, true);
+                    else if (typeof d.sequence === "string")
+                        m.sequence = parseInt(d.sequence, 10);
+                    else if (typeof d.sequence === "number")
+                        m.sequence = d.sequence;
+                    else if (typeof d.sequence === "object")
+                        m.sequence = new $util.LongBits(d.sequence.low >>> 0, d.sequence.high >>> 0).toNumber(true);
+                }
+                if (d.reason != null) {
+                    m.reason = String(d.reason);
+                }
+                if (d.atMs != null) {
+                    if ($util.Long)
+                        m.atMs = $util.Long.fromValue(d.atMs, false);
+                    else if (typeof d.atMs === "string")
+                        m.atMs = parseInt(d.atMs, 10);
+                    else if (typeof d.atMs === "number")
+                        m.atMs = d.atMs;
+                    else if (typeof d.atMs === "object")
+                        m.atMs = new $util.LongBits(d.atMs.low >>> 0, d.atMs.high >>> 0).toNumber();
+                }
+                if (d.taskId != null) {
+                    m.taskId = String(d.taskId);
+                }
+                switch (d.taskStatus) {
+                default:
+                    if (typeof d.taskStatus === "number") {
+                        m.taskStatus = d.taskStatus;
+                        break;
+                    }
+                    break;
+                case "COMMIT_STATUS_UNSPECIFIED":
+                case 0:
+                    m.taskStatus = 0;
+                    break;
+                case "SUCCESS":
+                case 1:
+                    m.taskStatus = 1;
+                    break;
+                case "SOFT_FAIL":
+                case 2:
+                    m.taskStatus = 2;
+                    break;
+                case "HARD_FAIL":
+                case 3:
+                    m.taskStatus = 3;
+                    break;
+                }
+                if (d.branchName != null) {
+                    m.branchName = String(d.branchName);
+                }
+                return m;
+            };
+
+            /**
+             * Creates a plain object from a PhaseTransition message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof farm.v1.PhaseTransition
+             * @static
+             * @param {farm.v1.PhaseTransition} m PhaseTransition
+             * @param {$protobuf.IConversionOptions} [o] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            PhaseTransition.toObject = function toObject(m, o, q) {
+                if (!o)
+                    o = {};
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                var d = {};
+                if (o.defaults) {
+                    d.changeRequestId = "";
+                    d.fromPhase = o.enums === String ? "PHASE_UNSPECIFIED" : 0;
+                    d.toPhase = o.enums === String ? "PHASE_UNSPECIFIED" : 0;
+                    if ($util.Long) {
+                        var n = new $util.Long(0, 0, true);
+                        d.sequence = o.longs === String ? n.toString() : o.longs === Number ? n.toNumber() : typeof BigInt !== "undefined" && o.longs === BigInt ? n.toBigInt() : n;
+                    } else
+                        d.sequence = o.longs === String ? "0" : typeof BigInt !== "undefined" && o.longs === BigInt ? BigInt("0") : 0;
+                    d.reason = "";
+                    if ($util.Long) {
+                        var n = new $util.Long(0, 0, false);
+                        d.atMs = o.longs === String ? n.toString() : o.longs === Number ? n.toNumber() : typeof BigInt !== "undefined" && o.longs === BigInt ? n.toBigInt() : n;
+                    } else
+                        d.atMs = o.longs === String ? "0" : typeof BigInt !== "undefined" && o.longs === BigInt ? BigInt("0") : 0;
+                    d.taskId = "";
+                    d.taskStatus = o.enums === String ? "COMMIT_STATUS_UNSPECIFIED" : 0;
+                    d.branchName = "";
+                }
+                if (m.changeRequestId != null && Object.hasOwnProperty.call(m, "changeRequestId")) {
+                    d.changeRequestId = m.changeRequestId;
+                }
+                if (m.fromPhase != null && Object.hasOwnProperty.call(m, "fromPhase")) {
+                    d.fromPhase = o.enums === String ? $root.farm.v1.Phase[m.fromPhase] === undefined ? m.fromPhase : $root.farm.v1.Phase[m.fromPhase] : m.fromPhase;
+                }
+                if (m.toPhase != null && Object.hasOwnProperty.call(m, "toPhase")) {
+                    d.toPhase = o.enums === String ? $root.farm.v1.Phase[m.toPhase] === undefined ? m.toPhase : $root.farm.v1.Phase[m.toPhase] : m.toPhase;
+                }
+                if (m.sequence != null && Object.hasOwnProperty.call(m, "sequence")) {
+                    if (typeof BigInt !== "undefined" && o.longs === BigInt)
+                        d.sequence = typeof m.sequence === "number" ? BigInt(m.sequence) : $util.Long.fromBits(m.sequence.low >>> 0, m.sequence.high >>> 0, true).toBigInt();
+                    else if (typeof m.sequence === "number")
+                        d.sequence = o.longs === String ? String(m.sequence) : m.sequence;
+                    else
+                        d.sequence = o.longs === String ? $util.Long.prototype.toString.call(m.sequence) : o.longs === Number ? new $util.LongBits(m.sequence.low >>> 0, m.sequence.high >>> 0).toNumber(true) : m.sequence;
+                }
+                if (m.reason != null && Object.hasOwnProperty.call(m, "reason")) {
+                    d.reason = m.reason;
+                }
+                if (m.atMs != null && Object.hasOwnProperty.call(m, "atMs")) {
+                    if (typeof BigInt !== "undefined" && o.longs === BigInt)
+                        d.atMs = typeof m.atMs === "number" ? BigInt(m.atMs) : $util.Long.fromBits(m.atMs.low >>> 0, m.atMs.high >>> 0, false).toBigInt();
+                    else if (typeof m.atMs === "number")
+                        d.atMs = o.longs === String ? String(m.atMs) : m.atMs;
+                    else
+                        d.atMs = o.longs === String ? $util.Long.prototype.toString.call(m.atMs) : o.longs === Number ? new $util.LongBits(m.atMs.low >>> 0, m.atMs.high >>> 0).toNumber() : m.atMs;
+                }
+                if (m.taskId != null && Object.hasOwnProperty.call(m, "taskId")) {
+                    d.taskId = m.taskId;
+                }
+                if (m.taskStatus != null && Object.hasOwnProperty.call(m, "taskStatus")) {
+                    d.taskStatus = o.enums === String ? $root.farm.v1.CommitStatus[m.taskStatus] === undefined ? m.taskStatus : $root.farm.v1.CommitStatus[m.taskStatus] : m.taskStatus;
+                }
+                if (m.branchName != null && Object.hasOwnProperty.call(m, "branchName")) {
+                    d.branchName = m.branchName;
+                }
+                return d;
+            };
+
+            /**
+             * Converts this PhaseTransition to JSON.
+             * @function toJSON
+             * @memberof farm.v1.PhaseTransition
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            PhaseTransition.prototype.toJSON = function toJSON() {
+                return this.constructor.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the default type url for PhaseTransition
+             * @function getTypeUrl
+             * @memberof farm.v1.PhaseTransition
+             * @static
+             * @param {string} [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns {string} The default type url
+             */
+            PhaseTransition.getTypeUrl = function getTypeUrl(typeUrlPrefix) {
+                if (typeUrlPrefix === undefined) {
+                    typeUrlPrefix = "type.googleapis.com";
+                }
+                return typeUrlPrefix + "/farm.v1.PhaseTransition";
+            };
+
+            return PhaseTransition;
+        })();
+
+        v1.BuildRequest = (function() {
+
+            /**
+             * Properties of a BuildRequest.
+             * @memberof farm.v1
+             * @interface IBuildRequest
+             * @property {string|null} [changeRequestId] BuildRequest changeRequestId
+             * @property {farm.v1.IRepoRef|null} [repo] BuildRequest repo
+             * @property {Array.<string>|null} [branches] BuildRequest branches
+             * @property {string|null} [checkCommand] BuildRequest checkCommand
+             */
+
+            /**
+             * Constructs a new BuildRequest.
+             * @memberof farm.v1
+             * @classdesc Represents a BuildRequest.
+             * @implements IBuildRequest
+             * @constructor
+             * @param {farm.v1.IBuildRequest=} [p] Properties to set
+             */
+            function BuildRequest(p) {
+                this.branches = [];
+                if (p)
+                    for (var ks = Object.keys(p), i = 0; i < ks.length; ++i)
+                        if (p[ks[i]] != null && ks[i] !== "__proto__")
+                            this[ks[i]] = p[ks[i]];
+            }
+
+            /**
+             * BuildRequest changeRequestId.
+             * @member {string} changeRequestId
+             * @memberof farm.v1.BuildRequest
+             * @instance
+             */
+            BuildRequest.prototype.changeRequestId = "";
+
+            /**
+             * BuildRequest repo.
+             * @member {farm.v1.IRepoRef|null|undefined} repo
+             * @memberof farm.v1.BuildRequest
+             * @instance
+             */
+            BuildRequest.prototype.repo = null;
+
+            /**
+             * BuildRequest branches.
+             * @member {Array.<string>} branches
+             * @memberof farm.v1.BuildRequest
+             * @instance
+             */
+            BuildRequest.prototype.branches = $util.emptyArray;
+
+            /**
+             * BuildRequest checkCommand.
+             * @member {string} checkCommand
+             * @memberof farm.v1.BuildRequest
+             * @instance
+             */
+            BuildRequest.prototype.checkCommand = "";
+
+            /**
+             * Creates a new BuildRequest instance using the specified properties.
+             * @function create
+             * @memberof farm.v1.BuildRequest
+             * @static
+             * @param {farm.v1.IBuildRequest=} [properties] Properties to set
+             * @returns {farm.v1.BuildRequest} BuildRequest instance
+             */
+            BuildRequest.create = function create(properties) {
+                return new BuildRequest(properties);
+            };
+
+            /**
+             * Encodes the specified BuildRequest message. Does not implicitly {@link farm.v1.BuildRequest.verify|verify} messages.
+             * @function encode
+             * @memberof farm.v1.BuildRequest
+             * @static
+             * @param {farm.v1.IBuildRequest} m BuildRequest message or plain object to encode
+             * @param {$protobuf.Writer} [w] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            BuildRequest.encode = function encode(m, w, q) {
+                if (!w)
+                    w = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (m.changeRequestId != null && Object.hasOwnProperty.call(m, "changeRequestId"))
+                    w.uint32(10).string(m.changeRequestId);
+                if (m.repo != null && Object.hasOwnProperty.call(m, "repo"))
+                    $root.farm.v1.RepoRef.encode(m.repo, w.uint32(18).fork(), q + 1).ldelim();
+                if (m.branches != null && m.branches.length) {
+                    for (var i = 0; i < m.branches.length; ++i)
+                        w.uint32(26).string(m.branches[i]);
+                }
+                if (m.checkCommand != null && Object.hasOwnProperty.call(m, "checkCommand"))
+                    w.uint32(34).string(m.checkCommand);
+                return w;
+            };
+
+            /**
+             * Encodes the specified BuildRequest message, length delimited. Does not implicitly {@link farm.v1.BuildRequest.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof farm.v1.BuildRequest
+             * @static
+             * @param {farm.v1.IBuildRequest} message BuildRequest message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            BuildRequest.encodeDelimited = function encodeDelimited(message, writer) {
+                return this.encode(message, writer && writer.len ? writer.fork() : writer).ldelim();
+            };
+
+            /**
+             * Decodes a BuildRequest message from the specified reader or buffer.
+             * @function decode
+             * @memberof farm.v1.BuildRequest
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} r Reader or buffer to decode from
+             * @param {number} [l] Message length if known beforehand
+             * @returns {farm.v1.BuildRequest} BuildRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            BuildRequest.decode = function decode(r, l, e, n) {
+                if (!(r instanceof $Reader))
+                    r = $Reader.create(r);
+                if (n === undefined)
+                    n = 0;
+                if (n > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var c, m;
+                if (l === undefined)
+                    c = r.len;
+                else {
+                    c = r.pos + l;
+                    if (c > r.len)
+                        throw RangeError("index out of range");
+                    l = r.len;
+                    r.len = c;
+                }
+                m = new $root.farm.v1.BuildRequest();
+                while (r.pos < c) {
+                    var t = r.uint32();
+                    if (t === e)
+                        break;
+                    switch (t >>> 3) {
+                    case 1: {
+                            m.changeRequestId = r.string();
+                            break;
+                        }
+                    case 2: {
+                            m.repo = $root.farm.v1.RepoRef.decode(r, r.uint32(), undefined, n + 1);
+                            break;
+                        }
+                    case 3: {
+                            if (!(m.branches && m.branches.length))
+                                m.branches = [];
+                            m.branches.push(r.string());
+                            break;
+                        }
+                    case 4: {
+                            m.checkCommand = r.string();
+                            break;
+                        }
+                    default:
+                        r.skipType(t & 7, n);
+                        break;
+                    }
+                }
+                if (l !== undefined) {
+                    if (r.pos !== c)
+                        throw RangeError("index out of range");
+                    r.len = l;
+                }
+                return m;
+            };
+
+            /**
+             * Decodes a BuildRequest message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof farm.v1.BuildRequest
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {farm.v1.BuildRequest} BuildRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            BuildRequest.decodeDelimited = function decodeDelimited(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.uint32());
+            };
+
+            /**
+             * Verifies a BuildRequest message.
+             * @function verify
+             * @memberof farm.v1.BuildRequest
+             * @static
+             * @param {Object.<string,*>} m Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            BuildRequest.verify = function verify(m, n) {
+                if (typeof m !== "object" || m === null)
+                    return "object expected";
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    return "maximum nesting depth exceeded";
+                if (m.changeRequestId != null && Object.hasOwnProperty.call(m, "changeRequestId")) {
+                    if (!$util.isString(m.changeRequestId))
+                        return "changeRequestId: string expected";
+                }
+                if (m.repo != null && Object.hasOwnProperty.call(m, "repo")) {
+                    {
+                        var e = $root.farm.v1.RepoRef.verify(m.repo, n + 1);
+                        if (e)
+                            return "repo." + e;
+                    }
+                }
+                if (m.branches != null && Object.hasOwnProperty.call(m, "branches")) {
+                    if (!Array.isArray(m.branches))
+                        return "branches: array expected";
+                    for (var i = 0; i < m.branches.length; ++i) {
+                        if (!$util.isString(m.branches[i]))
+                            return "branches: string[] expected";
+                    }
+                }
+                if (m.checkCommand != null && Object.hasOwnProperty.call(m, "checkCommand")) {
+                    if (!$util.isString(m.checkCommand))
+                        return "checkCommand: string expected";
+                }
+                return null;
+            };
+
+            /**
+             * Creates a BuildRequest message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof farm.v1.BuildRequest
+             * @static
+             * @param {Object.<string,*>} d Plain object
+             * @returns {farm.v1.BuildRequest} BuildRequest
+             */
+            BuildRequest.fromObject = function fromObject(d, n) {
+                if (d instanceof $root.farm.v1.BuildRequest)
+                    return d;
+                if (!$util.isObject(d))
+                    throw TypeError(".farm.v1.BuildRequest: object expected");
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var m = new $root.farm.v1.BuildRequest();
+                if (d.changeRequestId != null) {
+                    m.changeRequestId = String(d.changeRequestId);
+                }
+                if (d.repo != null) {
+                    if (!$util.isObject(d.repo))
+                        throw TypeError(".farm.v1.BuildRequest.repo: object expected");
+                    m.repo = $root.farm.v1.RepoRef.fromObject(d.repo, n + 1);
+                }
+                if (d.branches) {
+                    if (!Array.isArray(d.branches))
+                        throw TypeError(".farm.v1.BuildRequest.branches: array expected");
+                    m.branches = [];
+                    for (var i = 0; i < d.branches.length; ++i) {
+                        m.branches[i] = String(d.branches[i]);
+                    }
+                }
+                if (d.checkCommand != null) {
+                    m.checkCommand = String(d.checkCommand);
+                }
+                return m;
+            };
+
+            /**
+             * Creates a plain object from a BuildRequest message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof farm.v1.BuildRequest
+             * @static
+             * @param {farm.v1.BuildRequest} m BuildRequest
+             * @param {$protobuf.IConversionOptions} [o] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            BuildRequest.toObject = function toObject(m, o, q) {
+                if (!o)
+                    o = {};
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                var d = {};
+                if (o.arrays || o.defaults) {
+                    d.branches = [];
+                }
+                if (o.defaults) {
+                    d.changeRequestId = "";
+                    d.repo = null;
+                    d.checkCommand = "";
+                }
+                if (m.changeRequestId != null && Object.hasOwnProperty.call(m, "changeRequestId")) {
+                    d.changeRequestId = m.changeRequestId;
+                }
+                if (m.repo != null && Object.hasOwnProperty.call(m, "repo")) {
+                    d.repo = $root.farm.v1.RepoRef.toObject(m.repo, o, q + 1);
+                }
+                if (m.branches && m.branches.length) {
+                    d.branches = [];
+                    for (var j = 0; j < m.branches.length; ++j) {
+                        d.branches[j] = m.branches[j];
+                    }
+                }
+                if (m.checkCommand != null && Object.hasOwnProperty.call(m, "checkCommand")) {
+                    d.checkCommand = m.checkCommand;
+                }
+                return d;
+            };
+
+            /**
+             * Converts this BuildRequest to JSON.
+             * @function toJSON
+             * @memberof farm.v1.BuildRequest
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            BuildRequest.prototype.toJSON = function toJSON() {
+                return this.constructor.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the default type url for BuildRequest
+             * @function getTypeUrl
+             * @memberof farm.v1.BuildRequest
+             * @static
+             * @param {string} [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns {string} The default type url
+             */
+            BuildRequest.getTypeUrl = function getTypeUrl(typeUrlPrefix) {
+                if (typeUrlPrefix === undefined) {
+                    typeUrlPrefix = "type.googleapis.com";
+                }
+                return typeUrlPrefix + "/farm.v1.BuildRequest";
+            };
+
+            return BuildRequest;
+        })();
+
+        v1.BuildResult = (function() {
+
+            /**
+             * Properties of a BuildResult.
+             * @memberof farm.v1
+             * @interface IBuildResult
+             * @property {string|null} [changeRequestId] BuildResult changeRequestId
+             * @property {farm.v1.BuildStatus|null} [status] BuildResult status
+             * @property {string|null} [integrationBranch] BuildResult integrationBranch
+             * @property {string|null} [commitSha] BuildResult commitSha
+             * @property {Array.<string>|null} [conflictingPaths] BuildResult conflictingPaths
+             * @property {Array.<string>|null} [notes] BuildResult notes
+             */
+
+            /**
+             * Constructs a new BuildResult.
+             * @memberof farm.v1
+             * @classdesc Represents a BuildResult.
+             * @implements IBuildResult
+             * @constructor
+             * @param {farm.v1.IBuildResult=} [p] Properties to set
+             */
+            function BuildResult(p) {
+                this.conflictingPaths = [];
+                this.notes = [];
+                if (p)
+                    for (var ks = Object.keys(p), i = 0; i < ks.length; ++i)
+                        if (p[ks[i]] != null && ks[i] !== "__proto__")
+                            this[ks[i]] = p[ks[i]];
+            }
+
+            /**
+             * BuildResult changeRequestId.
+             * @member {string} changeRequestId
+             * @memberof farm.v1.BuildResult
+             * @instance
+             */
+            BuildResult.prototype.changeRequestId = "";
+
+            /**
+             * BuildResult status.
+             * @member {farm.v1.BuildStatus} status
+             * @memberof farm.v1.BuildResult
+             * @instance
+             */
+            BuildResult.prototype.status = 0;
+
+            /**
+             * BuildResult integrationBranch.
+             * @member {string} integrationBranch
+             * @memberof farm.v1.BuildResult
+             * @instance
+             */
+            BuildResult.prototype.integrationBranch = "";
+
+            /**
+             * BuildResult commitSha.
+             * @member {string} commitSha
+             * @memberof farm.v1.BuildResult
+             * @instance
+             */
+            BuildResult.prototype.commitSha = "";
+
+            /**
+             * BuildResult conflictingPaths.
+             * @member {Array.<string>} conflictingPaths
+             * @memberof farm.v1.BuildResult
+             * @instance
+             */
+            BuildResult.prototype.conflictingPaths = $util.emptyArray;
+
+            /**
+             * BuildResult notes.
+             * @member {Array.<string>} notes
+             * @memberof farm.v1.BuildResult
+             * @instance
+             */
+            BuildResult.prototype.notes = $util.emptyArray;
+
+            /**
+             * Creates a new BuildResult instance using the specified properties.
+             * @function create
+             * @memberof farm.v1.BuildResult
+             * @static
+             * @param {farm.v1.IBuildResult=} [properties] Properties to set
+             * @returns {farm.v1.BuildResult} BuildResult instance
+             */
+            BuildResult.create = function create(properties) {
+                return new BuildResult(properties);
+            };
+
+            /**
+             * Encodes the specified BuildResult message. Does not implicitly {@link farm.v1.BuildResult.verify|verify} messages.
+             * @function encode
+             * @memberof farm.v1.BuildResult
+             * @static
+             * @param {farm.v1.IBuildResult} m BuildResult message or plain object to encode
+             * @param {$protobuf.Writer} [w] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            BuildResult.encode = function encode(m, w, q) {
+                if (!w)
+                    w = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (m.changeRequestId != null && Object.hasOwnProperty.call(m, "changeRequestId"))
+                    w.uint32(10).string(m.changeRequestId);
+                if (m.status != null && Object.hasOwnProperty.call(m, "status"))
+                    w.uint32(16).int32(m.status);
+                if (m.integrationBranch != null && Object.hasOwnProperty.call(m, "integrationBranch"))
+                    w.uint32(26).string(m.integrationBranch);
+                if (m.commitSha != null && Object.hasOwnProperty.call(m, "commitSha"))
+                    w.uint32(34).string(m.commitSha);
+                if (m.conflictingPaths != null && m.conflictingPaths.length) {
+                    for (var i = 0; i < m.conflictingPaths.length; ++i)
+                        w.uint32(42).string(m.conflictingPaths[i]);
+                }
+                if (m.notes != null && m.notes.length) {
+                    for (var i = 0; i < m.notes.length; ++i)
+                        w.uint32(50).string(m.notes[i]);
+                }
+                return w;
+            };
+
+            /**
+             * Encodes the specified BuildResult message, length delimited. Does not implicitly {@link farm.v1.BuildResult.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof farm.v1.BuildResult
+             * @static
+             * @param {farm.v1.IBuildResult} message BuildResult message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            BuildResult.encodeDelimited = function encodeDelimited(message, writer) {
+                return this.encode(message, writer && writer.len ? writer.fork() : writer).ldelim();
+            };
+
+            /**
+             * Decodes a BuildResult message from the specified reader or buffer.
+             * @function decode
+             * @memberof farm.v1.BuildResult
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} r Reader or buffer to decode from
+             * @param {number} [l] Message length if known beforehand
+             * @returns {farm.v1.BuildResult} BuildResult
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            BuildResult.decode = function decode(r, l, e, n) {
+                if (!(r instanceof $Reader))
+                    r = $Reader.create(r);
+                if (n === undefined)
+                    n = 0;
+                if (n > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var c, m;
+                if (l === undefined)
+                    c = r.len;
+                else {
+                    c = r.pos + l;
+                    if (c > r.len)
+                        throw RangeError("index out of range");
+                    l = r.len;
+                    r.len = c;
+                }
+                m = new $root.farm.v1.BuildResult();
+                while (r.pos < c) {
+                    var t = r.uint32();
+                    if (t === e)
+                        break;
+                    switch (t >>> 3) {
+                    case 1: {
+                            m.changeRequestId = r.string();
+                            break;
+                        }
+                    case 2: {
+                            m.status = r.int32();
+                            break;
+                        }
+                    case 3: {
+                            m.integrationBranch = r.string();
+                            break;
+                        }
+                    case 4: {
+                            m.commitSha = r.string();
+                            break;
+                        }
+                    case 5: {
+                            if (!(m.conflictingPaths && m.conflictingPaths.length))
+                                m.conflictingPaths = [];
+                            m.conflictingPaths.push(r.string());
+                            break;
+                        }
+                    case 6: {
+                            if (!(m.notes && m.notes.length))
+                                m.notes = [];
+                            m.notes.push(r.string());
+                            break;
+                        }
+                    default:
+                        r.skipType(t & 7, n);
+                        break;
+                    }
+                }
+                if (l !== undefined) {
+                    if (r.pos !== c)
+                        throw RangeError("index out of range");
+                    r.len = l;
+                }
+                return m;
+            };
+
+            /**
+             * Decodes a BuildResult message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof farm.v1.BuildResult
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {farm.v1.BuildResult} BuildResult
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            BuildResult.decodeDelimited = function decodeDelimited(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.uint32());
+            };
+
+            /**
+             * Verifies a BuildResult message.
+             * @function verify
+             * @memberof farm.v1.BuildResult
+             * @static
+             * @param {Object.<string,*>} m Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            BuildResult.verify = function verify(m, n) {
+                if (typeof m !== "object" || m === null)
+                    return "object expected";
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    return "maximum nesting depth exceeded";
+                if (m.changeRequestId != null && Object.hasOwnProperty.call(m, "changeRequestId")) {
+                    if (!$util.isString(m.changeRequestId))
+                        return "changeRequestId: string expected";
+                }
+                if (m.status != null && Object.hasOwnProperty.call(m, "status")) {
+                    switch (m.status) {
+                    default:
+                        return "status: enum value expected";
+                    case 0:
+                    case 1:
+                    case 2:
+                    case 3:
+                        break;
+                    }
+                }
+                if (m.integrationBranch != null && Object.hasOwnProperty.call(m, "integrationBranch")) {
+                    if (!$util.isString(m.integrationBranch))
+                        return "integrationBranch: string expected";
+                }
+                if (m.commitSha != null && Object.hasOwnProperty.call(m, "commitSha")) {
+                    if (!$util.isString(m.commitSha))
+                        return "commitSha: string expected";
+                }
+                if (m.conflictingPaths != null && Object.hasOwnProperty.call(m, "conflictingPaths")) {
+                    if (!Array.isArray(m.conflictingPaths))
+                        return "conflictingPaths: array expected";
+                    for (var i = 0; i < m.conflictingPaths.length; ++i) {
+                        if (!$util.isString(m.conflictingPaths[i]))
+                            return "conflictingPaths: string[] expected";
+                    }
+                }
+                if (m.notes != null && Object.hasOwnProperty.call(m, "notes")) {
+                    if (!Array.isArray(m.notes))
+                        return "notes: array expected";
+                    for (var i = 0; i < m.notes.length; ++i) {
+                        if (!$util.isString(m.notes[i]))
+                            return "notes: string[] expected";
+                    }
+                }
+                return null;
+            };
+
+            /**
+             * Creates a BuildResult message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof farm.v1.BuildResult
+             * @static
+             * @param {Object.<string,*>} d Plain object
+             * @returns {farm.v1.BuildResult} BuildResult
+             */
+            BuildResult.fromObject = function fromObject(d, n) {
+                if (d instanceof $root.farm.v1.BuildResult)
+                    return d;
+                if (!$util.isObject(d))
+                    throw TypeError(".farm.v1.BuildResult: object expected");
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var m = new $root.farm.v1.BuildResult();
+                if (d.changeRequestId != null) {
+                    m.changeRequestId = String(d.changeRequestId);
+                }
+                switch (d.status) {
+                default:
+                    if (typeof d.status === "number") {
+                        m.status = d.status;
+                        break;
+                    }
+                    break;
+                case "BUILD_STATUS_UNSPECIFIED":
+                case 0:
+                    m.status = 0;
+                    break;
+                case "BUILD_PASSED":
+                case 1:
+                    m.status = 1;
+                    break;
+                case "BUILD_FAILED":
+                case 2:
+                    m.status = 2;
+                    break;
+                case "MERGE_CONFLICT":
+                case 3:
+                    m.status = 3;
+                    break;
+                }
+                if (d.integrationBranch != null) {
+                    m.integrationBranch = String(d.integrationBranch);
+                }
+                if (d.commitSha != null) {
+                    m.commitSha = String(d.commitSha);
+                }
+                if (d.conflictingPaths) {
+                    if (!Array.isArray(d.conflictingPaths))
+                        throw TypeError(".farm.v1.BuildResult.conflictingPaths: array expected");
+                    m.conflictingPaths = [];
+                    for (var i = 0; i < d.conflictingPaths.length; ++i) {
+                        m.conflictingPaths[i] = String(d.conflictingPaths[i]);
+                    }
+                }
+                if (d.notes) {
+                    if (!Array.isArray(d.notes))
+                        throw TypeError(".farm.v1.BuildResult.notes: array expected");
+                    m.notes = [];
+                    for (var i = 0; i < d.notes.length; ++i) {
+                        m.notes[i] = String(d.notes[i]);
+                    }
+                }
+                return m;
+            };
+
+            /**
+             * Creates a plain object from a BuildResult message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof farm.v1.BuildResult
+             * @static
+             * @param {farm.v1.BuildResult} m BuildResult
+             * @param {$protobuf.IConversionOptions} [o] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            BuildResult.toObject = function toObject(m, o, q) {
+                if (!o)
+                    o = {};
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                var d = {};
+                if (o.arrays || o.defaults) {
+                    d.conflictingPaths = [];
+                    d.notes = [];
+                }
+                if (o.defaults) {
+                    d.changeRequestId = "";
+                    d.status = o.enums === String ? "BUILD_STATUS_UNSPECIFIED" : 0;
+                    d.integrationBranch = "";
+                    d.commitSha = "";
+                }
+                if (m.changeRequestId != null && Object.hasOwnProperty.call(m, "changeRequestId")) {
+                    d.changeRequestId = m.changeRequestId;
+                }
+                if (m.status != null && Object.hasOwnProperty.call(m, "status")) {
+                    d.status = o.enums === String ? $root.farm.v1.BuildStatus[m.status] === undefined ? m.status : $root.farm.v1.BuildStatus[m.status] : m.status;
+                }
+                if (m.integrationBranch != null && Object.hasOwnProperty.call(m, "integrationBranch")) {
+                    d.integrationBranch = m.integrationBranch;
+                }
+                if (m.commitSha != null && Object.hasOwnProperty.call(m, "commitSha")) {
+                    d.commitSha = m.commitSha;
+                }
+                if (m.conflictingPaths && m.conflictingPaths.length) {
+                    d.conflictingPaths = [];
+                    for (var j = 0; j < m.conflictingPaths.length; ++j) {
+                        d.conflictingPaths[j] = m.conflictingPaths[j];
+                    }
+                }
+                if (m.notes && m.notes.length) {
+                    d.notes = [];
+                    for (var j = 0; j < m.notes.length; ++j) {
+                        d.notes[j] = m.notes[j];
+                    }
+                }
+                return d;
+            };
+
+            /**
+             * Converts this BuildResult to JSON.
+             * @function toJSON
+             * @memberof farm.v1.BuildResult
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            BuildResult.prototype.toJSON = function toJSON() {
+                return this.constructor.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the default type url for BuildResult
+             * @function getTypeUrl
+             * @memberof farm.v1.BuildResult
+             * @static
+             * @param {string} [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns {string} The default type url
+             */
+            BuildResult.getTypeUrl = function getTypeUrl(typeUrlPrefix) {
+                if (typeUrlPrefix === undefined) {
+                    typeUrlPrefix = "type.googleapis.com";
+                }
+                return typeUrlPrefix + "/farm.v1.BuildResult";
+            };
+
+            return BuildResult;
+        })();
+
+        v1.PlanItem = (function() {
+
+            /**
+             * Properties of a PlanItem.
+             * @memberof farm.v1
+             * @interface IPlanItem
+             * @property {string|null} [itemId] PlanItem itemId
+             * @property {string|null} [goal] PlanItem goal
+             * @property {farm.v1.TaskKind|null} [kind] PlanItem kind
+             * @property {Array.<string>|null} [pathHints] PlanItem pathHints
+             * @property {Array.<string>|null} [symbolHints] PlanItem symbolHints
+             * @property {Array.<string>|null} [dependsOn] PlanItem dependsOn
+             */
+
+            /**
+             * Constructs a new PlanItem.
+             * @memberof farm.v1
+             * @classdesc Represents a PlanItem.
+             * @implements IPlanItem
+             * @constructor
+             * @param {farm.v1.IPlanItem=} [p] Properties to set
+             */
+            function PlanItem(p) {
+                this.pathHints = [];
+                this.symbolHints = [];
+                this.dependsOn = [];
+                if (p)
+                    for (var ks = Object.keys(p), i = 0; i < ks.length; ++i)
+                        if (p[ks[i]] != null && ks[i] !== "__proto__")
+                            this[ks[i]] = p[ks[i]];
+            }
+
+            /**
+             * PlanItem itemId.
+             * @member {string} itemId
+             * @memberof farm.v1.PlanItem
+             * @instance
+             */
+            PlanItem.prototype.itemId = "";
+
+            /**
+             * PlanItem goal.
+             * @member {string} goal
+             * @memberof farm.v1.PlanItem
+             * @instance
+             */
+            PlanItem.prototype.goal = "";
+
+            /**
+             * PlanItem kind.
+             * @member {farm.v1.TaskKind} kind
+             * @memberof farm.v1.PlanItem
+             * @instance
+             */
+            PlanItem.prototype.kind = 0;
+
+            /**
+             * PlanItem pathHints.
+             * @member {Array.<string>} pathHints
+             * @memberof farm.v1.PlanItem
+             * @instance
+             */
+            PlanItem.prototype.pathHints = $util.emptyArray;
+
+            /**
+             * PlanItem symbolHints.
+             * @member {Array.<string>} symbolHints
+             * @memberof farm.v1.PlanItem
+             * @instance
+             */
+            PlanItem.prototype.symbolHints = $util.emptyArray;
+
+            /**
+             * PlanItem dependsOn.
+             * @member {Array.<string>} dependsOn
+             * @memberof farm.v1.PlanItem
+             * @instance
+             */
+            PlanItem.prototype.dependsOn = $util.emptyArray;
+
+            /**
+             * Creates a new PlanItem instance using the specified properties.
+             * @function create
+             * @memberof farm.v1.PlanItem
+             * @static
+             * @param {farm.v1.IPlanItem=} [properties] Properties to set
+             * @returns {farm.v1.PlanItem} PlanItem instance
+             */
+            PlanItem.create = function create(properties) {
+                return new PlanItem(properties);
+            };
+
+            /**
+             * Encodes the specified PlanItem message. Does not implicitly {@link farm.v1.PlanItem.verify|verify} messages.
+             * @function encode
+             * @memberof farm.v1.PlanItem
+             * @static
+             * @param {farm.v1.IPlanItem} m PlanItem message or plain object to encode
+             * @param {$protobuf.Writer} [w] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            PlanItem.encode = function encode(m, w, q) {
+                if (!w)
+                    w = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (m.itemId != null && Object.hasOwnProperty.call(m, "itemId"))
+                    w.uint32(10).string(m.itemId);
+                if (m.goal != null && Object.hasOwnProperty.call(m, "goal"))
+                    w.uint32(18).string(m.goal);
+                if (m.kind != null && Object.hasOwnProperty.call(m, "kind"))
+                    w.uint32(24).int32(m.kind);
+                if (m.pathHints != null && m.pathHints.length) {
+                    for (var i = 0; i < m.pathHints.length; ++i)
+                        w.uint32(34).string(m.pathHints[i]);
+                }
+                if (m.symbolHints != null && m.symbolHints.length) {
+                    for (var i = 0; i < m.symbolHints.length; ++i)
+                        w.uint32(42).string(m.symbolHints[i]);
+                }
+                if (m.dependsOn != null && m.dependsOn.length) {
+                    for (var i = 0; i < m.dependsOn.length; ++i)
+                        w.uint32(50).string(m.dependsOn[i]);
+                }
+                return w;
+            };
+
+            /**
+             * Encodes the specified PlanItem message, length delimited. Does not implicitly {@link farm.v1.PlanItem.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof farm.v1.PlanItem
+             * @static
+             * @param {farm.v1.IPlanItem} message PlanItem message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            PlanItem.encodeDelimited = function encodeDelimited(message, writer) {
+                return this.encode(message, writer && writer.len ? writer.fork() : writer).ldelim();
+            };
+
+            /**
+             * Decodes a PlanItem message from the specified reader or buffer.
+             * @function decode
+             * @memberof farm.v1.PlanItem
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} r Reader or buffer to decode from
+             * @param {number} [l] Message length if known beforehand
+             * @returns {farm.v1.PlanItem} PlanItem
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            PlanItem.decode = function decode(r, l, e, n) {
+                if (!(r instanceof $Reader))
+                    r = $Reader.create(r);
+                if (n === undefined)
+                    n = 0;
+                if (n > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var c, m;
+                if (l === undefined)
+                    c = r.len;
+                else {
+                    c = r.pos + l;
+                    if (c > r.len)
+                        throw RangeError("index out of range");
+                    l = r.len;
+                    r.len = c;
+                }
+                m = new $root.farm.v1.PlanItem();
+                while (r.pos < c) {
+                    var t = r.uint32();
+                    if (t === e)
+                        break;
+                    switch (t >>> 3) {
+                    case 1: {
+                            m.itemId = r.string();
+                            break;
+                        }
+                    case 2: {
+                            m.goal = r.string();
+                            break;
+                        }
+                    case 3: {
+                            m.kind = r.int32();
+                            break;
+                        }
+                    case 4: {
+                            if (!(m.pathHints && m.pathHints.length))
+                                m.pathHints = [];
+                            m.pathHints.push(r.string());
+                            break;
+                        }
+                    case 5: {
+                            if (!(m.symbolHints && m.symbolHints.length))
+                                m.symbolHints = [];
+                            m.symbolHints.push(r.string());
+                            break;
+                        }
+                    case 6: {
+                            if (!(m.dependsOn && m.dependsOn.length))
+                                m.dependsOn = [];
+                            m.dependsOn.push(r.string());
+                            break;
+                        }
+                    default:
+                        r.skipType(t & 7, n);
+                        break;
+                    }
+                }
+                if (l !== undefined) {
+                    if (r.pos !== c)
+                        throw RangeError("index out of range");
+                    r.len = l;
+                }
+                return m;
+            };
+
+            /**
+             * Decodes a PlanItem message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof farm.v1.PlanItem
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {farm.v1.PlanItem} PlanItem
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            PlanItem.decodeDelimited = function decodeDelimited(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.uint32());
+            };
+
+            /**
+             * Verifies a PlanItem message.
+             * @function verify
+             * @memberof farm.v1.PlanItem
+             * @static
+             * @param {Object.<string,*>} m Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            PlanItem.verify = function verify(m, n) {
+                if (typeof m !== "object" || m === null)
+                    return "object expected";
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    return "maximum nesting depth exceeded";
+                if (m.itemId != null && Object.hasOwnProperty.call(m, "itemId")) {
+                    if (!$util.isString(m.itemId))
+                        return "itemId: string expected";
+                }
+                if (m.goal != null && Object.hasOwnProperty.call(m, "goal")) {
+                    if (!$util.isString(m.goal))
+                        return "goal: string expected";
+                }
+                if (m.kind != null && Object.hasOwnProperty.call(m, "kind")) {
+                    switch (m.kind) {
+                    default:
+                        return "kind: enum value expected";
+                    case 0:
+                    case 1:
+                    case 2:
+                    case 3:
+                    case 4:
+                    case 5:
+                        break;
+                    }
+                }
+                if (m.pathHints != null && Object.hasOwnProperty.call(m, "pathHints")) {
+                    if (!Array.isArray(m.pathHints))
+                        return "pathHints: array expected";
+                    for (var i = 0; i < m.pathHints.length; ++i) {
+                        if (!$util.isString(m.pathHints[i]))
+                            return "pathHints: string[] expected";
+                    }
+                }
+                if (m.symbolHints != null && Object.hasOwnProperty.call(m, "symbolHints")) {
+                    if (!Array.isArray(m.symbolHints))
+                        return "symbolHints: array expected";
+                    for (var i = 0; i < m.symbolHints.length; ++i) {
+                        if (!$util.isString(m.symbolHints[i]))
+                            return "symbolHints: string[] expected";
+                    }
+                }
+                if (m.dependsOn != null && Object.hasOwnProperty.call(m, "dependsOn")) {
+                    if (!Array.isArray(m.dependsOn))
+                        return "dependsOn: array expected";
+                    for (var i = 0; i < m.dependsOn.length; ++i) {
+                        if (!$util.isString(m.dependsOn[i]))
+                            return "dependsOn: string[] expected";
+                    }
+                }
+                return null;
+            };
+
+            /**
+             * Creates a PlanItem message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof farm.v1.PlanItem
+             * @static
+             * @param {Object.<string,*>} d Plain object
+             * @returns {farm.v1.PlanItem} PlanItem
+             */
+            PlanItem.fromObject = function fromObject(d, n) {
+                if (d instanceof $root.farm.v1.PlanItem)
+                    return d;
+                if (!$util.isObject(d))
+                    throw TypeError(".farm.v1.PlanItem: object expected");
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var m = new $root.farm.v1.PlanItem();
+                if (d.itemId != null) {
+                    m.itemId = String(d.itemId);
+                }
+                if (d.goal != null) {
+                    m.goal = String(d.goal);
+                }
+                switch (d.kind) {
+                default:
+                    if (typeof d.kind === "number") {
+                        m.kind = d.kind;
+                        break;
+                    }
+                    break;
+                case "TASK_KIND_UNSPECIFIED":
+                case 0:
+                    m.kind = 0;
+                    break;
+                case "FEATURE":
+                case 1:
+                    m.kind = 1;
+                    break;
+                case "FIX":
+                case 2:
+                    m.kind = 2;
+                    break;
+                case "REFACTOR":
+                case 3:
+                    m.kind = 3;
+                    break;
+                case "TEST":
+                case 4:
+                    m.kind = 4;
+                    break;
+                case "DOCS":
+                case 5:
+                    m.kind = 5;
+                    break;
+                }
+                if (d.pathHints) {
+                    if (!Array.isArray(d.pathHints))
+                        throw TypeError(".farm.v1.PlanItem.pathHints: array expected");
+                    m.pathHints = [];
+                    for (var i = 0; i < d.pathHints.length; ++i) {
+                        m.pathHints[i] = String(d.pathHints[i]);
+                    }
+                }
+                if (d.symbolHints) {
+                    if (!Array.isArray(d.symbolHints))
+                        throw TypeError(".farm.v1.PlanItem.symbolHints: array expected");
+                    m.symbolHints = [];
+                    for (var i = 0; i < d.symbolHints.length; ++i) {
+                        m.symbolHints[i] = String(d.symbolHints[i]);
+                    }
+                }
+                if (d.dependsOn) {
+                    if (!Array.isArray(d.dependsOn))
+                        throw TypeError(".farm.v1.PlanItem.dependsOn: array expected");
+                    m.dependsOn = [];
+                    for (var i = 0; i < d.dependsOn.length; ++i) {
+                        m.dependsOn[i] = String(d.dependsOn[i]);
+                    }
+                }
+                return m;
+            };
+
+            /**
+             * Creates a plain object from a PlanItem message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof farm.v1.PlanItem
+             * @static
+             * @param {farm.v1.PlanItem} m PlanItem
+             * @param {$protobuf.IConversionOptions} [o] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            PlanItem.toObject = function toObject(m, o, q) {
+                if (!o)
+                    o = {};
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                var d = {};
+                if (o.arrays || o.defaults) {
+                    d.pathHints = [];
+                    d.symbolHints = [];
+                    d.dependsOn = [];
+                }
+                if (o.defaults) {
+                    d.itemId = "";
+                    d.goal = "";
+                    d.kind = o.enums === String ? "TASK_KIND_UNSPECIFIED" : 0;
+                }
+                if (m.itemId != null && Object.hasOwnProperty.call(m, "itemId")) {
+                    d.itemId = m.itemId;
+                }
+                if (m.goal != null && Object.hasOwnProperty.call(m, "goal")) {
+                    d.goal = m.goal;
+                }
+                if (m.kind != null && Object.hasOwnProperty.call(m, "kind")) {
+                    d.kind = o.enums === String ? $root.farm.v1.TaskKind[m.kind] === undefined ? m.kind : $root.farm.v1.TaskKind[m.kind] : m.kind;
+                }
+                if (m.pathHints && m.pathHints.length) {
+                    d.pathHints = [];
+                    for (var j = 0; j < m.pathHints.length; ++j) {
+                        d.pathHints[j] = m.pathHints[j];
+                    }
+                }
+                if (m.symbolHints && m.symbolHints.length) {
+                    d.symbolHints = [];
+                    for (var j = 0; j < m.symbolHints.length; ++j) {
+                        d.symbolHints[j] = m.symbolHints[j];
+                    }
+                }
+                if (m.dependsOn && m.dependsOn.length) {
+                    d.dependsOn = [];
+                    for (var j = 0; j < m.dependsOn.length; ++j) {
+                        d.dependsOn[j] = m.dependsOn[j];
+                    }
+                }
+                return d;
+            };
+
+            /**
+             * Converts this PlanItem to JSON.
+             * @function toJSON
+             * @memberof farm.v1.PlanItem
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            PlanItem.prototype.toJSON = function toJSON() {
+                return this.constructor.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the default type url for PlanItem
+             * @function getTypeUrl
+             * @memberof farm.v1.PlanItem
+             * @static
+             * @param {string} [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns {string} The default type url
+             */
+            PlanItem.getTypeUrl = function getTypeUrl(typeUrlPrefix) {
+                if (typeUrlPrefix === undefined) {
+                    typeUrlPrefix = "type.googleapis.com";
+                }
+                return typeUrlPrefix + "/farm.v1.PlanItem";
+            };
+
+            return PlanItem;
+        })();
+
+        v1.Plan = (function() {
+
+            /**
+             * Properties of a Plan.
+             * @memberof farm.v1
+             * @interface IPlan
+             * @property {string|null} [changeRequestId] Plan changeRequestId
+             * @property {farm.v1.IRepoRef|null} [repo] Plan repo
+             * @property {Array.<farm.v1.IPlanItem>|null} [items] Plan items
+             * @property {Array.<string>|null} [notes] Plan notes
+             * @property {string|null} [checkCommand] Plan checkCommand
+             */
+
+            /**
+             * Constructs a new Plan.
+             * @memberof farm.v1
+             * @classdesc Represents a Plan.
+             * @implements IPlan
+             * @constructor
+             * @param {farm.v1.IPlan=} [p] Properties to set
+             */
+            function Plan(p) {
+                this.items = [];
+                this.notes = [];
+                if (p)
+                    for (var ks = Object.keys(p), i = 0; i < ks.length; ++i)
+                        if (p[ks[i]] != null && ks[i] !== "__proto__")
+                            this[ks[i]] = p[ks[i]];
+            }
+
+            /**
+             * Plan changeRequestId.
+             * @member {string} changeRequestId
+             * @memberof farm.v1.Plan
+             * @instance
+             */
+            Plan.prototype.changeRequestId = "";
+
+            /**
+             * Plan repo.
+             * @member {farm.v1.IRepoRef|null|undefined} repo
+             * @memberof farm.v1.Plan
+             * @instance
+             */
+            Plan.prototype.repo = null;
+
+            /**
+             * Plan items.
+             * @member {Array.<farm.v1.IPlanItem>} items
+             * @memberof farm.v1.Plan
+             * @instance
+             */
+            Plan.prototype.items = $util.emptyArray;
+
+            /**
+             * Plan notes.
+             * @member {Array.<string>} notes
+             * @memberof farm.v1.Plan
+             * @instance
+             */
+            Plan.prototype.notes = $util.emptyArray;
+
+            /**
+             * Plan checkCommand.
+             * @member {string} checkCommand
+             * @memberof farm.v1.Plan
+             * @instance
+             */
+            Plan.prototype.checkCommand = "";
+
+            /**
+             * Creates a new Plan instance using the specified properties.
+             * @function create
+             * @memberof farm.v1.Plan
+             * @static
+             * @param {farm.v1.IPlan=} [properties] Properties to set
+             * @returns {farm.v1.Plan} Plan instance
+             */
+            Plan.create = function create(properties) {
+                return new Plan(properties);
+            };
+
+            /**
+             * Encodes the specified Plan message. Does not implicitly {@link farm.v1.Plan.verify|verify} messages.
+             * @function encode
+             * @memberof farm.v1.Plan
+             * @static
+             * @param {farm.v1.IPlan} m Plan message or plain object to encode
+             * @param {$protobuf.Writer} [w] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            Plan.encode = function encode(m, w, q) {
+                if (!w)
+                    w = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (m.changeRequestId != null && Object.hasOwnProperty.call(m, "changeRequestId"))
+                    w.uint32(10).string(m.changeRequestId);
+                if (m.repo != null && Object.hasOwnProperty.call(m, "repo"))
+                    $root.farm.v1.RepoRef.encode(m.repo, w.uint32(18).fork(), q + 1).ldelim();
+                if (m.items != null && m.items.length) {
+                    for (var i = 0; i < m.items.length; ++i)
+                        $root.farm.v1.PlanItem.encode(m.items[i], w.uint32(26).fork(), q + 1).ldelim();
+                }
+                if (m.notes != null && m.notes.length) {
+                    for (var i = 0; i < m.notes.length; ++i)
+                        w.uint32(34).string(m.notes[i]);
+                }
+                if (m.checkCommand != null && Object.hasOwnProperty.call(m, "checkCommand"))
+                    w.uint32(42).string(m.checkCommand);
+                return w;
+            };
+
+            /**
+             * Encodes the specified Plan message, length delimited. Does not implicitly {@link farm.v1.Plan.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof farm.v1.Plan
+             * @static
+             * @param {farm.v1.IPlan} message Plan message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            Plan.encodeDelimited = function encodeDelimited(message, writer) {
+                return this.encode(message, writer && writer.len ? writer.fork() : writer).ldelim();
+            };
+
+            /**
+             * Decodes a Plan message from the specified reader or buffer.
+             * @function decode
+             * @memberof farm.v1.Plan
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} r Reader or buffer to decode from
+             * @param {number} [l] Message length if known beforehand
+             * @returns {farm.v1.Plan} Plan
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            Plan.decode = function decode(r, l, e, n) {
+                if (!(r instanceof $Reader))
+                    r = $Reader.create(r);
+                if (n === undefined)
+                    n = 0;
+                if (n > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var c, m;
+                if (l === undefined)
+                    c = r.len;
+                else {
+                    c = r.pos + l;
+                    if (c > r.len)
+                        throw RangeError("index out of range");
+                    l = r.len;
+                    r.len = c;
+                }
+                m = new $root.farm.v1.Plan();
+                while (r.pos < c) {
+                    var t = r.uint32();
+                    if (t === e)
+                        break;
+                    switch (t >>> 3) {
+                    case 1: {
+                            m.changeRequestId = r.string();
+                            break;
+                        }
+                    case 2: {
+                            m.repo = $root.farm.v1.RepoRef.decode(r, r.uint32(), undefined, n + 1);
+                            break;
+                        }
+                    case 3: {
+                            if (!(m.items && m.items.length))
+                                m.items = [];
+                            m.items.push($root.farm.v1.PlanItem.decode(r, r.uint32(), undefined, n + 1));
+                            break;
+                        }
+                    case 4: {
+                            if (!(m.notes && m.notes.length))
+                                m.notes = [];
+                            m.notes.push(r.string());
+                            break;
+                        }
+                    case 5: {
+                            m.checkCommand = r.string();
+                            break;
+                        }
+                    default:
+                        r.skipType(t & 7, n);
+                        break;
+                    }
+                }
+                if (l !== undefined) {
+                    if (r.pos !== c)
+                        throw RangeError("index out of range");
+                    r.len = l;
+                }
+                return m;
+            };
+
+            /**
+             * Decodes a Plan message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof farm.v1.Plan
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {farm.v1.Plan} Plan
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            Plan.decodeDelimited = function decodeDelimited(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.uint32());
+            };
+
+            /**
+             * Verifies a Plan message.
+             * @function verify
+             * @memberof farm.v1.Plan
+             * @static
+             * @param {Object.<string,*>} m Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            Plan.verify = function verify(m, n) {
+                if (typeof m !== "object" || m === null)
+                    return "object expected";
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    return "maximum nesting depth exceeded";
+                if (m.changeRequestId != null && Object.hasOwnProperty.call(m, "changeRequestId")) {
+                    if (!$util.isString(m.changeRequestId))
+                        return "changeRequestId: string expected";
+                }
+                if (m.repo != null && Object.hasOwnProperty.call(m, "repo")) {
+                    {
+                        var e = $root.farm.v1.RepoRef.verify(m.repo, n + 1);
+                        if (e)
+                            return "repo." + e;
+                    }
+                }
+                if (m.items != null && Object.hasOwnProperty.call(m, "items")) {
+                    if (!Array.isArray(m.items))
+                        return "items: array expected";
+                    for (var i = 0; i < m.items.length; ++i) {
+                        {
+                            var e = $root.farm.v1.PlanItem.verify(m.items[i], n + 1);
+                            if (e)
+                                return "items." + e;
+                        }
+                    }
+                }
+                if (m.notes != null && Object.hasOwnProperty.call(m, "notes")) {
+                    if (!Array.isArray(m.notes))
+                        return "notes: array expected";
+                    for (var i = 0; i < m.notes.length; ++i) {
+                        if (!$util.isString(m.notes[i]))
+                            return "notes: string[] expected";
+                    }
+                }
+                if (m.checkCommand != null && Object.hasOwnProperty.call(m, "checkCommand")) {
+                    if (!$util.isString(m.checkCommand))
+                        return "checkCommand: string expected";
+                }
+                return null;
+            };
+
+            /**
+             * Creates a Plan message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof farm.v1.Plan
+             * @static
+             * @param {Object.<string,*>} d Plain object
+             * @returns {farm.v1.Plan} Plan
+             */
+            Plan.fromObject = function fromObject(d, n) {
+                if (d instanceof $root.farm.v1.Plan)
+                    return d;
+                if (!$util.isObject(d))
+                    throw TypeError(".farm.v1.Plan: object expected");
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var m = new $root.farm.v1.Plan();
+                if (d.changeRequestId != null) {
+                    m.changeRequestId = String(d.changeRequestId);
+                }
+                if (d.repo != null) {
+                    if (!$util.isObject(d.repo))
+                        throw TypeError(".farm.v1.Plan.repo: object expected");
+                    m.repo = $root.farm.v1.RepoRef.fromObject(d.repo, n + 1);
+                }
+                if (d.items) {
+                    if (!Array.isArray(d.items))
+                        throw TypeError(".farm.v1.Plan.items: array expected");
+                    m.items = [];
+                    for (var i = 0; i < d.items.length; ++i) {
+                        if (!$util.isObject(d.items[i]))
+                            throw TypeError(".farm.v1.Plan.items: object expected");
+                        m.items[i] = $root.farm.v1.PlanItem.fromObject(d.items[i], n + 1);
+                    }
+                }
+                if (d.notes) {
+                    if (!Array.isArray(d.notes))
+                        throw TypeError(".farm.v1.Plan.notes: array expected");
+                    m.notes = [];
+                    for (var i = 0; i < d.notes.length; ++i) {
+                        m.notes[i] = String(d.notes[i]);
+                    }
+                }
+                if (d.checkCommand != null) {
+                    m.checkCommand = String(d.checkCommand);
+                }
+                return m;
+            };
+
+            /**
+             * Creates a plain object from a Plan message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof farm.v1.Plan
+             * @static
+             * @param {farm.v1.Plan} m Plan
+             * @param {$protobuf.IConversionOptions} [o] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            Plan.toObject = function toObject(m, o, q) {
+                if (!o)
+                    o = {};
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                var d = {};
+                if (o.arrays || o.defaults) {
+                    d.items = [];
+                    d.notes = [];
+                }
+                if (o.defaults) {
+                    d.changeRequestId = "";
+                    d.repo = null;
+                    d.checkCommand = "";
+                }
+                if (m.changeRequestId != null && Object.hasOwnProperty.call(m, "changeRequestId")) {
+                    d.changeRequestId = m.changeRequestId;
+                }
+                if (m.repo != null && Object.hasOwnProperty.call(m, "repo")) {
+                    d.repo = $root.farm.v1.RepoRef.toObject(m.repo, o, q + 1);
+                }
+                if (m.items && m.items.length) {
+                    d.items = [];
+                    for (var j = 0; j < m.items.length; ++j) {
+                        d.items[j] = $root.farm.v1.PlanItem.toObject(m.items[j], o, q + 1);
+                    }
+                }
+                if (m.notes && m.notes.length) {
+                    d.notes = [];
+                    for (var j = 0; j < m.notes.length; ++j) {
+                        d.notes[j] = m.notes[j];
+                    }
+                }
+                if (m.checkCommand != null && Object.hasOwnProperty.call(m, "checkCommand")) {
+                    d.checkCommand = m.checkCommand;
+                }
+                return d;
+            };
+
+            /**
+             * Converts this Plan to JSON.
+             * @function toJSON
+             * @memberof farm.v1.Plan
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            Plan.prototype.toJSON = function toJSON() {
+                return this.constructor.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the default type url for Plan
+             * @function getTypeUrl
+             * @memberof farm.v1.Plan
+             * @static
+             * @param {string} [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns {string} The default type url
+             */
+            Plan.getTypeUrl = function getTypeUrl(typeUrlPrefix) {
+                if (typeUrlPrefix === undefined) {
+                    typeUrlPrefix = "type.googleapis.com";
+                }
+                return typeUrlPrefix + "/farm.v1.Plan";
+            };
+
+            return Plan;
+        })();
+
+        v1.CodingTask = (function() {
+
+            /**
+             * Properties of a CodingTask.
+             * @memberof farm.v1
+             * @interface ICodingTask
+             * @property {string|null} [id] CodingTask id
+             * @property {string|null} [goal] CodingTask goal
+             * @property {farm.v1.TaskKind|null} [kind] CodingTask kind
+             * @property {string|null} [path] CodingTask path
+             * @property {Array.<string>|null} [blobIds] CodingTask blobIds
+             * @property {Array.<string>|null} [reservedLeaseIds] CodingTask reservedLeaseIds
+             * @property {string|null} [changeRequestId] CodingTask changeRequestId
+             * @property {farm.v1.IRepoRef|null} [repo] CodingTask repo
+             * @property {Array.<string>|null} [dependsOn] CodingTask dependsOn
+             * @property {Array.<string>|null} [symbols] CodingTask symbols
+             * @property {string|null} [checkCommand] CodingTask checkCommand
+             * @property {number|null} [maxRetries] CodingTask maxRetries
+             * @property {Array.<string>|null} [priorNotes] CodingTask priorNotes
+             */
+
+            /**
+             * Constructs a new CodingTask.
+             * @memberof farm.v1
+             * @classdesc Represents a CodingTask.
+             * @implements ICodingTask
+             * @constructor
+             * @param {farm.v1.ICodingTask=} [p] Properties to set
+             */
+            function CodingTask(p) {
+                this.blobIds = [];
+                this.reservedLeaseIds = [];
+                this.dependsOn = [];
+                this.symbols = [];
+                this.priorNotes = [];
+                if (p)
+                    for (var ks = Object.keys(p), i = 0; i < ks.length; ++i)
+                        if (p[ks[i]] != null && ks[i] !== "__proto__")
+                            this[ks[i]] = p[ks[i]];
+            }
+
+            /**
+             * CodingTask id.
+             * @member {string} id
+             * @memberof farm.v1.CodingTask
+             * @instance
+             */
+            CodingTask.prototype.id = "";
+
+            /**
+             * CodingTask goal.
+             * @member {string} goal
+             * @memberof farm.v1.CodingTask
+             * @instance
+             */
+            CodingTask.prototype.goal = "";
+
+            /**
+             * CodingTask kind.
+             * @member {farm.v1.TaskKind} kind
+             * @memberof farm.v1.CodingTask
+             * @instance
+             */
+            CodingTask.prototype.kind = 0;
+
+            /**
+             * CodingTask path.
+             * @member {string} path
+             * @memberof farm.v1.CodingTask
+             * @instance
+             */
+            CodingTask.prototype.path = "";
+
+            /**
+             * CodingTask blobIds.
+             * @member {Array.<string>} blobIds
+             * @memberof farm.v1.CodingTask
+             * @instance
+             */
+            CodingTask.prototype.blobIds = $util.emptyArray;
+
+            /**
+             * CodingTask reservedLeaseIds.
+             * @member {Array.<string>} reservedLeaseIds
+             * @memberof farm.v1.CodingTask
+             * @instance
+             */
+            CodingTask.prototype.reservedLeaseIds = $util.emptyArray;
+
+            /**
+             * CodingTask changeRequestId.
+             * @member {string} changeRequestId
+             * @memberof farm.v1.CodingTask
+             * @instance
+             */
+            CodingTask.prototype.changeRequestId = "";
+
+            /**
+             * CodingTask repo.
+             * @member {farm.v1.IRepoRef|null|undefined} repo
+             * @memberof farm.v1.CodingTask
+             * @instance
+             */
+            CodingTask.prototype.repo = null;
+
+            /**
+             * CodingTask dependsOn.
+             * @member {Array.<string>} dependsOn
+             * @memberof farm.v1.CodingTask
+             * @instance
+             */
+            CodingTask.prototype.dependsOn = $util.emptyArray;
+
+            /**
+             * CodingTask symbols.
+             * @member {Array.<string>} symbols
+             * @memberof farm.v1.CodingTask
+             * @instance
+             */
+            CodingTask.prototype.symbols = $util.emptyArray;
+
+            /**
+             * CodingTask checkCommand.
+             * @member {string} checkCommand
+             * @memberof farm.v1.CodingTask
+             * @instance
+             */
+            CodingTask.prototype.checkCommand = "";
+
+            /**
+             * CodingTask maxRetries.
+             * @member {number} maxRetries
+             * @memberof farm.v1.CodingTask
+             * @instance
+             */
+            CodingTask.prototype.maxRetries = 0;
+
+            /**
+             * CodingTask priorNotes.
+             * @member {Array.<string>} priorNotes
+             * @memberof farm.v1.CodingTask
+             * @instance
+             */
+            CodingTask.prototype.priorNotes = $util.emptyArray;
+
+            /**
+             * Creates a new CodingTask instance using the specified properties.
+             * @function create
+             * @memberof farm.v1.CodingTask
+             * @static
+             * @param {farm.v1.ICodingTask=} [properties] Properties to set
+             * @returns {farm.v1.CodingTask} CodingTask instance
+             */
+            CodingTask.create = function create(properties) {
+                return new CodingTask(properties);
+            };
+
+            /**
+             * Encodes the specified CodingTask message. Does not implicitly {@link farm.v1.CodingTask.verify|verify} messages.
+             * @function encode
+             * @memberof farm.v1.CodingTask
+             * @static
+             * @param {farm.v1.ICodingTask} m CodingTask message or plain object to encode
+             * @param {$protobuf.Writer} [w] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            CodingTask.encode = function encode(m, w, q) {
+                if (!w)
+                    w = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (m.id != null && Object.hasOwnProperty.call(m, "id"))
+                    w.uint32(10).string(m.id);
+                if (m.goal != null && Object.hasOwnProperty.call(m, "goal"))
+                    w.uint32(18).string(m.goal);
+                if (m.kind != null && Object.hasOwnProperty.call(m, "kind"))
+                    w.uint32(24).int32(m.kind);
+                if (m.path != null && Object.hasOwnProperty.call(m, "path"))
+                    w.uint32(34).string(m.path);
+                if (m.blobIds != null && m.blobIds.length) {
+                    for (var i = 0; i < m.blobIds.length; ++i)
+                        w.uint32(42).string(m.blobIds[i]);
+                }
+                if (m.reservedLeaseIds != null && m.reservedLeaseIds.length) {
+                    for (var i = 0; i < m.reservedLeaseIds.length; ++i)
+                        w.uint32(50).string(m.reservedLeaseIds[i]);
+                }
+                if (m.changeRequestId != null && Object.hasOwnProperty.call(m, "changeRequestId"))
+                    w.uint32(58).string(m.changeRequestId);
+                if (m.repo != null && Object.hasOwnProperty.call(m, "repo"))
+                    $root.farm.v1.RepoRef.encode(m.repo, w.uint32(66).fork(), q + 1).ldelim();
+                if (m.dependsOn != null && m.dependsOn.length) {
+                    for (var i = 0; i < m.dependsOn.length; ++i)
+                        w.uint32(74).string(m.dependsOn[i]);
+                }
+                if (m.symbols != null && m.symbols.length) {
+                    for (var i = 0; i < m.symbols.length; ++i)
+                        w.uint32(82).string(m.symbols[i]);
+                }
+                if (m.checkCommand != null && Object.hasOwnProperty.call(m, "checkCommand"))
+                    w.uint32(90).string(m.checkCommand);
+                if (m.maxRetries != null && Object.hasOwnProperty.call(m, "maxRetries"))
+                    w.uint32(96).uint32(m.maxRetries);
+                if (m.priorNotes != null && m.priorNotes.length) {
+                    for (var i = 0; i < m.priorNotes.length; ++i)
+                        w.uint32(106).string(m.priorNotes[i]);
+                }
+                return w;
+            };
+
+            /**
+             * Encodes the specified CodingTask message, length delimited. Does not implicitly {@link farm.v1.CodingTask.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof farm.v1.CodingTask
+             * @static
+             * @param {farm.v1.ICodingTask} message CodingTask message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            CodingTask.encodeDelimited = function encodeDelimited(message, writer) {
+                return this.encode(message, writer && writer.len ? writer.fork() : writer).ldelim();
+            };
+
+            /**
+             * Decodes a CodingTask message from the specified reader or buffer.
+             * @function decode
+             * @memberof farm.v1.CodingTask
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} r Reader or buffer to decode from
+             * @param {number} [l] Message length if known beforehand
+             * @returns {farm.v1.CodingTask} CodingTask
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            CodingTask.decode = function decode(r, l, e, n) {
+                if (!(r instanceof $Reader))
+                    r = $Reader.create(r);
+                if (n === undefined)
+                    n = 0;
+                if (n > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var c, m;
+                if (l === undefined)
+                    c = r.len;
+                else {
+                    c = r.pos + l;
+                    if (c > r.len)
+                        throw RangeError("index out of range");
+                    l = r.len;
+                    r.len = c;
+                }
+                m = new $root.farm.v1.CodingTask();
+                while (r.pos < c) {
+                    var t = r.uint32();
+                    if (t === e)
+                        break;
+                    switch (t >>> 3) {
+                    case 1: {
+                            m.id = r.string();
+                            break;
+                        }
+                    case 2: {
+                            m.goal = r.string();
+                            break;
+                        }
+                    case 3: {
+                            m.kind = r.int32();
+                            break;
+                        }
+                    case 4: {
+                            m.path = r.string();
+                            break;
+                        }
+                    case 5: {
+                            if (!(m.blobIds && m.blobIds.length))
+                                m.blobIds = [];
+                            m.blobIds.push(r.string());
+                            break;
+                        }
+                    case 6: {
+                            if (!(m.reservedLeaseIds && m.reservedLeaseIds.length))
+                                m.reservedLeaseIds = [];
+                            m.reservedLeaseIds.push(r.string());
+                            break;
+                        }
+                    case 7: {
+                            m.changeRequestId = r.string();
+                            break;
+                        }
+                    case 8: {
+                            m.repo = $root.farm.v1.RepoRef.decode(r, r.uint32(), undefined, n + 1);
+                            break;
+                        }
+                    case 9: {
+                            if (!(m.dependsOn && m.dependsOn.length))
+                                m.dependsOn = [];
+                            m.dependsOn.push(r.string());
+                            break;
+                        }
+                    case 10: {
+                            if (!(m.symbols && m.symbols.length))
+                                m.symbols = [];
+                            m.symbols.push(r.string());
+                            break;
+                        }
+                    case 11: {
+                            m.checkCommand = r.string();
+                            break;
+                        }
+                    case 12: {
+                            m.maxRetries = r.uint32();
+                            break;
+                        }
+                    case 13: {
+                            if (!(m.priorNotes && m.priorNotes.length))
+                                m.priorNotes = [];
+                            m.priorNotes.push(r.string());
+                            break;
+                        }
+                    default:
+                        r.skipType(t & 7, n);
+                        break;
+                    }
+                }
+                if (l !== undefined) {
+                    if (r.pos !== c)
+                        throw RangeError("index out of range");
+                    r.len = l;
+                }
+                return m;
+            };
+
+            /**
+             * Decodes a CodingTask message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof farm.v1.CodingTask
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {farm.v1.CodingTask} CodingTask
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            CodingTask.decodeDelimited = function decodeDelimited(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.uint32());
+            };
+
+            /**
+             * Verifies a CodingTask message.
+             * @function verify
+             * @memberof farm.v1.CodingTask
+             * @static
+             * @param {Object.<string,*>} m Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            CodingTask.verify = function verify(m, n) {
+                if (typeof m !== "object" || m === null)
+                    return "object expected";
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    return "maximum nesting depth exceeded";
+                if (m.id != null && Object.hasOwnProperty.call(m, "id")) {
+                    if (!$util.isString(m.id))
+                        return "id: string expected";
+                }
+                if (m.goal != null && Object.hasOwnProperty.call(m, "goal")) {
+                    if (!$util.isString(m.goal))
+                        return "goal: string expected";
+                }
+                if (m.kind != null && Object.hasOwnProperty.call(m, "kind")) {
+                    switch (m.kind) {
+                    default:
+                        return "kind: enum value expected";
+                    case 0:
+                    case 1:
+                    case 2:
+                    case 3:
+                    case 4:
+                    case 5:
+                        break;
+                    }
+                }
+                if (m.path != null && Object.hasOwnProperty.call(m, "path")) {
+                    if (!$util.isString(m.path))
+                        return "path: string expected";
+                }
+                if (m.blobIds != null && Object.hasOwnProperty.call(m, "blobIds")) {
+                    if (!Array.isArray(m.blobIds))
+                        return "blobIds: array expected";
+                    for (var i = 0; i < m.blobIds.length; ++i) {
+                        if (!$util.isString(m.blobIds[i]))
+                            return "blobIds: string[] expected";
+                    }
+                }
+                if (m.reservedLeaseIds != null && Object.hasOwnProperty.call(m, "reservedLeaseIds")) {
+                    if (!Array.isArray(m.reservedLeaseIds))
+                        return "reservedLeaseIds: array expected";
+                    for (var i = 0; i < m.reservedLeaseIds.length; ++i) {
+                        if (!$util.isString(m.reservedLeaseIds[i]))
+                            return "reservedLeaseIds: string[] expected";
+                    }
+                }
+                if (m.changeRequestId != null && Object.hasOwnProperty.call(m, "changeRequestId")) {
+                    if (!$util.isString(m.changeRequestId))
+                        return "changeRequestId: string expected";
+                }
+                if (m.repo != null && Object.hasOwnProperty.call(m, "repo")) {
+                    {
+                        var e = $root.farm.v1.RepoRef.verify(m.repo, n + 1);
+                        if (e)
+                            return "repo." + e;
+                    }
+                }
+                if (m.dependsOn != null && Object.hasOwnProperty.call(m, "dependsOn")) {
+                    if (!Array.isArray(m.dependsOn))
+                        return "dependsOn: array expected";
+                    for (var i = 0; i < m.dependsOn.length; ++i) {
+                        if (!$util.isString(m.dependsOn[i]))
+                            return "dependsOn: string[] expected";
+                    }
+                }
+                if (m.symbols != null && Object.hasOwnProperty.call(m, "symbols")) {
+                    if (!Array.isArray(m.symbols))
+                        return "symbols: array expected";
+                    for (var i = 0; i < m.symbols.length; ++i) {
+                        if (!$util.isString(m.symbols[i]))
+                            return "symbols: string[] expected";
+                    }
+                }
+                if (m.checkCommand != null && Object.hasOwnProperty.call(m, "checkCommand")) {
+                    if (!$util.isString(m.checkCommand))
+                        return "checkCommand: string expected";
+                }
+                if (m.maxRetries != null && Object.hasOwnProperty.call(m, "maxRetries")) {
+                    if (!$util.isInteger(m.maxRetries))
+                        return "maxRetries: integer expected";
+                }
+                if (m.priorNotes != null && Object.hasOwnProperty.call(m, "priorNotes")) {
+                    if (!Array.isArray(m.priorNotes))
+                        return "priorNotes: array expected";
+                    for (var i = 0; i < m.priorNotes.length; ++i) {
+                        if (!$util.isString(m.priorNotes[i]))
+                            return "priorNotes: string[] expected";
+                    }
+                }
+                return null;
+            };
+
+            /**
+             * Creates a CodingTask message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof farm.v1.CodingTask
+             * @static
+             * @param {Object.<string,*>} d Plain object
+             * @returns {farm.v1.CodingTask} CodingTask
+             */
+            CodingTask.fromObject = function fromObject(d, n) {
+                if (d instanceof $root.farm.v1.CodingTask)
+                    return d;
+                if (!$util.isObject(d))
+                    throw TypeError(".farm.v1.CodingTask: object expected");
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var m = new $root.farm.v1.CodingTask();
+                if (d.id != null) {
+                    m.id = String(d.id);
+                }
+                if (d.goal != null) {
+                    m.goal = String(d.goal);
+                }
+                switch (d.kind) {
+                default:
+                    if (typeof d.kind === "number") {
+                        m.kind = d.kind;
+                        break;
+                    }
+                    break;
+                case "TASK_KIND_UNSPECIFIED":
+                case 0:
+                    m.kind = 0;
+                    break;
+                case "FEATURE":
+                case 1:
+                    m.kind = 1;
+                    break;
+                case "FIX":
+                case 2:
+                    m.kind = 2;
+                    break;
+                case "REFACTOR":
+                case 3:
+                    m.kind = 3;
+                    break;
+                case "TEST":
+                case 4:
+                    m.kind = 4;
+                    break;
+                case "DOCS":
+                case 5:
+                    m.kind = 5;
+                    break;
+                }
+                if (d.path != null) {
+                    m.path = String(d.path);
+                }
+                if (d.blobIds) {
+                    if (!Array.isArray(d.blobIds))
+                        throw TypeError(".farm.v1.CodingTask.blobIds: array expected");
+                    m.blobIds = [];
+                    for (var i = 0; i < d.blobIds.length; ++i) {
+                        m.blobIds[i] = String(d.blobIds[i]);
+                    }
+                }
+                if (d.reservedLeaseIds) {
+                    if (!Array.isArray(d.reservedLeaseIds))
+                        throw TypeError(".farm.v1.CodingTask.reservedLeaseIds: array expected");
+                    m.reservedLeaseIds = [];
+                    for (var i = 0; i < d.reservedLeaseIds.length; ++i) {
+                        m.reservedLeaseIds[i] = String(d.reservedLeaseIds[i]);
+                    }
+                }
+                if (d.changeRequestId != null) {
+                    m.changeRequestId = String(d.changeRequestId);
+                }
+                if (d.repo != null) {
+                    if (!$util.isObject(d.repo))
+                        throw TypeError(".farm.v1.CodingTask.repo: object expected");
+                    m.repo = $root.farm.v1.RepoRef.fromObject(d.repo, n + 1);
+                }
+                if (d.dependsOn) {
+                    if (!Array.isArray(d.dependsOn))
+                        throw TypeError(".farm.v1.CodingTask.dependsOn: array expected");
+                    m.dependsOn = [];
+                    for (var i = 0; i < d.dependsOn.length; ++i) {
+                        m.dependsOn[i] = String(d.dependsOn[i]);
+                    }
+                }
+                if (d.symbols) {
+                    if (!Array.isArray(d.symbols))
+                        throw TypeError(".farm.v1.CodingTask.symbols: array expected");
+                    m.symbols = [];
+                    for (var i = 0; i < d.symbols.length; ++i) {
+                        m.symbols[i] = String(d.symbols[i]);
+                    }
+                }
+                if (d.checkCommand != null) {
+                    m.checkCommand = String(d.checkCommand);
+                }
+                if (d.maxRetries != null) {
+                    m.maxRetries = d.maxRetries >>> 0;
+                }
+                if (d.priorNotes) {
+                    if (!Array.isArray(d.priorNotes))
+                        throw TypeError(".farm.v1.CodingTask.priorNotes: array expected");
+                    m.priorNotes = [];
+                    for (var i = 0; i < d.priorNotes.length; ++i) {
+                        m.priorNotes[i] = String(d.priorNotes[i]);
+                    }
+                }
+                return m;
+            };
+
+            /**
+             * Creates a plain object from a CodingTask message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof farm.v1.CodingTask
+             * @static
+             * @param {farm.v1.CodingTask} m CodingTask
+             * @param {$protobuf.IConversionOptions} [o] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            CodingTask.toObject = function toObject(m, o, q) {
+                if (!o)
+                    o = {};
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                var d = {};
+                if (o.arrays || o.defaults) {
+                    d.blobIds = [];
+                    d.reservedLeaseIds = [];
+                    d.dependsOn = [];
+                    d.symbols = [];
+                    d.priorNotes = [];
+                }
+                if (o.defaults) {
+                    d.id = "";
+                    d.goal = "";
+                    d.kind = o.enums === String ? "TASK_KIND_UNSPECIFIED" : 0;
+                    d.path = "";
+                    d.changeRequestId = "";
+                    d.repo = null;
+                    d.checkCommand = "";
+                    d.maxRetries = 0;
+                }
+                if (m.id != null && Object.hasOwnProperty.call(m, "id")) {
+                    d.id = m.id;
+                }
+                if (m.goal != null && Object.hasOwnProperty.call(m, "goal")) {
+                    d.goal = m.goal;
+                }
+                if (m.kind != null && Object.hasOwnProperty.call(m, "kind")) {
+                    d.kind = o.enums === String ? $root.farm.v1.TaskKind[m.kind] === undefined ? m.kind : $root.farm.v1.TaskKind[m.kind] : m.kind;
+                }
+                if (m.path != null && Object.hasOwnProperty.call(m, "path")) {
+                    d.path = m.path;
+                }
+                if (m.blobIds && m.blobIds.length) {
+                    d.blobIds = [];
+                    for (var j = 0; j < m.blobIds.length; ++j) {
+                        d.blobIds[j] = m.blobIds[j];
+                    }
+                }
+                if (m.reservedLeaseIds && m.reservedLeaseIds.length) {
+                    d.reservedLeaseIds = [];
+                    for (var j = 0; j < m.reservedLeaseIds.length; ++j) {
+                        d.reservedLeaseIds[j] = m.reservedLeaseIds[j];
+                    }
+                }
+                if (m.changeRequestId != null && Object.hasOwnProperty.call(m, "changeRequestId")) {
+                    d.changeRequestId = m.changeRequestId;
+                }
+                if (m.repo != null && Object.hasOwnProperty.call(m, "repo")) {
+                    d.repo = $root.farm.v1.RepoRef.toObject(m.repo, o, q + 1);
+                }
+                if (m.dependsOn && m.dependsOn.length) {
+                    d.dependsOn = [];
+                    for (var j = 0; j < m.dependsOn.length; ++j) {
+                        d.dependsOn[j] = m.dependsOn[j];
+                    }
+                }
+                if (m.symbols && m.symbols.length) {
+                    d.symbols = [];
+                    for (var j = 0; j < m.symbols.length; ++j) {
+                        d.symbols[j] = m.symbols[j];
+                    }
+                }
+                if (m.checkCommand != null && Object.hasOwnProperty.call(m, "checkCommand")) {
+                    d.checkCommand = m.checkCommand;
+                }
+                if (m.maxRetries != null && Object.hasOwnProperty.call(m, "maxRetries")) {
+                    d.maxRetries = m.maxRetries;
+                }
+                if (m.priorNotes && m.priorNotes.length) {
+                    d.priorNotes = [];
+                    for (var j = 0; j < m.priorNotes.length; ++j) {
+                        d.priorNotes[j] = m.priorNotes[j];
+                    }
+                }
+                return d;
+            };
+
+            /**
+             * Converts this CodingTask to JSON.
+             * @function toJSON
+             * @memberof farm.v1.CodingTask
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            CodingTask.prototype.toJSON = function toJSON() {
+                return this.constructor.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the default type url for CodingTask
+             * @function getTypeUrl
+             * @memberof farm.v1.CodingTask
+             * @static
+             * @param {string} [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns {string} The default type url
+             */
+            CodingTask.getTypeUrl = function getTypeUrl(typeUrlPrefix) {
+                if (typeUrlPrefix === undefined) {
+                    typeUrlPrefix = "type.googleapis.com";
+                }
+                return typeUrlPrefix + "/farm.v1.CodingTask";
+            };
+
+            return CodingTask;
+        })();
+
+        v1.TaskBundle = (function() {
+
+            /**
+             * Properties of a TaskBundle.
+             * @memberof farm.v1
+             * @interface ITaskBundle
+             * @property {string|null} [changeRequestId] TaskBundle changeRequestId
+             * @property {farm.v1.IRepoRef|null} [repo] TaskBundle repo
+             * @property {Array.<farm.v1.ICodingTask>|null} [tasks] TaskBundle tasks
+             */
+
+            /**
+             * Constructs a new TaskBundle.
+             * @memberof farm.v1
+             * @classdesc Represents a TaskBundle.
+             * @implements ITaskBundle
+             * @constructor
+             * @param {farm.v1.ITaskBundle=} [p] Properties to set
+             */
+            function TaskBundle(p) {
+                this.tasks = [];
+                if (p)
+                    for (var ks = Object.keys(p), i = 0; i < ks.length; ++i)
+                        if (p[ks[i]] != null && ks[i] !== "__proto__")
+                            this[ks[i]] = p[ks[i]];
+            }
+
+            /**
+             * TaskBundle changeRequestId.
+             * @member {string} changeRequestId
+             * @memberof farm.v1.TaskBundle
+             * @instance
+             */
+            TaskBundle.prototype.changeRequestId = "";
+
+            /**
+             * TaskBundle repo.
+             * @member {farm.v1.IRepoRef|null|undefined} repo
+             * @memberof farm.v1.TaskBundle
+             * @instance
+             */
+            TaskBundle.prototype.repo = null;
+
+            /**
+             * TaskBundle tasks.
+             * @member {Array.<farm.v1.ICodingTask>} tasks
+             * @memberof farm.v1.TaskBundle
+             * @instance
+             */
+            TaskBundle.prototype.tasks = $util.emptyArray;
+
+            /**
+             * Creates a new TaskBundle instance using the specified properties.
+             * @function create
+             * @memberof farm.v1.TaskBundle
+             * @static
+             * @param {farm.v1.ITaskBundle=} [properties] Properties to set
+             * @returns {farm.v1.TaskBundle} TaskBundle instance
+             */
+            TaskBundle.create = function create(properties) {
+                return new TaskBundle(properties);
+            };
+
+            /**
+             * Encodes the specified TaskBundle message. Does not implicitly {@link farm.v1.TaskBundle.verify|verify} messages.
+             * @function encode
+             * @memberof farm.v1.TaskBundle
+             * @static
+             * @param {farm.v1.ITaskBundle} m TaskBundle message or plain object to encode
+             * @param {$protobuf.Writer} [w] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            TaskBundle.encode = function encode(m, w, q) {
+                if (!w)
+                    w = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (m.changeRequestId != null && Object.hasOwnProperty.call(m, "changeRequestId"))
+                    w.uint32(10).string(m.changeRequestId);
+                if (m.repo != null && Object.hasOwnProperty.call(m, "repo"))
+                    $root.farm.v1.RepoRef.encode(m.repo, w.uint32(18).fork(), q + 1).ldelim();
+                if (m.tasks != null && m.tasks.length) {
+                    for (var i = 0; i < m.tasks.length; ++i)
+                        $root.farm.v1.CodingTask.encode(m.tasks[i], w.uint32(26).fork(), q + 1).ldelim();
+                }
+                return w;
+            };
+
+            /**
+             * Encodes the specified TaskBundle message, length delimited. Does not implicitly {@link farm.v1.TaskBundle.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof farm.v1.TaskBundle
+             * @static
+             * @param {farm.v1.ITaskBundle} message TaskBundle message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            TaskBundle.encodeDelimited = function encodeDelimited(message, writer) {
+                return this.encode(message, writer && writer.len ? writer.fork() : writer).ldelim();
+            };
+
+            /**
+             * Decodes a TaskBundle message from the specified reader or buffer.
+             * @function decode
+             * @memberof farm.v1.TaskBundle
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} r Reader or buffer to decode from
+             * @param {number} [l] Message length if known beforehand
+             * @returns {farm.v1.TaskBundle} TaskBundle
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            TaskBundle.decode = function decode(r, l, e, n) {
+                if (!(r instanceof $Reader))
+                    r = $Reader.create(r);
+                if (n === undefined)
+                    n = 0;
+                if (n > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var c, m;
+                if (l === undefined)
+                    c = r.len;
+                else {
+                    c = r.pos + l;
+                    if (c > r.len)
+                        throw RangeError("index out of range");
+                    l = r.len;
+                    r.len = c;
+                }
+                m = new $root.farm.v1.TaskBundle();
+                while (r.pos < c) {
+                    var t = r.uint32();
+                    if (t === e)
+                        break;
+                    switch (t >>> 3) {
+                    case 1: {
+                            m.changeRequestId = r.string();
+                            break;
+                        }
+                    case 2: {
+                            m.repo = $root.farm.v1.RepoRef.decode(r, r.uint32(), undefined, n + 1);
+                            break;
+                        }
+                    case 3: {
+                            if (!(m.tasks && m.tasks.length))
+                                m.tasks = [];
+                            m.tasks.push($root.farm.v1.CodingTask.decode(r, r.uint32(), undefined, n + 1));
+                            break;
+                        }
+                    default:
+                        r.skipType(t & 7, n);
+                        break;
+                    }
+                }
+                if (l !== undefined) {
+                    if (r.pos !== c)
+                        throw RangeError("index out of range");
+                    r.len = l;
+                }
+                return m;
+            };
+
+            /**
+             * Decodes a TaskBundle message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof farm.v1.TaskBundle
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {farm.v1.TaskBundle} TaskBundle
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            TaskBundle.decodeDelimited = function decodeDelimited(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.uint32());
+            };
+
+            /**
+             * Verifies a TaskBundle message.
+             * @function verify
+             * @memberof farm.v1.TaskBundle
+             * @static
+             * @param {Object.<string,*>} m Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            TaskBundle.verify = function verify(m, n) {
+                if (typeof m !== "object" || m === null)
+                    return "object expected";
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    return "maximum nesting depth exceeded";
+                if (m.changeRequestId != null && Object.hasOwnProperty.call(m, "changeRequestId")) {
+                    if (!$util.isString(m.changeRequestId))
+                        return "changeRequestId: string expected";
+                }
+                if (m.repo != null && Object.hasOwnProperty.call(m, "repo")) {
+                    {
+                        var e = $root.farm.v1.RepoRef.verify(m.repo, n + 1);
+                        if (e)
+                            return "repo." + e;
+                    }
+                }
+                if (m.tasks != null && Object.hasOwnProperty.call(m, "tasks")) {
+                    if (!Array.isArray(m.tasks))
+                        return "tasks: array expected";
+                    for (var i = 0; i < m.tasks.length; ++i) {
+                        {
+                            var e = $root.farm.v1.CodingTask.verify(m.tasks[i], n + 1);
+                            if (e)
+                                return "tasks." + e;
+                        }
+                    }
+                }
+                return null;
+            };
+
+            /**
+             * Creates a TaskBundle message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof farm.v1.TaskBundle
+             * @static
+             * @param {Object.<string,*>} d Plain object
+             * @returns {farm.v1.TaskBundle} TaskBundle
+             */
+            TaskBundle.fromObject = function fromObject(d, n) {
+                if (d instanceof $root.farm.v1.TaskBundle)
+                    return d;
+                if (!$util.isObject(d))
+                    throw TypeError(".farm.v1.TaskBundle: object expected");
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var m = new $root.farm.v1.TaskBundle();
+                if (d.changeRequestId != null) {
+                    m.changeRequestId = String(d.changeRequestId);
+                }
+                if (d.repo != null) {
+                    if (!$util.isObject(d.repo))
+                        throw TypeError(".farm.v1.TaskBundle.repo: object expected");
+                    m.repo = $root.farm.v1.RepoRef.fromObject(d.repo, n + 1);
+                }
+                if (d.tasks) {
+                    if (!Array.isArray(d.tasks))
+                        throw TypeError(".farm.v1.TaskBundle.tasks: array expected");
+                    m.tasks = [];
+                    for (var i = 0; i < d.tasks.length; ++i) {
+                        if (!$util.isObject(d.tasks[i]))
+                            throw TypeError(".farm.v1.TaskBundle.tasks: object expected");
+                        m.tasks[i] = $root.farm.v1.CodingTask.fromObject(d.tasks[i], n + 1);
+                    }
+                }
+                return m;
+            };
+
+            /**
+             * Creates a plain object from a TaskBundle message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof farm.v1.TaskBundle
+             * @static
+             * @param {farm.v1.TaskBundle} m TaskBundle
+             * @param {$protobuf.IConversionOptions} [o] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            TaskBundle.toObject = function toObject(m, o, q) {
+                if (!o)
+                    o = {};
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                var d = {};
+                if (o.arrays || o.defaults) {
+                    d.tasks = [];
+                }
+                if (o.defaults) {
+                    d.changeRequestId = "";
+                    d.repo = null;
+                }
+                if (m.changeRequestId != null && Object.hasOwnProperty.call(m, "changeRequestId")) {
+                    d.changeRequestId = m.changeRequestId;
+                }
+                if (m.repo != null && Object.hasOwnProperty.call(m, "repo")) {
+                    d.repo = $root.farm.v1.RepoRef.toObject(m.repo, o, q + 1);
+                }
+                if (m.tasks && m.tasks.length) {
+                    d.tasks = [];
+                    for (var j = 0; j < m.tasks.length; ++j) {
+                        d.tasks[j] = $root.farm.v1.CodingTask.toObject(m.tasks[j], o, q + 1);
+                    }
+                }
+                return d;
+            };
+
+            /**
+             * Converts this TaskBundle to JSON.
+             * @function toJSON
+             * @memberof farm.v1.TaskBundle
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            TaskBundle.prototype.toJSON = function toJSON() {
+                return this.constructor.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the default type url for TaskBundle
+             * @function getTypeUrl
+             * @memberof farm.v1.TaskBundle
+             * @static
+             * @param {string} [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns {string} The default type url
+             */
+            TaskBundle.getTypeUrl = function getTypeUrl(typeUrlPrefix) {
+                if (typeUrlPrefix === undefined) {
+                    typeUrlPrefix = "type.googleapis.com";
+                }
+                return typeUrlPrefix + "/farm.v1.TaskBundle";
+            };
+
+            return TaskBundle;
+        })();
+
+        v1.TokenUsage = (function() {
+
+            /**
+             * Properties of a TokenUsage.
+             * @memberof farm.v1
+             * @interface ITokenUsage
+             * @property {number|null} [promptTokens] TokenUsage promptTokens
+             * @property {number|null} [completionTokens] TokenUsage completionTokens
+             * @property {number|null} [totalTokens] TokenUsage totalTokens
+             */
+
+            /**
+             * Constructs a new TokenUsage.
+             * @memberof farm.v1
+             * @classdesc Represents a TokenUsage.
+             * @implements ITokenUsage
+             * @constructor
+             * @param {farm.v1.ITokenUsage=} [p] Properties to set
+             */
+            function TokenUsage(p) {
+                if (p)
+                    for (var ks = Object.keys(p), i = 0; i < ks.length; ++i)
+                        if (p[ks[i]] != null && ks[i] !== "__proto__")
+                            this[ks[i]] = p[ks[i]];
+            }
+
+            /**
+             * TokenUsage promptTokens.
+             * @member {number} promptTokens
+             * @memberof farm.v1.TokenUsage
+             * @instance
+             */
+            TokenUsage.prototype.promptTokens = 0;
+
+            /**
+             * TokenUsage completionTokens.
+             * @member {number} completionTokens
+             * @memberof farm.v1.TokenUsage
+             * @instance
+             */
+            TokenUsage.prototype.completionTokens = 0;
+
+            /**
+             * TokenUsage totalTokens.
+             * @member {number} totalTokens
+             * @memberof farm.v1.TokenUsage
+             * @instance
+             */
+            TokenUsage.prototype.totalTokens = 0;
+
+            /**
+             * Creates a new TokenUsage instance using the specified properties.
+             * @function create
+             * @memberof farm.v1.TokenUsage
+             * @static
+             * @param {farm.v1.ITokenUsage=} [properties] Properties to set
+             * @returns {farm.v1.TokenUsage} TokenUsage instance
+             */
+            TokenUsage.create = function create(properties) {
+                return new TokenUsage(properties);
+            };
+
+            /**
+             * Encodes the specified TokenUsage message. Does not implicitly {@link farm.v1.TokenUsage.verify|verify} messages.
+             * @function encode
+             * @memberof farm.v1.TokenUsage
+             * @static
+             * @param {farm.v1.ITokenUsage} m TokenUsage message or plain object to encode
+             * @param {$protobuf.Writer} [w] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            TokenUsage.encode = function encode(m, w, q) {
+                if (!w)
+                    w = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (m.promptTokens != null && Object.hasOwnProperty.call(m, "promptTokens"))
+                    w.uint32(8).uint32(m.promptTokens);
+                if (m.completionTokens != null && Object.hasOwnProperty.call(m, "completionTokens"))
+                    w.uint32(16).uint32(m.completionTokens);
+                if (m.totalTokens != null && Object.hasOwnProperty.call(m, "totalTokens"))
+                    w.uint32(24).uint32(m.totalTokens);
+                return w;
+            };
+
+            /**
+             * Encodes the specified TokenUsage message, length delimited. Does not implicitly {@link farm.v1.TokenUsage.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof farm.v1.TokenUsage
+             * @static
+             * @param {farm.v1.ITokenUsage} message TokenUsage message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            TokenUsage.encodeDelimited = function encodeDelimited(message, writer) {
+                return this.encode(message, writer && writer.len ? writer.fork() : writer).ldelim();
+            };
+
+            /**
+             * Decodes a TokenUsage message from the specified reader or buffer.
+             * @function decode
+             * @memberof farm.v1.TokenUsage
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} r Reader or buffer to decode from
+             * @param {number} [l] Message length if known beforehand
+             * @returns {farm.v1.TokenUsage} TokenUsage
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            TokenUsage.decode = function decode(r, l, e, n) {
+                if (!(r instanceof $Reader))
+                    r = $Reader.create(r);
+                if (n === undefined)
+                    n = 0;
+                if (n > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var c, m;
+                if (l === undefined)
+                    c = r.len;
+                else {
+                    c = r.pos + l;
+                    if (c > r.len)
+                        throw RangeError("index out of range");
+                    l = r.len;
+                    r.len = c;
+                }
+                m = new $root.farm.v1.TokenUsage();
+                while (r.pos < c) {
+                    var t = r.uint32();
+                    if (t === e)
+                        break;
+                    switch (t >>> 3) {
+                    case 1: {
+                            m.promptTokens = r.uint32();
+                            break;
+                        }
+                    case 2: {
+                            m.completionTokens = r.uint32();
+                            break;
+                        }
+                    case 3: {
+                            m.totalTokens = r.uint32();
+                            break;
+                        }
+                    default:
+                        r.skipType(t & 7, n);
+                        break;
+                    }
+                }
+                if (l !== undefined) {
+                    if (r.pos !== c)
+                        throw RangeError("index out of range");
+                    r.len = l;
+                }
+                return m;
+            };
+
+            /**
+             * Decodes a TokenUsage message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof farm.v1.TokenUsage
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {farm.v1.TokenUsage} TokenUsage
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            TokenUsage.decodeDelimited = function decodeDelimited(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.uint32());
+            };
+
+            /**
+             * Verifies a TokenUsage message.
+             * @function verify
+             * @memberof farm.v1.TokenUsage
+             * @static
+             * @param {Object.<string,*>} m Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            TokenUsage.verify = function verify(m, n) {
+                if (typeof m !== "object" || m === null)
+                    return "object expected";
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    return "maximum nesting depth exceeded";
+                if (m.promptTokens != null && Object.hasOwnProperty.call(m, "promptTokens")) {
+                    if (!$util.isInteger(m.promptTokens))
+                        return "promptTokens: integer expected";
+                }
+                if (m.completionTokens != null && Object.hasOwnProperty.call(m, "completionTokens")) {
+                    if (!$util.isInteger(m.completionTokens))
+                        return "completionTokens: integer expected";
+                }
+                if (m.totalTokens != null && Object.hasOwnProperty.call(m, "totalTokens")) {
+                    if (!$util.isInteger(m.totalTokens))
+                        return "totalTokens: integer expected";
+                }
+                return null;
+            };
+
+            /**
+             * Creates a TokenUsage message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof farm.v1.TokenUsage
+             * @static
+             * @param {Object.<string,*>} d Plain object
+             * @returns {farm.v1.TokenUsage} TokenUsage
+             */
+            TokenUsage.fromObject = function fromObject(d, n) {
+                if (d instanceof $root.farm.v1.TokenUsage)
+                    return d;
+                if (!$util.isObject(d))
+                    throw TypeError(".farm.v1.TokenUsage: object expected");
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var m = new $root.farm.v1.TokenUsage();
+                if (d.promptTokens != null) {
+                    m.promptTokens = d.promptTokens >>> 0;
+                }
+                if (d.completionTokens != null) {
+                    m.completionTokens = d.completionTokens >>> 0;
+                }
+                if (d.totalTokens != null) {
+                    m.totalTokens = d.totalTokens >>> 0;
+                }
+                return m;
+            };
+
+            /**
+             * Creates a plain object from a TokenUsage message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof farm.v1.TokenUsage
+             * @static
+             * @param {farm.v1.TokenUsage} m TokenUsage
+             * @param {$protobuf.IConversionOptions} [o] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            TokenUsage.toObject = function toObject(m, o, q) {
+                if (!o)
+                    o = {};
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                var d = {};
+                if (o.defaults) {
+                    d.promptTokens = 0;
+                    d.completionTokens = 0;
+                    d.totalTokens = 0;
+                }
+                if (m.promptTokens != null && Object.hasOwnProperty.call(m, "promptTokens")) {
+                    d.promptTokens = m.promptTokens;
+                }
+                if (m.completionTokens != null && Object.hasOwnProperty.call(m, "completionTokens")) {
+                    d.completionTokens = m.completionTokens;
+                }
+                if (m.totalTokens != null && Object.hasOwnProperty.call(m, "totalTokens")) {
+                    d.totalTokens = m.totalTokens;
+                }
+                return d;
+            };
+
+            /**
+             * Converts this TokenUsage to JSON.
+             * @function toJSON
+             * @memberof farm.v1.TokenUsage
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            TokenUsage.prototype.toJSON = function toJSON() {
+                return this.constructor.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the default type url for TokenUsage
+             * @function getTypeUrl
+             * @memberof farm.v1.TokenUsage
+             * @static
+             * @param {string} [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns {string} The default type url
+             */
+            TokenUsage.getTypeUrl = function getTypeUrl(typeUrlPrefix) {
+                if (typeUrlPrefix === undefined) {
+                    typeUrlPrefix = "type.googleapis.com";
+                }
+                return typeUrlPrefix + "/farm.v1.TokenUsage";
+            };
+
+            return TokenUsage;
+        })();
+
+        v1.StepDuration = (function() {
+
+            /**
+             * Properties of a StepDuration.
+             * @memberof farm.v1
+             * @interface IStepDuration
+             * @property {string|null} [step] StepDuration step
+             * @property {number|null} [attempt] StepDuration attempt
+             * @property {number|null} [seconds] StepDuration seconds
+             */
+
+            /**
+             * Constructs a new StepDuration.
+             * @memberof farm.v1
+             * @classdesc Represents a StepDuration.
+             * @implements IStepDuration
+             * @constructor
+             * @param {farm.v1.IStepDuration=} [p] Properties to set
+             */
+            function StepDuration(p) {
+                if (p)
+                    for (var ks = Object.keys(p), i = 0; i < ks.length; ++i)
+                        if (p[ks[i]] != null && ks[i] !== "__proto__")
+                            this[ks[i]] = p[ks[i]];
+            }
+
+            /**
+             * StepDuration step.
+             * @member {string} step
+             * @memberof farm.v1.StepDuration
+             * @instance
+             */
+            StepDuration.prototype.step = "";
+
+            /**
+             * StepDuration attempt.
+             * @member {number} attempt
+             * @memberof farm.v1.StepDuration
+             * @instance
+             */
+            StepDuration.prototype.attempt = 0;
+
+            /**
+             * StepDuration seconds.
+             * @member {number} seconds
+             * @memberof farm.v1.StepDuration
+             * @instance
+             */
+            StepDuration.prototype.seconds = 0;
+
+            /**
+             * Creates a new StepDuration instance using the specified properties.
+             * @function create
+             * @memberof farm.v1.StepDuration
+             * @static
+             * @param {farm.v1.IStepDuration=} [properties] Properties to set
+             * @returns {farm.v1.StepDuration} StepDuration instance
+             */
+            StepDuration.create = function create(properties) {
+                return new StepDuration(properties);
+            };
+
+            /**
+             * Encodes the specified StepDuration message. Does not implicitly {@link farm.v1.StepDuration.verify|verify} messages.
+             * @function encode
+             * @memberof farm.v1.StepDuration
+             * @static
+             * @param {farm.v1.IStepDuration} m StepDuration message or plain object to encode
+             * @param {$protobuf.Writer} [w] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            StepDuration.encode = function encode(m, w, q) {
+                if (!w)
+                    w = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (m.step != null && Object.hasOwnProperty.call(m, "step"))
+                    w.uint32(10).string(m.step);
+                if (m.attempt != null && Object.hasOwnProperty.call(m, "attempt"))
+                    w.uint32(16).uint32(m.attempt);
+                if (m.seconds != null && Object.hasOwnProperty.call(m, "seconds"))
+                    w.uint32(25).double(m.seconds);
+                return w;
+            };
+
+            /**
+             * Encodes the specified StepDuration message, length delimited. Does not implicitly {@link farm.v1.StepDuration.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof farm.v1.StepDuration
+             * @static
+             * @param {farm.v1.IStepDuration} message StepDuration message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            StepDuration.encodeDelimited = function encodeDelimited(message, writer) {
+                return this.encode(message, writer && writer.len ? writer.fork() : writer).ldelim();
+            };
+
+            /**
+             * Decodes a StepDuration message from the specified reader or buffer.
+             * @function decode
+             * @memberof farm.v1.StepDuration
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} r Reader or buffer to decode from
+             * @param {number} [l] Message length if known beforehand
+             * @returns {farm.v1.StepDuration} StepDuration
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            StepDuration.decode = function decode(r, l, e, n) {
+                if (!(r instanceof $Reader))
+                    r = $Reader.create(r);
+                if (n === undefined)
+                    n = 0;
+                if (n > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var c, m;
+                if (l === undefined)
+                    c = r.len;
+                else {
+                    c = r.pos + l;
+                    if (c > r.len)
+                        throw RangeError("index out of range");
+                    l = r.len;
+                    r.len = c;
+                }
+                m = new $root.farm.v1.StepDuration();
+                while (r.pos < c) {
+                    var t = r.uint32();
+                    if (t === e)
+                        break;
+                    switch (t >>> 3) {
+                    case 1: {
+                            m.step = r.string();
+                            break;
+                        }
+                    case 2: {
+                            m.attempt = r.uint32();
+                            break;
+                        }
+                    case 3: {
+                            m.seconds = r.double();
+                            break;
+                        }
+                    default:
+                        r.skipType(t & 7, n);
+                        break;
+                    }
+                }
+                if (l !== undefined) {
+                    if (r.pos !== c)
+                        throw RangeError("index out of range");
+                    r.len = l;
+                }
+                return m;
+            };
+
+            /**
+             * Decodes a StepDuration message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof farm.v1.StepDuration
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {farm.v1.StepDuration} StepDuration
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            StepDuration.decodeDelimited = function decodeDelimited(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.uint32());
+            };
+
+            /**
+             * Verifies a StepDuration message.
+             * @function verify
+             * @memberof farm.v1.StepDuration
+             * @static
+             * @param {Object.<string,*>} m Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            StepDuration.verify = function verify(m, n) {
+                if (typeof m !== "object" || m === null)
+                    return "object expected";
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    return "maximum nesting depth exceeded";
+                if (m.step != null && Object.hasOwnProperty.call(m, "step")) {
+                    if (!$util.isString(m.step))
+                        return "step: string expected";
+                }
+                if (m.attempt != null && Object.hasOwnProperty.call(m, "attempt")) {
+                    if (!$util.isInteger(m.attempt))
+                        return "attempt: integer expected";
+                }
+                if (m.seconds != null && Object.hasOwnProperty.call(m, "seconds")) {
+                    if (typeof m.seconds !== "number")
+                        return "seconds: number expected";
+                }
+                return null;
+            };
+
+            /**
+             * Creates a StepDuration message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof farm.v1.StepDuration
+             * @static
+             * @param {Object.<string,*>} d Plain object
+             * @returns {farm.v1.StepDuration} StepDuration
+             */
+            StepDuration.fromObject = function fromObject(d, n) {
+                if (d instanceof $root.farm.v1.StepDuration)
+                    return d;
+                if (!$util.isObject(d))
+                    throw TypeError(".farm.v1.StepDuration: object expected");
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var m = new $root.farm.v1.StepDuration();
+                if (d.step != null) {
+                    m.step = String(d.step);
+                }
+                if (d.attempt != null) {
+                    m.attempt = d.attempt >>> 0;
+                }
+                if (d.seconds != null) {
+                    m.seconds = Number(d.seconds);
+                }
+                return m;
+            };
+
+            /**
+             * Creates a plain object from a StepDuration message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof farm.v1.StepDuration
+             * @static
+             * @param {farm.v1.StepDuration} m StepDuration
+             * @param {$protobuf.IConversionOptions} [o] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            StepDuration.toObject = function toObject(m, o, q) {
+                if (!o)
+                    o = {};
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                var d = {};
+                if (o.defaults) {
+                    d.step = "";
+                    d.attempt = 0;
+                    d.seconds = 0;
+                }
+                if (m.step != null && Object.hasOwnProperty.call(m, "step")) {
+                    d.step = m.step;
+                }
+                if (m.attempt != null && Object.hasOwnProperty.call(m, "attempt")) {
+                    d.attempt = m.attempt;
+                }
+                if (m.seconds != null && Object.hasOwnProperty.call(m, "seconds")) {
+                    d.seconds = o.json && !isFinite(m.seconds) ? String(m.seconds) : m.seconds;
+                }
+                return d;
+            };
+
+            /**
+             * Converts this StepDuration to JSON.
+             * @function toJSON
+             * @memberof farm.v1.StepDuration
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            StepDuration.prototype.toJSON = function toJSON() {
+                return this.constructor.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the default type url for StepDuration
+             * @function getTypeUrl
+             * @memberof farm.v1.StepDuration
+             * @static
+             * @param {string} [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns {string} The default type url
+             */
+            StepDuration.getTypeUrl = function getTypeUrl(typeUrlPrefix) {
+                if (typeUrlPrefix === undefined) {
+                    typeUrlPrefix = "type.googleapis.com";
+                }
+                return typeUrlPrefix + "/farm.v1.StepDuration";
+            };
+
+            return StepDuration;
+        })();
+
+        v1.CommitResult = (function() {
+
+            /**
+             * Properties of a CommitResult.
+             * @memberof farm.v1
+             * @interface ICommitResult
+             * @property {string|null} [taskId] CommitResult taskId
+             * @property {string|null} [commitSha] CommitResult commitSha
+             * @property {farm.v1.CommitStatus|null} [status] CommitResult status
+             * @property {string|null} [branchName] CommitResult branchName
+             * @property {Array.<string>|null} [notes] CommitResult notes
+             * @property {string|null} [changeRequestId] CommitResult changeRequestId
+             * @property {number|null} [attempts] CommitResult attempts
+             * @property {farm.v1.ITokenUsage|null} [tokenUsage] CommitResult tokenUsage
+             * @property {Array.<farm.v1.IStepDuration>|null} [stepDurations] CommitResult stepDurations
+             * @property {string|null} [failedStep] CommitResult failedStep
+             */
+
+            /**
+             * Constructs a new CommitResult.
+             * @memberof farm.v1
+             * @classdesc Represents a CommitResult.
+             * @implements ICommitResult
+             * @constructor
+             * @param {farm.v1.ICommitResult=} [p] Properties to set
+             */
+            function CommitResult(p) {
+                this.notes = [];
+                this.stepDurations = [];
+                if (p)
+                    for (var ks = Object.keys(p), i = 0; i < ks.length; ++i)
+                        if (p[ks[i]] != null && ks[i] !== "__proto__")
+                            this[ks[i]] = p[ks[i]];
+            }
+
+            /**
+             * CommitResult taskId.
+             * @member {string} taskId
+             * @memberof farm.v1.CommitResult
+             * @instance
+             */
+            CommitResult.prototype.taskId = "";
+
+            /**
+             * CommitResult commitSha.
+             * @member {string} commitSha
+             * @memberof farm.v1.CommitResult
+             * @instance
+             */
+            CommitResult.prototype.commitSha = "";
+
+            /**
+             * CommitResult status.
+             * @member {farm.v1.CommitStatus} status
+             * @memberof farm.v1.CommitResult
+             * @instance
+             */
+            CommitResult.prototype.status = 0;
+
+            /**
+             * CommitResult branchName.
+             * @member {string} branchName
+             * @memberof farm.v1.CommitResult
+             * @instance
+             */
+            CommitResult.prototype.branchName = "";
+
+            /**
+             * CommitResult notes.
+             * @member {Array.<string>} notes
+             * @memberof farm.v1.CommitResult
+             * @instance
+             */
+            CommitResult.prototype.notes = $util.emptyArray;
+
+            /**
+             * CommitResult changeRequestId.
+             * @member {string} changeRequestId
+             * @memberof farm.v1.CommitResult
+             * @instance
+             */
+            CommitResult.prototype.changeRequestId = "";
+
+            /**
+             * CommitResult attempts.
+             * @member {number} attempts
+             * @memberof farm.v1.CommitResult
+             * @instance
+             */
+            CommitResult.prototype.attempts = 0;
+
+            /**
+             * CommitResult tokenUsage.
+             * @member {farm.v1.ITokenUsage|null|undefined} tokenUsage
+             * @memberof farm.v1.CommitResult
+             * @instance
+             */
+            CommitResult.prototype.tokenUsage = null;
+
+            /**
+             * CommitResult stepDurations.
+             * @member {Array.<farm.v1.IStepDuration>} stepDurations
+             * @memberof farm.v1.CommitResult
+             * @instance
+             */
+            CommitResult.prototype.stepDurations = $util.emptyArray;
+
+            /**
+             * CommitResult failedStep.
+             * @member {string} failedStep
+             * @memberof farm.v1.CommitResult
+             * @instance
+             */
+            CommitResult.prototype.failedStep = "";
+
+            /**
+             * Creates a new CommitResult instance using the specified properties.
+             * @function create
+             * @memberof farm.v1.CommitResult
+             * @static
+             * @param {farm.v1.ICommitResult=} [properties] Properties to set
+             * @returns {farm.v1.CommitResult} CommitResult instance
+             */
+            CommitResult.create = function create(properties) {
+                return new CommitResult(properties);
+            };
+
+            /**
+             * Encodes the specified CommitResult message. Does not implicitly {@link farm.v1.CommitResult.verify|verify} messages.
+             * @function encode
+             * @memberof farm.v1.CommitResult
+             * @static
+             * @param {farm.v1.ICommitResult} m CommitResult message or plain object to encode
+             * @param {$protobuf.Writer} [w] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            CommitResult.encode = function encode(m, w, q) {
+                if (!w)
+                    w = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (m.taskId != null && Object.hasOwnProperty.call(m, "taskId"))
+                    w.uint32(10).string(m.taskId);
+                if (m.commitSha != null && Object.hasOwnProperty.call(m, "commitSha"))
+                    w.uint32(18).string(m.commitSha);
+                if (m.status != null && Object.hasOwnProperty.call(m, "status"))
+                    w.uint32(24).int32(m.status);
+                if (m.branchName != null && Object.hasOwnProperty.call(m, "branchName"))
+                    w.uint32(34).string(m.branchName);
+                if (m.notes != null && m.notes.length) {
+                    for (var i = 0; i < m.notes.length; ++i)
+                        w.uint32(42).string(m.notes[i]);
+                }
+                if (m.changeRequestId != null && Object.hasOwnProperty.call(m, "changeRequestId"))
+                    w.uint32(50).string(m.changeRequestId);
+                if (m.attempts != null && Object.hasOwnProperty.call(m, "attempts"))
+                    w.uint32(56).uint32(m.attempts);
+                if (m.tokenUsage != null && Object.hasOwnProperty.call(m, "tokenUsage"))
+                    $root.farm.v1.TokenUsage.encode(m.tokenUsage, w.uint32(66).fork(), q + 1).ldelim();
+                if (m.stepDurations != null && m.stepDurations.length) {
+                    for (var i = 0; i < m.stepDurations.length; ++i)
+                        $root.farm.v1.StepDuration.encode(m.stepDurations[i], w.uint32(74).fork(), q + 1).ldelim();
+                }
+                if (m.failedStep != null && Object.hasOwnProperty.call(m, "failedStep"))
+                    w.uint32(82).string(m.failedStep);
+                return w;
+            };
+
+            /**
+             * Encodes the specified CommitResult message, length delimited. Does not implicitly {@link farm.v1.CommitResult.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof farm.v1.CommitResult
+             * @static
+             * @param {farm.v1.ICommitResult} message CommitResult message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            CommitResult.encodeDelimited = function encodeDelimited(message, writer) {
+                return this.encode(message, writer && writer.len ? writer.fork() : writer).ldelim();
+            };
+
+            /**
+             * Decodes a CommitResult message from the specified reader or buffer.
+             * @function decode
+             * @memberof farm.v1.CommitResult
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} r Reader or buffer to decode from
+             * @param {number} [l] Message length if known beforehand
+             * @returns {farm.v1.CommitResult} CommitResult
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            CommitResult.decode = function decode(r, l, e, n) {
+                if (!(r instanceof $Reader))
+                    r = $Reader.create(r);
+                if (n === undefined)
+                    n = 0;
+                if (n > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var c, m;
+                if (l === undefined)
+                    c = r.len;
+                else {
+                    c = r.pos + l;
+                    if (c > r.len)
+                        throw RangeError("index out of range");
+                    l = r.len;
+                    r.len = c;
+                }
+                m = new $root.farm.v1.CommitResult();
+                while (r.pos < c) {
+                    var t = r.uint32();
+                    if (t === e)
+                        break;
+                    switch (t >>> 3) {
+                    case 1: {
+                            m.taskId = r.string();
+                            break;
+                        }
+                    case 2: {
+                            m.commitSha = r.string();
+                            break;
+                        }
+                    case 3: {
+                            m.status = r.int32();
+                            break;
+                        }
+                    case 4: {
+                            m.branchName = r.string();
+                            break;
+                        }
+                    case 5: {
+                            if (!(m.notes && m.notes.length))
+                                m.notes = [];
+                            m.notes.push(r.string());
+                            break;
+                        }
+                    case 6: {
+                            m.changeRequestId = r.string();
+                            break;
+                        }
+                    case 7: {
+                            m.attempts = r.uint32();
+                            break;
+                        }
+                    case 8: {
+                            m.tokenUsage = $root.farm.v1.TokenUsage.decode(r, r.uint32(), undefined, n + 1);
+                            break;
+                        }
+                    case 9: {
+                            if (!(m.stepDurations && m.stepDurations.length))
+                                m.stepDurations = [];
+                            m.stepDurations.push($root.farm.v1.StepDuration.decode(r, r.uint32(), undefined, n + 1));
+                            break;
+                        }
+                    case 10: {
+                            m.failedStep = r.string();
+                            break;
+                        }
+                    default:
+                        r.skipType(t & 7, n);
+                        break;
+                    }
+                }
+                if (l !== undefined) {
+                    if (r.pos !== c)
+                        throw RangeError("index out of range");
+                    r.len = l;
+                }
+                return m;
+            };
+
+            /**
+             * Decodes a CommitResult message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof farm.v1.CommitResult
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {farm.v1.CommitResult} CommitResult
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            CommitResult.decodeDelimited = function decodeDelimited(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.uint32());
+            };
+
+            /**
+             * Verifies a CommitResult message.
+             * @function verify
+             * @memberof farm.v1.CommitResult
+             * @static
+             * @param {Object.<string,*>} m Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            CommitResult.verify = function verify(m, n) {
+                if (typeof m !== "object" || m === null)
+                    return "object expected";
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    return "maximum nesting depth exceeded";
+                if (m.taskId != null && Object.hasOwnProperty.call(m, "taskId")) {
+                    if (!$util.isString(m.taskId))
+                        return "taskId: string expected";
+                }
+                if (m.commitSha != null && Object.hasOwnProperty.call(m, "commitSha")) {
+                    if (!$util.isString(m.commitSha))
+                        return "commitSha: string expected";
+                }
+                if (m.status != null && Object.hasOwnProperty.call(m, "status")) {
+                    switch (m.status) {
+                    default:
+                        return "status: enum value expected";
+                    case 0:
+                    case 1:
+                    case 2:
+                    case 3:
+                        break;
+                    }
+                }
+                if (m.branchName != null && Object.hasOwnProperty.call(m, "branchName")) {
+                    if (!$util.isString(m.branchName))
+                        return "branchName: string expected";
+                }
+                if (m.notes != null && Object.hasOwnProperty.call(m, "notes")) {
+                    if (!Array.isArray(m.notes))
+                        return "notes: array expected";
+                    for (var i = 0; i < m.notes.length; ++i) {
+                        if (!$util.isString(m.notes[i]))
+                            return "notes: string[] expected";
+                    }
+                }
+                if (m.changeRequestId != null && Object.hasOwnProperty.call(m, "changeRequestId")) {
+                    if (!$util.isString(m.changeRequestId))
+                        return "changeRequestId: string expected";
+                }
+                if (m.attempts != null && Object.hasOwnProperty.call(m, "attempts")) {
+                    if (!$util.isInteger(m.attempts))
+                        return "attempts: integer expected";
+                }
+                if (m.tokenUsage != null && Object.hasOwnProperty.call(m, "tokenUsage")) {
+                    {
+                        var e = $root.farm.v1.TokenUsage.verify(m.tokenUsage, n + 1);
+                        if (e)
+                            return "tokenUsage." + e;
+                    }
+                }
+                if (m.stepDurations != null && Object.hasOwnProperty.call(m, "stepDurations")) {
+                    if (!Array.isArray(m.stepDurations))
+                        return "stepDurations: array expected";
+                    for (var i = 0; i < m.stepDurations.length; ++i) {
+                        {
+                            var e = $root.farm.v1.StepDuration.verify(m.stepDurations[i], n + 1);
+                            if (e)
+                                return "stepDurations." + e;
+                        }
+                    }
+                }
+                if (m.failedStep != null && Object.hasOwnProperty.call(m, "failedStep")) {
+                    if (!$util.isString(m.failedStep))
+                        return "failedStep: string expected";
+                }
+                return null;
+            };
+
+            /**
+             * Creates a CommitResult message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof farm.v1.CommitResult
+             * @static
+             * @param {Object.<string,*>} d Plain object
+             * @returns {farm.v1.CommitResult} CommitResult
+             */
+            CommitResult.fromObject = function fromObject(d, n) {
+                if (d instanceof $root.farm.v1.CommitResult)
+                    return d;
+                if (!$util.isObject(d))
+                    throw TypeError(".farm.v1.CommitResult: object expected");
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var m = new $root.farm.v1.CommitResult();
+                if (d.taskId != null) {
+                    m.taskId = String(d.taskId);
+                }
+                if (d.commitSha != null) {
+                    m.commitSha = String(d.commitSha);
+                }
+                switch (d.status) {
+                default:
+                    if (typeof d.status === "number") {
+                        m.status = d.status;
+                        break;
+                    }
+                    break;
+                case "COMMIT_STATUS_UNSPECIFIED":
+                case 0:
+                    m.status = 0;
+                    break;
+                case "SUCCESS":
+                case 1:
+                    m.status = 1;
+                    break;
+                case "SOFT_FAIL":
+                case 2:
+                    m.status = 2;
+                    break;
+                case "HARD_FAIL":
+                case 3:
+                    m.status = 3;
+                    break;
+                }
+                if (d.branchName != null) {
+                    m.branchName = String(d.branchName);
+                }
+                if (d.notes) {
+                    if (!Array.isArray(d.notes))
+                        throw TypeError(".farm.v1.CommitResult.notes: array expected");
+                    m.notes = [];
+                    for (var i = 0; i < d.notes.length; ++i) {
+                        m.notes[i] = String(d.notes[i]);
+                    }
+                }
+                if (d.changeRequestId != null) {
+                    m.changeRequestId = String(d.changeRequestId);
+                }
+                if (d.attempts != null) {
+                    m.attempts = d.attempts >>> 0;
+                }
+                if (d.tokenUsage != null) {
+                    if (!$util.isObject(d.tokenUsage))
+                        throw TypeError(".farm.v1.CommitResult.tokenUsage: object expected");
+                    m.tokenUsage = $root.farm.v1.TokenUsage.fromObject(d.tokenUsage, n + 1);
+                }
+                if (d.stepDurations) {
+                    if (!Array.isArray(d.stepDurations))
+                        throw TypeError(".farm.v1.CommitResult.stepDurations: array expected");
+                    m.stepDurations = [];
+                    for (var i = 0; i < d.stepDurations.length; ++i) {
+                        if (!$util.isObject(d.stepDurations[i]))
+                            throw TypeError(".farm.v1.CommitResult.stepDurations: object expected");
+                        m.stepDurations[i] = $root.farm.v1.StepDuration.fromObject(d.stepDurations[i], n + 1);
+                    }
+                }
+                if (d.failedStep != null) {
+                    m.failedStep = String(d.failedStep);
+                }
+                return m;
+            };
+
+            /**
+             * Creates a plain object from a CommitResult message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof farm.v1.CommitResult
+             * @static
+             * @param {farm.v1.CommitResult} m CommitResult
+             * @param {$protobuf.IConversionOptions} [o] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            CommitResult.toObject = function toObject(m, o, q) {
+                if (!o)
+                    o = {};
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                var d = {};
+                if (o.arrays || o.defaults) {
+                    d.notes = [];
+                    d.stepDurations = [];
+                }
+                if (o.defaults) {
+                    d.taskId = "";
+                    d.commitSha = "";
+                    d.status = o.enums === String ? "COMMIT_STATUS_UNSPECIFIED" : 0;
+                    d.branchName = "";
+                    d.changeRequestId = "";
+                    d.attempts = 0;
+                    d.tokenUsage = null;
+                    d.failedStep = "";
+                }
+                if (m.taskId != null && Object.hasOwnProperty.call(m, "taskId")) {
+                    d.taskId = m.taskId;
+                }
+                if (m.commitSha != null && Object.hasOwnProperty.call(m, "commitSha")) {
+                    d.commitSha = m.commitSha;
+                }
+                if (m.status != null && Object.hasOwnProperty.call(m, "status")) {
+                    d.status = o.enums === String ? $root.farm.v1.CommitStatus[m.status] === undefined ? m.status : $root.farm.v1.CommitStatus[m.status] : m.status;
+                }
+                if (m.branchName != null && Object.hasOwnProperty.call(m, "branchName")) {
+                    d.branchName = m.branchName;
+                }
+                if (m.notes && m.notes.length) {
+                    d.notes = [];
+                    for (var j = 0; j < m.notes.length; ++j) {
+                        d.notes[j] = m.notes[j];
+                    }
+                }
+                if (m.changeRequestId != null && Object.hasOwnProperty.call(m, "changeRequestId")) {
+                    d.changeRequestId = m.changeRequestId;
+                }
+                if (m.attempts != null && Object.hasOwnProperty.call(m, "attempts")) {
+                    d.attempts = m.attempts;
+                }
+                if (m.tokenUsage != null && Object.hasOwnProperty.call(m, "tokenUsage")) {
+                    d.tokenUsage = $root.farm.v1.TokenUsage.toObject(m.tokenUsage, o, q + 1);
+                }
+                if (m.stepDurations && m.stepDurations.length) {
+                    d.stepDurations = [];
+                    for (var j = 0; j < m.stepDurations.length; ++j) {
+                        d.stepDurations[j] = $root.farm.v1.StepDuration.toObject(m.stepDurations[j], o, q + 1);
+                    }
+                }
+                if (m.failedStep != null && Object.hasOwnProperty.call(m, "failedStep")) {
+                    d.failedStep = m.failedStep;
+                }
+                return d;
+            };
+
+            /**
+             * Converts this CommitResult to JSON.
+             * @function toJSON
+             * @memberof farm.v1.CommitResult
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            CommitResult.prototype.toJSON = function toJSON() {
+                return this.constructor.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the default type url for CommitResult
+             * @function getTypeUrl
+             * @memberof farm.v1.CommitResult
+             * @static
+             * @param {string} [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns {string} The default type url
+             */
+            CommitResult.getTypeUrl = function getTypeUrl(typeUrlPrefix) {
+                if (typeUrlPrefix === undefined) {
+                    typeUrlPrefix = "type.googleapis.com";
+                }
+                return typeUrlPrefix + "/farm.v1.CommitResult";
+            };
+
+            return CommitResult;
+        })();
+
+        return v1;
+    })();
+
+    return farm;
+})();
+
+module.exports = $root;

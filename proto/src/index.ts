@@ -1,0 +1,57 @@
+// The farm's contracts, generated from proto/farm/v1/*.proto (see proto/scripts/generate.mjs).
+import { farm } from '../gen/farm';
+
+export { farm };
+export type ICodingTask = farm.v1.ICodingTask;
+export type ICommitResult = farm.v1.ICommitResult;
+export type IChangeRequest = farm.v1.IChangeRequest;
+export type IPlan = farm.v1.IPlan;
+export type IPlanItem = farm.v1.IPlanItem;
+export type ITaskBundle = farm.v1.ITaskBundle;
+export type IPhaseTransition = farm.v1.IPhaseTransition;
+export type IBuildRequest = farm.v1.IBuildRequest;
+export type IBuildResult = farm.v1.IBuildResult;
+export type IRepoRef = farm.v1.IRepoRef;
+export type IStepDuration = farm.v1.IStepDuration;
+export type ITokenUsage = farm.v1.ITokenUsage;
+export const {
+  Phase,
+  TaskKind,
+  CommitStatus,
+  BuildStatus,
+  RepoRef,
+  ChangeRequest,
+  Plan,
+  PlanItem,
+  CodingTask,
+  TaskBundle,
+  TokenUsage,
+  StepDuration,
+  CommitResult,
+  PhaseTransition,
+  BuildRequest,
+  BuildResult,
+} = farm.v1;
+
+/** The generated message classes share this static shape; the bus encodes and decodes through it. */
+export interface MessageType<T> {
+  encode(message: T): { finish(): Uint8Array };
+  decode(bytes: Uint8Array): T;
+  fromObject(object: Record<string, unknown>): T;
+  toObject(message: T, options?: Record<string, unknown>): Record<string, unknown>;
+  verify(object: Record<string, unknown>): string | null;
+}
+
+export const FINAL_PHASES: ReadonlySet<farm.v1.Phase> = new Set([
+  farm.v1.Phase.DONE,
+  farm.v1.Phase.FAILED,
+  farm.v1.Phase.CANCELLED,
+]);
+
+export function phaseName(phase: farm.v1.Phase): string {
+  return farm.v1.Phase[phase] ?? String(phase);
+}
+
+export function commitStatusName(status: farm.v1.CommitStatus): string {
+  return farm.v1.CommitStatus[status] ?? String(status);
+}
