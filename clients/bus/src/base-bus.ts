@@ -1,0 +1,42 @@
+import type { Logger } from '@farm/runtime';
+import type { EventBus, Handler, PublishOptions, RawHandler, SubscribeOptions, Subscription } from './bus';
+import { CONTENT_TYPE_HEADER, PROTOBUF, encodeMessage } from './codec';
+import { deliverMessage } from './delivery';
+import { DEAD_LETTER_TOPIC, type TopicSpec } from './topics';
+
+/** Typed publish/subscribe on top of a transport's raw publish/subscribe, so every bus shares one behaviour. */
+export abstract class BaseBus implements EventBus {
+  protected stopping = false;
+  constructor(protected readonly log: Logger) {}
+
+  abstract publishRaw(topic: string, value: Buffer, options?: PublishOptions): Promise<void>;
+  abstract subscribeRaw(topic: string, group: string, handler: RawHandler, options?: SubscribeOptions): Promise<Subscription>;
+  abstract close(): Promise<void>;
+
+  async publish<T>(topic: TopicSpec<T>, message: T, options: PublishOptions = {}): Promise<void> {
+    const key = options.key ?? ((message as { changeRequestId?: string }).changeRequestId || undefined);
+    await this.publishRaw(topic.name, encodeMessage(topic, message), {
+      key,
+      headers: { [CONTENT_TYPE_HEADER]: PROTOBUF, ...options.headers },
+    });
+  }
+
+  subscribe<T>(topic: TopicSpec<T>, group: string, handler: Handler<T>, options: SubscribeOptions = {}): Promise<Subscription> {
+    return this.subscribeRaw(
+      topic.name,
+      group,
+      (raw) =>
+        deliverMessage(
+          topic,
+          group,
+          raw,
+          handler,
+          options,
+          (dead, headers) => this.publishRaw(DEAD_LETTER_TOPIC, dead.value ?? Buffer.alloc(0), { key: dead.key ?? undefined, headers }),
+          this.log,
+          () => this.stopping,
+        ),
+      options,
+    );
+  }
+}

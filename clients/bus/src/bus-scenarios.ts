@@ -1,0 +1,160 @@
+// Scenarios every EventBus must pass; run against the in-process bus and against a real Kafka broker.
+import { randomUUID } from 'node:crypto';
+import { FarmError } from '@farm/runtime';
+import type { farm } from '@farm/proto';
+import type { EventBus, RawMessage } from './bus';
+import { CONTENT_TYPE_HEADER, JSON_CONTENT } from './codec';
+import { DLQ_HEADERS } from './delivery';
+import { DEAD_LETTER_TOPIC, Topics } from './topics';
+
+export function waitFor<T>(what: string, check: () => T | undefined, timeoutMs = 60_000): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const tick = () => {
+      const v = check();
+      if (v !== undefined) return resolve(v);
+      if (Date.now() - started > timeoutMs) return reject(new Error(`timed out waiting for ${what}`));
+      setTimeout(tick, 20);
+    };
+    tick();
+  });
+}
+
+const request = (id: string, title = 'add retry'): farm.v1.IChangeRequest => ({
+  changeRequestId: id,
+  title,
+  repo: { url: 'http://127.0.0.1/x.git', baseRef: 'main' },
+});
+
+export function defineBusScenarios(name: string, makeBus: () => EventBus | Promise<EventBus>): void {
+  describe(`${name}: event bus semantics`, () => {
+    let bus: EventBus;
+    beforeAll(async () => {
+      bus = await makeBus();
+    });
+    afterAll(async () => {
+      await bus.close();
+    });
+
+    const collectDeadLetters = async (group: string) => {
+      const dead: RawMessage[] = [];
+      const sub = await bus.subscribeRaw(DEAD_LETTER_TOPIC, group, async (m) => void dead.push(m));
+      return { dead, sub };
+    };
+
+    test('a published change request reaches a subscriber with its fields and key', async () => {
+      const id = randomUUID();
+      const got: { title: string; key: string | null }[] = [];
+      const sub = await bus.subscribe(Topics.changeRequests, `g-${id}`, async (m, meta) => {
+        if (m.changeRequestId === id) got.push({ title: m.title, key: meta.key });
+      });
+      await bus.publish(Topics.changeRequests, Topics.changeRequests.type.fromObject(request(id)));
+      await waitFor('delivery', () => (got.length ? got : undefined));
+      expect(got).toEqual([{ title: 'add retry', key: id }]);
+      await sub.stop();
+    });
+
+    test('the proto3 JSON mapping is accepted when the content-type header says so', async () => {
+      const id = randomUUID();
+      const got: string[] = [];
+      const sub = await bus.subscribe(Topics.changeRequests, `g-${id}`, async (m) => {
+        if (m.changeRequestId === id) got.push(`${m.title}@${m.repo?.baseRef}`);
+      });
+      const json = JSON.stringify({ changeRequestId: id, title: 'from any client', repo: { url: 'u', baseRef: 'dev' } });
+      await bus.publishRaw(Topics.changeRequests.name, Buffer.from(json), { key: id, headers: { [CONTENT_TYPE_HEADER]: JSON_CONTENT } });
+      await waitFor('json delivery', () => (got.length ? got : undefined));
+      expect(got).toEqual(['from any client@dev']);
+      await sub.stop();
+    });
+
+    test('a garbage message goes to the dead-letter topic with its reason and the next one is still processed', async () => {
+      const id = randomUUID();
+      const { dead, sub: dlq } = await collectDeadLetters(`dlq-${id}`);
+      const got: string[] = [];
+      const sub = await bus.subscribe(Topics.changeRequests, `g-${id}`, async (m) => {
+        if (m.changeRequestId === id) got.push(m.title);
+      });
+      await bus.publishRaw(Topics.changeRequests.name, Buffer.from('this is not protobuf \u00ff\u00fe'), { key: id });
+      await bus.publish(Topics.changeRequests, Topics.changeRequests.type.fromObject(request(id, 'after garbage')));
+      await waitFor('valid message after garbage', () => (got.length ? got : undefined));
+      const letter = await waitFor('dead letter', () => dead.find((d) => d.key === id));
+      expect(got).toEqual(['after garbage']);
+      expect(letter.headers[DLQ_HEADERS.sourceTopic]).toBe(Topics.changeRequests.name);
+      expect(letter.headers[DLQ_HEADERS.errorKind]).toBe('decode');
+      expect(letter.headers[DLQ_HEADERS.error]).toMatch(/protobuf|change_request_id/);
+      await sub.stop();
+      await dlq.stop();
+    });
+
+    test('a handler that keeps failing is retried, then dead-lettered, and consumption goes on', async () => {
+      const id = randomUUID();
+      const { dead, sub: dlq } = await collectDeadLetters(`dlq-${id}`);
+      const attempts: number[] = [];
+      const handled: string[] = [];
+      const sub = await bus.subscribe(
+        Topics.changeRequests,
+        `g-${id}`,
+        async (m, meta) => {
+          if (m.changeRequestId !== id) return;
+          if (m.title === 'poison') {
+            attempts.push(meta.attempt);
+            throw new Error('database is down');
+          }
+          handled.push(m.title);
+        },
+        { maxAttempts: 3, retryBackoffMs: 10 },
+      );
+      await bus.publish(Topics.changeRequests, Topics.changeRequests.type.fromObject(request(id, 'poison')));
+      await bus.publish(Topics.changeRequests, Topics.changeRequests.type.fromObject(request(id, 'healthy')));
+      await waitFor('healthy message', () => (handled.length ? handled : undefined));
+      const letter = await waitFor('dead letter', () => dead.find((d) => d.key === id));
+      expect(attempts).toEqual([1, 2, 3]);
+      expect(letter.headers[DLQ_HEADERS.error]).toBe('database is down');
+      expect(letter.headers[DLQ_HEADERS.attempts]).toBe('3');
+      await sub.stop();
+      await dlq.stop();
+    });
+
+    test('a non-retryable handler error is dead-lettered without retries', async () => {
+      const id = randomUUID();
+      const { dead, sub: dlq } = await collectDeadLetters(`dlq-${id}`);
+      let calls = 0;
+      const sub = await bus.subscribe(Topics.changeRequests, `g-${id}`, async (m) => {
+        if (m.changeRequestId !== id) return;
+        calls++;
+        throw new FarmError('repository url is not allowed', { retryable: false });
+      });
+      await bus.publish(Topics.changeRequests, Topics.changeRequests.type.fromObject(request(id)));
+      const letter = await waitFor('dead letter', () => dead.find((d) => d.key === id));
+      expect(calls).toBe(1);
+      expect(letter.headers[DLQ_HEADERS.errorKind]).toBe('FarmError');
+      await sub.stop();
+      await dlq.stop();
+    });
+
+    test('a group resumes after its last handled message; a second group reads everything', async () => {
+      const id = randomUUID();
+      const first: string[] = [];
+      const sub1 = await bus.subscribe(Topics.plans, `g-${id}`, async (m) => {
+        if (m.changeRequestId === id) first.push(m.notes[0]);
+      });
+      await bus.publish(Topics.plans, Topics.plans.type.fromObject({ changeRequestId: id, notes: ['one'] }));
+      await waitFor('first', () => (first.length === 1 ? first : undefined));
+      await sub1.stop();
+      await bus.publish(Topics.plans, Topics.plans.type.fromObject({ changeRequestId: id, notes: ['two'] }));
+      const resumed: string[] = [];
+      const sub2 = await bus.subscribe(Topics.plans, `g-${id}`, async (m) => {
+        if (m.changeRequestId === id) resumed.push(m.notes[0]);
+      });
+      const all: string[] = [];
+      const sub3 = await bus.subscribe(Topics.plans, `other-${id}`, async (m) => {
+        if (m.changeRequestId === id) all.push(m.notes[0]);
+      });
+      await waitFor('resumed', () => (resumed.length && all.length === 2 ? true : undefined));
+      expect(resumed).toEqual(['two']);
+      expect(all).toEqual(['one', 'two']);
+      await sub2.stop();
+      await sub3.stop();
+    });
+  });
+}

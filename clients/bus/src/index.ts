@@ -1,0 +1,7 @@
+export * from './bus';
+export * from './topics';
+export * from './codec';
+export * from './delivery';
+export { InProcessBus } from './in-process-bus';
+export { KafkaBus, type KafkaBusConfig } from './kafka-bus';
+export { ParentProcessBus, isForwardedPublish, type ForwardedPublish } from './child-process-bus';

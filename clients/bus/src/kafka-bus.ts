@@ -1,0 +1,128 @@
+import { Kafka, logLevel, type Consumer, type IHeaders, type Producer, type LogEntry } from 'kafkajs';
+import { silentLogger, type Logger } from '@farm/runtime';
+import { BaseBus } from './base-bus';
+import type { Headers, PublishOptions, RawHandler, SubscribeOptions, Subscription } from './bus';
+import { ALL_TOPIC_NAMES } from './topics';
+
+export interface KafkaBusConfig {
+  brokers: string[];
+  clientId: string;
+  /** Partitions for topics the bus creates at start-up. */
+  partitions?: number;
+  log?: Logger;
+}
+
+/**
+ * Kafka transport: idempotent producer, topics created at start-up, one consumer per subscription with
+ * auto-commit off; an offset is committed only after deliverMessage resolved (handled or dead-lettered).
+ */
+export class KafkaBus extends BaseBus {
+  private readonly kafka: Kafka;
+  private readonly producer: Producer;
+  private readonly consumers = new Set<Consumer>();
+
+  private constructor(private readonly config: KafkaBusConfig, log: Logger) {
+    super(log);
+    this.kafka = new Kafka({
+      clientId: config.clientId,
+      brokers: config.brokers,
+      logLevel: logLevel.WARN,
+      logCreator: () => (entry: LogEntry) => {
+        const { message, ...rest } = entry.log;
+        const fields = { namespace: entry.namespace, ...rest };
+        if (entry.level <= logLevel.ERROR) log.error(`kafka: ${message}`, fields);
+        else log.warn(`kafka: ${message}`, fields);
+      },
+      retry: { retries: 8 },
+    });
+    this.producer = this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+  }
+
+  static async connect(config: KafkaBusConfig): Promise<KafkaBus> {
+    const bus = new KafkaBus(config, config.log ?? silentLogger);
+    await bus.ensureTopics();
+    await bus.producer.connect();
+    return bus;
+  }
+
+  private async ensureTopics(): Promise<void> {
+    const admin = this.kafka.admin();
+    await admin.connect();
+    try {
+      const existing = new Set(await admin.listTopics());
+      const missing = ALL_TOPIC_NAMES.filter((t) => !existing.has(t));
+      if (missing.length) {
+        await admin.createTopics({
+          waitForLeaders: true,
+          topics: missing.map((topic) => ({ topic, numPartitions: this.config.partitions ?? 3 })),
+        });
+        this.log.info('created topics', { topics: missing });
+      }
+    } finally {
+      await admin.disconnect();
+    }
+  }
+
+  async publishRaw(topic: string, value: Buffer, options: PublishOptions = {}): Promise<void> {
+    await this.producer.send({ topic, messages: [{ key: options.key ?? null, value, headers: options.headers }] });
+  }
+
+  async subscribeRaw(topic: string, group: string, handler: RawHandler, options: SubscribeOptions = {}): Promise<Subscription> {
+    const consumer = this.kafka.consumer({ groupId: group, allowAutoTopicCreation: false });
+    this.consumers.add(consumer);
+    await consumer.connect();
+    await consumer.subscribe({ topic, fromBeginning: options.fromBeginning ?? true });
+    await consumer.run({
+      autoCommit: false,
+      eachMessage: async ({ topic: t, partition, message }) => {
+        await handler({
+          topic: t,
+          key: message.key ? message.key.toString('utf8') : null,
+          value: message.value,
+          headers: stringHeaders(message.headers),
+          position: `${partition}:${message.offset}`,
+        });
+        await consumer.commitOffsets([{ topic: t, partition, offset: (BigInt(message.offset) + 1n).toString() }]);
+      },
+    });
+    // Resolve only once partitions are assigned, so a publish right after subscribe is not missed.
+    await waitForGroupJoin(consumer);
+    return {
+      stop: async () => {
+        this.consumers.delete(consumer);
+        await consumer.disconnect();
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    this.stopping = true;
+    await Promise.all([...this.consumers].map((c) => c.disconnect()));
+    this.consumers.clear();
+    await this.producer.disconnect();
+  }
+}
+
+function stringHeaders(headers: IHeaders | undefined): Headers {
+  const out: Headers = {};
+  for (const [k, v] of Object.entries(headers ?? {})) {
+    if (v === undefined) continue;
+    const first = Array.isArray(v) ? v[0] : v;
+    out[k] = Buffer.isBuffer(first) ? first.toString('utf8') : String(first);
+  }
+  return out;
+}
+
+function waitForGroupJoin(consumer: Consumer, timeoutMs = 60_000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      remove();
+      reject(new Error(`consumer did not join its group within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const remove = consumer.on(consumer.events.GROUP_JOIN, () => {
+      clearTimeout(timer);
+      remove();
+      resolve();
+    });
+  });
+}

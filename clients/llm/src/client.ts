@@ -1,0 +1,154 @@
+import OpenAI from 'openai';
+import { FarmError, errorMessage, silentLogger, type Logger } from '@farm/runtime';
+import { ModelAnswerInvalid, ModelUnavailable } from './errors';
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+export interface TokenUsage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+}
+
+export interface PatchProposal {
+  diff: string;
+  reasoning: string;
+  usage: TokenUsage;
+  /** The model that actually answered, as reported by the API. */
+  model: string;
+}
+
+export interface PatchModel {
+  proposePatch(messages: ChatMessage[]): Promise<PatchProposal>;
+}
+
+export interface ModelClientConfig {
+  baseURL: string;
+  apiKey: string;
+  model: string;
+  /** Per attempt, enforced by the openai client. Default 60s. */
+  timeoutMs?: number;
+  /** The openai client's own retries, with exponential backoff, on 408/409/429/5xx and timeouts. Default 2. */
+  maxRetries?: number;
+  log?: Logger;
+}
+
+export interface EmbedderConfig extends ModelClientConfig {
+  /** Ask for vectors of this length (models that support `dimensions`). */
+  dimensions?: number;
+}
+
+export interface Embedder {
+  embed(texts: string[]): Promise<number[][]>;
+}
+
+// Low but not zero: patches should be near-deterministic, yet a retry after an invalid answer needs a chance
+// to come out differently.
+const TEMPERATURE = 0.1;
+
+function openaiClient(cfg: ModelClientConfig): OpenAI {
+  return new OpenAI({ baseURL: cfg.baseURL, apiKey: cfg.apiKey, timeout: cfg.timeoutMs ?? 60_000, maxRetries: cfg.maxRetries ?? 2 });
+}
+
+/** Maps whatever the openai client threw (after its own retries) to a typed farm error. */
+export function toModelError(err: unknown): FarmError {
+  if (err instanceof FarmError) return err;
+  if (err instanceof OpenAI.APIConnectionTimeoutError) {
+    return new ModelUnavailable('model API timed out', { retryable: true, cause: err, details: { timeout: true } });
+  }
+  if (err instanceof OpenAI.APIConnectionError) {
+    return new ModelUnavailable(`model API unreachable: ${errorMessage(err)}`, { retryable: true, cause: err });
+  }
+  if (err instanceof OpenAI.APIError) {
+    const status = err.status;
+    // 4xx (bad request, auth, unknown model) will fail the same way again; rate limits and server faults pass.
+    const retryable = status === undefined || status === 408 || status === 429 || status >= 500;
+    return new ModelUnavailable(`model API error: ${err.message}`, { status, retryable, cause: err });
+  }
+  if (err instanceof SyntaxError) {
+    // The openai client parses the body itself; a truncated or garbled body surfaces as a bare SyntaxError.
+    return new ModelUnavailable(`model API returned a malformed response: ${err.message}`, { retryable: true, cause: err });
+  }
+  return new ModelUnavailable(`model API call failed: ${errorMessage(err)}`, { retryable: true, cause: err });
+}
+
+/** Parses the model's content as `{diff, reasoning}`; tolerates a surrounding ```json fence some models add. */
+export function parsePatchAnswer(content: string): { diff: string; reasoning: string } {
+  const unfenced = content.trim().replace(/^```(?:json)?\s*\n([\s\S]*?)\n?```$/, '$1');
+  let value: unknown;
+  try {
+    value = JSON.parse(unfenced);
+  } catch (err) {
+    throw new ModelAnswerInvalid(`model answer is not JSON: ${errorMessage(err)}`, content, { cause: err });
+  }
+  const obj = value as { diff?: unknown; reasoning?: unknown } | null;
+  if (!obj || typeof obj !== 'object' || typeof obj.diff !== 'string') {
+    throw new ModelAnswerInvalid('model answer lacks a string "diff"', content);
+  }
+  return { diff: obj.diff, reasoning: typeof obj.reasoning === 'string' ? obj.reasoning : '' };
+}
+
+export function createPatchModel(cfg: ModelClientConfig): PatchModel {
+  const client = openaiClient(cfg);
+  const log = (cfg.log ?? silentLogger).child({ model: cfg.model });
+  return {
+    async proposePatch(messages) {
+      const started = Date.now();
+      let completion: OpenAI.ChatCompletion;
+      try {
+        completion = await client.chat.completions.create({
+          model: cfg.model,
+          messages,
+          response_format: { type: 'json_object' },
+          temperature: TEMPERATURE,
+        });
+      } catch (err) {
+        const e = toModelError(err);
+        log.warn('model call failed', { err: e, retryable: e.retryable, ms: Date.now() - started });
+        throw e;
+      }
+      const content = completion.choices?.[0]?.message?.content;
+      if (typeof content !== 'string') {
+        throw new ModelAnswerInvalid('model response has no message content', JSON.stringify(completion ?? null));
+      }
+      let answer: { diff: string; reasoning: string };
+      try {
+        answer = parsePatchAnswer(content);
+      } catch (err) {
+        log.warn('model answer invalid', { err, raw: content.slice(0, 200) });
+        throw err;
+      }
+      const usage: TokenUsage = {
+        promptTokens: completion.usage?.prompt_tokens ?? 0,
+        completionTokens: completion.usage?.completion_tokens ?? 0,
+        totalTokens: completion.usage?.total_tokens ?? 0,
+      };
+      log.info('model answered', { ms: Date.now() - started, ...usage, diffChars: answer.diff.length });
+      return { ...answer, usage, model: completion.model ?? cfg.model };
+    },
+  };
+}
+
+export function createEmbedder(cfg: EmbedderConfig): Embedder {
+  const client = openaiClient(cfg);
+  return {
+    async embed(texts) {
+      if (texts.length === 0) return [];
+      try {
+        const res = await client.embeddings.create({
+          model: cfg.model,
+          input: texts,
+          // Plain floats: not every OpenAI-compatible server implements the client's default base64 encoding.
+          encoding_format: 'float',
+          ...(cfg.dimensions ? { dimensions: cfg.dimensions } : {}),
+        });
+        return [...res.data].sort((a, b) => a.index - b.index).map((d) => d.embedding);
+      } catch (err) {
+        throw toModelError(err);
+      }
+    },
+  };
+}

@@ -1,0 +1,22 @@
+import { FarmError } from '@farm/runtime';
+
+/** The model answered, but not with `{diff, reasoning}` JSON. Retryable: sampling again often fixes it. */
+export class ModelAnswerInvalid extends FarmError {
+  /** The offending content, trimmed and cut to a loggable size. */
+  readonly raw: string;
+  constructor(message: string, raw: string, options: { cause?: unknown } = {}) {
+    const trimmed = raw.trim().slice(0, 2000);
+    super(message, { retryable: true, details: { raw: trimmed }, cause: options.cause });
+    this.raw = trimmed;
+  }
+}
+
+/** The model API could not give an answer (HTTP error, timeout, broken response). */
+export class ModelUnavailable extends FarmError {
+  /** HTTP status when the API answered with one; undefined for timeouts and connection failures. */
+  readonly status?: number;
+  constructor(message: string, options: { status?: number; retryable: boolean; cause?: unknown; details?: Record<string, unknown> }) {
+    super(message, { retryable: options.retryable, cause: options.cause, details: { status: options.status, ...options.details } });
+    this.status = options.status;
+  }
+}

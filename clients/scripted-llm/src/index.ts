@@ -1,0 +1,2 @@
+export * from './script';
+export * from './server';

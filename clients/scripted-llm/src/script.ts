@@ -1,0 +1,95 @@
+import { readFile } from 'node:fs/promises';
+import { FarmError, z } from '@farm/runtime';
+
+/** Makes the scripted model misbehave the way real providers do, so clients' error paths can be tested. */
+export interface ScriptFault {
+  /** Answer with this HTTP status and an OpenAI-style error body (e.g. 429, 500). */
+  status?: number;
+  /** Wait this long before answering (or before the fault), to exercise client timeouts. */
+  delayMs?: number;
+  /** Answer 200 with a body that is not valid JSON. */
+  malformed?: boolean;
+  /** Sent as `retry-after-ms` with a status fault; the openai client honours it, so retry tests stay fast. */
+  retryAfterMs?: number;
+}
+
+export interface ScriptStep {
+  /** Substring that must occur in the request's joined message contents. */
+  match?: string;
+  /** A repeating step is never consumed. */
+  repeat?: boolean;
+  content?: string;
+  /** Shorthand: content = JSON.stringify(answer). */
+  answer?: { diff: string; reasoning?: string };
+  fault?: ScriptFault;
+}
+
+export interface ModelScript {
+  chat: ScriptStep[];
+  /** Length of /v1/embeddings vectors unless the request asks for `dimensions`. Default 64. */
+  embeddingDimensions?: number;
+}
+
+export class ModelScriptInvalid extends FarmError {}
+
+const stepSchema = z
+  .object({
+    match: z.string().min(1).optional(),
+    repeat: z.boolean().optional(),
+    content: z.string().optional(),
+    answer: z.object({ diff: z.string(), reasoning: z.string().optional() }).strict().optional(),
+    fault: z
+      .object({
+        status: z.number().int().min(400).max(599).optional(),
+        delayMs: z.number().int().nonnegative().optional(),
+        malformed: z.boolean().optional(),
+        retryAfterMs: z.number().int().nonnegative().optional(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict()
+  .superRefine((s, ctx) => {
+    const outcomes = [s.content !== undefined, s.answer !== undefined, s.fault?.status !== undefined, !!s.fault?.malformed];
+    const n = outcomes.filter(Boolean).length;
+    // A step must say exactly what the model does; a delay alone is not an answer.
+    if (n !== 1) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        message: `step needs exactly one of content, answer, fault.status, fault.malformed (has ${n})`,
+      });
+    }
+  });
+
+const scriptSchema = z
+  .object({
+    chat: z.array(stepSchema),
+    embeddingDimensions: z.number().int().positive().max(8192).optional(),
+  })
+  .strict();
+
+/** Checks a script's shape; the error lists every problem with its JSON path (e.g. `chat.2.fault.status`). */
+export function validateModelScript(value: unknown, source = 'script'): ModelScript {
+  const parsed = scriptSchema.safeParse(value);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
+    throw new ModelScriptInvalid(`invalid model script ${source}:\n  ${problems.join('\n  ')}`, { details: { problems } });
+  }
+  return parsed.data;
+}
+
+export async function loadModelScript(file: string): Promise<ModelScript> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    throw new ModelScriptInvalid(`cannot read model script ${file}: ${(err as Error).message}`, { cause: err });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new ModelScriptInvalid(`model script ${file} is not valid JSON: ${(err as Error).message}`, { cause: err });
+  }
+  return validateModelScript(json, file);
+}

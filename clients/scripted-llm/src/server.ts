@@ -1,0 +1,198 @@
+import http from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { validateModelScript, type ModelScript, type ScriptStep } from './script';
+
+export interface RecordedChatRequest {
+  at: string;
+  model: string;
+  messages: Array<{ role: string; content: unknown }>;
+  response_format?: unknown;
+  temperature?: number;
+  /** Index in the script of the step that answered; null when none matched. */
+  step: number | null;
+  outcome: 'answer' | 'fault' | 'malformed' | 'no-step';
+}
+
+export interface ScriptedModelServer {
+  /** Ends with /v1, ready for `new OpenAI({ baseURL })`. */
+  baseURL: string;
+  /** Live list of every chat request received, in order. */
+  requests: RecordedChatRequest[];
+  /** Swaps the script and forgets which steps were consumed; recorded requests are kept. */
+  setScript(s: ModelScript): void;
+  close(): Promise<void>;
+}
+
+const MODEL_ID = 'scripted-model';
+
+/** Rough token count (~4 chars a token) so callers that log or budget usage see plausible numbers. */
+export const estimateTokens = (text: string): number => Math.ceil(text.length / 4);
+
+/** Text of a message's content, whether a plain string or OpenAI content parts. */
+function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) return content.map((p) => (p && typeof p.text === 'string' ? p.text : '')).join('\n');
+  return '';
+}
+
+/**
+ * Deterministic hashed bag-of-words embedding: each lower-cased word adds ±1 to a bucket chosen by FNV-1a,
+ * then the vector is L2-normalised. Texts sharing words get a high cosine similarity, which is all retrieval
+ * tests need, and the same text always gives the same vector.
+ */
+export function hashedEmbedding(text: string, dimensions: number): number[] {
+  const v = new Array<number>(dimensions).fill(0);
+  for (const word of text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []) {
+    let h = 0x811c9dc5;
+    for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), 0x01000193) >>> 0;
+    v[h % dimensions] += h & 0x80000000 ? -1 : 1;
+  }
+  const norm = Math.hypot(...v);
+  return norm === 0 ? v : v.map((x) => x / norm);
+}
+
+export async function startScriptedModelServer(opts: {
+  script: ModelScript;
+  port?: number;
+  host?: string;
+}): Promise<ScriptedModelServer> {
+  let script = validateModelScript(opts.script);
+  let consumed = new Set<number>();
+  const requests: RecordedChatRequest[] = [];
+  const timers = new Set<NodeJS.Timeout>();
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const t = setTimeout(() => (timers.delete(t), resolve()), ms);
+      timers.add(t);
+    });
+
+  const send = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+    if (res.destroyed) return; // the client gave up (timeout); nothing to answer
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.end(typeof body === 'string' ? body : JSON.stringify(body));
+  };
+  const apiError = (message: string, type: string, code: string | number | null) => ({
+    error: { message, type, param: null, code },
+  });
+
+  const takeStep = (text: string): number | null => {
+    const i = script.chat.findIndex((s, i) => !consumed.has(i) && (s.match === undefined || text.includes(s.match)));
+    if (i < 0) return null;
+    if (!script.chat[i].repeat) consumed.add(i);
+    return i;
+  };
+
+  async function chat(body: any, res: http.ServerResponse) {
+    const messages = Array.isArray(body?.messages) ? body.messages : [];
+    const prompt = messages.map((m: any) => contentText(m?.content)).join('\n');
+    const index = takeStep(prompt);
+    const step: ScriptStep | undefined = index === null ? undefined : script.chat[index];
+    const outcome: RecordedChatRequest['outcome'] = !step
+      ? 'no-step'
+      : step.fault?.status
+        ? 'fault'
+        : step.fault?.malformed
+          ? 'malformed'
+          : 'answer';
+    requests.push({
+      at: new Date().toISOString(),
+      model: body?.model,
+      messages,
+      response_format: body?.response_format,
+      temperature: body?.temperature,
+      step: index,
+      outcome,
+    });
+    if (!step) {
+      // 400 rather than 404 so the openai client neither retries nor hides it: a test script is missing a step.
+      return send(res, 400, apiError('scripted model has no step for this request', 'invalid_request_error', 'no_scripted_step'));
+    }
+    const fault = step.fault ?? {};
+    if (fault.delayMs) await sleep(fault.delayMs);
+    if (fault.status) {
+      const type = fault.status === 429 ? 'rate_limit_exceeded' : fault.status >= 500 ? 'server_error' : 'invalid_request_error';
+      const headers: Record<string, string> = fault.retryAfterMs !== undefined ? { 'retry-after-ms': String(fault.retryAfterMs) } : {};
+      return send(res, fault.status, apiError(`scripted fault ${fault.status}`, type, fault.status), headers);
+    }
+    if (fault.malformed) return send(res, 200, '{"id": "chatcmpl-broken", "choices": [');
+    const content = step.content ?? JSON.stringify(step.answer);
+    const promptTokens = estimateTokens(prompt);
+    const completionTokens = estimateTokens(content);
+    send(res, 200, {
+      id: `chatcmpl-${randomUUID()}`,
+      object: 'chat.completion',
+      created: Math.floor(Date.now() / 1000),
+      model: typeof body?.model === 'string' ? body.model : MODEL_ID,
+      choices: [{ index: 0, message: { role: 'assistant', content }, logprobs: null, finish_reason: 'stop' }],
+      usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+    });
+  }
+
+  function embeddings(body: any, res: http.ServerResponse) {
+    const input: unknown[] = Array.isArray(body?.input) ? body.input : [body?.input];
+    if (!input.every((t) => typeof t === 'string')) {
+      return send(res, 400, apiError('input must be a string or an array of strings', 'invalid_request_error', null));
+    }
+    const dims = Number.isInteger(body?.dimensions) && body.dimensions > 0 ? body.dimensions : (script.embeddingDimensions ?? 64);
+    // The openai client asks for base64 (packed little-endian float32) unless told otherwise.
+    const base64 = body?.encoding_format === 'base64';
+    const data = (input as string[]).map((text, index) => {
+      const vec = hashedEmbedding(text, dims);
+      const embedding = base64 ? Buffer.from(new Float32Array(vec).buffer).toString('base64') : vec;
+      return { object: 'embedding', index, embedding };
+    });
+    const tokens = (input as string[]).reduce((n, t) => n + estimateTokens(t), 0);
+    send(res, 200, { object: 'list', data, model: body?.model ?? MODEL_ID, usage: { prompt_tokens: tokens, total_tokens: tokens } });
+  }
+
+  const server = http.createServer(async (req, res) => {
+    try {
+      const path = (req.url ?? '').split('?')[0].replace(/\/+$/, '');
+      if (req.method === 'GET' && path === '/v1/models') {
+        return send(res, 200, { object: 'list', data: [{ id: MODEL_ID, object: 'model', created: 0, owned_by: 'agent-farm' }] });
+      }
+      if (req.method === 'GET' && path === '/_scripted/requests') return send(res, 200, requests);
+      if (req.method !== 'POST' || (path !== '/v1/chat/completions' && path !== '/v1/embeddings')) {
+        return send(res, 404, apiError(`no route ${req.method} ${path}`, 'invalid_request_error', 'unknown_url'));
+      }
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      let body: unknown;
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      } catch {
+        return send(res, 400, apiError('request body is not valid JSON', 'invalid_request_error', null));
+      }
+      if (path === '/v1/embeddings') return embeddings(body, res);
+      await chat(body, res);
+    } catch (err) {
+      send(res, 500, apiError(`scripted server error: ${(err as Error).message}`, 'server_error', null));
+    }
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => resolve());
+  });
+  const { address, port } = server.address() as { address: string; port: number };
+  const host = address.includes(':') ? `[${address}]` : address;
+
+  return {
+    baseURL: `http://${host}:${port}/v1`,
+    requests,
+    setScript(s) {
+      script = validateModelScript(s);
+      consumed = new Set();
+    },
+    close() {
+      // Delayed answers and keep-alive sockets would otherwise hold close() open.
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+      return new Promise<void>((resolve, reject) => {
+        server.close((err) => (err ? reject(err) : resolve()));
+        server.closeAllConnections();
+      });
+    },
+  };
+}
