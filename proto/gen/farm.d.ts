@@ -1101,6 +1101,9 @@ export namespace farm {
 
             /** TaskBundle tasks */
             tasks?: (farm.v1.ICodingTask[]|null);
+
+            /** TaskBundle planningError */
+            planningError?: (string|null);
         }
 
         /** Represents a TaskBundle. */
@@ -1120,6 +1123,9 @@ export namespace farm {
 
             /** TaskBundle tasks. */
             public tasks: farm.v1.ICodingTask[];
+
+            /** TaskBundle planningError. */
+            public planningError: string;
 
             /**
              * Creates a new TaskBundle instance using the specified properties.

@@ -3790,6 +3790,7 @@ $root.farm = (function() {
              * @property {string|null} [changeRequestId] TaskBundle changeRequestId
              * @property {farm.v1.IRepoRef|null} [repo] TaskBundle repo
              * @property {Array.<farm.v1.ICodingTask>|null} [tasks] TaskBundle tasks
+             * @property {string|null} [planningError] TaskBundle planningError
              */
 
             /**
@@ -3833,6 +3834,14 @@ $root.farm = (function() {
             TaskBundle.prototype.tasks = $util.emptyArray;
 
             /**
+             * TaskBundle planningError.
+             * @member {string} planningError
+             * @memberof farm.v1.TaskBundle
+             * @instance
+             */
+            TaskBundle.prototype.planningError = "";
+
+            /**
              * Creates a new TaskBundle instance using the specified properties.
              * @function create
              * @memberof farm.v1.TaskBundle
@@ -3868,6 +3877,8 @@ $root.farm = (function() {
                     for (var i = 0; i < m.tasks.length; ++i)
                         $root.farm.v1.CodingTask.encode(m.tasks[i], w.uint32(26).fork(), q + 1).ldelim();
                 }
+                if (m.planningError != null && Object.hasOwnProperty.call(m, "planningError"))
+                    w.uint32(34).string(m.planningError);
                 return w;
             };
 
@@ -3930,6 +3941,10 @@ $root.farm = (function() {
                             if (!(m.tasks && m.tasks.length))
                                 m.tasks = [];
                             m.tasks.push($root.farm.v1.CodingTask.decode(r, r.uint32(), undefined, n + 1));
+                            break;
+                        }
+                    case 4: {
+                            m.planningError = r.string();
                             break;
                         }
                     default:
@@ -3998,6 +4013,10 @@ $root.farm = (function() {
                         }
                     }
                 }
+                if (m.planningError != null && Object.hasOwnProperty.call(m, "planningError")) {
+                    if (!$util.isString(m.planningError))
+                        return "planningError: string expected";
+                }
                 return null;
             };
 
@@ -4037,6 +4056,9 @@ $root.farm = (function() {
                         m.tasks[i] = $root.farm.v1.CodingTask.fromObject(d.tasks[i], n + 1);
                     }
                 }
+                if (d.planningError != null) {
+                    m.planningError = String(d.planningError);
+                }
                 return m;
             };
 
@@ -4063,6 +4085,7 @@ $root.farm = (function() {
                 if (o.defaults) {
                     d.changeRequestId = "";
                     d.repo = null;
+                    d.planningError = "";
                 }
                 if (m.changeRequestId != null && Object.hasOwnProperty.call(m, "changeRequestId")) {
                     d.changeRequestId = m.changeRequestId;
@@ -4075,6 +4098,9 @@ $root.farm = (function() {
                     for (var j = 0; j < m.tasks.length; ++j) {
                         d.tasks[j] = $root.farm.v1.CodingTask.toObject(m.tasks[j], o, q + 1);
                     }
+                }
+                if (m.planningError != null && Object.hasOwnProperty.call(m, "planningError")) {
+                    d.planningError = m.planningError;
                 }
                 return d;
             };

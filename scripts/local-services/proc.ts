@@ -19,10 +19,12 @@ export function freePort(): Promise<number> {
 // The service runs behind a tiny sh that holds our stdin pipe: the kernel closes that pipe whenever this
 // process goes away (even on SIGKILL, where no 'exit' handler runs), and the watcher then TERMs the service.
 // Closing the pipe ourselves is also the graceful stop.
+// (Background jobs get /dev/null as stdin, hence the detour through fd 3.)
 const GUARD = `
-"$@" </dev/null &
+exec 3<&0
+"$@" </dev/null 3<&- &
 pid=$!
-{ read -r _ || true; kill -TERM "$pid" 2>/dev/null; } &
+{ read -r _ || true; kill -TERM "$pid" 2>/dev/null; } <&3 &
 watcher=$!
 wait "$pid"; rc=$?
 kill "$watcher" 2>/dev/null

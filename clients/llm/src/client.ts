@@ -68,8 +68,9 @@ export function toModelError(err: unknown): FarmError {
     const retryable = status === undefined || status === 408 || status === 429 || status >= 500;
     return new ModelUnavailable(`model API error: ${err.message}`, { status, retryable, cause: err });
   }
-  if (err instanceof SyntaxError) {
-    // The openai client parses the body itself; a truncated or garbled body surfaces as a bare SyntaxError.
+  if (err instanceof SyntaxError || (err as { type?: string } | null)?.type === 'invalid-json') {
+    // The openai client parses the body itself; a garbled body surfaces as a bare SyntaxError (native fetch)
+    // or node-fetch's FetchError of type 'invalid-json', never as an APIError.
     return new ModelUnavailable(`model API returned a malformed response: ${err.message}`, { retryable: true, cause: err });
   }
   return new ModelUnavailable(`model API call failed: ${errorMessage(err)}`, { retryable: true, cause: err });

@@ -6,6 +6,8 @@ import { loadModelScript, ModelScriptInvalid, startScriptedModelServer, type Scr
 
 const post = (url: string, body: unknown) =>
   fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const json = async (r: Response | Promise<Response>): Promise<any> => (await r).json();
 const chatBody = (text: string) => ({ model: 'm', messages: [{ role: 'user', content: text }] });
 
 describe('scripted model server', () => {
@@ -22,13 +24,13 @@ describe('scripted model server', () => {
         ],
       },
     });
-    const ask = async (t: string) => (await (await post(`${server.baseURL}/chat/completions`, chatBody(t))).json()).choices[0].message.content;
+    const ask = async (t: string) => (await json(post(`${server.baseURL}/chat/completions`, chatBody(t)))).choices[0].message.content;
     expect(await ask('first')).toBe(JSON.stringify({ diff: 'd1', reasoning: 'r1' }));
     expect(await ask('tell me about cats')).toBe('meow');
     expect(await ask('x')).toBe('always');
     expect(await ask('y')).toBe('always');
     expect(server.requests.map((r) => r.step)).toEqual([1, 0, 2, 2]);
-    const remote = await (await fetch(server.baseURL.replace('/v1', '/_scripted/requests'))).json();
+    const remote = await json(fetch(server.baseURL.replace('/v1', '/_scripted/requests')));
     expect(remote).toHaveLength(4);
     expect(remote[1].messages[0].content).toBe('tell me about cats');
   });
@@ -37,7 +39,7 @@ describe('scripted model server', () => {
     server = await startScriptedModelServer({ script: { chat: [{ match: 'never', content: 'x' }] } });
     const res = await post(`${server.baseURL}/chat/completions`, chatBody('hello'));
     expect(res.status).toBe(400);
-    expect((await res.json()).error.message).toBe('scripted model has no step for this request');
+    expect((await json(res)).error.message).toBe('scripted model has no step for this request');
     expect(server.requests[0]).toMatchObject({ step: null, outcome: 'no-step' });
 
     server.setScript({ chat: [{ content: 'ok' }] });
@@ -51,15 +53,15 @@ describe('scripted model server', () => {
     const r429 = await post(`${server.baseURL}/chat/completions`, chatBody('a'));
     expect(r429.status).toBe(429);
     expect(r429.headers.get('retry-after-ms')).toBe('5');
-    expect((await r429.json()).error).toMatchObject({ type: 'rate_limit_exceeded', code: 429 });
+    expect((await json(r429)).error).toMatchObject({ type: 'rate_limit_exceeded', code: 429 });
     const bad = await post(`${server.baseURL}/chat/completions`, chatBody('a'));
     expect(bad.status).toBe(200);
     await expect(bad.json()).rejects.toThrow();
 
-    expect((await (await fetch(`${server.baseURL}/models`)).json()).data[0].id).toBe('scripted-model');
+    expect((await json(fetch(`${server.baseURL}/models`))).data[0].id).toBe('scripted-model');
 
     // The openai client's default encoding: packed little-endian float32.
-    const emb = await (await post(`${server.baseURL}/embeddings`, { model: 'e', input: 'hi there', encoding_format: 'base64' })).json();
+    const emb = await json(post(`${server.baseURL}/embeddings`, { model: 'e', input: 'hi there', encoding_format: 'base64' }));
     const buf = Buffer.from(emb.data[0].embedding, 'base64');
     expect(Array.from(new Float32Array(buf.buffer, buf.byteOffset, buf.length / 4))).toHaveLength(8);
   });
@@ -102,7 +104,7 @@ describe('loadModelScript', () => {
       child.once('exit', (code) => reject(new Error(`cli exited ${code}`)));
     });
     expect(baseURL).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
-    const res = await (await post(`${baseURL}/chat/completions`, chatBody('q'))).json();
+    const res = await json(post(`${baseURL}/chat/completions`, chatBody('q')));
     expect(res.choices[0].message.content).toBe('from cli');
     const code = await new Promise((resolve) => {
       child.once('exit', resolve);
