@@ -37,7 +37,7 @@ export const {
 export interface MessageType<T> {
   encode(message: T): { finish(): Uint8Array };
   decode(bytes: Uint8Array): T;
-  fromObject(object: Record<string, unknown>): T;
+  fromObject(object: object): T;
   toObject(message: T, options?: Record<string, unknown>): Record<string, unknown>;
   verify(object: Record<string, unknown>): string | null;
 }

@@ -1,7 +1,9 @@
 /** Process plumbing shared by the local service starters (kafka.ts, postgres.ts). */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /** Asks the kernel for a currently free port; there is a small race until the service binds it, acceptable locally. */
 export function freePort(): Promise<number> {
@@ -21,33 +23,44 @@ export function freePort(): Promise<number> {
 // Closing the pipe ourselves is also the graceful stop.
 // (Background jobs get /dev/null as stdin, hence the detour through fd 3.)
 const GUARD = `
+sig=$1; shift
 exec 3<&0
 "$@" </dev/null 3<&- &
 pid=$!
-{ read -r _ || true; kill -TERM "$pid" 2>/dev/null; } <&3 &
+{ read -r _ || true; kill -"$sig" "$pid" 2>/dev/null; } <&3 &
 watcher=$!
 wait "$pid"; rc=$?
 kill "$watcher" 2>/dev/null
 exit $rc
 `;
 
+/** uid/gid: run as another user (we are root); Node drops supplementary groups too. */
+export interface SpawnOpts {
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  uid?: number;
+  gid?: number;
+}
+
 export interface Guarded {
   child: ChildProcess;
   exited: Promise<number | null>;
-  /** Graceful stop (TERM via the guard), then SIGKILL of the whole process group after graceMs. */
+  /** Graceful stop (stopSignal via the guard), then SIGKILL of the whole process group after graceMs. */
   stop(graceMs?: number): Promise<void>;
 }
 
 /** Spawns cmd with stdout+stderr appended to logFile, in its own process group so it can be killed as a whole. */
-export function spawnGuarded(cmd: string, args: string[], opts: { logFile: string; env?: NodeJS.ProcessEnv; cwd?: string }): Guarded {
+export function spawnGuarded(cmd: string, args: string[], opts: SpawnOpts & { logFile: string; stopSignal?: 'TERM' | 'INT' }): Guarded {
   const fd = openSync(opts.logFile, 'a');
   let child: ChildProcess;
   try {
-    child = spawn('sh', ['-c', GUARD, 'guard', cmd, ...args], {
+    child = spawn('sh', ['-c', GUARD, 'guard', opts.stopSignal ?? 'TERM', cmd, ...args], {
       stdio: ['pipe', fd, fd],
       detached: true,
       env: opts.env ?? process.env,
       cwd: opts.cwd,
+      uid: opts.uid,
+      gid: opts.gid,
     });
   } finally {
     closeSync(fd); // the child has its own copy
@@ -83,6 +96,35 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals) {
   }
 }
 
+/**
+ * mkdtemp under the OS temp dir that first sweeps same-prefix dirs whose owning process is gone: a killed
+ * parent (e.g. SIGKILLed jest) still takes its services down via the guard, but never gets to delete their dirs.
+ */
+export function ownedTempDir(prefix: string): string {
+  for (const name of readdirSync(tmpdir()).filter((n) => n.startsWith(prefix))) {
+    const dir = join(tmpdir(), name);
+    let owner = 0;
+    try {
+      owner = Number(readFileSync(join(dir, '.owner-pid'), 'utf8'));
+    } catch {
+      continue; // not ours, or still being created
+    }
+    if (owner && !alive(owner)) rmSync(dir, { recursive: true, force: true });
+  }
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  writeFileSync(join(dir, '.owner-pid'), String(process.pid));
+  return dir;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 export function tail(file: string, lines = 40): string {
   try {
     return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
@@ -92,9 +134,9 @@ export function tail(file: string, lines = 40): string {
 }
 
 /** Runs a command to completion, rejecting with its output on failure. */
-export function run(cmd: string, args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<string> {
+export function run(cmd: string, args: string[], opts: SpawnOpts = {}): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: opts.env ?? process.env, cwd: opts.cwd });
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: opts.env ?? process.env, cwd: opts.cwd, uid: opts.uid, gid: opts.gid });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));

@@ -7,7 +7,7 @@ export const PROTOBUF = 'application/x-protobuf';
 export const JSON_CONTENT = 'application/json';
 
 export function encodeMessage<T>(spec: TopicSpec<T>, message: T | Record<string, unknown>): Buffer {
-  const typed = spec.type.fromObject(message as Record<string, unknown>);
+  const typed = spec.type.fromObject(message as object);
   return Buffer.from(spec.type.encode(typed).finish());
 }
 

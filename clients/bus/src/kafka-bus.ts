@@ -9,6 +9,8 @@ export interface KafkaBusConfig {
   clientId: string;
   /** Partitions for topics the bus creates at start-up. */
   partitions?: number;
+  /** Prepended to every topic name: lets several farms (or test runs) share one cluster. */
+  topicPrefix?: string;
   log?: Logger;
 }
 
@@ -20,9 +22,11 @@ export class KafkaBus extends BaseBus {
   private readonly kafka: Kafka;
   private readonly producer: Producer;
   private readonly consumers = new Set<Consumer>();
+  private readonly prefix: string;
 
   private constructor(private readonly config: KafkaBusConfig, log: Logger) {
     super(log);
+    this.prefix = config.topicPrefix ?? '';
     this.kafka = new Kafka({
       clientId: config.clientId,
       brokers: config.brokers,
@@ -50,7 +54,7 @@ export class KafkaBus extends BaseBus {
     await admin.connect();
     try {
       const existing = new Set(await admin.listTopics());
-      const missing = ALL_TOPIC_NAMES.filter((t) => !existing.has(t));
+      const missing = ALL_TOPIC_NAMES.map((t) => this.prefix + t).filter((t) => !existing.has(t));
       if (missing.length) {
         await admin.createTopics({
           waitForLeaders: true,
@@ -64,19 +68,19 @@ export class KafkaBus extends BaseBus {
   }
 
   async publishRaw(topic: string, value: Buffer, options: PublishOptions = {}): Promise<void> {
-    await this.producer.send({ topic, messages: [{ key: options.key ?? null, value, headers: options.headers }] });
+    await this.producer.send({ topic: this.prefix + topic, messages: [{ key: options.key ?? null, value, headers: options.headers }] });
   }
 
   async subscribeRaw(topic: string, group: string, handler: RawHandler, options: SubscribeOptions = {}): Promise<Subscription> {
     const consumer = this.kafka.consumer({ groupId: group, allowAutoTopicCreation: false });
     this.consumers.add(consumer);
     await consumer.connect();
-    await consumer.subscribe({ topic, fromBeginning: options.fromBeginning ?? true });
+    await consumer.subscribe({ topic: this.prefix + topic, fromBeginning: options.fromBeginning ?? true });
     await consumer.run({
       autoCommit: false,
       eachMessage: async ({ topic: t, partition, message }) => {
         await handler({
-          topic: t,
+          topic,
           key: message.key ? message.key.toString('utf8') : null,
           value: message.value,
           headers: stringHeaders(message.headers),

@@ -93,11 +93,7 @@ export async function startGitHttpServer(opts: {
     // CGI output: header lines, a blank line, then the body which we stream through untouched.
     let head = Buffer.alloc(0);
     let headersDone = false;
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (headersDone) {
-        res.write(chunk);
-        return;
-      }
+    const onHead = (chunk: Buffer) => {
       head = Buffer.concat([head, chunk]);
       const m = /\r?\n\r?\n/.exec(head.toString('latin1'));
       if (!m) return;
@@ -122,9 +118,14 @@ export async function startGitHttpServer(opts: {
       res.writeHead(status, statusText, headers);
       const rest = head.subarray(m.index + m[0].length);
       if (rest.length) res.write(rest);
-    });
+      // pipe from here on so a slow client applies backpressure to http-backend instead of buffering packs
+      child.stdout.off('data', onHead);
+      child.stdout.pipe(res);
+    };
+    child.stdout.on('data', onHead);
     child.stdout.on('end', () => {
-      if (!headersDone && !res.headersSent) res.writeHead(502);
+      if (headersDone) return;
+      if (!res.headersSent) res.writeHead(502);
       res.end();
     });
   });

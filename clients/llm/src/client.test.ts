@@ -1,6 +1,6 @@
 // The real openai client against the project's scripted server on loopback; imported by path because
 // @farm/scripted-llm is a test-only helper, not a dependency of this package.
-import { startScriptedModelServer, type ScriptedModelServer } from '../../scripted-llm/src';
+import { startScriptedModelServer, type ScriptedModelServer } from '@farm/scripted-llm';
 import { createEmbedder, createPatchModel, ModelAnswerInvalid, ModelUnavailable, type ChatMessage } from './index';
 
 const DIFF = '--- a/x.ts\n+++ b/x.ts\n@@ -1 +1 @@\n-a\n+b\n';
@@ -25,7 +25,11 @@ describe('createPatchModel against the scripted server', () => {
     expect(out.usage.promptTokens).toBeGreaterThan(0);
     expect(out.usage.totalTokens).toBe(out.usage.promptTokens + out.usage.completionTokens);
     expect(server.requests).toHaveLength(1);
-    expect(server.requests[0]).toMatchObject({ model: 'gpt-test', messages: prompt, response_format: { type: 'json_object' } });
+    expect(server.requests[0]).toMatchObject({
+      model: 'gpt-test',
+      messages: prompt,
+      response_format: { type: 'json_object' },
+    });
     expect(server.requests[0].temperature).toBeLessThanOrEqual(0.2);
   });
 
@@ -38,16 +42,22 @@ describe('createPatchModel against the scripted server', () => {
 
   it('surfaces a status error as ModelUnavailable once retries run out, retryable by status', async () => {
     server.setScript({ chat: [{ fault: { status: 503 } }, { fault: { status: 401 } }] });
-    const e503 = await model().proposePatch(prompt).catch((e) => e);
+    const e503 = await model()
+      .proposePatch(prompt)
+      .catch((e) => e);
     expect(e503).toBeInstanceOf(ModelUnavailable);
     expect(e503).toMatchObject({ status: 503, retryable: true });
-    const e401 = await model().proposePatch(prompt).catch((e) => e);
+    const e401 = await model()
+      .proposePatch(prompt)
+      .catch((e) => e);
     expect(e401).toMatchObject({ status: 401, retryable: false });
   });
 
   it('a malformed response body is a retryable ModelUnavailable', async () => {
     server.setScript({ chat: [{ fault: { malformed: true } }] });
-    const err = await model().proposePatch(prompt).catch((e) => e);
+    const err = await model()
+      .proposePatch(prompt)
+      .catch((e) => e);
     expect(err).toBeInstanceOf(ModelUnavailable);
     expect(err.retryable).toBe(true);
     expect(err.message).toMatch(/malformed/);
@@ -55,10 +65,14 @@ describe('createPatchModel against the scripted server', () => {
 
   it('content that is not {diff} JSON is ModelAnswerInvalid carrying the raw content', async () => {
     server.setScript({ chat: [{ content: '  Sure! Here is the patch.  ' }, { content: '{"patch": "x"}' }] });
-    const notJson = await model().proposePatch(prompt).catch((e) => e);
+    const notJson = await model()
+      .proposePatch(prompt)
+      .catch((e) => e);
     expect(notJson).toBeInstanceOf(ModelAnswerInvalid);
     expect(notJson).toMatchObject({ retryable: true, raw: 'Sure! Here is the patch.' });
-    const noDiff = await model().proposePatch(prompt).catch((e) => e);
+    const noDiff = await model()
+      .proposePatch(prompt)
+      .catch((e) => e);
     expect(noDiff).toBeInstanceOf(ModelAnswerInvalid);
     expect(noDiff.message).toMatch(/diff/);
   });
@@ -66,7 +80,9 @@ describe('createPatchModel against the scripted server', () => {
   it('an answer slower than timeoutMs is a retryable ModelUnavailable', async () => {
     server.setScript({ chat: [{ content: '{"diff": ""}', fault: { delayMs: 2000 } }] });
     const started = Date.now();
-    const err = await model({ timeoutMs: 200 }).proposePatch(prompt).catch((e) => e);
+    const err = await model({ timeoutMs: 200 })
+      .proposePatch(prompt)
+      .catch((e) => e);
     expect(Date.now() - started).toBeLessThan(1500);
     expect(err).toBeInstanceOf(ModelUnavailable);
     expect(err).toMatchObject({ retryable: true, status: undefined });
@@ -89,7 +105,8 @@ describe('createEmbedder against the scripted server', () => {
   let server: ScriptedModelServer;
   beforeAll(async () => (server = await startScriptedModelServer({ script: { chat: [], embeddingDimensions: 32 } })));
   afterAll(() => server.close());
-  const embedder = (dimensions?: number) => createEmbedder({ baseURL: server.baseURL, apiKey: 'test', model: 'emb', dimensions });
+  const embedder = (dimensions?: number) =>
+    createEmbedder({ baseURL: server.baseURL, apiKey: 'test', model: 'emb', dimensions });
   const cos = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * b[i], 0);
 
   it('gives deterministic vectors of the configured dimension, similar for shared words', async () => {

@@ -50,7 +50,12 @@ export interface Embedder {
 const TEMPERATURE = 0.1;
 
 function openaiClient(cfg: ModelClientConfig): OpenAI {
-  return new OpenAI({ baseURL: cfg.baseURL, apiKey: cfg.apiKey, timeout: cfg.timeoutMs ?? 60_000, maxRetries: cfg.maxRetries ?? 2 });
+  return new OpenAI({
+    baseURL: cfg.baseURL,
+    apiKey: cfg.apiKey,
+    timeout: cfg.timeoutMs ?? 60_000,
+    maxRetries: cfg.maxRetries ?? 2,
+  });
 }
 
 /** Maps whatever the openai client threw (after its own retries) to a typed farm error. */
@@ -71,7 +76,10 @@ export function toModelError(err: unknown): FarmError {
   if (err instanceof SyntaxError || (err as { type?: string } | null)?.type === 'invalid-json') {
     // The openai client parses the body itself; a garbled body surfaces as a bare SyntaxError (native fetch)
     // or node-fetch's FetchError of type 'invalid-json', never as an APIError.
-    return new ModelUnavailable(`model API returned a malformed response: ${err.message}`, { retryable: true, cause: err });
+    return new ModelUnavailable(`model API returned a malformed response: ${errorMessage(err)}`, {
+      retryable: true,
+      cause: err,
+    });
   }
   return new ModelUnavailable(`model API call failed: ${errorMessage(err)}`, { retryable: true, cause: err });
 }

@@ -15,8 +15,15 @@ export class ModelAnswerInvalid extends FarmError {
 export class ModelUnavailable extends FarmError {
   /** HTTP status when the API answered with one; undefined for timeouts and connection failures. */
   readonly status?: number;
-  constructor(message: string, options: { status?: number; retryable: boolean; cause?: unknown; details?: Record<string, unknown> }) {
-    super(message, { retryable: options.retryable, cause: options.cause, details: { status: options.status, ...options.details } });
+  constructor(
+    message: string,
+    options: { status?: number; retryable: boolean; cause?: unknown; details?: Record<string, unknown> },
+  ) {
+    super(message, {
+      retryable: options.retryable,
+      cause: options.cause,
+      details: { status: options.status, ...options.details },
+    });
     this.status = options.status;
   }
 }

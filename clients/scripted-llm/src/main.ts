@@ -11,13 +11,22 @@ import { startScriptedModelServer } from './server';
 async function main() {
   const log = createLogger('scripted-llm');
   const { values } = parseArgs({
-    options: { script: { type: 'string' }, port: { type: 'string', default: '0' }, host: { type: 'string', default: '127.0.0.1' } },
+    options: {
+      script: { type: 'string' },
+      port: { type: 'string', default: '0' },
+      host: { type: 'string', default: '127.0.0.1' },
+    },
   });
   if (!values.script) throw new Error('usage: main.ts --script file.json [--port N] [--host H]');
   const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0-65535, got ${values.port}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`--port must be 0-65535, got ${values.port}`);
 
-  const server = await startScriptedModelServer({ script: await loadModelScript(values.script), port, host: values.host });
+  const server = await startScriptedModelServer({
+    script: await loadModelScript(values.script),
+    port,
+    host: values.host,
+  });
   process.stdout.write(server.baseURL + '\n');
   log.info('scripted model listening', { baseURL: server.baseURL, script: values.script });
 

@@ -50,7 +50,12 @@ const stepSchema = z
   })
   .strict()
   .superRefine((s, ctx) => {
-    const outcomes = [s.content !== undefined, s.answer !== undefined, s.fault?.status !== undefined, !!s.fault?.malformed];
+    const outcomes = [
+      s.content !== undefined,
+      s.answer !== undefined,
+      s.fault?.status !== undefined,
+      !!s.fault?.malformed,
+    ];
     const n = outcomes.filter(Boolean).length;
     // A step must say exactly what the model does; a delay alone is not an answer.
     if (n !== 1) {
@@ -73,7 +78,9 @@ export function validateModelScript(value: unknown, source = 'script'): ModelScr
   const parsed = scriptSchema.safeParse(value);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
-    throw new ModelScriptInvalid(`invalid model script ${source}:\n  ${problems.join('\n  ')}`, { details: { problems } });
+    throw new ModelScriptInvalid(`invalid model script ${source}:\n  ${problems.join('\n  ')}`, {
+      details: { problems },
+    });
   }
   return parsed.data;
 }

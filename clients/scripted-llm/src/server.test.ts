@@ -24,7 +24,8 @@ describe('scripted model server', () => {
         ],
       },
     });
-    const ask = async (t: string) => (await json(post(`${server.baseURL}/chat/completions`, chatBody(t)))).choices[0].message.content;
+    const ask = async (t: string) =>
+      (await json(post(`${server.baseURL}/chat/completions`, chatBody(t)))).choices[0].message.content;
     expect(await ask('first')).toBe(JSON.stringify({ diff: 'd1', reasoning: 'r1' }));
     expect(await ask('tell me about cats')).toBe('meow');
     expect(await ask('x')).toBe('always');
@@ -48,7 +49,10 @@ describe('scripted model server', () => {
 
   it('serves faults, models and base64 embeddings', async () => {
     server = await startScriptedModelServer({
-      script: { chat: [{ fault: { status: 429, retryAfterMs: 5 } }, { fault: { malformed: true } }], embeddingDimensions: 8 },
+      script: {
+        chat: [{ fault: { status: 429, retryAfterMs: 5 } }, { fault: { malformed: true } }],
+        embeddingDimensions: 8,
+      },
     });
     const r429 = await post(`${server.baseURL}/chat/completions`, chatBody('a'));
     expect(r429.status).toBe(429);
@@ -61,7 +65,9 @@ describe('scripted model server', () => {
     expect((await json(fetch(`${server.baseURL}/models`))).data[0].id).toBe('scripted-model');
 
     // The openai client's default encoding: packed little-endian float32.
-    const emb = await json(post(`${server.baseURL}/embeddings`, { model: 'e', input: 'hi there', encoding_format: 'base64' }));
+    const emb = await json(
+      post(`${server.baseURL}/embeddings`, { model: 'e', input: 'hi there', encoding_format: 'base64' }),
+    );
     const buf = Buffer.from(emb.data[0].embedding, 'base64');
     expect(Array.from(new Float32Array(buf.buffer, buf.byteOffset, buf.length / 4))).toHaveLength(8);
   });
@@ -82,23 +88,32 @@ describe('loadModelScript', () => {
   });
 
   it('rejects bad shapes naming the path of each problem', async () => {
-    const file = await write('bad.json', JSON.stringify({ chat: [{ content: 'a', answer: { diff: 'b' } }, { fault: { status: 'x' } }] }));
+    const file = await write(
+      'bad.json',
+      JSON.stringify({ chat: [{ content: 'a', answer: { diff: 'b' } }, { fault: { status: 'x' } }] }),
+    );
     const err = await loadModelScript(file).catch((e) => e);
     expect(err).toBeInstanceOf(ModelScriptInvalid);
     expect(err.message).toContain('bad.json');
-    expect(err.message).toContain('chat.0: step needs exactly one of content, answer, fault.status, fault.malformed (has 2)');
+    expect(err.message).toContain(
+      'chat.0: step needs exactly one of content, answer, fault.status, fault.malformed (has 2)',
+    );
     expect(err.message).toMatch(/chat\.1\.fault\.status: .*number/i);
   });
 
   it('rejects non-JSON and missing files clearly', async () => {
     await expect(loadModelScript(await write('junk.json', '{chat:'))).rejects.toThrow(/junk\.json is not valid JSON/);
-    await expect(loadModelScript(path.join(dir, 'missing.json'))).rejects.toThrow(/cannot read model script .*missing\.json/);
+    await expect(loadModelScript(path.join(dir, 'missing.json'))).rejects.toThrow(
+      /cannot read model script .*missing\.json/,
+    );
   });
 
   it('CLI prints the base URL and serves until SIGTERM', async () => {
     const file = await write('cli.json', JSON.stringify({ chat: [{ content: 'from cli' }] }));
     const tsx = path.resolve(__dirname, '../../../node_modules/.bin/tsx');
-    const child = spawn(tsx, [path.join(__dirname, 'main.ts'), '--script', file, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(tsx, [path.join(__dirname, 'main.ts'), '--script', file, '--port', '0'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const baseURL = await new Promise<string>((resolve, reject) => {
       child.stdout.once('data', (d: Buffer) => resolve(d.toString().trim()));
       child.once('exit', (code) => reject(new Error(`cli exited ${code}`)));

@@ -23,6 +23,20 @@ export interface ScriptedModelServer {
   close(): Promise<void>;
 }
 
+/** What the handlers read from request bodies; every field may be missing or of the wrong type. */
+interface ChatBody {
+  model?: string;
+  messages?: Array<{ role: string; content: unknown }>;
+  response_format?: unknown;
+  temperature?: number;
+}
+interface EmbeddingsBody {
+  model?: string;
+  input?: unknown;
+  dimensions?: number;
+  encoding_format?: string;
+}
+
 const MODEL_ID = 'scripted-model';
 
 /** Rough token count (~4 chars a token) so callers that log or budget usage see plausible numbers. */
@@ -83,9 +97,9 @@ export async function startScriptedModelServer(opts: {
     return i;
   };
 
-  async function chat(body: any, res: http.ServerResponse) {
-    const messages = Array.isArray(body?.messages) ? body.messages : [];
-    const prompt = messages.map((m: any) => contentText(m?.content)).join('\n');
+  async function chat(body: ChatBody, res: http.ServerResponse) {
+    const messages = Array.isArray(body.messages) ? body.messages : [];
+    const prompt = messages.map((m) => contentText(m?.content)).join('\n');
     const index = takeStep(prompt);
     const step: ScriptStep | undefined = index === null ? undefined : script.chat[index];
     const outcome: RecordedChatRequest['outcome'] = !step
@@ -97,22 +111,28 @@ export async function startScriptedModelServer(opts: {
           : 'answer';
     requests.push({
       at: new Date().toISOString(),
-      model: body?.model,
+      model: String(body.model ?? ''),
       messages,
-      response_format: body?.response_format,
-      temperature: body?.temperature,
+      response_format: body.response_format,
+      temperature: body.temperature,
       step: index,
       outcome,
     });
     if (!step) {
       // 400 rather than 404 so the openai client neither retries nor hides it: a test script is missing a step.
-      return send(res, 400, apiError('scripted model has no step for this request', 'invalid_request_error', 'no_scripted_step'));
+      return send(
+        res,
+        400,
+        apiError('scripted model has no step for this request', 'invalid_request_error', 'no_scripted_step'),
+      );
     }
     const fault = step.fault ?? {};
     if (fault.delayMs) await sleep(fault.delayMs);
     if (fault.status) {
-      const type = fault.status === 429 ? 'rate_limit_exceeded' : fault.status >= 500 ? 'server_error' : 'invalid_request_error';
-      const headers: Record<string, string> = fault.retryAfterMs !== undefined ? { 'retry-after-ms': String(fault.retryAfterMs) } : {};
+      const type =
+        fault.status === 429 ? 'rate_limit_exceeded' : fault.status >= 500 ? 'server_error' : 'invalid_request_error';
+      const headers: Record<string, string> =
+        fault.retryAfterMs !== undefined ? { 'retry-after-ms': String(fault.retryAfterMs) } : {};
       return send(res, fault.status, apiError(`scripted fault ${fault.status}`, type, fault.status), headers);
     }
     if (fault.malformed) return send(res, 200, '{"id": "chatcmpl-broken", "choices": [');
@@ -123,34 +143,48 @@ export async function startScriptedModelServer(opts: {
       id: `chatcmpl-${randomUUID()}`,
       object: 'chat.completion',
       created: Math.floor(Date.now() / 1000),
-      model: typeof body?.model === 'string' ? body.model : MODEL_ID,
+      model: typeof body.model === 'string' ? body.model : MODEL_ID,
       choices: [{ index: 0, message: { role: 'assistant', content }, logprobs: null, finish_reason: 'stop' }],
-      usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+      usage: {
+        prompt_tokens: promptTokens,
+        completion_tokens: completionTokens,
+        total_tokens: promptTokens + completionTokens,
+      },
     });
   }
 
-  function embeddings(body: any, res: http.ServerResponse) {
-    const input: unknown[] = Array.isArray(body?.input) ? body.input : [body?.input];
+  function embeddings(body: EmbeddingsBody, res: http.ServerResponse) {
+    const input: unknown[] = Array.isArray(body.input) ? body.input : [body.input];
     if (!input.every((t) => typeof t === 'string')) {
       return send(res, 400, apiError('input must be a string or an array of strings', 'invalid_request_error', null));
     }
-    const dims = Number.isInteger(body?.dimensions) && body.dimensions > 0 ? body.dimensions : (script.embeddingDimensions ?? 64);
+    const asked = body.dimensions;
+    const dims =
+      typeof asked === 'number' && Number.isInteger(asked) && asked > 0 ? asked : (script.embeddingDimensions ?? 64);
     // The openai client asks for base64 (packed little-endian float32) unless told otherwise.
-    const base64 = body?.encoding_format === 'base64';
+    const base64 = body.encoding_format === 'base64';
     const data = (input as string[]).map((text, index) => {
       const vec = hashedEmbedding(text, dims);
       const embedding = base64 ? Buffer.from(new Float32Array(vec).buffer).toString('base64') : vec;
       return { object: 'embedding', index, embedding };
     });
     const tokens = (input as string[]).reduce((n, t) => n + estimateTokens(t), 0);
-    send(res, 200, { object: 'list', data, model: body?.model ?? MODEL_ID, usage: { prompt_tokens: tokens, total_tokens: tokens } });
+    send(res, 200, {
+      object: 'list',
+      data,
+      model: body.model ?? MODEL_ID,
+      usage: { prompt_tokens: tokens, total_tokens: tokens },
+    });
   }
 
   const server = http.createServer(async (req, res) => {
     try {
       const path = (req.url ?? '').split('?')[0].replace(/\/+$/, '');
       if (req.method === 'GET' && path === '/v1/models') {
-        return send(res, 200, { object: 'list', data: [{ id: MODEL_ID, object: 'model', created: 0, owned_by: 'agent-farm' }] });
+        return send(res, 200, {
+          object: 'list',
+          data: [{ id: MODEL_ID, object: 'model', created: 0, owned_by: 'agent-farm' }],
+        });
       }
       if (req.method === 'GET' && path === '/_scripted/requests') return send(res, 200, requests);
       if (req.method !== 'POST' || (path !== '/v1/chat/completions' && path !== '/v1/embeddings')) {
@@ -158,9 +192,10 @@ export async function startScriptedModelServer(opts: {
       }
       const chunks: Buffer[] = [];
       for await (const c of req) chunks.push(c as Buffer);
-      let body: unknown;
+      // Clients are not trusted to send the right shape; each handler reads fields defensively.
+      let body: ChatBody & EmbeddingsBody;
       try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8')) ?? {};
       } catch {
         return send(res, 400, apiError('request body is not valid JSON', 'invalid_request_error', null));
       }

@@ -1,0 +1,134 @@
+// The walking-skeleton scenarios, run on one machine (in-process bus, PGlite) and on the cluster's services
+// (Kafka, PostgreSQL); both with the git smart-HTTP server, the scripted model and an agent process per task.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { farm } from '@farm/proto';
+import { DEAD_LETTER_TOPIC, DLQ_HEADERS, Topics, type EventBus, type RawMessage } from '@farm/bus';
+import { remoteBranchSha, seedBareRepo, startGitHttpServer, type GitHttpServer } from '@farm/git';
+import { ChildProcessLauncher } from '@farm/orchestrator';
+import { AGENT_JOB_ENTRY } from '@farm/coding-agent';
+import { createLogger, silentLogger } from '@farm/runtime';
+import { startScriptedModelServer, type ModelScript } from '@farm/scripted-llm';
+import type { SqlStore } from '@farm/store';
+import { startFarm } from './local-farm';
+import { NON_APPLYING_DIFF, SAMPLE_DIFF, SAMPLE_REPO_FILES, SAMPLE_REQUEST } from './sample-repo';
+import { submitChangeRequest, watchChangeRequest } from './submit';
+
+const P = farm.v1.Phase;
+// Async on purpose: the git server runs in this process, a sync child would block it.
+const run = async (cmd: string, args: string[], cwd?: string) => (await promisify(execFile)(cmd, args, { cwd })).stdout;
+const log = process.env.FARM_TEST_LOGS ? createLogger('test') : silentLogger;
+
+export function defineFarmScenarios(mode: string, open: () => Promise<{ bus: EventBus; store: SqlStore }>): void {
+  describe(`walking skeleton on ${mode}`, () => {
+    let tmp: string;
+    let git: GitHttpServer;
+    let bus: EventBus;
+    let store: SqlStore;
+    const results: farm.v1.CommitResult[] = [];
+    const deadLetters: RawMessage[] = [];
+
+    beforeAll(async () => {
+      tmp = await mkdtemp(path.join(os.tmpdir(), 'farm-e2e-'));
+      git = await startGitHttpServer({ root: path.join(tmp, 'git') });
+      ({ bus, store } = await open());
+      await bus.subscribe(Topics.commitResults, 'test-results', async (r) => void results.push(r));
+      await bus.subscribeRaw(DEAD_LETTER_TOPIC, 'test-dead-letters', async (m) => void deadLetters.push(m));
+    });
+    afterAll(async () => {
+      await bus.close();
+      await store.close();
+      await git.close();
+      await rm(tmp, { recursive: true, force: true });
+    });
+
+    /** Runs one request through a farm whose model answers from `script`; returns what a user would see. */
+    async function runRequest(repoName: string, script: ModelScript) {
+      const repoUrl = await git.createBareRepo(repoName);
+      const baseCommit = await seedBareRepo({ url: repoUrl, files: SAMPLE_REPO_FILES, message: 'initial' });
+      const model = await startScriptedModelServer({ script });
+      const launcher = new ChildProcessLauncher({
+        bus,
+        log,
+        agentEntry: AGENT_JOB_ENTRY,
+        logDir: path.join(tmp, 'agent-logs'),
+        env: {
+          ...process.env,
+          OPENAI_BASE_URL: model.baseURL,
+          OPENAI_API_KEY: 'test-key',
+          FARM_WORK_DIR: path.join(tmp, 'work'),
+          FARM_LLM_MAX_RETRIES: '0',
+        },
+      });
+      const farmApp = await startFarm({ bus, store, launcher, log });
+      try {
+        const id = await submitChangeRequest(bus, { repoUrl, baseRef: 'main', ...SAMPLE_REQUEST });
+        const transitions: farm.v1.PhaseTransition[] = [];
+        await watchChangeRequest(bus, id, (t) => transitions.push(t), {
+          until: new Set([P.BUILD, P.DONE, P.FAILED, P.CANCELLED]),
+          timeoutMs: 150_000,
+        });
+        log.info("watch finished", { id });
+        return { id, repoUrl, baseCommit, transitions, prompts: model.requests };
+      } finally {
+        await farmApp.stop();
+        log.info("farm stopped");
+        await model.close();
+      }
+    }
+
+    test('a change request reaches BUILD with a pushed, checked agt/<task_id> branch', async () => {
+      const garbageKey = `garbage-${Date.now()}`;
+      await bus.publishRaw(Topics.changeRequests.name, Buffer.from('{not a change request'), { key: garbageKey });
+
+      const req = await runRequest('calc-ok.git', { chat: [{ answer: { diff: SAMPLE_DIFF, reasoning: 'add multiply' } }] });
+
+      const phases = req.transitions.filter((t) => !t.taskId).map((t) => farm.v1.Phase[t.toPhase]);
+      expect(phases).toEqual(['RECEIVED', 'PLANNING', 'CODING', 'BUILD']);
+      expect(req.transitions.map((t) => Number(t.sequence))).toEqual(req.transitions.map((_, i) => i + 1));
+
+      const result = results.find((r) => r.changeRequestId === req.id)!;
+      expect(farm.v1.CommitStatus[result.status]).toBe('SUCCESS');
+      expect(result.branchName).toBe(`agt/${result.taskId}`);
+      expect(result.attempts).toBe(1);
+      expect(result.tokenUsage?.totalTokens).toBeGreaterThan(0);
+      expect(result.stepDurations.map((d) => d.step)).toEqual(expect.arrayContaining(['clone', 'llm', 'apply', 'check', 'push']));
+      expect(await remoteBranchSha(req.repoUrl, result.branchName)).toBe(result.commitSha);
+
+      // What a reviewer would do: clone the branch, diff it against the base, run the repo's tests.
+      const checkout = path.join(tmp, 'review-ok');
+      await run('git', ['clone', '-q', '--branch', result.branchName, req.repoUrl, checkout]);
+      const changed = await run('git', ['diff', '--name-only', req.baseCommit, 'HEAD'], checkout);
+      expect(changed.trim().split('\n').sort()).toEqual(['src/calculator.js', 'test/calculator.test.js']);
+      const diff = await run('git', ['diff', req.baseCommit, 'HEAD'], checkout);
+      expect(diff).toContain('+function multiply(a, b) {');
+      expect(diff).toContain("+  assert.strictEqual(multiply(4, 3), 12);");
+      await run('node', ['--test'], checkout); // rejects if the tests fail
+
+      expect(req.prompts[0].messages.map((m) => m.content).join('\n')).toContain(SAMPLE_REQUEST.title);
+
+      // The garbage sent first went to the dead-letter topic with its reason; the request after it was processed.
+      const letter = deadLetters.find((m) => m.key === garbageKey);
+      expect(letter?.headers[DLQ_HEADERS.errorKind]).toBe('decode');
+      expect(letter?.headers[DLQ_HEADERS.sourceTopic]).toBe(Topics.changeRequests.name);
+    });
+
+    test('a model whose diff never applies: SOFT_FAIL after the retries, request FAILED, no branch', async () => {
+      const req = await runRequest('calc-bad.git', { chat: [{ repeat: true, answer: { diff: NON_APPLYING_DIFF, reasoning: 'guess' } }] });
+
+      const last = req.transitions.filter((t) => !t.taskId).at(-1)!;
+      expect(farm.v1.Phase[last.toPhase]).toBe('FAILED');
+      const result = results.find((r) => r.changeRequestId === req.id)!;
+      expect(farm.v1.CommitStatus[result.status]).toBe('SOFT_FAIL');
+      expect(result.attempts).toBe(3);
+      expect(result.notes.join('\n')).toMatch(/rejected/);
+      expect(req.prompts).toHaveLength(3);
+      // the rejection reason went back to the model on the retry
+      expect(req.prompts[1].messages.map((m) => m.content).join('\n')).toMatch(/rejected/);
+      expect(await remoteBranchSha(req.repoUrl, `agt/${result.taskId}`)).toBeUndefined();
+    });
+  });
+}

@@ -1,0 +1,34 @@
+import type { EventBus, Subscription } from '@farm/bus';
+import { startCodePlanner } from '@farm/code-planner';
+import { Orchestrator, type TaskLauncher } from '@farm/orchestrator';
+import { startRequestPlanner } from '@farm/request-planner';
+import type { Logger } from '@farm/runtime';
+import type { SqlStore } from '@farm/store';
+
+export interface FarmParts {
+  bus: EventBus;
+  store: SqlStore;
+  launcher: TaskLauncher;
+  log: Logger;
+}
+
+/**
+ * Every app of the farm in one process, on whatever bus, store and launcher it is given: the in-process bus,
+ * PGlite and child processes on one machine; Kafka and PostgreSQL when those are configured.
+ */
+export async function startFarm(parts: FarmParts): Promise<{ orchestrator: Orchestrator; stop(): Promise<void> }> {
+  const orchestrator = new Orchestrator({ bus: parts.bus, store: parts.store, launcher: parts.launcher, log: parts.log.child({ app: 'orchestrator' }) });
+  await orchestrator.start();
+  const subs: Subscription[] = [
+    await startRequestPlanner({ bus: parts.bus, log: parts.log.child({ app: 'request-planner' }) }),
+    await startCodePlanner({ bus: parts.bus, log: parts.log.child({ app: 'code-planner' }) }),
+  ];
+  return {
+    orchestrator,
+    async stop() {
+      await Promise.all(subs.map((s) => s.stop()));
+      await orchestrator.stop();
+      await parts.launcher.close();
+    },
+  };
+}

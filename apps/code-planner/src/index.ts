@@ -1,0 +1,2 @@
+export { bundlePlan } from './bundle-plan';
+export { startCodePlanner } from './code-planner';

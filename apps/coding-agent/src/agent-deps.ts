@@ -1,0 +1,23 @@
+import { createPatchModel } from '@farm/llm';
+import type { Logger } from '@farm/runtime';
+import type { AgentConfig } from './config';
+import type { AgentDeps } from './run-task';
+
+export function agentDepsFromConfig(config: AgentConfig, log: Logger): AgentDeps {
+  return {
+    model: createPatchModel({
+      baseURL: config.OPENAI_BASE_URL,
+      apiKey: config.OPENAI_API_KEY,
+      model: config.FARM_MODEL,
+      timeoutMs: config.FARM_LLM_TIMEOUT_S * 1000,
+      maxRetries: config.FARM_LLM_MAX_RETRIES,
+      log,
+    }),
+    log,
+    workRoot: config.FARM_WORK_DIR,
+    maxRetries: config.FARM_MAX_RETRIES,
+    checkTimeoutMs: config.FARM_CHECK_TIMEOUT_S * 1000,
+    promptBudgetChars: config.FARM_PROMPT_BUDGET_CHARS,
+    author: { name: config.FARM_GIT_AUTHOR_NAME, email: config.FARM_GIT_AUTHOR_EMAIL },
+  };
+}

@@ -1,0 +1,22 @@
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig, z } from '@farm/runtime';
+
+const schema = z.object({
+  OPENAI_BASE_URL: z.string().url({ message: 'OPENAI_BASE_URL must be the URL of an OpenAI-compatible API (e.g. https://api.openai.com/v1)' }),
+  OPENAI_API_KEY: z.string().min(1).default('not-needed'),
+  FARM_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  FARM_LLM_TIMEOUT_S: z.coerce.number().positive().default(120),
+  FARM_LLM_MAX_RETRIES: z.coerce.number().int().min(0).default(3),
+  FARM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
+  FARM_CHECK_TIMEOUT_S: z.coerce.number().positive().default(600),
+  FARM_PROMPT_BUDGET_CHARS: z.coerce.number().int().positive().default(48_000),
+  FARM_WORK_DIR: z.string().default(path.join(os.tmpdir(), 'farm-agent')),
+  FARM_GIT_AUTHOR_NAME: z.string().default('agent-farm'),
+  FARM_GIT_AUTHOR_EMAIL: z.string().default('agent@agent-farm.local'),
+  /** Comma-separated brokers; needed when the agent is not a child of a one-machine farm. */
+  KAFKA_BROKERS: z.string().optional(),
+});
+
+export type AgentConfig = z.infer<typeof schema>;
+export const loadAgentConfig = (env: NodeJS.ProcessEnv = process.env): AgentConfig => loadConfig(schema, env);

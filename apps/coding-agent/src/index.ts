@@ -1,0 +1,10 @@
+export { runCodingTask, branchFor, type AgentDeps } from './run-task';
+export { agentDepsFromConfig } from './agent-deps';
+export { loadAgentConfig, type AgentConfig } from './config';
+export { detectCheckCommand, runCheck, trimOutput } from './check-command';
+export { buildPrompt } from './prompt';
+export { readTask, BadTaskInput } from './read-task';
+
+import path from 'node:path';
+/** Path of the Job-style entry point, for launchers that start the agent as a process. */
+export const AGENT_JOB_ENTRY = path.join(__dirname, 'job.ts');

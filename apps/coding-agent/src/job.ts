@@ -1,0 +1,46 @@
+// Job-style entry point: one task in, its CommitResult out, and an exit code saying how it went
+// (0 SUCCESS, 2 SOFT_FAIL, 3 HARD_FAIL, 64 bad input or configuration).
+import { farm } from '@farm/proto';
+import { KafkaBus, ParentProcessBus, Topics, type EventBus } from '@farm/bus';
+import { ConfigError, createLogger, errorMessage } from '@farm/runtime';
+import { agentDepsFromConfig } from './agent-deps';
+import { loadAgentConfig } from './config';
+import { BadTaskInput, readTask } from './read-task';
+import { runCodingTask } from './run-task';
+
+const EXIT: Record<number, number> = {
+  [farm.v1.CommitStatus.SUCCESS]: 0,
+  [farm.v1.CommitStatus.SOFT_FAIL]: 2,
+  [farm.v1.CommitStatus.HARD_FAIL]: 3,
+};
+
+async function main(): Promise<number> {
+  const log = createLogger('coding-agent');
+  let task: farm.v1.CodingTask;
+  let bus: EventBus;
+  try {
+    task = readTask(process.argv.slice(2), process.env);
+    const config = loadAgentConfig();
+    if (process.send) bus = new ParentProcessBus(log);
+    else if (config.KAFKA_BROKERS) bus = await KafkaBus.connect({ brokers: config.KAFKA_BROKERS.split(','), clientId: `coding-agent-${task.id}`, log });
+    else throw new ConfigError('KAFKA_BROKERS is required when the agent does not run under a one-machine farm');
+    const result = await runCodingTask(task, agentDepsFromConfig(config, log));
+    await bus.publish(Topics.commitResults, farm.v1.CommitResult.fromObject(result));
+    await bus.close();
+    return EXIT[result.status ?? 0] ?? 1;
+  } catch (err) {
+    if (err instanceof BadTaskInput || err instanceof ConfigError) {
+      log.error('cannot start task', { err: errorMessage(err) });
+      return 64;
+    }
+    throw err;
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    process.stderr.write(`coding-agent crashed: ${err?.stack ?? err}\n`);
+    process.exit(1);
+  },
+);

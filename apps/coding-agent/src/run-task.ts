@@ -1,0 +1,182 @@
+import { mkdtemp, rm, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { farm } from '@farm/proto';
+import { cloneAtCommit, commitAll, pushBranch, remoteBranchSha, PushRejected } from '@farm/git';
+import { applyPatch, PatchRejected } from '@farm/patch';
+import { ModelAnswerInvalid, type PatchModel } from '@farm/llm';
+import { FarmError, errorMessage, type Logger } from '@farm/runtime';
+import { detectCheckCommand, runCheck } from './check-command';
+import { buildPrompt } from './prompt';
+import { readContextFiles, revertFiles } from './work-tree';
+import { agentMetrics } from './metrics';
+
+const S = farm.v1.CommitStatus;
+
+export interface AgentDeps {
+  model: PatchModel;
+  log: Logger;
+  /** Where task checkouts are made; each task gets its own temporary directory. */
+  workRoot: string;
+  /** Attempts after the first (default 2). */
+  maxRetries: number;
+  checkTimeoutMs: number;
+  promptBudgetChars: number;
+  author: { name: string; email: string };
+}
+
+export const branchFor = (taskId: string) => `agt/${taskId}`;
+
+/** A failure that ends the task at once; `step` names where (clone, llm, push, ...). */
+class TaskAborted extends FarmError {
+  constructor(readonly step: string, message: string, readonly status: farm.v1.CommitStatus = S.HARD_FAIL) {
+    super(message);
+  }
+}
+
+/**
+ * The agent's loop for one task: clone at the base commit, ask the model for a diff, apply it, run the repo's
+ * checks, feed failures back (up to maxRetries more attempts), then commit, push agt/<task_id> and report.
+ * Never throws for task failures: they become SOFT_FAIL / HARD_FAIL results with notes.
+ */
+export async function runCodingTask(task: farm.v1.ICodingTask, deps: AgentDeps): Promise<farm.v1.ICommitResult> {
+  const log = deps.log.child({ changeRequestId: task.changeRequestId, taskId: task.id });
+  const branch = branchFor(task.id!);
+  const url = task.repo?.url ?? '';
+  const durations: farm.v1.IStepDuration[] = [];
+  const usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+  let attempts = 0;
+  const timed = async <T>(step: string, attempt: number, fn: () => Promise<T>): Promise<T> => {
+    const start = process.hrtime.bigint();
+    try {
+      return await fn();
+    } finally {
+      const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+      durations.push({ step, attempt, seconds });
+      agentMetrics.stepSeconds.observe({ step }, seconds);
+    }
+  };
+  const result = (status: farm.v1.CommitStatus, fields: Partial<farm.v1.ICommitResult>): farm.v1.ICommitResult => {
+    agentMetrics.tasks.inc({ status: S[status] });
+    agentMetrics.attempts.observe(attempts);
+    return {
+      taskId: task.id,
+      changeRequestId: task.changeRequestId,
+      status,
+      attempts,
+      tokenUsage: usage,
+      stepDurations: durations,
+      ...fields,
+    };
+  };
+
+  // Idempotent by task id: a task redelivered after its push reports the pushed commit again.
+  const existing = await remoteBranchSha(url, branch).catch(() => undefined);
+  if (existing) {
+    log.info('branch already pushed; re-emitting result', { branch, sha: existing });
+    return result(S.SUCCESS, { commitSha: existing, branchName: branch, notes: ['branch already pushed; result re-emitted'] });
+  }
+
+  await mkdir(deps.workRoot, { recursive: true });
+  const workDir = await mkdtemp(path.join(deps.workRoot, `${task.id}-`));
+  const repoDir = path.join(workDir, 'repo');
+  const home = path.join(workDir, 'home');
+  await mkdir(home);
+  try {
+    await timed('clone', 0, () =>
+      cloneAtCommit({ url, ref: task.repo?.baseRef || 'main', commit: task.repo?.baseCommit ?? '', dir: repoDir }),
+    ).catch((err) => {
+      throw new TaskAborted('clone', `clone failed: ${errorMessage(err)}`);
+    });
+    const files = await timed('context', 0, () => readContextFiles(repoDir));
+    const checkCommand = detectCheckCommand(repoDir, task.checkCommand);
+    const feedback: string[] = [];
+    const maxAttempts = 1 + (task.maxRetries || deps.maxRetries);
+
+    for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+      attempts = attempt;
+      const messages = buildPrompt(task, files, feedback, deps.promptBudgetChars);
+      let diff: string;
+      try {
+        const answer = await timed('llm', attempt, () => deps.model.proposePatch(messages));
+        usage.promptTokens += answer.usage.promptTokens;
+        usage.completionTokens += answer.usage.completionTokens;
+        usage.totalTokens += answer.usage.totalTokens;
+        agentMetrics.tokens.inc({ kind: 'prompt' }, answer.usage.promptTokens);
+        agentMetrics.tokens.inc({ kind: 'completion' }, answer.usage.completionTokens);
+        diff = answer.diff;
+      } catch (err) {
+        if (!(err instanceof ModelAnswerInvalid)) throw new TaskAborted('llm', `model unavailable: ${errorMessage(err)}`);
+        feedback.splice(0, feedback.length, `Your answer was not the JSON object asked for: ${err.message}`);
+        log.warn('invalid model answer', { attempt, err });
+        continue;
+      }
+
+      let applied: Awaited<ReturnType<typeof applyPatch>>;
+      try {
+        applied = await timed('apply', attempt, () => applyPatch(repoDir, diff));
+      } catch (err) {
+        if (!(err instanceof PatchRejected)) throw err;
+        agentMetrics.patches.inc({ result: 'rejected' });
+        feedback.splice(0, feedback.length, `The diff was rejected and nothing was applied: ${err.message}`);
+        log.warn('patch rejected', { attempt, reason: err.message });
+        continue;
+      }
+
+      if (checkCommand) {
+        const check = await timed('check', attempt, () =>
+          runCheck(repoDir, checkCommand, { timeoutMs: deps.checkTimeoutMs, home }),
+        );
+        if (!check.ok) {
+          agentMetrics.patches.inc({ result: 'check_failed' });
+          feedback.splice(
+            0,
+            feedback.length,
+            `The diff applied, but \`${check.command}\` failed (exit ${check.exitCode}${check.timedOut ? ', timed out' : ''}):\n${check.output}`,
+          );
+          log.warn('self-check failed', { attempt, exitCode: check.exitCode });
+          await revertFiles(repoDir, applied.files);
+          continue;
+        }
+      }
+      agentMetrics.patches.inc({ result: 'applied' });
+
+      const commitSha = await timed('commit', attempt, () =>
+        commitAll({ dir: repoDir, branch, author: deps.author, message: `${kindWord(task.kind)}(${task.id}): ${firstLine(task.goal)}\n\n[agent:${task.id}]` }),
+      ).catch((err) => {
+        throw new TaskAborted('commit', `commit failed: ${errorMessage(err)}`);
+      });
+      try {
+        await timed('push', attempt, () => pushBranch({ dir: repoDir, url, branch }));
+      } catch (err) {
+        // Another agent with the same task pushed first: its branch is the result.
+        const theirs = err instanceof PushRejected ? await remoteBranchSha(url, branch).catch(() => undefined) : undefined;
+        if (theirs) return result(S.SUCCESS, { commitSha: theirs, branchName: branch, notes: ['branch pushed by another agent'] });
+        throw new TaskAborted('push', `push failed: ${errorMessage(err)}`);
+      }
+      log.info('task succeeded', { attempt, branch, commitSha });
+      return result(S.SUCCESS, { commitSha, branchName: branch, notes: applied.fuzzy ? ['patch applied by context (line numbers were off)'] : [] });
+    }
+    return result(S.SOFT_FAIL, {
+      failedStep: 'attempts',
+      notes: [`no passing patch after ${attempts} attempt(s)`, feedback.join('\n').slice(0, 2000)],
+    });
+  } catch (err) {
+    if (err instanceof TaskAborted) {
+      log.error('task aborted', { step: err.step, err });
+      return result(err.status, { failedStep: err.step, notes: [err.message] });
+    }
+    log.error('task crashed', { err });
+    return result(S.HARD_FAIL, { failedStep: 'agent', notes: [`agent error: ${errorMessage(err)}`] });
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+const firstLine = (s?: string | null) => (s ?? '').split('\n')[0].slice(0, 72);
+const KIND_WORDS: Record<number, string> = {
+  [farm.v1.TaskKind.FIX]: 'fix',
+  [farm.v1.TaskKind.REFACTOR]: 'refactor',
+  [farm.v1.TaskKind.TEST]: 'test',
+  [farm.v1.TaskKind.DOCS]: 'docs',
+};
+const kindWord = (k?: farm.v1.TaskKind | null) => KIND_WORDS[k ?? 0] ?? 'feat';

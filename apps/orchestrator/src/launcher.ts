@@ -1,0 +1,20 @@
+import type { farm } from '@farm/proto';
+import { Topics, type EventBus } from '@farm/bus';
+
+/** How the orchestrator starts a coding agent for a task: a child process, a Kubernetes Job, or the pool. */
+export interface TaskLauncher {
+  launch(task: farm.v1.ICodingTask): Promise<void>;
+  /** Stops whatever runs for the change request (cancel). */
+  cancel(changeRequestId: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Worker-pool mode: the task goes on the task topic, where coding-agent replicas consume it in one group. */
+export class TaskTopicLauncher implements TaskLauncher {
+  constructor(private readonly bus: EventBus) {}
+  async launch(task: farm.v1.ICodingTask): Promise<void> {
+    await this.bus.publish(Topics.codingTasks, Topics.codingTasks.type.fromObject(task as Record<string, unknown>));
+  }
+  async cancel(): Promise<void> {}
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,32 @@
+import { farm } from '@farm/proto';
+
+const P = farm.v1.Phase;
+type Phase = farm.v1.Phase;
+
+/** The moves a change request may make; anything else is a bug or a stale event and is refused. */
+const ALLOWED: Record<number, Phase[]> = {
+  [P.PHASE_UNSPECIFIED]: [P.RECEIVED],
+  [P.RECEIVED]: [P.PLANNING, P.FAILED, P.CANCELLED],
+  [P.PLANNING]: [P.CODING, P.FAILED, P.CANCELLED],
+  [P.CODING]: [P.BUILD, P.FAILED, P.CANCELLED],
+  [P.BUILD]: [P.DONE, P.FAILED, P.CANCELLED],
+};
+
+export function canMove(from: Phase, to: Phase): boolean {
+  return (ALLOWED[from] ?? []).includes(to);
+}
+
+export function parsePhase(name: string): Phase {
+  const v = (P as unknown as Record<string, number>)[name];
+  if (v === undefined) throw new Error(`unknown phase ${name}`);
+  return v;
+}
+
+export type TaskState = 'PENDING' | 'DISPATCHED' | 'SUCCESS' | 'SOFT_FAIL' | 'HARD_FAIL';
+
+/** Where CODING goes once results come in: BUILD when every task succeeded, FAILED as soon as one failed. */
+export function codingOutcome(statuses: TaskState[]): 'BUILD' | 'FAILED' | 'WAIT' {
+  if (statuses.some((s) => s === 'SOFT_FAIL' || s === 'HARD_FAIL')) return 'FAILED';
+  if (statuses.length > 0 && statuses.every((s) => s === 'SUCCESS')) return 'BUILD';
+  return 'WAIT';
+}

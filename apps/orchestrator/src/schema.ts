@@ -1,0 +1,51 @@
+export const orchestratorMigrations = [
+  {
+    name: 'orchestrator-001-state',
+    sql: `
+CREATE TABLE change_requests (
+  id text PRIMARY KEY,
+  phase text NOT NULL,
+  seq bigint NOT NULL DEFAULT 0,
+  repo_url text NOT NULL,
+  base_ref text NOT NULL,
+  base_commit text NOT NULL DEFAULT '',
+  title text NOT NULL,
+  description text NOT NULL DEFAULT '',
+  check_command text NOT NULL DEFAULT '',
+  reason text NOT NULL DEFAULT '',
+  created_at timestamptz NOT NULL DEFAULT now(),
+  updated_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE TABLE tasks (
+  id text PRIMARY KEY,
+  change_request_id text NOT NULL REFERENCES change_requests(id),
+  goal text NOT NULL,
+  status text NOT NULL,
+  task_b64 text NOT NULL,
+  branch text NOT NULL DEFAULT '',
+  commit_sha text NOT NULL DEFAULT '',
+  notes text NOT NULL DEFAULT '',
+  attempts int NOT NULL DEFAULT 0,
+  dispatched_at timestamptz,
+  finished_at timestamptz
+);
+CREATE INDEX tasks_by_request ON tasks (change_request_id);
+-- A message is applied once: its id is recorded in the transaction that applies it.
+CREATE TABLE processed_messages (
+  consumer text NOT NULL,
+  message_id text NOT NULL,
+  processed_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (consumer, message_id)
+);
+-- Events are written with the state change and published after commit, so none is lost on a crash.
+CREATE TABLE outbox (
+  id bigserial PRIMARY KEY,
+  topic text NOT NULL,
+  msg_key text NOT NULL,
+  payload_b64 text NOT NULL,
+  published_at timestamptz
+);
+CREATE INDEX outbox_unpublished ON outbox (id) WHERE published_at IS NULL;
+`,
+  },
+];

@@ -1,0 +1,2 @@
+export { planRequest } from './plan-request';
+export { startRequestPlanner } from './request-planner';

@@ -1,0 +1,231 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import {
+  cloneAtCommit,
+  CommitNotFound,
+  commitAll,
+  NothingToCommit,
+  pushBranch,
+  PushRejected,
+  RefNotFound,
+  remoteBranchSha,
+  resolveRemoteRef,
+  seedBareRepo,
+  startGitHttpServer,
+  type GitHttpServer,
+} from './index';
+
+const exec = promisify(execFile);
+const author = { name: 'Test', email: 'test@example.com' };
+// Isolate native git from the machine's config; identity for commits made with the CLI.
+const gitEnv = {
+  ...process.env,
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_AUTHOR_NAME: 'n',
+  GIT_AUTHOR_EMAIL: 'n@e',
+  GIT_COMMITTER_NAME: 'n',
+  GIT_COMMITTER_EMAIL: 'n@e',
+};
+const gitCli = async (cwd: string, ...args: string[]) =>
+  (await exec('git', args, { cwd, env: gitEnv, maxBuffer: 64 << 20 })).stdout.trim();
+
+let tmp: string;
+let server: GitHttpServer;
+
+beforeAll(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'farm-git-test-'));
+  server = await startGitHttpServer({ root: path.join(tmp, 'srv') });
+});
+afterAll(async () => {
+  await server?.close();
+  await rm(tmp, { recursive: true, force: true });
+});
+
+/** Seeds `name` with one commit, then `extra` more commits (file n.txt each) via native git; returns shas oldest first. */
+async function repoWithHistory(name: string, extra: number): Promise<{ url: string; shas: string[] }> {
+  const first = await seedBareRepo({
+    server,
+    name,
+    files: { 'README.md': '# demo\n', 'src/a.ts': 'export const a = 1;\n' },
+    message: 'init',
+  });
+  const url = server.repoUrl(name);
+  const work = path.join(tmp, `hist-${name}`);
+  await gitCli(tmp, 'clone', '-q', url, work);
+  const shas = [first];
+  for (let i = 1; i <= extra; i++) {
+    await writeFile(path.join(work, `${i}.txt`), `${i}\n`);
+    await gitCli(work, 'add', '-A');
+    await gitCli(work, 'commit', '-qm', `c${i}`);
+    shas.push(await gitCli(work, 'rev-parse', 'HEAD'));
+  }
+  if (extra) await gitCli(work, 'push', '-q', 'origin', 'main');
+  return { url, shas };
+}
+
+describe('git http server with native git', () => {
+  it('clones, pushes chunked bodies and serves protocol v2', async () => {
+    const url = await server.createBareRepo('native.git');
+    const work = path.join(tmp, 'native-work');
+    await gitCli(tmp, 'init', '-q', '-b', 'main', work);
+    // incompressible 300 KiB > postBuffer forces a chunked (no Content-Length) receive-pack request
+    await writeFile(path.join(work, 'blob.bin'), randomBytes(300 * 1024));
+    await writeFile(path.join(work, 'hello.txt'), 'hello\n');
+    await gitCli(work, 'add', '-A');
+    await gitCli(work, 'commit', '-qm', 'first');
+    await gitCli(work, '-c', 'http.postBuffer=1024', 'push', '-q', url, 'main');
+    const head = await gitCli(work, 'rev-parse', 'HEAD');
+
+    expect(await gitCli(tmp, '-c', 'protocol.version=2', 'ls-remote', url)).toContain(`${head}\trefs/heads/main`);
+    expect(await gitCli(tmp, '-c', 'protocol.version=0', 'ls-remote', url)).toContain(`${head}\trefs/heads/main`);
+    const clone = path.join(tmp, 'native-clone');
+    await gitCli(tmp, 'clone', '-q', '--depth', '1', url, clone);
+    expect(await readFile(path.join(clone, 'hello.txt'), 'utf8')).toBe('hello\n');
+    expect(await gitCli(clone, 'rev-parse', 'HEAD')).toBe(head);
+    expect(await remoteBranchSha(url, 'main')).toBe(head);
+  });
+
+  it('accepts gzip-encoded request bodies', async () => {
+    const url = await server.createBareRepo('gzip.git');
+    const sha = await seedBareRepo({ url, files: { 'x.txt': 'x\n' }, message: 'x' });
+    const pkt = (s: string) => (s.length + 4).toString(16).padStart(4, '0') + s;
+    const body = gzipSync(pkt(`want ${sha}\n`) + '0000' + pkt('done\n'));
+    const res = await new Promise<{ status: number; body: Buffer }>((resolve, reject) => {
+      const req = http.request(`${url}/git-upload-pack`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-git-upload-pack-request', 'content-encoding': 'gzip' },
+      });
+      req.on('response', (r) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => resolve({ status: r.statusCode ?? 0, body: Buffer.concat(chunks) }));
+      });
+      req.on('error', reject);
+      req.end(body); // no Content-Length set explicitly → node sends it chunked
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.subarray(0, 8).toString()).toBe('0008NAK\n');
+    expect(res.body.includes(Buffer.from('PACK'))).toBe(true);
+  });
+
+  it('maps CGI Status to the HTTP status', async () => {
+    const status = await new Promise<number>((resolve, reject) =>
+      http
+        .get(`${server.url}/missing.git/info/refs?service=git-upload-pack`, (r) => {
+          r.resume();
+          resolve(r.statusCode ?? 0);
+        })
+        .on('error', reject),
+    );
+    expect(status).toBe(404);
+    await expect(server.createBareRepo('../evil.git')).rejects.toThrow(/invalid repo name/);
+  });
+});
+
+describe('repo ops (isomorphic-git)', () => {
+  it('resolves branches, tags and shas; unknown refs are RefNotFound', async () => {
+    const { url, shas } = await repoWithHistory('refs.git', 2);
+    const work = path.join(tmp, 'hist-refs.git');
+    await gitCli(work, 'tag', '-a', 'v1', '-m', 'v1', shas[1]);
+    await gitCli(work, 'tag', 'light', shas[0]);
+    await gitCli(work, 'push', '-q', 'origin', 'v1', 'light');
+
+    expect(await resolveRemoteRef(url, 'main')).toBe(shas[2]);
+    expect(await resolveRemoteRef(url, 'refs/heads/main')).toBe(shas[2]);
+    expect(await resolveRemoteRef(url, 'v1')).toBe(shas[1]); // annotated tag peeled to its commit
+    expect(await resolveRemoteRef(url, 'light')).toBe(shas[0]);
+    expect(await resolveRemoteRef(url, shas[0].toUpperCase())).toBe(shas[0]);
+    const err = await resolveRemoteRef(url, 'nope').catch((e) => e);
+    expect(err).toBeInstanceOf(RefNotFound);
+    expect(err.retryable).toBe(false);
+  });
+
+  it('clones the tip shallowly, then deepens to reach an older commit', async () => {
+    const { url, shas } = await repoWithHistory('deep.git', 25);
+    const tip = path.join(tmp, 'clone-tip');
+    expect(await cloneAtCommit({ url, ref: 'main', commit: shas[25], dir: tip })).toEqual({
+      commit: shas[25],
+      depth: 1,
+    });
+    expect(existsSync(path.join(tip, '25.txt'))).toBe(true);
+    expect((await readFile(path.join(tip, '.git', 'shallow'), 'utf8')).trim()).toBe(shas[25]);
+
+    const old = path.join(tmp, 'clone-old');
+    const r = await cloneAtCommit({ url, ref: 'main', commit: shas[3], dir: old });
+    expect(r.depth).toBeGreaterThan(1);
+    expect(await gitCli(old, 'rev-parse', 'HEAD')).toBe(shas[3]);
+    expect(existsSync(path.join(old, '3.txt'))).toBe(true);
+    expect(existsSync(path.join(old, '4.txt'))).toBe(false);
+    expect(await gitCli(old, 'status', '--porcelain')).toBe('');
+
+    // from a tag and from a sha ref
+    await gitCli(path.join(tmp, 'hist-deep.git'), 'tag', 't10', shas[10]);
+    await gitCli(path.join(tmp, 'hist-deep.git'), 'push', '-q', 'origin', 't10');
+    const fromTag = path.join(tmp, 'clone-tag');
+    expect((await cloneAtCommit({ url, ref: 't10', commit: shas[10], dir: fromTag })).depth).toBe(1);
+    const fromSha = path.join(tmp, 'clone-sha');
+    await cloneAtCommit({ url, ref: shas[20], commit: shas[20], dir: fromSha });
+    expect(await gitCli(fromSha, 'rev-parse', 'HEAD')).toBe(shas[20]);
+  });
+
+  it('fails with non-retryable CommitNotFound for a commit outside the history', async () => {
+    const { url } = await repoWithHistory('missing.git', 3);
+    const err = await cloneAtCommit({
+      url,
+      ref: 'main',
+      commit: 'f'.repeat(40),
+      dir: path.join(tmp, 'clone-missing'),
+    }).catch((e) => e);
+    expect(err).toBeInstanceOf(CommitNotFound);
+    expect(err.retryable).toBe(false);
+    const refErr = await cloneAtCommit({
+      url,
+      ref: 'nope',
+      commit: 'f'.repeat(40),
+      dir: path.join(tmp, 'clone-noref'),
+    }).catch((e) => e);
+    expect(refErr).toBeInstanceOf(RefNotFound);
+  });
+
+  it('commits adds, modifications and deletions on a branch and pushes it', async () => {
+    const { url, shas } = await repoWithHistory('push.git', 12);
+    const dir = path.join(tmp, 'clone-push');
+    await cloneAtCommit({ url, ref: 'main', commit: shas[5], dir }); // deepened, older than tip
+    await expect(commitAll({ dir, message: 'noop', author, branch: 'agt/t0' })).rejects.toBeInstanceOf(NothingToCommit);
+
+    await writeFile(path.join(dir, 'README.md'), '# changed\n');
+    await writeFile(path.join(dir, 'src', 'new.ts'), 'export const n = 2;\n');
+    await unlink(path.join(dir, 'src', 'a.ts'));
+    const sha = await commitAll({ dir, message: 'agent change', author, branch: 'agt/t1' });
+    expect(await pushBranch({ dir, url, branch: 'agt/t1' })).toBe(sha);
+    expect(await remoteBranchSha(url, 'agt/t1')).toBe(sha);
+    expect(await remoteBranchSha(url, 'agt/none')).toBeUndefined();
+    expect(await remoteBranchSha(url, 'main')).toBe(shas[12]);
+
+    const check = path.join(tmp, 'check-push');
+    await gitCli(tmp, 'clone', '-q', '-b', 'agt/t1', url, check);
+    expect(await gitCli(check, 'log', '-1', '--format=%P %an %s')).toBe(`${shas[5]} Test agent change`);
+    expect(await readFile(path.join(check, 'README.md'), 'utf8')).toBe('# changed\n');
+    expect(existsSync(path.join(check, 'src', 'new.ts'))).toBe(true);
+    expect(existsSync(path.join(check, 'src', 'a.ts'))).toBe(false);
+    await gitCli(check, 'fsck', '--no-progress');
+
+    // someone else's commit is on the branch now: a push from another clone must not overwrite it
+    const other = path.join(tmp, 'clone-other');
+    await cloneAtCommit({ url, ref: 'main', commit: shas[12], dir: other });
+    await writeFile(path.join(other, 'z.txt'), 'z\n');
+    await commitAll({ dir: other, message: 'conflicting', author, branch: 'agt/t1' });
+    const err = await pushBranch({ dir: other, url, branch: 'agt/t1' }).catch((e) => e);
+    expect(err).toBeInstanceOf(PushRejected);
+    expect(err.retryable).toBe(false);
+    expect(await remoteBranchSha(url, 'agt/t1')).toBe(sha);
+  });
+});

@@ -1,0 +1,245 @@
+import fs from 'node:fs';
+import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import git from 'isomorphic-git';
+import http from 'isomorphic-git/http/node';
+import { FarmError, errorMessage } from '@farm/runtime';
+import type { GitHttpServer } from './git-http-server';
+
+/** The ref does not exist on the remote; retrying the same request cannot help. */
+export class RefNotFound extends FarmError {
+  constructor(
+    readonly url: string,
+    readonly ref: string,
+  ) {
+    super(`ref ${ref} not found at ${url}`, { retryable: false, details: { url, ref } });
+  }
+}
+
+/** Network or server trouble while cloning/fetching; usually transient. */
+export class CloneFailed extends FarmError {
+  constructor(message: string, cause?: unknown, retryable = true) {
+    super(message, { retryable, cause, details: cause === undefined ? {} : { cause: errorMessage(cause) } });
+  }
+}
+
+/** The commit is not reachable from the ref (even after deepening); retrying the same task cannot help. */
+export class CommitNotFound extends FarmError {
+  constructor(
+    readonly commit: string,
+    readonly ref: string,
+    readonly url: string,
+  ) {
+    super(`commit ${commit} not reachable from ${ref} at ${url}`, { retryable: false, details: { commit, ref, url } });
+  }
+}
+
+/** commitAll found no changes to commit. */
+export class NothingToCommit extends FarmError {
+  constructor(dir: string) {
+    super(`nothing to commit in ${dir}`, { retryable: false, details: { dir } });
+  }
+}
+
+/** The remote refused the push (e.g. non-fast-forward because the branch already moved). */
+export class PushRejected extends FarmError {
+  constructor(
+    readonly branch: string,
+    reason: string,
+    retryable: boolean,
+    cause?: unknown,
+  ) {
+    super(`push of ${branch} rejected: ${reason}`, { retryable, cause, details: { branch, reason } });
+  }
+}
+
+export interface Author {
+  name: string;
+  email: string;
+}
+
+const SHA_RE = /^[0-9a-f]{40}$/i;
+
+/** Remote refs, peeled so that annotated tags map to the commit they point at. */
+async function remoteRefs(url: string): Promise<Map<string, string>> {
+  const refs = await git.listServerRefs({ http, url, symrefs: true, peelTags: true });
+  return new Map(refs.map((r) => [r.ref, r.peeled ?? r.oid]));
+}
+
+/** Branch/tag/full ref name → commit sha; a 40-hex sha passes through untouched (lower-cased). */
+export async function resolveRemoteRef(url: string, ref: string): Promise<string> {
+  if (SHA_RE.test(ref)) return ref.toLowerCase();
+  let refs: Map<string, string>;
+  try {
+    refs = await remoteRefs(url);
+  } catch (err) {
+    throw new CloneFailed(`listing refs of ${url} failed: ${errorMessage(err)}`, err);
+  }
+  // Same precedence as git rev-parse: exact full ref, then branch, then tag.
+  for (const candidate of [ref, `refs/heads/${ref}`, `refs/tags/${ref}`]) {
+    const sha = refs.get(candidate);
+    if (sha) return sha;
+  }
+  throw new RefNotFound(url, ref);
+}
+
+export async function remoteBranchSha(url: string, branch: string): Promise<string | undefined> {
+  const full = `refs/heads/${branch}`;
+  const refs = await git.listServerRefs({ http, url, prefix: full });
+  return refs.find((r) => r.ref === full)?.oid;
+}
+
+async function hasCommit(dir: string, oid: string): Promise<boolean> {
+  try {
+    await git.readCommit({ fs, dir, oid });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A repo stops being shallow once the server sent the whole history (isomorphic-git removes .git/shallow). */
+async function isShallow(dir: string): Promise<boolean> {
+  const text = await readFile(path.join(dir, '.git', 'shallow'), 'utf8').catch(() => '');
+  return text.trim().length > 0;
+}
+
+/**
+ * Shallow-clones `ref` into `dir` and checks out `commit` detached. Starts at `depth` (1) because tasks
+ * usually target the branch tip; when the commit is older, deepens in growing steps until it appears or
+ * the history is exhausted (then CommitNotFound, not retryable).
+ */
+export async function cloneAtCommit(opts: {
+  url: string;
+  ref: string;
+  commit: string;
+  dir: string;
+  depth?: number;
+  /** Upper bound on total history fetched before giving up (default 10000 commits). */
+  maxDepth?: number;
+}): Promise<{ commit: string; depth: number }> {
+  const { url, dir } = opts;
+  const commit = opts.commit.toLowerCase();
+  if (!SHA_RE.test(commit)) throw new CommitNotFound(opts.commit, opts.ref, url);
+  const maxDepth = opts.maxDepth ?? 10_000;
+  // A sha can't be requested by name over protocol v1; fetch the default branch and look for it there.
+  const ref = SHA_RE.test(opts.ref) ? undefined : opts.ref;
+  let depth = Math.max(1, opts.depth ?? 1);
+
+  await mkdir(dir, { recursive: true });
+  try {
+    await git.init({ fs, dir });
+    await git.addRemote({ fs, dir, remote: 'origin', url, force: true });
+    await git.fetch({ fs, http, dir, remote: 'origin', ref, singleBranch: true, depth, tags: false });
+  } catch (err) {
+    if (err instanceof git.Errors.NotFoundError && ref) throw new RefNotFound(url, ref);
+    throw new CloneFailed(`clone of ${url} (${opts.ref}) failed: ${errorMessage(err)}`, err);
+  }
+
+  while (!(await hasCommit(dir, commit))) {
+    if (!(await isShallow(dir)) || depth >= maxDepth) throw new CommitNotFound(commit, opts.ref, url);
+    const step = Math.min(Math.max(depth, 10), maxDepth - depth); // doubles: few round trips for old commits
+    try {
+      await git.fetch({
+        fs,
+        http,
+        dir,
+        remote: 'origin',
+        ref,
+        singleBranch: true,
+        depth: step,
+        relative: true,
+        tags: false,
+      });
+    } catch (err) {
+      throw new CloneFailed(`deepening ${url} (${opts.ref}) to ${depth + step} failed: ${errorMessage(err)}`, err);
+    }
+    depth += step;
+  }
+
+  await git.checkout({ fs, dir, ref: commit, force: true });
+  return { commit, depth };
+}
+
+/**
+ * Puts HEAD on `branch` (created or reset at the current HEAD commit, worktree untouched), stages every
+ * addition, modification and deletion, and commits. Returns the new commit sha.
+ */
+export async function commitAll(opts: {
+  dir: string;
+  message: string;
+  author: Author;
+  branch: string;
+  allowEmpty?: boolean;
+}): Promise<string> {
+  const { dir } = opts;
+  const current = await git.currentBranch({ fs, dir, fullname: false });
+  if (current !== opts.branch) await git.branch({ fs, dir, ref: opts.branch, checkout: true, force: true });
+
+  let changed = 0;
+  for (const [filepath, head, workdir, stage] of await git.statusMatrix({ fs, dir })) {
+    if (head === 1 && workdir === 1 && stage === 1) continue; // unchanged
+    if (workdir === 0) {
+      if (head === 0 && stage === 0) continue;
+      await git.remove({ fs, dir, filepath });
+    } else {
+      await git.add({ fs, dir, filepath });
+    }
+    changed++;
+  }
+  if (changed === 0 && !opts.allowEmpty) throw new NothingToCommit(dir);
+  const author = { ...opts.author, timestamp: Math.floor(Date.now() / 1000), timezoneOffset: 0 };
+  return git.commit({ fs, dir, message: opts.message, author, committer: author });
+}
+
+/** Pushes local `branch` to `refs/heads/<branch>` without force; returns the pushed commit sha. */
+export async function pushBranch(opts: { dir: string; url: string; branch: string }): Promise<string> {
+  const { dir, url, branch } = opts;
+  const sha = await git.resolveRef({ fs, dir, ref: `refs/heads/${branch}` });
+  let result;
+  try {
+    result = await git.push({ fs, http, dir, url, ref: branch, remoteRef: `refs/heads/${branch}`, force: false });
+  } catch (err) {
+    // isomorphic-git detects non-fast-forward itself before sending; that is a conflict, not a glitch
+    const nonFf = err instanceof git.Errors.PushRejectedError;
+    throw new PushRejected(branch, errorMessage(err), !nonFf, err);
+  }
+  const status = result.refs[`refs/heads/${branch}`];
+  if (!result.ok || (status && !status.ok)) {
+    throw new PushRejected(branch, status?.error ?? result.error ?? 'unknown', false);
+  }
+  return sha;
+}
+
+/**
+ * Creates a sample repo: one commit with `files` on `branch`, pushed over HTTP. With `server` + `name` the
+ * bare repo is created first; with `url` it must already exist (and `branch` must not, or be an ancestor).
+ */
+export async function seedBareRepo(opts: {
+  server?: GitHttpServer;
+  name?: string;
+  url?: string;
+  files: Record<string, string>;
+  message: string;
+  branch?: string;
+  author?: Author;
+}): Promise<string> {
+  const branch = opts.branch ?? 'main';
+  let url = opts.url;
+  if (opts.server) url = await opts.server.createBareRepo(opts.name ?? 'repo.git');
+  if (!url) throw new Error('seedBareRepo needs server (+name) or url');
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'farm-seed-'));
+  try {
+    await git.init({ fs, dir, defaultBranch: branch });
+    for (const [file, content] of Object.entries(opts.files)) {
+      await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+      await writeFile(path.join(dir, file), content);
+    }
+    const author = opts.author ?? { name: 'farm-seed', email: 'seed@agent-farm.local' };
+    await commitAll({ dir, message: opts.message, author, branch, allowEmpty: true });
+    return await pushBranch({ dir, url, branch });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,2 @@
+export * from './validate';
+export * from './apply';

@@ -1,0 +1,44 @@
+/** Starts the local Kafka/Postgres pair; shared by the jest global setup and the services.ts CLI. */
+import { createLogger, type LogFields, type Logger } from '@farm/runtime';
+import { startKafka, type LocalKafka } from './kafka';
+import { startPostgres, type LocalPostgres } from './postgres';
+
+export { startKafka, type LocalKafka } from './kafka';
+export { startPostgres, type LocalPostgres } from './postgres';
+
+export interface LocalServices {
+  /** Only the variables of the services actually started. */
+  env: { KAFKA_BROKERS?: string; DATABASE_URL?: string };
+  stop(): Promise<void>;
+}
+
+export async function startLocalServices(
+  want: { kafka: boolean; postgres: boolean },
+  log: Logger = createLogger('local-services'),
+): Promise<LocalServices> {
+  const timed = async <T>(service: string, start: () => Promise<T>, fields: (s: T) => LogFields) => {
+    const started = Date.now();
+    const s = await start();
+    log.info(`${service} started`, { ...fields(s), ms: Date.now() - started });
+    return s;
+  };
+  // In parallel: the JVM start dominates and Postgres fits inside it.
+  const [kafka, pg] = await Promise.allSettled([
+    want.kafka ? timed('kafka', () => startKafka({ log: log.child({ service: 'kafka' }) }), (k) => ({ brokers: k.brokers })) : undefined,
+    want.postgres ? timed('postgres', () => startPostgres({ log: log.child({ service: 'postgres' }) }), (p) => ({ url: p.url })) : undefined,
+  ]);
+  const up = [kafka, pg].flatMap((r) => (r.status === 'fulfilled' && r.value ? [r.value as LocalKafka | LocalPostgres] : []));
+  const stop = async () => {
+    await Promise.all(up.splice(0).map((s) => s.stop().catch((err) => log.error('stopping local service failed', { err }))));
+  };
+  for (const r of [kafka, pg]) {
+    if (r.status === 'rejected') {
+      await stop(); // don't leak the one that did come up
+      throw r.reason;
+    }
+  }
+  const env: LocalServices['env'] = {};
+  if (kafka.status === 'fulfilled' && kafka.value) env.KAFKA_BROKERS = kafka.value.brokers;
+  if (pg.status === 'fulfilled' && pg.value) env.DATABASE_URL = pg.value.url;
+  return { env, stop };
+}

@@ -1,0 +1,148 @@
+/**
+ * Single-node Kafka (KRaft, broker+controller in one JVM) for tests and local dev, without Docker:
+ * the broker jars come from Maven Central via scripts/kafka/pom.xml and are cached in <repo>/.cache/kafka.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Kafka, logLevel } from 'kafkajs';
+import { createLogger, type Logger } from '@farm/runtime';
+import { freePort, ownedTempDir, run, sleep, spawnGuarded, tail } from './proc';
+
+const REPO_ROOT = resolve(__dirname, '../..');
+const POM = join(REPO_ROOT, 'scripts/kafka/pom.xml');
+const READY_TIMEOUT_MS = 90_000;
+
+export interface LocalKafka {
+  brokers: string;
+  stop(): Promise<void>;
+}
+
+export async function startKafka(opts: { cacheDir?: string; log?: Logger } = {}): Promise<LocalKafka> {
+  const log = opts.log ?? createLogger('local-services', { fields: { service: 'kafka' } });
+  const libs = await resolveJars(opts.cacheDir ?? join(REPO_ROOT, '.cache/kafka'), log);
+  const java = process.env.JAVA_HOME ? join(process.env.JAVA_HOME, 'bin/java') : 'java';
+  const classpath = join(libs, '*');
+
+  const dir = ownedTempDir('farm-kafka-');
+  const [port, controllerPort] = await Promise.all([freePort(), freePort()]);
+  const brokers = `127.0.0.1:${port}`;
+  const props = join(dir, 'server.properties');
+  writeFileSync(props, serverProperties(port, controllerPort, join(dir, 'data')));
+  writeFileSync(join(dir, 'log4j.properties'), LOG4J);
+  const logFile = join(dir, 'broker.log');
+
+  try {
+    // KRaft refuses to start on unformatted storage. Kafka's cluster ids are 16 random bytes, base64url.
+    const clusterId = randomBytes(16).toString('base64url');
+    await run(java, ['-cp', classpath, `-Dlog4j.configuration=file:${join(dir, 'log4j.properties')}`, 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', props]);
+  } catch (err) {
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(`kafka storage format failed (is Java 17+ installed? JAVA_HOME=${process.env.JAVA_HOME ?? ''}): ${(err as Error).message}`);
+  }
+
+  const proc = spawnGuarded(
+    java,
+    ['-Xmx512m', '-Xms128m', '-XX:+UseG1GC', '-Djava.awt.headless=true', `-Dlog4j.configuration=file:${join(dir, 'log4j.properties')}`, '-cp', classpath, 'kafka.Kafka', props],
+    { logFile },
+  );
+  const stop = async () => {
+    await proc.stop();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  log.debug('kafka starting', { brokers, pid: proc.child.pid, logFile });
+
+  try {
+    await waitReady(brokers, proc.exited);
+  } catch (err) {
+    const logTail = tail(logFile);
+    await stop();
+    throw new Error(`${(err as Error).message}\n--- tail of ${logFile} ---\n${logTail}`);
+  }
+  return { brokers, stop };
+}
+
+/** Copies the broker's runtime jars once per pom content; a temp dir + rename keeps concurrent starters from seeing half a copy. */
+async function resolveJars(cacheDir: string, log: Logger): Promise<string> {
+  const libs = join(cacheDir, 'libs');
+  const stamp = join(libs, '.pom-sha256');
+  const want = createHash('sha256').update(readFileSync(POM)).digest('hex');
+  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === want) return libs;
+
+  mkdirSync(cacheDir, { recursive: true });
+  const staging = mkdtempSync(join(cacheDir, 'libs-'));
+  const started = Date.now();
+  log.info('resolving kafka jars with maven (first run downloads ~50 MB into ~/.m2)', { pom: POM });
+  try {
+    await run('mvn', ['-q', '-B', '-f', POM, 'dependency:copy-dependencies', '-DincludeScope=runtime', `-DoutputDirectory=${staging}`]);
+    writeFileSync(join(staging, '.pom-sha256'), want);
+    rmSync(libs, { recursive: true, force: true });
+    renameSync(staging, libs);
+  } catch (err) {
+    rmSync(staging, { recursive: true, force: true });
+    const hint = (err as Error).message.includes('ENOENT') ? ' (install Maven, e.g. apt-get install -y maven)' : '';
+    throw new Error(`resolving kafka jars failed${hint}: ${(err as Error).message}`);
+  }
+  log.info('kafka jars cached', { libs, ms: Date.now() - started });
+  return libs;
+}
+
+async function waitReady(brokers: string, exited: Promise<number | null>): Promise<void> {
+  let exitCode: number | null | undefined;
+  void exited.then((code) => (exitCode = code));
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  let lastErr: unknown;
+  while (Date.now() < deadline) {
+    if (exitCode !== undefined) throw new Error(`kafka broker exited with code ${exitCode} before becoming ready`);
+    // Fresh client per attempt with no retries: kafkajs' own backoff would overshoot our deadline and spam logs.
+    const admin = new Kafka({ brokers: [brokers], logLevel: logLevel.NOTHING, connectionTimeout: 1000, retry: { retries: 0 } }).admin();
+    try {
+      await admin.connect();
+      await admin.listTopics();
+      // Looking up a group coordinator makes the broker create __consumer_offsets now; otherwise the first
+      // consumer in a test hits "group coordinator is not available" (logged by kafkajs as an error) and retries.
+      await admin.describeGroups(['farm-readiness-probe']);
+      return;
+    } catch (err) {
+      lastErr = err;
+    } finally {
+      await admin.disconnect().catch(() => {});
+    }
+    await sleep(250);
+  }
+  throw new Error(`kafka broker at ${brokers} not ready after ${READY_TIMEOUT_MS / 1000}s: ${(lastErr as Error)?.message}`);
+}
+
+function serverProperties(port: number, controllerPort: number, dataDir: string): string {
+  return `
+process.roles=broker,controller
+node.id=1
+controller.quorum.voters=1@127.0.0.1:${controllerPort}
+listeners=PLAINTEXT://127.0.0.1:${port},CONTROLLER://127.0.0.1:${controllerPort}
+advertised.listeners=PLAINTEXT://127.0.0.1:${port}
+controller.listener.names=CONTROLLER
+inter.broker.listener.name=PLAINTEXT
+listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
+log.dirs=${dataDir}
+auto.create.topics.enable=true
+num.partitions=1
+default.replication.factor=1
+offsets.topic.replication.factor=1
+transaction.state.log.replication.factor=1
+transaction.state.log.min.isr=1
+# Internal topics default to 50 partitions; creating them delays the first consumer group by seconds on one node.
+offsets.topic.num.partitions=1
+transaction.state.log.num.partitions=1
+# Consumers in tests join immediately instead of waiting 3 s for more members.
+group.initial.rebalance.delay.ms=0
+`;
+}
+
+// Warnings and errors only; the one INFO line from KafkaRaftServer marks a successful start in broker.log.
+const LOG4J = `
+log4j.rootLogger=WARN, out
+log4j.appender.out=org.apache.log4j.ConsoleAppender
+log4j.appender.out.layout=org.apache.log4j.PatternLayout
+log4j.appender.out.layout.ConversionPattern=[%d] %p %m (%c)%n
+log4j.logger.kafka.server.KafkaRaftServer=INFO
+`;
