@@ -67,19 +67,25 @@ async function resolveJars(cacheDir: string, log: Logger): Promise<string> {
   const libs = join(cacheDir, 'libs');
   const stamp = join(libs, '.pom-sha256');
   const want = createHash('sha256').update(readFileSync(POM)).digest('hex');
-  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === want) return libs;
+  const current = () => existsSync(stamp) && readFileSync(stamp, 'utf8') === want;
+  if (current()) return libs;
 
   mkdirSync(cacheDir, { recursive: true });
   const staging = mkdtempSync(join(cacheDir, 'libs-'));
   const started = Date.now();
-  log.info('resolving kafka jars with maven (first run downloads ~50 MB into ~/.m2)', { pom: POM });
+  log.info('resolving kafka jars with maven (~50 MB, downloaded into ~/.m2 unless already there)', { pom: POM });
   try {
     await run('mvn', ['-q', '-B', '-f', POM, 'dependency:copy-dependencies', '-DincludeScope=runtime', `-DoutputDirectory=${staging}`]);
     writeFileSync(join(staging, '.pom-sha256'), want);
-    rmSync(libs, { recursive: true, force: true });
-    renameSync(staging, libs);
+    if (current()) {
+      rmSync(staging, { recursive: true, force: true }); // another starter won the race; its copy may be in use
+    } else {
+      rmSync(libs, { recursive: true, force: true });
+      renameSync(staging, libs);
+    }
   } catch (err) {
     rmSync(staging, { recursive: true, force: true });
+    if (current()) return libs; // lost a rename race to a concurrent starter: its copy is just as good
     const hint = (err as Error).message.includes('ENOENT') ? ' (install Maven, e.g. apt-get install -y maven)' : '';
     throw new Error(`resolving kafka jars failed${hint}: ${(err as Error).message}`);
   }

@@ -2,3 +2,4 @@ export * from './logger';
 export * from './errors';
 export * from './config';
 export * from './metrics';
+export * from './service';

@@ -1,0 +1,99 @@
+import { Command, Option } from 'commander';
+import { farm } from '@farm/proto';
+import { KafkaBus, Topics, toJson } from '@farm/bus';
+import { ChildProcessLauncher } from '@farm/orchestrator';
+import { ConfigError, createLogger, runService } from '@farm/runtime';
+import { openStore } from '@farm/store';
+import { loadCliConfig, requireBrokers, type CliConfig } from './config';
+import { runDemo } from './demo';
+import { formatTransition } from './format';
+import { startFarm } from './local-farm';
+import { submitChangeRequest, watchChangeRequest } from './submit';
+
+const AGENT_ENTRY = require.resolve('@farm/coding-agent/src/job.ts');
+
+async function connect(config: CliConfig, command: string): Promise<KafkaBus> {
+  return KafkaBus.connect({ brokers: requireBrokers(config, command), clientId: `farm-cli-${command}`, topicPrefix: config.FARM_TOPIC_PREFIX });
+}
+
+const program = new Command('farm').description('agent-farm: submit change requests to a farm of coding agents and watch them');
+
+program
+  .command('submit')
+  .description('submit a change request; prints its id')
+  .requiredOption('--repo <url>', 'git clone URL (smart HTTP) of the repository')
+  .requiredOption('--title <text>', 'what to change, in one line')
+  .option('--base <ref>', 'branch, tag or commit to start from', 'main')
+  .option('--description <text>', 'details for the planners and agents', '')
+  .option('--check-command <cmd>', 'command that checks a patch (default: detected from the repo)')
+  .option('--watch', 'stream its phases after submitting')
+  .option('--json', 'print JSON')
+  .action(async (o) => {
+    const bus = await connect(loadCliConfig(), 'submit');
+    try {
+      const id = await submitChangeRequest(bus, {
+        repoUrl: o.repo,
+        baseRef: o.base,
+        title: o.title,
+        description: o.description,
+        checkCommand: o.checkCommand,
+      });
+      process.stdout.write(o.json ? JSON.stringify({ changeRequestId: id }) + '\n' : `${id}\n`);
+      if (o.watch) process.exitCode = await watch(bus, id, o.json);
+    } finally {
+      await bus.close();
+    }
+  });
+
+program
+  .command('watch <id>')
+  .description('stream the phase transitions of a change request until it reaches a final phase')
+  .option('--json', 'one JSON object per transition')
+  .addOption(new Option('--timeout <seconds>', 'give up after this long').argParser(Number))
+  .action(async (id: string, o) => {
+    const bus = await connect(loadCliConfig(), 'watch');
+    try {
+      process.exitCode = await watch(bus, id, o.json, o.timeout);
+    } finally {
+      await bus.close();
+    }
+  });
+
+program
+  .command('demo')
+  .description('run the whole farm on this machine against a generated sample repo with the scripted model')
+  .option('--keep', 'keep the demo directory (repos, agent logs)')
+  .option('--model-script <file>', 'answer from this scripted-model JSON file instead of the built-in one')
+  .action(async (o) => {
+    process.exitCode = await runDemo({ keep: o.keep, modelScript: o.modelScript });
+  });
+
+program
+  .command('up')
+  .description('run orchestrator, planners and an agent process per task in this process, on Kafka (KAFKA_BROKERS)')
+  .action(async () => {
+    const config = loadCliConfig();
+    const log = createLogger('farm');
+    await runService(log, config.FARM_METRICS_PORT, async () => {
+      const bus = await connect(config, 'up');
+      const store = await openStore(config.DATABASE_URL, config.FARM_STATE_DIR);
+      const launcher = new ChildProcessLauncher({ bus, log, agentEntry: AGENT_ENTRY });
+      const app = await startFarm({ bus, store, launcher, log });
+      return { stop: async () => (await app.stop(), await bus.close(), await store.close()) };
+    });
+  });
+
+async function watch(bus: KafkaBus, id: string, json: boolean, timeoutS?: number): Promise<number> {
+  const last = await watchChangeRequest(
+    bus,
+    id,
+    (t) => process.stdout.write((json ? JSON.stringify(toJson(Topics.phaseTransitions, t)) : formatTransition(t)) + '\n'),
+    { timeoutMs: timeoutS ? timeoutS * 1000 : undefined },
+  );
+  return last.toPhase === farm.v1.Phase.DONE ? 0 : 1;
+}
+
+program.parseAsync(process.argv).catch((err) => {
+  process.stderr.write(`farm: ${err instanceof ConfigError ? err.message : (err?.stack ?? err)}\n`);
+  process.exit(err instanceof ConfigError ? 78 : 1);
+});

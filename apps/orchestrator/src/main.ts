@@ -1,0 +1,37 @@
+import { connectKafkaFromEnv } from '@farm/bus';
+import { createLogger, loadConfig, runService, z } from '@farm/runtime';
+import { openStore } from '@farm/store';
+import { ChildProcessLauncher } from './child-process-launcher';
+import { TaskTopicLauncher, type TaskLauncher } from './launcher';
+import { Orchestrator } from './orchestrator';
+
+const schema = z.object({
+  DATABASE_URL: z.string().optional(),
+  FARM_STATE_DIR: z.string().default('.farm/state'),
+  /** process: an agent child process per task; pool: tasks go to the coding-agent worker pool topic. */
+  FARM_LAUNCHER: z.enum(['process', 'pool']).default('process'),
+  FARM_METRICS_PORT: z.coerce.number().int().min(0).default(9464),
+});
+
+// Resolved, not imported: the agent runs in its own process.
+const AGENT_ENTRY = require.resolve('@farm/coding-agent/src/job.ts');
+const log = createLogger('orchestrator');
+const config = loadConfig(schema);
+void runService(log, config.FARM_METRICS_PORT, async () => {
+  const bus = await connectKafkaFromEnv('orchestrator', log);
+  const store = await openStore(config.DATABASE_URL, config.FARM_STATE_DIR);
+  const launcher: TaskLauncher =
+    config.FARM_LAUNCHER === 'pool'
+      ? new TaskTopicLauncher(bus)
+      : new ChildProcessLauncher({ bus, log, agentEntry: AGENT_ENTRY });
+  const orchestrator = new Orchestrator({ bus, store, launcher, log });
+  await orchestrator.start();
+  return {
+    stop: async () => {
+      await orchestrator.stop();
+      await launcher.close();
+      await bus.close();
+      await store.close();
+    },
+  };
+});

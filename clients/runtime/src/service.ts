@@ -1,0 +1,45 @@
+import type { Logger } from './logger';
+import { ConfigError, errorMessage } from './errors';
+import { collectProcessMetrics, serveMetrics } from './metrics';
+
+/**
+ * Runs a long-lived process: starts it, serves /metrics, and on SIGTERM/SIGINT stops consuming, lets the
+ * current work finish and exits 0. A configuration error exits 78 with the message, without a stack.
+ */
+export async function runService(
+  log: Logger,
+  metricsPort: number | undefined,
+  start: () => Promise<{ stop(): Promise<void> }>,
+): Promise<void> {
+  let service: { stop(): Promise<void> };
+  try {
+    service = await start();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(78);
+    }
+    throw err;
+  }
+  collectProcessMetrics();
+  const metrics = metricsPort === undefined ? undefined : await serveMetrics(metricsPort, log);
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info('shutting down', { signal });
+    service
+      .stop()
+      .then(() => metrics?.close())
+      .then(
+        () => process.exit(0),
+        (err) => {
+          log.error('shutdown failed', { err: errorMessage(err) });
+          process.exit(1);
+        },
+      );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  log.info('started');
+}
