@@ -24,12 +24,28 @@ export async function startLocalServices(
   };
   // In parallel: the JVM start dominates and Postgres fits inside it.
   const [kafka, pg] = await Promise.allSettled([
-    want.kafka ? timed('kafka', () => startKafka({ log: log.child({ service: 'kafka' }) }), (k) => ({ brokers: k.brokers })) : undefined,
-    want.postgres ? timed('postgres', () => startPostgres({ log: log.child({ service: 'postgres' }) }), (p) => ({ url: p.url })) : undefined,
+    want.kafka
+      ? timed(
+          'kafka',
+          () => startKafka({ log: log.child({ service: 'kafka' }) }),
+          (k) => ({ brokers: k.brokers }),
+        )
+      : undefined,
+    want.postgres
+      ? timed(
+          'postgres',
+          () => startPostgres({ log: log.child({ service: 'postgres' }) }),
+          (p) => ({ url: p.url }),
+        )
+      : undefined,
   ]);
-  const up = [kafka, pg].flatMap((r) => (r.status === 'fulfilled' && r.value ? [r.value as LocalKafka | LocalPostgres] : []));
+  const up = [kafka, pg].flatMap((r) =>
+    r.status === 'fulfilled' && r.value ? [r.value as LocalKafka | LocalPostgres] : [],
+  );
   const stop = async () => {
-    await Promise.all(up.splice(0).map((s) => s.stop().catch((err) => log.error('stopping local service failed', { err }))));
+    await Promise.all(
+      up.splice(0).map((s) => s.stop().catch((err) => log.error('stopping local service failed', { err }))),
+    );
   };
   for (const r of [kafka, pg]) {
     if (r.status === 'rejected') {

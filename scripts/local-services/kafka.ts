@@ -35,15 +35,37 @@ export async function startKafka(opts: { cacheDir?: string; log?: Logger } = {})
   try {
     // KRaft refuses to start on unformatted storage. Kafka's cluster ids are 16 random bytes, base64url.
     const clusterId = randomBytes(16).toString('base64url');
-    await run(java, ['-cp', classpath, `-Dlog4j.configuration=file:${join(dir, 'log4j.properties')}`, 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', props]);
+    await run(java, [
+      '-cp',
+      classpath,
+      `-Dlog4j.configuration=file:${join(dir, 'log4j.properties')}`,
+      'kafka.tools.StorageTool',
+      'format',
+      '-t',
+      clusterId,
+      '-c',
+      props,
+    ]);
   } catch (err) {
     rmSync(dir, { recursive: true, force: true });
-    throw new Error(`kafka storage format failed (is Java 17+ installed? JAVA_HOME=${process.env.JAVA_HOME ?? ''}): ${(err as Error).message}`);
+    throw new Error(
+      `kafka storage format failed (is Java 17+ installed? JAVA_HOME=${process.env.JAVA_HOME ?? ''}): ${(err as Error).message}`,
+    );
   }
 
   const proc = spawnGuarded(
     java,
-    ['-Xmx512m', '-Xms128m', '-XX:+UseG1GC', '-Djava.awt.headless=true', `-Dlog4j.configuration=file:${join(dir, 'log4j.properties')}`, '-cp', classpath, 'kafka.Kafka', props],
+    [
+      '-Xmx512m',
+      '-Xms128m',
+      '-XX:+UseG1GC',
+      '-Djava.awt.headless=true',
+      `-Dlog4j.configuration=file:${join(dir, 'log4j.properties')}`,
+      '-cp',
+      classpath,
+      'kafka.Kafka',
+      props,
+    ],
     { logFile },
   );
   const stop = async () => {
@@ -75,7 +97,15 @@ async function resolveJars(cacheDir: string, log: Logger): Promise<string> {
   const started = Date.now();
   log.info('resolving kafka jars with maven (~50 MB, downloaded into ~/.m2 unless already there)', { pom: POM });
   try {
-    await run('mvn', ['-q', '-B', '-f', POM, 'dependency:copy-dependencies', '-DincludeScope=runtime', `-DoutputDirectory=${staging}`]);
+    await run('mvn', [
+      '-q',
+      '-B',
+      '-f',
+      POM,
+      'dependency:copy-dependencies',
+      '-DincludeScope=runtime',
+      `-DoutputDirectory=${staging}`,
+    ]);
     writeFileSync(join(staging, '.pom-sha256'), want);
     if (current()) {
       rmSync(staging, { recursive: true, force: true }); // another starter won the race; its copy may be in use
@@ -101,7 +131,12 @@ async function waitReady(brokers: string, exited: Promise<number | null>): Promi
   while (Date.now() < deadline) {
     if (exitCode !== undefined) throw new Error(`kafka broker exited with code ${exitCode} before becoming ready`);
     // Fresh client per attempt with no retries: kafkajs' own backoff would overshoot our deadline and spam logs.
-    const admin = new Kafka({ brokers: [brokers], logLevel: logLevel.NOTHING, connectionTimeout: 1000, retry: { retries: 0 } }).admin();
+    const admin = new Kafka({
+      brokers: [brokers],
+      logLevel: logLevel.NOTHING,
+      connectionTimeout: 1000,
+      retry: { retries: 0 },
+    }).admin();
     try {
       await admin.connect();
       await admin.listTopics();
@@ -116,7 +151,9 @@ async function waitReady(brokers: string, exited: Promise<number | null>): Promi
     }
     await sleep(250);
   }
-  throw new Error(`kafka broker at ${brokers} not ready after ${READY_TIMEOUT_MS / 1000}s: ${(lastErr as Error)?.message}`);
+  throw new Error(
+    `kafka broker at ${brokers} not ready after ${READY_TIMEOUT_MS / 1000}s: ${(lastErr as Error)?.message}`,
+  );
 }
 
 function serverProperties(port: number, controllerPort: number, dataDir: string): string {

@@ -40,12 +40,31 @@ export async function startPostgres(opts: { log?: Logger; database?: string } = 
 
   try {
     // C locale: minimal containers often lack the locale in $LANG. --no-sync: the data is thrown away anyway.
-    await run(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--locale=C', '--no-sync'], spawnOpts);
+    await run(
+      join(bin, 'initdb'),
+      ['-D', data, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--locale=C', '--no-sync'],
+      spawnOpts,
+    );
     // Run the postmaster in the foreground (not `pg_ctl start`, which daemonizes) so the guard can stop it if we die.
     proc = spawnGuarded(
       join(bin, 'postgres'),
       // Durability is pointless for a throwaway server; these make tests' DDL/commits much cheaper.
-      ['-D', data, '-h', '127.0.0.1', '-p', String(port), '-k', dir, '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
+      [
+        '-D',
+        data,
+        '-h',
+        '127.0.0.1',
+        '-p',
+        String(port),
+        '-k',
+        dir,
+        '-c',
+        'fsync=off',
+        '-c',
+        'synchronous_commit=off',
+        '-c',
+        'full_page_writes=off',
+      ],
       { ...spawnOpts, logFile, stopSignal: 'INT' },
     );
     log.debug('postgres starting', { port, pid: proc.child.pid, logFile });
@@ -75,7 +94,9 @@ async function findBinDir(log: Logger): Promise<string> {
   const found = find();
   if (found) return found;
   if (process.getuid?.() !== 0) {
-    throw new Error(`PostgreSQL server binaries not found under ${PG_ROOT}; install them (e.g. sudo apt-get install -y postgresql)`);
+    throw new Error(
+      `PostgreSQL server binaries not found under ${PG_ROOT}; install them (e.g. sudo apt-get install -y postgresql)`,
+    );
   }
   const started = Date.now();
   log.info('installing postgresql with apt-get (not found under /usr/lib/postgresql)');
@@ -95,7 +116,9 @@ async function serverUser(): Promise<{ uid?: number; gid?: number }> {
     const [uid, gid] = await Promise.all([run('id', ['-u', 'postgres']), run('id', ['-g', 'postgres'])]);
     return { uid: Number(uid.trim()), gid: Number(gid.trim()) };
   } catch {
-    throw new Error('running as root but there is no `postgres` user to run the server as (the postgresql package creates it)');
+    throw new Error(
+      'running as root but there is no `postgres` user to run the server as (the postgresql package creates it)',
+    );
   }
 }
 
@@ -106,7 +129,13 @@ async function waitReady(port: number, exited: Promise<number | null>): Promise<
   let lastErr: unknown;
   while (Date.now() < deadline) {
     if (exitCode !== undefined) throw new Error(`postgres exited with code ${exitCode} before accepting connections`);
-    const client = new Client({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres', connectionTimeoutMillis: 1000 });
+    const client = new Client({
+      host: '127.0.0.1',
+      port,
+      user: 'postgres',
+      database: 'postgres',
+      connectionTimeoutMillis: 1000,
+    });
     try {
       await client.connect();
       return;
@@ -117,5 +146,7 @@ async function waitReady(port: number, exited: Promise<number | null>): Promise<
     }
     await sleep(100);
   }
-  throw new Error(`not accepting connections on 127.0.0.1:${port} after ${READY_TIMEOUT_MS / 1000}s: ${(lastErr as Error)?.message}`);
+  throw new Error(
+    `not accepting connections on 127.0.0.1:${port} after ${READY_TIMEOUT_MS / 1000}s: ${(lastErr as Error)?.message}`,
+  );
 }

@@ -50,7 +50,11 @@ export interface Guarded {
 }
 
 /** Spawns cmd with stdout+stderr appended to logFile, in its own process group so it can be killed as a whole. */
-export function spawnGuarded(cmd: string, args: string[], opts: SpawnOpts & { logFile: string; stopSignal?: 'TERM' | 'INT' }): Guarded {
+export function spawnGuarded(
+  cmd: string,
+  args: string[],
+  opts: SpawnOpts & { logFile: string; stopSignal?: 'TERM' | 'INT' },
+): Guarded {
   const fd = openSync(opts.logFile, 'a');
   let child: ChildProcess;
   try {
@@ -136,13 +140,25 @@ export function tail(file: string, lines = 40): string {
 /** Runs a command to completion, rejecting with its output on failure. */
 export function run(cmd: string, args: string[], opts: SpawnOpts = {}): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: opts.env ?? process.env, cwd: opts.cwd, uid: opts.uid, gid: opts.gid });
+    const child = spawn(cmd, args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: opts.env ?? process.env,
+      cwd: opts.cwd,
+      uid: opts.uid,
+      gid: opts.gid,
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
     child.once('error', (err) => reject(new Error(`${cmd}: ${err.message}`)));
     child.once('close', (code) =>
-      code === 0 ? resolve(out) : reject(new Error(`${cmd} ${args.join(' ')} exited with ${code}\n${out.trimEnd().split('\n').slice(-30).join('\n')}`)),
+      code === 0
+        ? resolve(out)
+        : reject(
+            new Error(
+              `${cmd} ${args.join(' ')} exited with ${code}\n${out.trimEnd().split('\n').slice(-30).join('\n')}`,
+            ),
+          ),
     );
   });
 }

@@ -10,7 +10,11 @@ function env(name: string): string {
 }
 
 test('kafka: create topic, produce and consume one message', async () => {
-  const kafka = new Kafka({ clientId: 'local-services-test', brokers: env('KAFKA_BROKERS').split(','), logLevel: logLevel.WARN });
+  const kafka = new Kafka({
+    clientId: 'local-services-test',
+    brokers: env('KAFKA_BROKERS').split(','),
+    logLevel: logLevel.WARN,
+  });
   const topic = `smoke-${randomUUID()}`;
   const admin = kafka.admin();
   const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
@@ -25,7 +29,9 @@ test('kafka: create topic, produce and consume one message', async () => {
     await consumer.connect();
     await consumer.subscribe({ topic, fromBeginning: true });
     const received = new Promise<{ key?: string; value?: string }>((resolve) => {
-      void consumer.run({ eachMessage: async ({ message }) => resolve({ key: message.key?.toString(), value: message.value?.toString() }) });
+      void consumer.run({
+        eachMessage: async ({ message }) => resolve({ key: message.key?.toString(), value: message.value?.toString() }),
+      });
     });
     expect(await received).toEqual({ key: 'k', value: 'hello' });
   } finally {

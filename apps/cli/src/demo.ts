@@ -22,7 +22,11 @@ const P = farm.v1.Phase;
  * The whole farm on one machine: a generated sample repo behind the git smart-HTTP server, the scripted model,
  * the in-process bus, PGlite and an agent process per task. Streams the phases, then prints the branch and diff.
  */
-export async function runDemo(opts: { keep?: boolean; modelScript?: string; out?: (line: string) => void }): Promise<number> {
+export async function runDemo(opts: {
+  keep?: boolean;
+  modelScript?: string;
+  out?: (line: string) => void;
+}): Promise<number> {
   const out = opts.out ?? ((line: string) => process.stdout.write(line + '\n'));
   const dir = await mkdtemp(path.join(os.tmpdir(), 'farm-demo-'));
   const log = createLogger('farm-demo', { level: (process.env.LOG_LEVEL as 'info') || 'warn' });
@@ -38,12 +42,21 @@ export async function runDemo(opts: { keep?: boolean; modelScript?: string; out?
     log,
     agentEntry: AGENT_JOB_ENTRY,
     logDir: path.join(dir, 'agent-logs'),
-    env: { ...process.env, OPENAI_BASE_URL: model.baseURL, OPENAI_API_KEY: 'demo', FARM_WORK_DIR: path.join(dir, 'work') },
+    env: {
+      ...process.env,
+      OPENAI_BASE_URL: model.baseURL,
+      OPENAI_API_KEY: 'demo',
+      FARM_WORK_DIR: path.join(dir, 'work'),
+    },
   });
   const app = await startFarm({ bus, store, launcher, log });
   try {
     const repoUrl = await git.createBareRepo('sample-calculator.git');
-    const baseCommit = await seedBareRepo({ url: repoUrl, files: SAMPLE_REPO_FILES, message: 'Initial sample calculator' });
+    const baseCommit = await seedBareRepo({
+      url: repoUrl,
+      files: SAMPLE_REPO_FILES,
+      message: 'Initial sample calculator',
+    });
     out(`sample repo   ${repoUrl} (main at ${baseCommit.slice(0, 12)})`);
     out(`model         scripted, ${model.baseURL}`);
     const results: farm.v1.CommitResult[] = [];
@@ -64,7 +77,9 @@ export async function runDemo(opts: { keep?: boolean; modelScript?: string; out?
     const checkout = path.join(dir, 'review');
     await run('git', ['clone', '-q', '--branch', result.branchName, repoUrl, checkout]);
     const { stdout: diff } = await run('git', ['diff', baseCommit, 'HEAD'], { cwd: checkout });
-    out(`\nbranch        ${result.branchName} at ${result.commitSha.slice(0, 12)} (${result.attempts} attempt(s), ${result.tokenUsage?.totalTokens} tokens)`);
+    out(
+      `\nbranch        ${result.branchName} at ${result.commitSha.slice(0, 12)} (${result.attempts} attempt(s), ${result.tokenUsage?.totalTokens} tokens)`,
+    );
     out(`\n${diff}`);
     if (opts.keep) out(`kept          ${dir} (git server stopped; the bare repo is in ${path.join(dir, 'git')})`);
     return 0;

@@ -71,11 +71,11 @@ export function defineFarmScenarios(mode: string, open: () => Promise<{ bus: Eve
           until: new Set([P.BUILD, P.DONE, P.FAILED, P.CANCELLED]),
           timeoutMs: 150_000,
         });
-        log.info("watch finished", { id });
+        log.info('watch finished', { id });
         return { id, repoUrl, baseCommit, transitions, prompts: model.requests };
       } finally {
         await farmApp.stop();
-        log.info("farm stopped");
+        log.info('farm stopped');
         await model.close();
       }
     }
@@ -84,7 +84,9 @@ export function defineFarmScenarios(mode: string, open: () => Promise<{ bus: Eve
       const garbageKey = `garbage-${Date.now()}`;
       await bus.publishRaw(Topics.changeRequests.name, Buffer.from('{not a change request'), { key: garbageKey });
 
-      const req = await runRequest('calc-ok.git', { chat: [{ answer: { diff: SAMPLE_DIFF, reasoning: 'add multiply' } }] });
+      const req = await runRequest('calc-ok.git', {
+        chat: [{ answer: { diff: SAMPLE_DIFF, reasoning: 'add multiply' } }],
+      });
 
       const phases = req.transitions.filter((t) => !t.taskId).map((t) => farm.v1.Phase[t.toPhase]);
       expect(phases).toEqual(['RECEIVED', 'PLANNING', 'CODING', 'BUILD']);
@@ -95,7 +97,9 @@ export function defineFarmScenarios(mode: string, open: () => Promise<{ bus: Eve
       expect(result.branchName).toBe(`agt/${result.taskId}`);
       expect(result.attempts).toBe(1);
       expect(result.tokenUsage?.totalTokens).toBeGreaterThan(0);
-      expect(result.stepDurations.map((d) => d.step)).toEqual(expect.arrayContaining(['clone', 'llm', 'apply', 'check', 'push']));
+      expect(result.stepDurations.map((d) => d.step)).toEqual(
+        expect.arrayContaining(['clone', 'llm', 'apply', 'check', 'push']),
+      );
       expect(await remoteBranchSha(req.repoUrl, result.branchName)).toBe(result.commitSha);
 
       // What a reviewer would do: clone the branch, diff it against the base, run the repo's tests.
@@ -105,7 +109,7 @@ export function defineFarmScenarios(mode: string, open: () => Promise<{ bus: Eve
       expect(changed.trim().split('\n').sort()).toEqual(['src/calculator.js', 'test/calculator.test.js']);
       const diff = await run('git', ['diff', req.baseCommit, 'HEAD'], checkout);
       expect(diff).toContain('+function multiply(a, b) {');
-      expect(diff).toContain("+  assert.strictEqual(multiply(4, 3), 12);");
+      expect(diff).toContain('+  assert.strictEqual(multiply(4, 3), 12);');
       await run('node', ['--test'], checkout); // rejects if the tests fail
 
       expect(req.prompts[0].messages.map((m) => m.content).join('\n')).toContain(SAMPLE_REQUEST.title);
@@ -117,7 +121,9 @@ export function defineFarmScenarios(mode: string, open: () => Promise<{ bus: Eve
     });
 
     test('a model whose diff never applies: SOFT_FAIL after the retries, request FAILED, no branch', async () => {
-      const req = await runRequest('calc-bad.git', { chat: [{ repeat: true, answer: { diff: NON_APPLYING_DIFF, reasoning: 'guess' } }] });
+      const req = await runRequest('calc-bad.git', {
+        chat: [{ repeat: true, answer: { diff: NON_APPLYING_DIFF, reasoning: 'guess' } }],
+      });
 
       const last = req.transitions.filter((t) => !t.taskId).at(-1)!;
       expect(farm.v1.Phase[last.toPhase]).toBe('FAILED');

@@ -17,7 +17,12 @@ export interface FarmParts {
  * PGlite and child processes on one machine; Kafka and PostgreSQL when those are configured.
  */
 export async function startFarm(parts: FarmParts): Promise<{ orchestrator: Orchestrator; stop(): Promise<void> }> {
-  const orchestrator = new Orchestrator({ bus: parts.bus, store: parts.store, launcher: parts.launcher, log: parts.log.child({ app: 'orchestrator' }) });
+  const orchestrator = new Orchestrator({
+    bus: parts.bus,
+    store: parts.store,
+    launcher: parts.launcher,
+    log: parts.log.child({ app: 'orchestrator' }),
+  });
   await orchestrator.start();
   const subs: Subscription[] = [
     await startRequestPlanner({ bus: parts.bus, log: parts.log.child({ app: 'request-planner' }) }),

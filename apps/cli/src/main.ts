@@ -13,10 +13,16 @@ import { submitChangeRequest, watchChangeRequest } from './submit';
 const AGENT_ENTRY = require.resolve('@farm/coding-agent/src/job.ts');
 
 async function connect(config: CliConfig, command: string): Promise<KafkaBus> {
-  return KafkaBus.connect({ brokers: requireBrokers(config, command), clientId: `farm-cli-${command}`, topicPrefix: config.FARM_TOPIC_PREFIX });
+  return KafkaBus.connect({
+    brokers: requireBrokers(config, command),
+    clientId: `farm-cli-${command}`,
+    topicPrefix: config.FARM_TOPIC_PREFIX,
+  });
 }
 
-const program = new Command('farm').description('agent-farm: submit change requests to a farm of coding agents and watch them');
+const program = new Command('farm').description(
+  'agent-farm: submit change requests to a farm of coding agents and watch them',
+);
 
 program
   .command('submit')
@@ -87,7 +93,8 @@ async function watch(bus: KafkaBus, id: string, json: boolean, timeoutS?: number
   const last = await watchChangeRequest(
     bus,
     id,
-    (t) => process.stdout.write((json ? JSON.stringify(toJson(Topics.phaseTransitions, t)) : formatTransition(t)) + '\n'),
+    (t) =>
+      process.stdout.write((json ? JSON.stringify(toJson(Topics.phaseTransitions, t)) : formatTransition(t)) + '\n'),
     { timeoutMs: timeoutS ? timeoutS * 1000 : undefined },
   );
   return last.toPhase === farm.v1.Phase.DONE ? 0 : 1;

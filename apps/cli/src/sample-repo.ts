@@ -2,7 +2,12 @@
 // as its check, and a change request whose scripted answer adds a function with its test.
 
 export const SAMPLE_REPO_FILES: Record<string, string> = {
-  'package.json': JSON.stringify({ name: 'sample-calculator', version: '1.0.0', private: true, scripts: { test: 'node --test' } }, null, 2) + '\n',
+  'package.json':
+    JSON.stringify(
+      { name: 'sample-calculator', version: '1.0.0', private: true, scripts: { test: 'node --test' } },
+      null,
+      2,
+    ) + '\n',
   'README.md': '# sample-calculator\n\nA tiny library the agent farm demo changes.\n',
   'src/calculator.js': `'use strict';
 

@@ -51,7 +51,10 @@ export async function watchChangeRequest(
     if (!t.taskId && stopAt.has(t.toPhase)) resolveDone(t);
   });
   const timer = options.timeoutMs
-    ? setTimeout(() => rejectDone(new Error(`no final phase for ${id} within ${options.timeoutMs} ms`)), options.timeoutMs)
+    ? setTimeout(
+        () => rejectDone(new Error(`no final phase for ${id} within ${options.timeoutMs} ms`)),
+        options.timeoutMs,
+      )
     : undefined;
   try {
     return await done;

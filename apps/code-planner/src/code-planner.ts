@@ -24,7 +24,11 @@ export async function startCodePlanner(deps: {
       log.warn('base ref not found', { err });
       await deps.bus.publish(
         Topics.taskBundles,
-        Topics.taskBundles.type.fromObject({ changeRequestId: plan.changeRequestId, repo: plan.repo, planningError: errorMessage(err) }),
+        Topics.taskBundles.type.fromObject({
+          changeRequestId: plan.changeRequestId,
+          repo: plan.repo,
+          planningError: errorMessage(err),
+        }),
       );
       return;
     }

@@ -3,7 +3,9 @@ import path from 'node:path';
 import { loadConfig, z } from '@farm/runtime';
 
 const schema = z.object({
-  OPENAI_BASE_URL: z.string().url({ message: 'OPENAI_BASE_URL must be the URL of an OpenAI-compatible API (e.g. https://api.openai.com/v1)' }),
+  OPENAI_BASE_URL: z
+    .string()
+    .url({ message: 'OPENAI_BASE_URL must be the URL of an OpenAI-compatible API (e.g. https://api.openai.com/v1)' }),
   OPENAI_API_KEY: z.string().min(1).default('not-needed'),
   FARM_MODEL: z.string().min(1).default('gpt-4o-mini'),
   FARM_LLM_TIMEOUT_S: z.coerce.number().positive().default(120),

@@ -22,7 +22,12 @@ async function main(): Promise<number> {
     task = readTask(process.argv.slice(2), process.env);
     const config = loadAgentConfig();
     if (process.send) bus = new ParentProcessBus(log);
-    else if (config.KAFKA_BROKERS) bus = await KafkaBus.connect({ brokers: config.KAFKA_BROKERS.split(','), clientId: `coding-agent-${task.id}`, log });
+    else if (config.KAFKA_BROKERS)
+      bus = await KafkaBus.connect({
+        brokers: config.KAFKA_BROKERS.split(','),
+        clientId: `coding-agent-${task.id}`,
+        log,
+      });
     else throw new ConfigError('KAFKA_BROKERS is required when the agent does not run under a one-machine farm');
     const result = await runCodingTask(task, agentDepsFromConfig(config, log));
     await bus.publish(Topics.commitResults, farm.v1.CommitResult.fromObject(result));

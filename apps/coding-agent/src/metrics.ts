@@ -2,7 +2,12 @@ import { Counter, Histogram } from 'prom-client';
 import { metricsRegistry } from '@farm/runtime';
 
 export const agentMetrics = {
-  tasks: new Counter({ name: 'farm_agent_tasks_total', help: 'Tasks finished, by status', labelNames: ['status'], registers: [metricsRegistry] }),
+  tasks: new Counter({
+    name: 'farm_agent_tasks_total',
+    help: 'Tasks finished, by status',
+    labelNames: ['status'],
+    registers: [metricsRegistry],
+  }),
   patches: new Counter({
     name: 'farm_agent_patches_total',
     help: 'Model patches, by result (applied, rejected, check_failed)',

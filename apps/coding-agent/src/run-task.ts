@@ -28,7 +28,11 @@ export const branchFor = (taskId: string) => `agt/${taskId}`;
 
 /** A failure that ends the task at once; `step` names where (clone, llm, push, ...). */
 class TaskAborted extends FarmError {
-  constructor(readonly step: string, message: string, readonly status: farm.v1.CommitStatus = S.HARD_FAIL) {
+  constructor(
+    readonly step: string,
+    message: string,
+    readonly status: farm.v1.CommitStatus = S.HARD_FAIL,
+  ) {
     super(message);
   }
 }
@@ -73,7 +77,11 @@ export async function runCodingTask(task: farm.v1.ICodingTask, deps: AgentDeps):
   const existing = await remoteBranchSha(url, branch).catch(() => undefined);
   if (existing) {
     log.info('branch already pushed; re-emitting result', { branch, sha: existing });
-    return result(S.SUCCESS, { commitSha: existing, branchName: branch, notes: ['branch already pushed; result re-emitted'] });
+    return result(S.SUCCESS, {
+      commitSha: existing,
+      branchName: branch,
+      notes: ['branch already pushed; result re-emitted'],
+    });
   }
 
   await mkdir(deps.workRoot, { recursive: true });
@@ -105,7 +113,8 @@ export async function runCodingTask(task: farm.v1.ICodingTask, deps: AgentDeps):
         agentMetrics.tokens.inc({ kind: 'completion' }, answer.usage.completionTokens);
         diff = answer.diff;
       } catch (err) {
-        if (!(err instanceof ModelAnswerInvalid)) throw new TaskAborted('llm', `model unavailable: ${errorMessage(err)}`);
+        if (!(err instanceof ModelAnswerInvalid))
+          throw new TaskAborted('llm', `model unavailable: ${errorMessage(err)}`);
         feedback.splice(0, feedback.length, `Your answer was not the JSON object asked for: ${err.message}`);
         log.warn('invalid model answer', { attempt, err });
         continue;
@@ -141,7 +150,12 @@ export async function runCodingTask(task: farm.v1.ICodingTask, deps: AgentDeps):
       agentMetrics.patches.inc({ result: 'applied' });
 
       const commitSha = await timed('commit', attempt, () =>
-        commitAll({ dir: repoDir, branch, author: deps.author, message: `${kindWord(task.kind)}(${task.id}): ${firstLine(task.goal)}\n\n[agent:${task.id}]` }),
+        commitAll({
+          dir: repoDir,
+          branch,
+          author: deps.author,
+          message: `${kindWord(task.kind)}(${task.id}): ${firstLine(task.goal)}\n\n[agent:${task.id}]`,
+        }),
       ).catch((err) => {
         throw new TaskAborted('commit', `commit failed: ${errorMessage(err)}`);
       });
@@ -149,12 +163,22 @@ export async function runCodingTask(task: farm.v1.ICodingTask, deps: AgentDeps):
         await timed('push', attempt, () => pushBranch({ dir: repoDir, url, branch }));
       } catch (err) {
         // Another agent with the same task pushed first: its branch is the result.
-        const theirs = err instanceof PushRejected ? await remoteBranchSha(url, branch).catch(() => undefined) : undefined;
-        if (theirs) return result(S.SUCCESS, { commitSha: theirs, branchName: branch, notes: ['branch pushed by another agent'] });
+        const theirs =
+          err instanceof PushRejected ? await remoteBranchSha(url, branch).catch(() => undefined) : undefined;
+        if (theirs)
+          return result(S.SUCCESS, {
+            commitSha: theirs,
+            branchName: branch,
+            notes: ['branch pushed by another agent'],
+          });
         throw new TaskAborted('push', `push failed: ${errorMessage(err)}`);
       }
       log.info('task succeeded', { attempt, branch, commitSha });
-      return result(S.SUCCESS, { commitSha, branchName: branch, notes: applied.fuzzy ? ['patch applied by context (line numbers were off)'] : [] });
+      return result(S.SUCCESS, {
+        commitSha,
+        branchName: branch,
+        notes: applied.fuzzy ? ['patch applied by context (line numbers were off)'] : [],
+      });
     }
     return result(S.SOFT_FAIL, {
       failedStep: 'attempts',

@@ -44,7 +44,10 @@ export class ChildProcessLauncher implements TaskLauncher {
       if (!isForwardedPublish(m)) return;
       if (m.topic === Topics.commitResults.name) reported = true;
       forwarding.push(
-        this.config.bus.publishRaw(m.topic, Buffer.from(m.value, 'base64'), { key: m.key ?? undefined, headers: m.headers }),
+        this.config.bus.publishRaw(m.topic, Buffer.from(m.value, 'base64'), {
+          key: m.key ?? undefined,
+          headers: m.headers,
+        }),
       );
     });
     child.on('exit', (code, signal) => {
@@ -76,7 +79,8 @@ export class ChildProcessLauncher implements TaskLauncher {
 
   async close(): Promise<void> {
     const exits = [...this.running.values()].map(
-      ({ child }) => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', () => resolve()))),
+      ({ child }) =>
+        new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', () => resolve()))),
     );
     for (const { child } of this.running.values()) child.kill('SIGTERM');
     await Promise.all(exits);

@@ -53,7 +53,12 @@ export class Orchestrator {
     await this.dispatchPending(); // tasks a previous process marked but did not launch
     const opts = { maxAttempts: 10, retryBackoffMs: 200 };
     this.subs.push(
-      await this.deps.bus.subscribe(Topics.changeRequests, this.group, (m, meta) => this.onChangeRequest(m, meta), opts),
+      await this.deps.bus.subscribe(
+        Topics.changeRequests,
+        this.group,
+        (m, meta) => this.onChangeRequest(m, meta),
+        opts,
+      ),
       await this.deps.bus.subscribe(Topics.taskBundles, this.group, (m, meta) => this.onTaskBundle(m, meta), opts),
       await this.deps.bus.subscribe(Topics.commitResults, this.group, (m, meta) => this.onCommitResult(m, meta), opts),
     );
@@ -88,7 +93,10 @@ export class Orchestrator {
         await this.move(tx, cr.id, P.FAILED, `planning failed: ${bundle.planningError || 'no tasks'}`);
         return;
       }
-      await tx.query('UPDATE change_requests SET base_commit = $2 WHERE id = $1', [cr.id, bundle.repo?.baseCommit ?? '']);
+      await tx.query('UPDATE change_requests SET base_commit = $2 WHERE id = $1', [
+        cr.id,
+        bundle.repo?.baseCommit ?? '',
+      ]);
       for (const task of bundle.tasks) {
         const b64 = Buffer.from(farm.v1.CodingTask.encode(task).finish()).toString('base64');
         await tx.query(
@@ -97,7 +105,12 @@ export class Orchestrator {
           [task.id, cr.id, task.goal, b64],
         );
       }
-      await this.move(tx, cr.id, P.CODING, `${bundle.tasks.length} task(s) at ${bundle.repo?.baseCommit?.slice(0, 12)}`);
+      await this.move(
+        tx,
+        cr.id,
+        P.CODING,
+        `${bundle.tasks.length} task(s) at ${bundle.repo?.baseCommit?.slice(0, 12)}`,
+      );
     });
     await this.dispatchPending();
   }
@@ -105,10 +118,10 @@ export class Orchestrator {
   async onCommitResult(result: farm.v1.CommitResult, meta: MessageMeta): Promise<void> {
     await this.apply(Topics.commitResults, result, meta, async (tx) => {
       const cr = await this.load(tx, result.changeRequestId);
-      const task = await tx.query<{ status: string }>('SELECT status FROM tasks WHERE id = $1 AND change_request_id = $2', [
-        result.taskId,
-        cr.id,
-      ]);
+      const task = await tx.query<{ status: string }>(
+        'SELECT status FROM tasks WHERE id = $1 AND change_request_id = $2',
+        [result.taskId, cr.id],
+      );
       if (!task.rows.length) throw new FarmError(`unknown task ${result.taskId} of ${cr.id}`, { retryable: false });
       const status = farm.v1.CommitStatus[result.status] as TaskState;
       if (!['SUCCESS', 'SOFT_FAIL', 'HARD_FAIL'].includes(status)) {
@@ -215,7 +228,10 @@ export class Orchestrator {
     reason: string,
     task: Partial<farm.v1.IPhaseTransition> = {},
   ): Promise<void> {
-    const seq = await tx.query<{ seq: string }>('UPDATE change_requests SET seq = seq + 1 WHERE id = $1 RETURNING seq', [id]);
+    const seq = await tx.query<{ seq: string }>(
+      'UPDATE change_requests SET seq = seq + 1 WHERE id = $1 RETURNING seq',
+      [id],
+    );
     await this.enqueue(tx, Topics.phaseTransitions, id, {
       changeRequestId: id,
       fromPhase: from,

@@ -10,7 +10,12 @@ export abstract class BaseBus implements EventBus {
   constructor(protected readonly log: Logger) {}
 
   abstract publishRaw(topic: string, value: Buffer, options?: PublishOptions): Promise<void>;
-  abstract subscribeRaw(topic: string, group: string, handler: RawHandler, options?: SubscribeOptions): Promise<Subscription>;
+  abstract subscribeRaw(
+    topic: string,
+    group: string,
+    handler: RawHandler,
+    options?: SubscribeOptions,
+  ): Promise<Subscription>;
   abstract close(): Promise<void>;
 
   async publish<T>(topic: TopicSpec<T>, message: T, options: PublishOptions = {}): Promise<void> {
@@ -21,7 +26,12 @@ export abstract class BaseBus implements EventBus {
     });
   }
 
-  subscribe<T>(topic: TopicSpec<T>, group: string, handler: Handler<T>, options: SubscribeOptions = {}): Promise<Subscription> {
+  subscribe<T>(
+    topic: TopicSpec<T>,
+    group: string,
+    handler: Handler<T>,
+    options: SubscribeOptions = {},
+  ): Promise<Subscription> {
     return this.subscribeRaw(
       topic.name,
       group,
@@ -32,7 +42,8 @@ export abstract class BaseBus implements EventBus {
           raw,
           handler,
           options,
-          (dead, headers) => this.publishRaw(DEAD_LETTER_TOPIC, dead.value ?? Buffer.alloc(0), { key: dead.key ?? undefined, headers }),
+          (dead, headers) =>
+            this.publishRaw(DEAD_LETTER_TOPIC, dead.value ?? Buffer.alloc(0), { key: dead.key ?? undefined, headers }),
           this.log,
           () => this.stopping,
         ),

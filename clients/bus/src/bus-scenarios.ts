@@ -60,8 +60,15 @@ export function defineBusScenarios(name: string, makeBus: () => EventBus | Promi
       const sub = await bus.subscribe(Topics.changeRequests, `g-${id}`, async (m) => {
         if (m.changeRequestId === id) got.push(`${m.title}@${m.repo?.baseRef}`);
       });
-      const json = JSON.stringify({ changeRequestId: id, title: 'from any client', repo: { url: 'u', baseRef: 'dev' } });
-      await bus.publishRaw(Topics.changeRequests.name, Buffer.from(json), { key: id, headers: { [CONTENT_TYPE_HEADER]: JSON_CONTENT } });
+      const json = JSON.stringify({
+        changeRequestId: id,
+        title: 'from any client',
+        repo: { url: 'u', baseRef: 'dev' },
+      });
+      await bus.publishRaw(Topics.changeRequests.name, Buffer.from(json), {
+        key: id,
+        headers: { [CONTENT_TYPE_HEADER]: JSON_CONTENT },
+      });
       await waitFor('json delivery', () => (got.length ? got : undefined));
       expect(got).toEqual(['from any client@dev']);
       await sub.stop();

@@ -51,7 +51,12 @@ export interface EventBus {
   publish<T>(topic: TopicSpec<T>, message: T, options?: PublishOptions): Promise<void>;
   /** Publishes bytes as they are, e.g. a message in the proto3 JSON mapping or one forwarded from a child. */
   publishRaw(topic: string, value: Buffer, options?: PublishOptions): Promise<void>;
-  subscribe<T>(topic: TopicSpec<T>, group: string, handler: Handler<T>, options?: SubscribeOptions): Promise<Subscription>;
+  subscribe<T>(
+    topic: TopicSpec<T>,
+    group: string,
+    handler: Handler<T>,
+    options?: SubscribeOptions,
+  ): Promise<Subscription>;
   /** Undecoded messages of any topic (e.g. the dead-letter topic); same commit-after-handler rule. */
   subscribeRaw(topic: string, group: string, handler: RawHandler, options?: SubscribeOptions): Promise<Subscription>;
   close(): Promise<void>;

@@ -33,10 +33,17 @@ export class ParentProcessBus extends BaseBus {
       value: value.toString('base64'),
       headers: options.headers ?? {},
     };
-    return new Promise((resolve, reject) => process.send!(message, undefined, {}, (err) => (err ? reject(err) : resolve())));
+    return new Promise((resolve, reject) =>
+      process.send!(message, undefined, {}, (err) => (err ? reject(err) : resolve())),
+    );
   }
 
-  subscribeRaw(_topic: string, _group: string, _handler: RawHandler, _options?: SubscribeOptions): Promise<Subscription> {
+  subscribeRaw(
+    _topic: string,
+    _group: string,
+    _handler: RawHandler,
+    _options?: SubscribeOptions,
+  ): Promise<Subscription> {
     return Promise.reject(new Error('a task process cannot subscribe; it only emits results'));
   }
 

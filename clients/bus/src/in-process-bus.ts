@@ -29,11 +29,22 @@ export class InProcessBus extends BaseBus {
   async publishRaw(topic: string, value: Buffer, options: PublishOptions = {}): Promise<void> {
     if (this.stopping) throw new Error('bus is closed');
     const entries = this.topicLog(topic);
-    entries.push({ topic, key: options.key ?? null, value, headers: { ...options.headers }, position: `0:${entries.length}` });
+    entries.push({
+      topic,
+      key: options.key ?? null,
+      value,
+      headers: { ...options.headers },
+      position: `0:${entries.length}`,
+    });
     for (const [id, group] of this.groups) if (id.startsWith(topic + '\0')) this.pump(topic, group);
   }
 
-  async subscribeRaw(topic: string, group: string, handler: RawHandler, options: SubscribeOptions = {}): Promise<Subscription> {
+  async subscribeRaw(
+    topic: string,
+    group: string,
+    handler: RawHandler,
+    options: SubscribeOptions = {},
+  ): Promise<Subscription> {
     const id = `${topic}\0${group}`;
     let g = this.groups.get(id);
     if (!g) {
@@ -66,6 +77,13 @@ export class InProcessBus extends BaseBus {
     }
   }
 
+  private wakeIdleWaiters(): void {
+    for (const resolve of [...this.idle]) {
+      this.idle.delete(resolve);
+      resolve();
+    }
+  }
+
   private topicLog(topic: string): RawMessage[] {
     let entries = this.logs.get(topic);
     if (!entries) this.logs.set(topic, (entries = []));
@@ -75,7 +93,8 @@ export class InProcessBus extends BaseBus {
   private isIdle(): boolean {
     for (const [id, g] of this.groups) {
       const topic = id.slice(0, id.indexOf('\0'));
-      if (g.members.size && (g.offset < this.topicLog(topic).length || [...g.members].some((m) => m.busy))) return false;
+      if (g.members.size && (g.offset < this.topicLog(topic).length || [...g.members].some((m) => m.busy)))
+        return false;
     }
     return true;
   }
@@ -97,7 +116,7 @@ export class InProcessBus extends BaseBus {
         .finally(() => {
           member.busy = false;
           if (!this.stopping) this.pump(topic, group);
-          if (this.isIdle()) for (const r of [...this.idle]) (this.idle.delete(r), r());
+          if (this.isIdle()) this.wakeIdleWaiters();
         });
     }
   }

@@ -3,5 +3,10 @@ import { defineBusScenarios } from './bus-scenarios';
 
 // Runs against the real broker the jest global setup starts (or KAFKA_BROKERS when given).
 defineBusScenarios('Kafka bus', () =>
-  KafkaBus.connect({ brokers: process.env.KAFKA_BROKERS!.split(','), clientId: 'bus-test', partitions: 3, topicPrefix: `bus-test-${Date.now()}.` }),
+  KafkaBus.connect({
+    brokers: process.env.KAFKA_BROKERS!.split(','),
+    clientId: 'bus-test',
+    partitions: 3,
+    topicPrefix: `bus-test-${Date.now()}.`,
+  }),
 );

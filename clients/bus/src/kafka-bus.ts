@@ -24,7 +24,10 @@ export class KafkaBus extends BaseBus {
   private readonly consumers = new Set<Consumer>();
   private readonly prefix: string;
 
-  private constructor(private readonly config: KafkaBusConfig, log: Logger) {
+  private constructor(
+    private readonly config: KafkaBusConfig,
+    log: Logger,
+  ) {
     super(log);
     this.prefix = config.topicPrefix ?? '';
     this.kafka = new Kafka({
@@ -68,10 +71,18 @@ export class KafkaBus extends BaseBus {
   }
 
   async publishRaw(topic: string, value: Buffer, options: PublishOptions = {}): Promise<void> {
-    await this.producer.send({ topic: this.prefix + topic, messages: [{ key: options.key ?? null, value, headers: options.headers }] });
+    await this.producer.send({
+      topic: this.prefix + topic,
+      messages: [{ key: options.key ?? null, value, headers: options.headers }],
+    });
   }
 
-  async subscribeRaw(topic: string, group: string, handler: RawHandler, options: SubscribeOptions = {}): Promise<Subscription> {
+  async subscribeRaw(
+    topic: string,
+    group: string,
+    handler: RawHandler,
+    options: SubscribeOptions = {},
+  ): Promise<Subscription> {
     const consumer = this.kafka.consumer({ groupId: group, allowAutoTopicCreation: false });
     this.consumers.add(consumer);
     await consumer.connect();

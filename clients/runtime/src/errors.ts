@@ -5,7 +5,10 @@
 export class FarmError extends Error {
   readonly retryable: boolean;
   readonly details: Record<string, unknown>;
-  constructor(message: string, options: { retryable?: boolean; details?: Record<string, unknown>; cause?: unknown } = {}) {
+  constructor(
+    message: string,
+    options: { retryable?: boolean; details?: Record<string, unknown>; cause?: unknown } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.retryable = options.retryable ?? false;

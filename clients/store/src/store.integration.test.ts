@@ -7,12 +7,16 @@ const scenarios = (name: string, open: () => Promise<SqlStore>) =>
     let store: SqlStore;
     beforeAll(async () => {
       store = await open();
-      await store.query('DROP TABLE IF EXISTS store_test_items; DELETE FROM farm_migrations WHERE name = \'store-test-1\'').catch(() => undefined);
+      await store
+        .query("DROP TABLE IF EXISTS store_test_items; DELETE FROM farm_migrations WHERE name = 'store-test-1'")
+        .catch(() => undefined);
     });
     afterAll(() => store.close());
 
     test('migrations apply once and a failed transaction leaves nothing behind', async () => {
-      const migrations = [{ name: 'store-test-1', sql: 'CREATE TABLE store_test_items (id text PRIMARY KEY, n int NOT NULL)' }];
+      const migrations = [
+        { name: 'store-test-1', sql: 'CREATE TABLE store_test_items (id text PRIMARY KEY, n int NOT NULL)' },
+      ];
       await migrate(store, migrations);
       await migrate(store, migrations); // second run is a no-op rather than "table exists"
       await store.transaction(async (tx) => {

@@ -1,6 +1,9 @@
 /** The relational state the orchestrator (and later the srm) keep: PostgreSQL in a cluster, PGlite on one machine. */
 export interface SqlExecutor {
-  query<R extends Record<string, unknown> = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: R[] }>;
+  query<R extends Record<string, unknown> = Record<string, unknown>>(
+    sql: string,
+    params?: unknown[],
+  ): Promise<{ rows: R[] }>;
 }
 
 export interface SqlStore extends SqlExecutor {
@@ -11,7 +14,9 @@ export interface SqlStore extends SqlExecutor {
 
 /** Applies each named migration once, in order, recording it in farm_migrations. */
 export async function migrate(store: SqlStore, migrations: { name: string; sql: string }[]): Promise<void> {
-  await store.query('CREATE TABLE IF NOT EXISTS farm_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+  await store.query(
+    'CREATE TABLE IF NOT EXISTS farm_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+  );
   for (const m of migrations) {
     await store.transaction(async (tx) => {
       // The lock serialises concurrent start-ups of several replicas on one database.
