@@ -48,9 +48,8 @@ export async function startKafka(opts: { cacheDir?: string; log?: Logger } = {})
     ]);
   } catch (err) {
     rmSync(dir, { recursive: true, force: true });
-    throw new Error(
-      `kafka storage format failed (is Java 17+ installed? JAVA_HOME=${process.env.JAVA_HOME ?? ''}): ${(err as Error).message}`,
-    );
+    const hint = (err as Error).message.includes('ENOENT') ? ' (install Java 17+ or set JAVA_HOME)' : '';
+    throw new Error(`kafka storage format failed${hint}: ${(err as Error).message}`);
   }
 
   const proc = spawnGuarded(

@@ -69,7 +69,7 @@ export function defineFarmScenarios(mode: string, open: () => Promise<{ bus: Eve
         const transitions: farm.v1.PhaseTransition[] = [];
         await watchChangeRequest(bus, id, (t) => transitions.push(t), {
           until: new Set([P.BUILD, P.DONE, P.FAILED, P.CANCELLED]),
-          timeoutMs: 150_000,
+          timeoutMs: Number(process.env.FARM_TEST_WATCH_TIMEOUT_MS ?? 150_000),
         });
         log.info('watch finished', { id });
         return { id, repoUrl, baseCommit, transitions, prompts: model.requests };

@@ -83,10 +83,14 @@ export class KafkaBus extends BaseBus {
     handler: RawHandler,
     options: SubscribeOptions = {},
   ): Promise<Subscription> {
-    const consumer = this.kafka.consumer({ groupId: group, allowAutoTopicCreation: false });
+    // One Kafka group per (group, topic): members of one Kafka group that subscribe to different topics get
+    // each other's partitions assigned and never read them.
+    const consumer = this.kafka.consumer({ groupId: `${group}.${topic}`, allowAutoTopicCreation: false });
     this.consumers.add(consumer);
     await consumer.connect();
     await consumer.subscribe({ topic: this.prefix + topic, fromBeginning: options.fromBeginning ?? true });
+    // Resolve only once partitions are assigned, so a publish right after subscribe is not missed.
+    const joined = waitForGroupJoin(consumer);
     await consumer.run({
       autoCommit: false,
       eachMessage: async ({ topic: t, partition, message }) => {
@@ -100,8 +104,7 @@ export class KafkaBus extends BaseBus {
         await consumer.commitOffsets([{ topic: t, partition, offset: (BigInt(message.offset) + 1n).toString() }]);
       },
     });
-    // Resolve only once partitions are assigned, so a publish right after subscribe is not missed.
-    await waitForGroupJoin(consumer);
+    await joined;
     return {
       stop: async () => {
         this.consumers.delete(consumer);

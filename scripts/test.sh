@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Every test, from a fresh clone: installs dependencies, checks the generated contracts, types and lint,
+# then runs jest. Kafka and PostgreSQL are started by the jest global setup (stopped at the end) unless
+# KAFKA_BROKERS / DATABASE_URL point at running ones; the git server and scripted model run in-process.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need() { command -v "$1" >/dev/null 2>&1; }
+if { ! need java || ! need mvn; } && [ "$(id -u)" = 0 ]; then
+  echo "installing Java and Maven (Kafka's broker runs from its Maven Central jars)..." >&2
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless maven >&2
+fi
+bash scripts/bootstrap.sh
+pnpm lint
+mkdir -p .cache
+status=0
+pnpm test --json --outputFile=.cache/jest-results.json || status=$?
+# One plain summary line, whatever the runner printed above.
+node -e '
+  const r = require("./.cache/jest-results.json");
+  console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed` + (r.numPendingTests ? `, ${r.numPendingTests} skipped` : ""));
+' 2>/dev/null || true
+exit $status
