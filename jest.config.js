@@ -7,4 +7,5 @@ module.exports = {
   globalSetup: '<rootDir>/scripts/local-services/jest-global-setup.ts',
   globalTeardown: '<rootDir>/scripts/local-services/jest-global-teardown.ts',
   testTimeout: 180000,
+  reporters: ['default', '<rootDir>/scripts/jest-summary-reporter.js'],
 };
