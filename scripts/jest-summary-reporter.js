@@ -4,7 +4,9 @@ class SummaryReporter {
   onRunComplete(_contexts, results) {
     const failed = results.numFailedTests + results.numRuntimeErrorTestSuites;
     const skipped = results.numPendingTests + results.numTodoTests;
-    process.stdout.write(`\n${results.numPassedTests} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
+    process.stdout.write(
+      `\n${results.numPassedTests} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`,
+    );
   }
 }
 module.exports = SummaryReporter;
