@@ -1,12 +1,17 @@
-// Prints one plain closing line, "N passed, N failed[, N skipped]", after jest's own summary, so any CI
-// can read the outcome. A test file that could not run at all counts as a failure.
+// Prints one plain closing line, "N passed, N failed[, N skipped]", and keeps it in .cache/test-summary.txt
+// so scripts/test.sh can repeat it as the very last line. A test file that could not run counts as failed.
+const fs = require('node:fs');
+const path = require('node:path');
+
 class SummaryReporter {
   onRunComplete(_contexts, results) {
     const failed = results.numFailedTests + results.numRuntimeErrorTestSuites;
     const skipped = results.numPendingTests + results.numTodoTests;
-    process.stdout.write(
-      `\n${results.numPassedTests} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`,
-    );
+    const line = `${results.numPassedTests} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`;
+    const file = path.join(__dirname, '..', '.cache', 'test-summary.txt');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, line + '\n');
+    process.stdout.write(`\n${line}\n`);
   }
 }
 module.exports = SummaryReporter;

@@ -12,4 +12,9 @@ if { ! need java || ! need mvn; } && [ "$(id -u)" = 0 ]; then
 fi
 bash scripts/bootstrap.sh
 pnpm lint
-pnpm test
+rm -f .cache/test-summary.txt
+status=0
+pnpm test || status=$?
+# Jest prints its own summary after the reporters; repeat the plain line so it closes the output.
+[ -f .cache/test-summary.txt ] && cat .cache/test-summary.txt
+exit $status
