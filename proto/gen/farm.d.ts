@@ -315,6 +315,9 @@ export namespace farm {
 
             /** PhaseTransition branchName */
             branchName?: (string|null);
+
+            /** PhaseTransition taskState */
+            taskState?: (string|null);
         }
 
         /** Represents a PhaseTransition. */
@@ -352,6 +355,9 @@ export namespace farm {
 
             /** PhaseTransition branchName. */
             public branchName: string;
+
+            /** PhaseTransition taskState. */
+            public taskState: string;
 
             /**
              * Creates a new PhaseTransition instance using the specified properties.
@@ -673,6 +679,127 @@ export namespace farm {
             public static getTypeUrl(typeUrlPrefix?: string): string;
         }
 
+        /** ControlAction enum. */
+        enum ControlAction {
+            CONTROL_ACTION_UNSPECIFIED = 0,
+            CANCEL = 1
+        }
+
+        /** Properties of a ControlCommand. */
+        interface IControlCommand {
+
+            /** ControlCommand changeRequestId */
+            changeRequestId?: (string|null);
+
+            /** ControlCommand action */
+            action?: (farm.v1.ControlAction|null);
+
+            /** ControlCommand reason */
+            reason?: (string|null);
+
+            /** ControlCommand requestedBy */
+            requestedBy?: (string|null);
+        }
+
+        /** Represents a ControlCommand. */
+        class ControlCommand implements IControlCommand {
+
+            /**
+             * Constructs a new ControlCommand.
+             * @param [p] Properties to set
+             */
+            constructor(p?: farm.v1.IControlCommand);
+
+            /** ControlCommand changeRequestId. */
+            public changeRequestId: string;
+
+            /** ControlCommand action. */
+            public action: farm.v1.ControlAction;
+
+            /** ControlCommand reason. */
+            public reason: string;
+
+            /** ControlCommand requestedBy. */
+            public requestedBy: string;
+
+            /**
+             * Creates a new ControlCommand instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns ControlCommand instance
+             */
+            public static create(properties?: farm.v1.IControlCommand): farm.v1.ControlCommand;
+
+            /**
+             * Encodes the specified ControlCommand message. Does not implicitly {@link farm.v1.ControlCommand.verify|verify} messages.
+             * @param m ControlCommand message or plain object to encode
+             * @param [w] Writer to encode to
+             * @returns Writer
+             */
+            public static encode(m: farm.v1.IControlCommand, w?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified ControlCommand message, length delimited. Does not implicitly {@link farm.v1.ControlCommand.verify|verify} messages.
+             * @param message ControlCommand message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            public static encodeDelimited(message: farm.v1.IControlCommand, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a ControlCommand message from the specified reader or buffer.
+             * @param r Reader or buffer to decode from
+             * @param [l] Message length if known beforehand
+             * @returns ControlCommand
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decode(r: ($protobuf.Reader|Uint8Array), l?: number): farm.v1.ControlCommand;
+
+            /**
+             * Decodes a ControlCommand message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns ControlCommand
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): farm.v1.ControlCommand;
+
+            /**
+             * Verifies a ControlCommand message.
+             * @param m Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            public static verify(m: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a ControlCommand message from a plain object. Also converts values to their respective internal types.
+             * @param d Plain object
+             * @returns ControlCommand
+             */
+            public static fromObject(d: { [k: string]: any }): farm.v1.ControlCommand;
+
+            /**
+             * Creates a plain object from a ControlCommand message. Also converts values to other types if specified.
+             * @param m ControlCommand
+             * @param [o] Conversion options
+             * @returns Plain object
+             */
+            public static toObject(m: farm.v1.ControlCommand, o?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this ControlCommand to JSON.
+             * @returns JSON object
+             */
+            public toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the default type url for ControlCommand
+             * @param [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns The default type url
+             */
+            public static getTypeUrl(typeUrlPrefix?: string): string;
+        }
+
         /** Properties of a PlanItem. */
         interface IPlanItem {
 
@@ -962,6 +1089,12 @@ export namespace farm {
 
             /** CodingTask priorNotes */
             priorNotes?: (string[]|null);
+
+            /** CodingTask dispatch */
+            dispatch?: (number|null);
+
+            /** CodingTask contextBudgetTokens */
+            contextBudgetTokens?: (number|null);
         }
 
         /** Represents a CodingTask. */
@@ -1011,6 +1144,12 @@ export namespace farm {
 
             /** CodingTask priorNotes. */
             public priorNotes: string[];
+
+            /** CodingTask dispatch. */
+            public dispatch: number;
+
+            /** CodingTask contextBudgetTokens. */
+            public contextBudgetTokens: number;
 
             /**
              * Creates a new CodingTask instance using the specified properties.
@@ -1455,6 +1594,9 @@ export namespace farm {
 
             /** CommitResult failedStep */
             failedStep?: (string|null);
+
+            /** CommitResult dispatch */
+            dispatch?: (number|null);
         }
 
         /** Represents a CommitResult. */
@@ -1495,6 +1637,9 @@ export namespace farm {
 
             /** CommitResult failedStep. */
             public failedStep: string;
+
+            /** CommitResult dispatch. */
+            public dispatch: number;
 
             /**
              * Creates a new CommitResult instance using the specified properties.

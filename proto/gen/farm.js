@@ -847,6 +847,7 @@ $root.farm = (function() {
              * @property {string|null} [taskId] PhaseTransition taskId
              * @property {farm.v1.CommitStatus|null} [taskStatus] PhaseTransition taskStatus
              * @property {string|null} [branchName] PhaseTransition branchName
+             * @property {string|null} [taskState] PhaseTransition taskState
              */
 
             /**
@@ -937,6 +938,14 @@ $root.farm = (function() {
             PhaseTransition.prototype.branchName = "";
 
             /**
+             * PhaseTransition taskState.
+             * @member {string} taskState
+             * @memberof farm.v1.PhaseTransition
+             * @instance
+             */
+            PhaseTransition.prototype.taskState = "";
+
+            /**
              * Creates a new PhaseTransition instance using the specified properties.
              * @function create
              * @memberof farm.v1.PhaseTransition
@@ -982,6 +991,8 @@ $root.farm = (function() {
                     w.uint32(64).int32(m.taskStatus);
                 if (m.branchName != null && Object.hasOwnProperty.call(m, "branchName"))
                     w.uint32(74).string(m.branchName);
+                if (m.taskState != null && Object.hasOwnProperty.call(m, "taskState"))
+                    w.uint32(82).string(m.taskState);
                 return w;
             };
 
@@ -1066,6 +1077,10 @@ $root.farm = (function() {
                         }
                     case 9: {
                             m.branchName = r.string();
+                            break;
+                        }
+                    case 10: {
+                            m.taskState = r.string();
                             break;
                         }
                     default:
@@ -1176,6 +1191,10 @@ $root.farm = (function() {
                 if (m.branchName != null && Object.hasOwnProperty.call(m, "branchName")) {
                     if (!$util.isString(m.branchName))
                         return "branchName: string expected";
+                }
+                if (m.taskState != null && Object.hasOwnProperty.call(m, "taskState")) {
+                    if (!$util.isString(m.taskState))
+                        return "taskState: string expected";
                 }
                 return null;
             };
@@ -1334,6 +1353,9 @@ $root.farm = (function() {
                 if (d.branchName != null) {
                     m.branchName = String(d.branchName);
                 }
+                if (d.taskState != null) {
+                    m.taskState = String(d.taskState);
+                }
                 return m;
             };
 
@@ -1372,6 +1394,7 @@ $root.farm = (function() {
                     d.taskId = "";
                     d.taskStatus = o.enums === String ? "COMMIT_STATUS_UNSPECIFIED" : 0;
                     d.branchName = "";
+                    d.taskState = "";
                 }
                 if (m.changeRequestId != null && Object.hasOwnProperty.call(m, "changeRequestId")) {
                     d.changeRequestId = m.changeRequestId;
@@ -1409,6 +1432,9 @@ $root.farm = (function() {
                 }
                 if (m.branchName != null && Object.hasOwnProperty.call(m, "branchName")) {
                     d.branchName = m.branchName;
+                }
+                if (m.taskState != null && Object.hasOwnProperty.call(m, "taskState")) {
+                    d.taskState = m.taskState;
                 }
                 return d;
             };
@@ -2228,6 +2254,362 @@ $root.farm = (function() {
             };
 
             return BuildResult;
+        })();
+
+        /**
+         * ControlAction enum.
+         * @name farm.v1.ControlAction
+         * @enum {number}
+         * @property {number} CONTROL_ACTION_UNSPECIFIED=0 CONTROL_ACTION_UNSPECIFIED value
+         * @property {number} CANCEL=1 CANCEL value
+         */
+        v1.ControlAction = (function() {
+            var valuesById = {}, values = Object.create(valuesById);
+            values[valuesById[0] = "CONTROL_ACTION_UNSPECIFIED"] = 0;
+            values[valuesById[1] = "CANCEL"] = 1;
+            return values;
+        })();
+
+        v1.ControlCommand = (function() {
+
+            /**
+             * Properties of a ControlCommand.
+             * @memberof farm.v1
+             * @interface IControlCommand
+             * @property {string|null} [changeRequestId] ControlCommand changeRequestId
+             * @property {farm.v1.ControlAction|null} [action] ControlCommand action
+             * @property {string|null} [reason] ControlCommand reason
+             * @property {string|null} [requestedBy] ControlCommand requestedBy
+             */
+
+            /**
+             * Constructs a new ControlCommand.
+             * @memberof farm.v1
+             * @classdesc Represents a ControlCommand.
+             * @implements IControlCommand
+             * @constructor
+             * @param {farm.v1.IControlCommand=} [p] Properties to set
+             */
+            function ControlCommand(p) {
+                if (p)
+                    for (var ks = Object.keys(p), i = 0; i < ks.length; ++i)
+                        if (p[ks[i]] != null && ks[i] !== "__proto__")
+                            this[ks[i]] = p[ks[i]];
+            }
+
+            /**
+             * ControlCommand changeRequestId.
+             * @member {string} changeRequestId
+             * @memberof farm.v1.ControlCommand
+             * @instance
+             */
+            ControlCommand.prototype.changeRequestId = "";
+
+            /**
+             * ControlCommand action.
+             * @member {farm.v1.ControlAction} action
+             * @memberof farm.v1.ControlCommand
+             * @instance
+             */
+            ControlCommand.prototype.action = 0;
+
+            /**
+             * ControlCommand reason.
+             * @member {string} reason
+             * @memberof farm.v1.ControlCommand
+             * @instance
+             */
+            ControlCommand.prototype.reason = "";
+
+            /**
+             * ControlCommand requestedBy.
+             * @member {string} requestedBy
+             * @memberof farm.v1.ControlCommand
+             * @instance
+             */
+            ControlCommand.prototype.requestedBy = "";
+
+            /**
+             * Creates a new ControlCommand instance using the specified properties.
+             * @function create
+             * @memberof farm.v1.ControlCommand
+             * @static
+             * @param {farm.v1.IControlCommand=} [properties] Properties to set
+             * @returns {farm.v1.ControlCommand} ControlCommand instance
+             */
+            ControlCommand.create = function create(properties) {
+                return new ControlCommand(properties);
+            };
+
+            /**
+             * Encodes the specified ControlCommand message. Does not implicitly {@link farm.v1.ControlCommand.verify|verify} messages.
+             * @function encode
+             * @memberof farm.v1.ControlCommand
+             * @static
+             * @param {farm.v1.IControlCommand} m ControlCommand message or plain object to encode
+             * @param {$protobuf.Writer} [w] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            ControlCommand.encode = function encode(m, w, q) {
+                if (!w)
+                    w = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (m.changeRequestId != null && Object.hasOwnProperty.call(m, "changeRequestId"))
+                    w.uint32(10).string(m.changeRequestId);
+                if (m.action != null && Object.hasOwnProperty.call(m, "action"))
+                    w.uint32(16).int32(m.action);
+                if (m.reason != null && Object.hasOwnProperty.call(m, "reason"))
+                    w.uint32(26).string(m.reason);
+                if (m.requestedBy != null && Object.hasOwnProperty.call(m, "requestedBy"))
+                    w.uint32(34).string(m.requestedBy);
+                return w;
+            };
+
+            /**
+             * Encodes the specified ControlCommand message, length delimited. Does not implicitly {@link farm.v1.ControlCommand.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof farm.v1.ControlCommand
+             * @static
+             * @param {farm.v1.IControlCommand} message ControlCommand message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            ControlCommand.encodeDelimited = function encodeDelimited(message, writer) {
+                return this.encode(message, writer && writer.len ? writer.fork() : writer).ldelim();
+            };
+
+            /**
+             * Decodes a ControlCommand message from the specified reader or buffer.
+             * @function decode
+             * @memberof farm.v1.ControlCommand
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} r Reader or buffer to decode from
+             * @param {number} [l] Message length if known beforehand
+             * @returns {farm.v1.ControlCommand} ControlCommand
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            ControlCommand.decode = function decode(r, l, e, n) {
+                if (!(r instanceof $Reader))
+                    r = $Reader.create(r);
+                if (n === undefined)
+                    n = 0;
+                if (n > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var c, m;
+                if (l === undefined)
+                    c = r.len;
+                else {
+                    c = r.pos + l;
+                    if (c > r.len)
+                        throw RangeError("index out of range");
+                    l = r.len;
+                    r.len = c;
+                }
+                m = new $root.farm.v1.ControlCommand();
+                while (r.pos < c) {
+                    var t = r.uint32();
+                    if (t === e)
+                        break;
+                    switch (t >>> 3) {
+                    case 1: {
+                            m.changeRequestId = r.string();
+                            break;
+                        }
+                    case 2: {
+                            m.action = r.int32();
+                            break;
+                        }
+                    case 3: {
+                            m.reason = r.string();
+                            break;
+                        }
+                    case 4: {
+                            m.requestedBy = r.string();
+                            break;
+                        }
+                    default:
+                        r.skipType(t & 7, n);
+                        break;
+                    }
+                }
+                if (l !== undefined) {
+                    if (r.pos !== c)
+                        throw RangeError("index out of range");
+                    r.len = l;
+                }
+                return m;
+            };
+
+            /**
+             * Decodes a ControlCommand message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof farm.v1.ControlCommand
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {farm.v1.ControlCommand} ControlCommand
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            ControlCommand.decodeDelimited = function decodeDelimited(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.uint32());
+            };
+
+            /**
+             * Verifies a ControlCommand message.
+             * @function verify
+             * @memberof farm.v1.ControlCommand
+             * @static
+             * @param {Object.<string,*>} m Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            ControlCommand.verify = function verify(m, n) {
+                if (typeof m !== "object" || m === null)
+                    return "object expected";
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    return "maximum nesting depth exceeded";
+                if (m.changeRequestId != null && Object.hasOwnProperty.call(m, "changeRequestId")) {
+                    if (!$util.isString(m.changeRequestId))
+                        return "changeRequestId: string expected";
+                }
+                if (m.action != null && Object.hasOwnProperty.call(m, "action")) {
+                    switch (m.action) {
+                    default:
+                        return "action: enum value expected";
+                    case 0:
+                    case 1:
+                        break;
+                    }
+                }
+                if (m.reason != null && Object.hasOwnProperty.call(m, "reason")) {
+                    if (!$util.isString(m.reason))
+                        return "reason: string expected";
+                }
+                if (m.requestedBy != null && Object.hasOwnProperty.call(m, "requestedBy")) {
+                    if (!$util.isString(m.requestedBy))
+                        return "requestedBy: string expected";
+                }
+                return null;
+            };
+
+            /**
+             * Creates a ControlCommand message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof farm.v1.ControlCommand
+             * @static
+             * @param {Object.<string,*>} d Plain object
+             * @returns {farm.v1.ControlCommand} ControlCommand
+             */
+            ControlCommand.fromObject = function fromObject(d, n) {
+                if (d instanceof $root.farm.v1.ControlCommand)
+                    return d;
+                if (!$util.isObject(d))
+                    throw TypeError(".farm.v1.ControlCommand: object expected");
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var m = new $root.farm.v1.ControlCommand();
+                if (d.changeRequestId != null) {
+                    m.changeRequestId = String(d.changeRequestId);
+                }
+                switch (d.action) {
+                default:
+                    if (typeof d.action === "number") {
+                        m.action = d.action;
+                        break;
+                    }
+                    break;
+                case "CONTROL_ACTION_UNSPECIFIED":
+                case 0:
+                    m.action = 0;
+                    break;
+                case "CANCEL":
+                case 1:
+                    m.action = 1;
+                    break;
+                }
+                if (d.reason != null) {
+                    m.reason = String(d.reason);
+                }
+                if (d.requestedBy != null) {
+                    m.requestedBy = String(d.requestedBy);
+                }
+                return m;
+            };
+
+            /**
+             * Creates a plain object from a ControlCommand message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof farm.v1.ControlCommand
+             * @static
+             * @param {farm.v1.ControlCommand} m ControlCommand
+             * @param {$protobuf.IConversionOptions} [o] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            ControlCommand.toObject = function toObject(m, o, q) {
+                if (!o)
+                    o = {};
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                var d = {};
+                if (o.defaults) {
+                    d.changeRequestId = "";
+                    d.action = o.enums === String ? "CONTROL_ACTION_UNSPECIFIED" : 0;
+                    d.reason = "";
+                    d.requestedBy = "";
+                }
+                if (m.changeRequestId != null && Object.hasOwnProperty.call(m, "changeRequestId")) {
+                    d.changeRequestId = m.changeRequestId;
+                }
+                if (m.action != null && Object.hasOwnProperty.call(m, "action")) {
+                    d.action = o.enums === String ? $root.farm.v1.ControlAction[m.action] === undefined ? m.action : $root.farm.v1.ControlAction[m.action] : m.action;
+                }
+                if (m.reason != null && Object.hasOwnProperty.call(m, "reason")) {
+                    d.reason = m.reason;
+                }
+                if (m.requestedBy != null && Object.hasOwnProperty.call(m, "requestedBy")) {
+                    d.requestedBy = m.requestedBy;
+                }
+                return d;
+            };
+
+            /**
+             * Converts this ControlCommand to JSON.
+             * @function toJSON
+             * @memberof farm.v1.ControlCommand
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            ControlCommand.prototype.toJSON = function toJSON() {
+                return this.constructor.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the default type url for ControlCommand
+             * @function getTypeUrl
+             * @memberof farm.v1.ControlCommand
+             * @static
+             * @param {string} [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns {string} The default type url
+             */
+            ControlCommand.getTypeUrl = function getTypeUrl(typeUrlPrefix) {
+                if (typeUrlPrefix === undefined) {
+                    typeUrlPrefix = "type.googleapis.com";
+                }
+                return typeUrlPrefix + "/farm.v1.ControlCommand";
+            };
+
+            return ControlCommand;
         })();
 
         v1.PlanItem = (function() {
@@ -3112,6 +3494,8 @@ $root.farm = (function() {
              * @property {string|null} [checkCommand] CodingTask checkCommand
              * @property {number|null} [maxRetries] CodingTask maxRetries
              * @property {Array.<string>|null} [priorNotes] CodingTask priorNotes
+             * @property {number|null} [dispatch] CodingTask dispatch
+             * @property {number|null} [contextBudgetTokens] CodingTask contextBudgetTokens
              */
 
             /**
@@ -3239,6 +3623,22 @@ $root.farm = (function() {
             CodingTask.prototype.priorNotes = $util.emptyArray;
 
             /**
+             * CodingTask dispatch.
+             * @member {number} dispatch
+             * @memberof farm.v1.CodingTask
+             * @instance
+             */
+            CodingTask.prototype.dispatch = 0;
+
+            /**
+             * CodingTask contextBudgetTokens.
+             * @member {number} contextBudgetTokens
+             * @memberof farm.v1.CodingTask
+             * @instance
+             */
+            CodingTask.prototype.contextBudgetTokens = 0;
+
+            /**
              * Creates a new CodingTask instance using the specified properties.
              * @function create
              * @memberof farm.v1.CodingTask
@@ -3302,6 +3702,10 @@ $root.farm = (function() {
                     for (var i = 0; i < m.priorNotes.length; ++i)
                         w.uint32(106).string(m.priorNotes[i]);
                 }
+                if (m.dispatch != null && Object.hasOwnProperty.call(m, "dispatch"))
+                    w.uint32(112).uint32(m.dispatch);
+                if (m.contextBudgetTokens != null && Object.hasOwnProperty.call(m, "contextBudgetTokens"))
+                    w.uint32(120).uint32(m.contextBudgetTokens);
                 return w;
             };
 
@@ -3412,6 +3816,14 @@ $root.farm = (function() {
                             if (!(m.priorNotes && m.priorNotes.length))
                                 m.priorNotes = [];
                             m.priorNotes.push(r.string());
+                            break;
+                        }
+                    case 14: {
+                            m.dispatch = r.uint32();
+                            break;
+                        }
+                    case 15: {
+                            m.contextBudgetTokens = r.uint32();
                             break;
                         }
                     default:
@@ -3542,6 +3954,14 @@ $root.farm = (function() {
                             return "priorNotes: string[] expected";
                     }
                 }
+                if (m.dispatch != null && Object.hasOwnProperty.call(m, "dispatch")) {
+                    if (!$util.isInteger(m.dispatch))
+                        return "dispatch: integer expected";
+                }
+                if (m.contextBudgetTokens != null && Object.hasOwnProperty.call(m, "contextBudgetTokens")) {
+                    if (!$util.isInteger(m.contextBudgetTokens))
+                        return "contextBudgetTokens: integer expected";
+                }
                 return null;
             };
 
@@ -3658,6 +4078,12 @@ $root.farm = (function() {
                         m.priorNotes[i] = String(d.priorNotes[i]);
                     }
                 }
+                if (d.dispatch != null) {
+                    m.dispatch = d.dispatch >>> 0;
+                }
+                if (d.contextBudgetTokens != null) {
+                    m.contextBudgetTokens = d.contextBudgetTokens >>> 0;
+                }
                 return m;
             };
 
@@ -3694,6 +4120,8 @@ $root.farm = (function() {
                     d.repo = null;
                     d.checkCommand = "";
                     d.maxRetries = 0;
+                    d.dispatch = 0;
+                    d.contextBudgetTokens = 0;
                 }
                 if (m.id != null && Object.hasOwnProperty.call(m, "id")) {
                     d.id = m.id;
@@ -3748,6 +4176,12 @@ $root.farm = (function() {
                     for (var j = 0; j < m.priorNotes.length; ++j) {
                         d.priorNotes[j] = m.priorNotes[j];
                     }
+                }
+                if (m.dispatch != null && Object.hasOwnProperty.call(m, "dispatch")) {
+                    d.dispatch = m.dispatch;
+                }
+                if (m.contextBudgetTokens != null && Object.hasOwnProperty.call(m, "contextBudgetTokens")) {
+                    d.contextBudgetTokens = m.contextBudgetTokens;
                 }
                 return d;
             };
@@ -4746,6 +5180,7 @@ $root.farm = (function() {
              * @property {farm.v1.ITokenUsage|null} [tokenUsage] CommitResult tokenUsage
              * @property {Array.<farm.v1.IStepDuration>|null} [stepDurations] CommitResult stepDurations
              * @property {string|null} [failedStep] CommitResult failedStep
+             * @property {number|null} [dispatch] CommitResult dispatch
              */
 
             /**
@@ -4846,6 +5281,14 @@ $root.farm = (function() {
             CommitResult.prototype.failedStep = "";
 
             /**
+             * CommitResult dispatch.
+             * @member {number} dispatch
+             * @memberof farm.v1.CommitResult
+             * @instance
+             */
+            CommitResult.prototype.dispatch = 0;
+
+            /**
              * Creates a new CommitResult instance using the specified properties.
              * @function create
              * @memberof farm.v1.CommitResult
@@ -4897,6 +5340,8 @@ $root.farm = (function() {
                 }
                 if (m.failedStep != null && Object.hasOwnProperty.call(m, "failedStep"))
                     w.uint32(82).string(m.failedStep);
+                if (m.dispatch != null && Object.hasOwnProperty.call(m, "dispatch"))
+                    w.uint32(88).uint32(m.dispatch);
                 return w;
             };
 
@@ -4989,6 +5434,10 @@ $root.farm = (function() {
                         }
                     case 10: {
                             m.failedStep = r.string();
+                            break;
+                        }
+                    case 11: {
+                            m.dispatch = r.uint32();
                             break;
                         }
                     default:
@@ -5096,6 +5545,10 @@ $root.farm = (function() {
                     if (!$util.isString(m.failedStep))
                         return "failedStep: string expected";
                 }
+                if (m.dispatch != null && Object.hasOwnProperty.call(m, "dispatch")) {
+                    if (!$util.isInteger(m.dispatch))
+                        return "dispatch: integer expected";
+                }
                 return null;
             };
 
@@ -5182,6 +5635,9 @@ $root.farm = (function() {
                 if (d.failedStep != null) {
                     m.failedStep = String(d.failedStep);
                 }
+                if (d.dispatch != null) {
+                    m.dispatch = d.dispatch >>> 0;
+                }
                 return m;
             };
 
@@ -5215,6 +5671,7 @@ $root.farm = (function() {
                     d.attempts = 0;
                     d.tokenUsage = null;
                     d.failedStep = "";
+                    d.dispatch = 0;
                 }
                 if (m.taskId != null && Object.hasOwnProperty.call(m, "taskId")) {
                     d.taskId = m.taskId;
@@ -5251,6 +5708,9 @@ $root.farm = (function() {
                 }
                 if (m.failedStep != null && Object.hasOwnProperty.call(m, "failedStep")) {
                     d.failedStep = m.failedStep;
+                }
+                if (m.dispatch != null && Object.hasOwnProperty.call(m, "dispatch")) {
+                    d.dispatch = m.dispatch;
                 }
                 return d;
             };

@@ -31,6 +31,8 @@ export const {
   PhaseTransition,
   BuildRequest,
   BuildResult,
+  ControlCommand,
+  ControlAction,
 } = farm.v1;
 
 /** The generated message classes share this static shape; the bus encodes and decodes through it. */

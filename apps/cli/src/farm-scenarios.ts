@@ -17,7 +17,6 @@ import { startFarm } from './local-farm';
 import { NON_APPLYING_DIFF, SAMPLE_DIFF, SAMPLE_REPO_FILES, SAMPLE_REQUEST } from './sample-repo';
 import { submitChangeRequest, watchChangeRequest } from './submit';
 
-const P = farm.v1.Phase;
 // Async on purpose: the git server runs in this process, a sync child would block it.
 const run = async (cmd: string, args: string[], cwd?: string) => (await promisify(execFile)(cmd, args, { cwd })).stdout;
 const log = process.env.FARM_TEST_LOGS ? createLogger('test') : silentLogger;
@@ -68,7 +67,6 @@ export function defineFarmScenarios(mode: string, open: () => Promise<{ bus: Eve
         const id = await submitChangeRequest(bus, { repoUrl, baseRef: 'main', ...SAMPLE_REQUEST });
         const transitions: farm.v1.PhaseTransition[] = [];
         await watchChangeRequest(bus, id, (t) => transitions.push(t), {
-          until: new Set([P.BUILD, P.DONE, P.FAILED, P.CANCELLED]),
           timeoutMs: Number(process.env.FARM_TEST_WATCH_TIMEOUT_MS ?? 150_000),
         });
         log.info('watch finished', { id });
@@ -80,7 +78,7 @@ export function defineFarmScenarios(mode: string, open: () => Promise<{ bus: Eve
       }
     }
 
-    test('a change request reaches BUILD with a pushed, checked agt/<task_id> branch', async () => {
+    test('a change request reaches DONE with a pushed, checked agt/<task_id> branch merged into farm/<id>', async () => {
       const garbageKey = `garbage-${Date.now()}`;
       await bus.publishRaw(Topics.changeRequests.name, Buffer.from('{not a change request'), { key: garbageKey });
 
@@ -89,7 +87,8 @@ export function defineFarmScenarios(mode: string, open: () => Promise<{ bus: Eve
       });
 
       const phases = req.transitions.filter((t) => !t.taskId).map((t) => farm.v1.Phase[t.toPhase]);
-      expect(phases).toEqual(['RECEIVED', 'PLANNING', 'CODING', 'BUILD']);
+      expect(phases).toEqual(['RECEIVED', 'PLANNING', 'CODING', 'BUILD', 'DONE']);
+      expect(req.transitions.filter((t) => t.taskId).map((t) => t.taskState)).toEqual(['DISPATCHED', 'SUCCESS']);
       expect(req.transitions.map((t) => Number(t.sequence))).toEqual(req.transitions.map((_, i) => i + 1));
 
       const result = results.find((r) => r.changeRequestId === req.id)!;
@@ -111,6 +110,8 @@ export function defineFarmScenarios(mode: string, open: () => Promise<{ bus: Eve
       expect(diff).toContain('+function multiply(a, b) {');
       expect(diff).toContain('+  assert.strictEqual(multiply(4, 3), 12);');
       await run('node', ['--test'], checkout); // rejects if the tests fail
+      // The build phase merged it into the integration branch.
+      expect(await remoteBranchSha(req.repoUrl, `farm/${req.id}`)).toBeDefined();
 
       expect(req.prompts[0].messages.map((m) => m.content).join('\n')).toContain(SAMPLE_REQUEST.title);
 
@@ -120,21 +121,26 @@ export function defineFarmScenarios(mode: string, open: () => Promise<{ bus: Eve
       expect(letter?.headers[DLQ_HEADERS.sourceTopic]).toBe(Topics.changeRequests.name);
     });
 
-    test('a model whose diff never applies: SOFT_FAIL after the retries, request FAILED, no branch', async () => {
+    test('a model whose diff never applies: SOFT_FAIL after the retries, re-dispatched once, FAILED, no branch', async () => {
       const req = await runRequest('calc-bad.git', {
         chat: [{ repeat: true, answer: { diff: NON_APPLYING_DIFF, reasoning: 'guess' } }],
       });
 
       const last = req.transitions.filter((t) => !t.taskId).at(-1)!;
       expect(farm.v1.Phase[last.toPhase]).toBe('FAILED');
-      const result = results.find((r) => r.changeRequestId === req.id)!;
-      expect(farm.v1.CommitStatus[result.status]).toBe('SOFT_FAIL');
-      expect(result.attempts).toBe(3);
-      expect(result.notes.join('\n')).toMatch(/rejected/);
-      expect(req.prompts).toHaveLength(3);
-      // the rejection reason went back to the model on the retry
-      expect(req.prompts[1].messages.map((m) => m.content).join('\n')).toMatch(/rejected/);
-      expect(await remoteBranchSha(req.repoUrl, `agt/${result.taskId}`)).toBeUndefined();
+      const mine = results.filter((r) => r.changeRequestId === req.id);
+      expect(mine.map((r) => [farm.v1.CommitStatus[r.status], r.dispatch, r.attempts])).toEqual([
+        ['SOFT_FAIL', 1, 3],
+        ['SOFT_FAIL', 2, 3],
+      ]);
+      expect(mine[0].notes.join('\n')).toMatch(/rejected/);
+      // 1 + 2 retries per dispatch; the rejection reason goes back to the model on each retry,
+      // and the second dispatch starts from the first one's notes.
+      expect(req.prompts).toHaveLength(6);
+      const prompt = (i: number) => req.prompts[i].messages.map((m) => m.content).join('\n');
+      expect(prompt(1)).toMatch(/rejected/);
+      expect(prompt(3)).toMatch(/NOTES FROM AN EARLIER RUN/);
+      expect(await remoteBranchSha(req.repoUrl, `agt/${mine[0].taskId}`)).toBeUndefined();
     });
   });
 }

@@ -1,6 +1,12 @@
 import type { EventBus, Subscription } from '@farm/bus';
 import { startCodePlanner } from '@farm/code-planner';
-import { Orchestrator, type TaskLauncher } from '@farm/orchestrator';
+import {
+  Orchestrator,
+  startBuildRunner,
+  type LeaseReleaser,
+  type OrchestratorOptions,
+  type TaskLauncher,
+} from '@farm/orchestrator';
 import { startRequestPlanner } from '@farm/request-planner';
 import type { Logger } from '@farm/runtime';
 import type { SqlStore } from '@farm/store';
@@ -10,6 +16,8 @@ export interface FarmParts {
   store: SqlStore;
   launcher: TaskLauncher;
   log: Logger;
+  leases?: LeaseReleaser;
+  options?: Partial<OrchestratorOptions>;
 }
 
 /**
@@ -27,6 +35,7 @@ export async function startFarm(parts: FarmParts): Promise<{ orchestrator: Orche
   const subs: Subscription[] = [
     await startRequestPlanner({ bus: parts.bus, log: parts.log.child({ app: 'request-planner' }) }),
     await startCodePlanner({ bus: parts.bus, log: parts.log.child({ app: 'code-planner' }) }),
+    await startBuildRunner({ bus: parts.bus, log: parts.log.child({ app: 'builder' }) }),
   ];
   return {
     orchestrator,

@@ -65,6 +65,7 @@ export async function runCodingTask(task: farm.v1.ICodingTask, deps: AgentDeps):
     return {
       taskId: task.id,
       changeRequestId: task.changeRequestId,
+      dispatch: task.dispatch,
       status,
       attempts,
       tokenUsage: usage,

@@ -61,6 +61,7 @@ export class ChildProcessLauncher implements TaskLauncher {
           farm.v1.CommitResult.create({
             taskId: task.id!,
             changeRequestId: task.changeRequestId!,
+            dispatch: task.dispatch ?? 0,
             status: farm.v1.CommitStatus.HARD_FAIL,
             failedStep: 'agent',
             notes: [`agent process ${why} before emitting a result`],
@@ -75,6 +76,10 @@ export class ChildProcessLauncher implements TaskLauncher {
     for (const { child, task } of this.running.values()) {
       if (task.changeRequestId === changeRequestId) child.kill('SIGTERM');
     }
+  }
+
+  async stopTask(taskId: string): Promise<void> {
+    this.running.get(taskId)?.child.kill('SIGTERM');
   }
 
   async close(): Promise<void> {

@@ -1,5 +1,13 @@
-export { Orchestrator, NotReady, type OrchestratorDeps } from './orchestrator';
+export {
+  Orchestrator,
+  NotReady,
+  DEFAULT_ORCHESTRATOR_OPTIONS,
+  type OrchestratorDeps,
+  type OrchestratorOptions,
+  type LeaseReleaser,
+} from './orchestrator';
 export { TaskTopicLauncher, type TaskLauncher } from './launcher';
 export { ChildProcessLauncher, type ChildProcessLauncherConfig } from './child-process-launcher';
 export { orchestratorMigrations } from './schema';
-export { codingOutcome, canMove } from './phases';
+export { codingOutcome, canMove, readyTasks } from './phases';
+export { runBuild, startBuildRunner, integrationBranchFor } from './build-runner';

@@ -6,6 +6,8 @@ export interface TaskLauncher {
   launch(task: farm.v1.ICodingTask): Promise<void>;
   /** Stops whatever runs for the change request (cancel). */
   cancel(changeRequestId: string): Promise<void>;
+  /** Stops one task's agent (deadline exceeded); optional for launchers that cannot. */
+  stopTask?(taskId: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -15,6 +17,7 @@ export class TaskTopicLauncher implements TaskLauncher {
   async launch(task: farm.v1.ICodingTask): Promise<void> {
     await this.bus.publish(Topics.codingTasks, Topics.codingTasks.type.fromObject(task as Record<string, unknown>));
   }
+  // Pool workers finish the task in hand; the orchestrator ignores results of a cancelled request.
   async cancel(): Promise<void> {}
   async close(): Promise<void> {}
 }

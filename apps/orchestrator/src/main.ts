@@ -4,6 +4,7 @@ import { openStore } from '@farm/store';
 import { ChildProcessLauncher } from './child-process-launcher';
 import { TaskTopicLauncher, type TaskLauncher } from './launcher';
 import { Orchestrator } from './orchestrator';
+import { startBuildRunner } from './build-runner';
 
 const schema = z.object({
   DATABASE_URL: z.string().optional(),
@@ -26,8 +27,10 @@ void runService(log, config.FARM_METRICS_PORT, async () => {
       : new ChildProcessLauncher({ bus, log, agentEntry: AGENT_ENTRY });
   const orchestrator = new Orchestrator({ bus, store, launcher, log });
   await orchestrator.start();
+  const builder = await startBuildRunner({ bus, log: log.child({ app: 'builder' }) });
   return {
     stop: async () => {
+      await builder.stop();
       await orchestrator.stop();
       await launcher.close();
       await bus.close();

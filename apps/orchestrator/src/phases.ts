@@ -22,11 +22,35 @@ export function parsePhase(name: string): Phase {
   return v;
 }
 
-export type TaskState = 'PENDING' | 'DISPATCHED' | 'SUCCESS' | 'SOFT_FAIL' | 'HARD_FAIL';
+export type TaskState = 'PENDING' | 'DISPATCHED' | 'SUCCESS' | 'SOFT_FAIL' | 'HARD_FAIL' | 'CANCELLED';
 
-/** Where CODING goes once results come in: BUILD when every task succeeded, FAILED as soon as one failed. */
+/**
+ * Where CODING goes once results come in: BUILD when every task succeeded, FAILED as soon as one failed for
+ * good (a SOFT_FAIL that will be re-dispatched is PENDING again by then).
+ */
 export function codingOutcome(statuses: TaskState[]): 'BUILD' | 'FAILED' | 'WAIT' {
   if (statuses.some((s) => s === 'SOFT_FAIL' || s === 'HARD_FAIL')) return 'FAILED';
   if (statuses.length > 0 && statuses.every((s) => s === 'SUCCESS')) return 'BUILD';
   return 'WAIT';
+}
+
+export interface SchedulableTask {
+  id: string;
+  status: TaskState;
+  dependsOn: string[];
+}
+
+/**
+ * Tasks to start now: PENDING ones whose dependencies all succeeded, in id order, without exceeding
+ * `parallelism` tasks running at once.
+ */
+export function readyTasks(tasks: SchedulableTask[], parallelism: number): string[] {
+  const status = new Map(tasks.map((t) => [t.id, t.status]));
+  const running = tasks.filter((t) => t.status === 'DISPATCHED').length;
+  const free = Math.max(0, parallelism - running);
+  return tasks
+    .filter((t) => t.status === 'PENDING' && t.dependsOn.every((d) => status.get(d) === 'SUCCESS' || !status.has(d)))
+    .map((t) => t.id)
+    .sort()
+    .slice(0, free);
 }

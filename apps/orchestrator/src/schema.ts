@@ -49,3 +49,13 @@ CREATE INDEX outbox_unpublished ON outbox (id) WHERE published_at IS NULL;
 `,
   },
 ];
+
+orchestratorMigrations.push({
+  name: 'orchestrator-002-scheduling',
+  sql: `
+ALTER TABLE tasks ADD COLUMN depends_on text NOT NULL DEFAULT '[]';
+ALTER TABLE tasks ADD COLUMN dispatch int NOT NULL DEFAULT 0;
+ALTER TABLE tasks ADD COLUMN deadline_at timestamptz;
+ALTER TABLE change_requests ADD COLUMN integration_branch text NOT NULL DEFAULT '';
+`,
+});

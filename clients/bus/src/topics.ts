@@ -2,6 +2,7 @@ import {
   BuildRequest,
   BuildResult,
   ChangeRequest,
+  ControlCommand,
   CodingTask,
   CommitResult,
   PhaseTransition,
@@ -29,6 +30,7 @@ export const Topics = {
   phaseTransitions: topic<farm.v1.PhaseTransition>('farm.phase-transitions.v1', PhaseTransition),
   buildRequests: topic<farm.v1.BuildRequest>('farm.build-requests.v1', BuildRequest),
   buildResults: topic<farm.v1.BuildResult>('farm.build-results.v1', BuildResult),
+  control: topic<farm.v1.ControlCommand>('farm.control.v1', ControlCommand),
 } as const;
 
 /** Messages that could not be decoded or whose handler kept failing; the reason is in the headers. */

@@ -1,0 +1,105 @@
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { farm } from '@farm/proto';
+import { Topics, type EventBus, type Subscription } from '@farm/bus';
+import { errorMessage, type Logger } from '@farm/runtime';
+import { detectCheckCommand, runCheck } from '@farm/coding-agent/src/check-command';
+
+const exec = promisify(execFile);
+const B = farm.v1.BuildStatus;
+
+export interface BuildRunnerDeps {
+  bus: EventBus;
+  log: Logger;
+  workRoot?: string;
+  checkTimeoutMs?: number;
+  group?: string;
+}
+
+export const integrationBranchFor = (changeRequestId: string) => `farm/${changeRequestId}`;
+
+/**
+ * The build phase: merges a request's agt/ branches onto its base commit as farm/<id>, runs the repo's full
+ * checks in the same sandboxed runner as the agents, pushes the branch and publishes a BuildResult.
+ * A merge conflict stops the build with the conflicting paths.
+ */
+export async function runBuild(
+  request: farm.v1.IBuildRequest,
+  deps: Omit<BuildRunnerDeps, 'bus'>,
+): Promise<farm.v1.IBuildResult> {
+  const id = request.changeRequestId!;
+  const branch = integrationBranchFor(id);
+  const url = request.repo?.url ?? '';
+  const root = deps.workRoot ?? path.join(os.tmpdir(), 'farm-build');
+  await mkdir(root, { recursive: true });
+  const dir = await mkdtemp(path.join(root, 'build-'));
+  const repo = path.join(dir, 'repo');
+  const git = (...args: string[]) =>
+    exec('git', ['-c', 'user.name=agent-farm', '-c', 'user.email=build@agent-farm.local', ...args], {
+      cwd: repo,
+      maxBuffer: 64 * 1024 * 1024,
+    });
+  const result = (status: farm.v1.BuildStatus, fields: Partial<farm.v1.IBuildResult>): farm.v1.IBuildResult => ({
+    changeRequestId: id,
+    status,
+    integrationBranch: branch,
+    ...fields,
+  });
+  try {
+    await exec('git', ['clone', '--quiet', '--no-checkout', url, repo]);
+    await git('checkout', '--quiet', '-B', branch, request.repo?.baseCommit ?? '');
+    for (const agentBranch of request.branches ?? []) {
+      await git('fetch', '--quiet', 'origin', `refs/heads/${agentBranch}:refs/remotes/origin/${agentBranch}`);
+      try {
+        await git(
+          'merge',
+          '--no-ff',
+          '--no-edit',
+          '-m',
+          `Merge ${agentBranch} into ${branch}`,
+          `origin/${agentBranch}`,
+        );
+      } catch (err) {
+        const { stdout } = await git('diff', '--name-only', '--diff-filter=U');
+        const paths = stdout.split('\n').filter(Boolean);
+        await git('merge', '--abort').catch(() => undefined);
+        if (!paths.length) throw err; // not a conflict: a real git failure
+        deps.log.warn('merge conflict', { changeRequestId: id, branch: agentBranch, paths });
+        return result(B.MERGE_CONFLICT, { conflictingPaths: paths, notes: [`merging ${agentBranch} conflicts`] });
+      }
+    }
+    const command = detectCheckCommand(repo, request.checkCommand);
+    if (command) {
+      const home = path.join(dir, 'home');
+      await mkdir(home);
+      const check = await runCheck(repo, command, { timeoutMs: deps.checkTimeoutMs ?? 30 * 60_000, home });
+      if (!check.ok) {
+        return result(B.BUILD_FAILED, { notes: [`\`${command}\` failed (exit ${check.exitCode})`, check.output] });
+      }
+    }
+    const { stdout: sha } = await git('rev-parse', 'HEAD');
+    // The integration branch is the farm's own: a rebuild replaces it.
+    await git('push', '--quiet', '--force', 'origin', `${branch}:refs/heads/${branch}`);
+    return result(B.BUILD_PASSED, {
+      commitSha: sha.trim(),
+      notes: command ? [`\`${command}\` passed`] : ['no checks found'],
+    });
+  } catch (err) {
+    deps.log.error('build failed', { changeRequestId: id, err });
+    return result(B.BUILD_FAILED, { notes: [`build error: ${errorMessage(err)}`] });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Consumes BuildRequests and publishes their BuildResults. */
+export async function startBuildRunner(deps: BuildRunnerDeps): Promise<Subscription> {
+  return deps.bus.subscribe(Topics.buildRequests, deps.group ?? 'builder', async (request) => {
+    deps.log.info('build started', { changeRequestId: request.changeRequestId, branches: request.branches.length });
+    const built = await runBuild(request, deps);
+    await deps.bus.publish(Topics.buildResults, farm.v1.BuildResult.fromObject(built));
+  });
+}
