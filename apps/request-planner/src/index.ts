@@ -1,2 +1,3 @@
 export { planRequest } from './plan-request';
+export { planWithModel, validatePlanAnswer, PLAN_JSON_SCHEMA } from './plan-with-model';
 export { startRequestPlanner } from './request-planner';

@@ -1,12 +1,25 @@
 import { Topics, type EventBus, type Subscription } from '@farm/bus';
+import type { JsonModel } from '@farm/llm';
 import type { Logger } from '@farm/runtime';
 import { planRequest } from './plan-request';
+import { planWithModel } from './plan-with-model';
 
-/** Consumes change requests and publishes their plans. Stateless: a redelivered request yields the same plan. */
-export async function startRequestPlanner(deps: { bus: EventBus; log: Logger; group?: string }): Promise<Subscription> {
+/**
+ * Consumes change requests and publishes their plans: decomposed by the model when one is configured, one
+ * item per request otherwise. A redelivered request is planned again; the orchestrator keeps the first bundle.
+ */
+export async function startRequestPlanner(deps: {
+  bus: EventBus;
+  log: Logger;
+  model?: JsonModel;
+  maxItems?: number;
+  group?: string;
+}): Promise<Subscription> {
   return deps.bus.subscribe(Topics.changeRequests, deps.group ?? 'request-planner', async (cr) => {
-    const plan = planRequest(cr);
-    deps.log.info('plan ready', { changeRequestId: cr.changeRequestId, items: plan.items?.length });
+    const plan = deps.model
+      ? (await planWithModel(cr, deps.model, { maxItems: deps.maxItems ?? 8, log: deps.log })).plan
+      : planRequest(cr);
+    deps.log.info('plan ready', { changeRequestId: cr.changeRequestId, items: plan.items?.length, notes: plan.notes });
     await deps.bus.publish(Topics.plans, Topics.plans.type.fromObject(plan));
   });
 }

@@ -33,8 +33,36 @@ export interface ModelClientConfig {
   timeoutMs?: number;
   /** The openai client's own retries, with exponential backoff, on 408/409/429/5xx and timeouts. Default 2. */
   maxRetries?: number;
+  /** Ask for a JSON schema-constrained answer (structured outputs) where the endpoint supports it. */
+  structuredOutput?: boolean;
   log?: Logger;
 }
+
+export interface JsonAnswer {
+  /** The parsed JSON value of the answer. */
+  value: unknown;
+  content: string;
+  usage: TokenUsage;
+  model: string;
+}
+
+/** A chat model answering with one JSON object; the planners and the patch model share it. */
+export interface JsonModel {
+  completeJson(
+    messages: ChatMessage[],
+    schema?: { name: string; schema: Record<string, unknown> },
+  ): Promise<JsonAnswer>;
+}
+
+const PATCH_SCHEMA = {
+  name: 'patch',
+  schema: {
+    type: 'object',
+    properties: { diff: { type: 'string' }, reasoning: { type: 'string' } },
+    required: ['diff', 'reasoning'],
+    additionalProperties: false,
+  },
+};
 
 export interface EmbedderConfig extends ModelClientConfig {
   /** Ask for vectors of this length (models that support `dimensions`). */
@@ -85,33 +113,39 @@ export function toModelError(err: unknown): FarmError {
 }
 
 /** Parses the model's content as `{diff, reasoning}`; tolerates a surrounding ```json fence some models add. */
+/** Parses the model's content as `{diff, reasoning}`; tolerates a surrounding ```json fence some models add. */
 export function parsePatchAnswer(content: string): { diff: string; reasoning: string } {
-  const unfenced = content.trim().replace(/^```(?:json)?\s*\n([\s\S]*?)\n?```$/, '$1');
-  let value: unknown;
-  try {
-    value = JSON.parse(unfenced);
-  } catch (err) {
-    throw new ModelAnswerInvalid(`model answer is not JSON: ${errorMessage(err)}`, content, { cause: err });
-  }
-  const obj = value as { diff?: unknown; reasoning?: unknown } | null;
+  const obj = parseJsonAnswer(content) as { diff?: unknown; reasoning?: unknown } | null;
   if (!obj || typeof obj !== 'object' || typeof obj.diff !== 'string') {
     throw new ModelAnswerInvalid('model answer lacks a string "diff"', content);
   }
   return { diff: obj.diff, reasoning: typeof obj.reasoning === 'string' ? obj.reasoning : '' };
 }
 
-export function createPatchModel(cfg: ModelClientConfig): PatchModel {
+export function parseJsonAnswer(content: string): unknown {
+  const unfenced = content.trim().replace(/^```(?:json)?\s*\n([\s\S]*?)\n?```$/, '$1');
+  try {
+    return JSON.parse(unfenced);
+  } catch (err) {
+    throw new ModelAnswerInvalid(`model answer is not JSON: ${errorMessage(err)}`, content, { cause: err });
+  }
+}
+
+export function createJsonModel(cfg: ModelClientConfig): JsonModel {
   const client = openaiClient(cfg);
   const log = (cfg.log ?? silentLogger).child({ model: cfg.model });
   return {
-    async proposePatch(messages) {
+    async completeJson(messages, schema) {
       const started = Date.now();
       let completion: OpenAI.ChatCompletion;
       try {
         completion = await client.chat.completions.create({
           model: cfg.model,
           messages,
-          response_format: { type: 'json_object' },
+          response_format:
+            cfg.structuredOutput && schema
+              ? { type: 'json_schema', json_schema: { name: schema.name, schema: schema.schema, strict: true } }
+              : { type: 'json_object' },
           temperature: TEMPERATURE,
         });
       } catch (err) {
@@ -123,20 +157,23 @@ export function createPatchModel(cfg: ModelClientConfig): PatchModel {
       if (typeof content !== 'string') {
         throw new ModelAnswerInvalid('model response has no message content', JSON.stringify(completion ?? null));
       }
-      let answer: { diff: string; reasoning: string };
-      try {
-        answer = parsePatchAnswer(content);
-      } catch (err) {
-        log.warn('model answer invalid', { err, raw: content.slice(0, 200) });
-        throw err;
-      }
       const usage: TokenUsage = {
         promptTokens: completion.usage?.prompt_tokens ?? 0,
         completionTokens: completion.usage?.completion_tokens ?? 0,
         totalTokens: completion.usage?.total_tokens ?? 0,
       };
-      log.info('model answered', { ms: Date.now() - started, ...usage, diffChars: answer.diff.length });
-      return { ...answer, usage, model: completion.model ?? cfg.model };
+      log.info('model answered', { ms: Date.now() - started, ...usage, chars: content.length });
+      return { value: parseJsonAnswer(content), content, usage, model: completion.model ?? cfg.model };
+    },
+  };
+}
+
+export function createPatchModel(cfg: ModelClientConfig): PatchModel {
+  const json = createJsonModel(cfg);
+  return {
+    async proposePatch(messages) {
+      const answer = await json.completeJson(messages, PATCH_SCHEMA);
+      return { ...parsePatchAnswer(answer.content), usage: answer.usage, model: answer.model };
     },
   };
 }

@@ -1,0 +1,83 @@
+import { createJsonModel } from '@farm/llm';
+import { silentLogger } from '@farm/runtime';
+import { startScriptedModelServer } from '@farm/scripted-llm';
+import { farm } from '@farm/proto';
+import { planWithModel, validatePlanAnswer } from './plan-with-model';
+
+const cr = {
+  changeRequestId: 'cr-1',
+  title: 'Add retry',
+  description: 'retry failed calls',
+  repo: { url: 'u', baseRef: 'main' },
+};
+const good = {
+  notes: 'client first, then docs',
+  items: [
+    {
+      id: 'client',
+      goal: 'Add retry with backoff to fetchJson',
+      kind: 'feature',
+      paths: ['src/http.js'],
+      symbols: ['fetchJson'],
+      depends_on: [],
+    },
+    {
+      id: 'docs',
+      goal: 'Document the retry option in the README',
+      kind: 'docs',
+      paths: ['README.md'],
+      symbols: [],
+      depends_on: ['client'],
+    },
+  ],
+};
+
+async function withModel<T>(chat: { content: string }[], fn: (m: ReturnType<typeof createJsonModel>) => Promise<T>) {
+  const server = await startScriptedModelServer({ script: { chat } });
+  try {
+    return await fn(createJsonModel({ baseURL: server.baseURL, apiKey: 'k', model: 'planner', maxRetries: 0 }));
+  } finally {
+    await server.close();
+  }
+}
+
+test('a valid decomposition becomes plan items with kinds, hints and dependencies', async () => {
+  const { plan } = await withModel([{ content: JSON.stringify(good) }], (m) =>
+    planWithModel(cr, m, { maxItems: 5, log: silentLogger }),
+  );
+  expect(plan.items!.map((i) => [i.itemId, i.kind, i.symbolHints, i.dependsOn])).toEqual([
+    ['client', farm.v1.TaskKind.FEATURE, ['fetchJson'], []],
+    ['docs', farm.v1.TaskKind.DOCS, [], ['client']],
+  ]);
+});
+
+test('an invalid answer is asked again once with the validation errors', async () => {
+  const bad = { items: [{ ...good.items[0], depends_on: ['nowhere'] }] };
+  const server = await startScriptedModelServer({
+    script: {
+      chat: [{ content: JSON.stringify(bad) }, { match: 'That plan is invalid', content: JSON.stringify(good) }],
+    },
+  });
+  try {
+    const model = createJsonModel({ baseURL: server.baseURL, apiKey: 'k', model: 'planner', maxRetries: 0 });
+    const { plan } = await planWithModel(cr, model, { maxItems: 5, log: silentLogger });
+    expect(plan.items).toHaveLength(2);
+    expect(server.requests[1].messages.at(-1)!.content).toContain('unknown item(s) nowhere');
+  } finally {
+    await server.close();
+  }
+});
+
+test('two invalid answers fall back to one item for the whole request, and the plan says so', async () => {
+  const { plan } = await withModel([{ content: '{"items": []}' }, { content: 'not json' }], (m) =>
+    planWithModel(cr, m, { maxItems: 5, log: silentLogger }),
+  );
+  expect(plan.items).toHaveLength(1);
+  expect(plan.notes![0]).toMatch(/fell back to a single item/);
+});
+
+test('validation bounds the number of items and refuses dependency cycles', () => {
+  expect(() => validatePlanAnswer(good, 1)).toThrow(/at most 1 items/);
+  const cyclic = { items: [{ ...good.items[0], depends_on: ['docs'] }, good.items[1]] };
+  expect(() => validatePlanAnswer(cyclic, 5)).toThrow(/cycle/);
+});

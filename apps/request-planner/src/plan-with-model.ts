@@ -1,0 +1,145 @@
+import { z } from 'zod';
+import { farm } from '@farm/proto';
+import type { ChatMessage, JsonModel, TokenUsage } from '@farm/llm';
+import { errorMessage, type Logger } from '@farm/runtime';
+import { planRequest } from './plan-request';
+
+const KINDS = ['feature', 'fix', 'refactor', 'test', 'docs'] as const;
+
+const itemSchema = z.object({
+  id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,30}$/, 'lowercase letters, digits and dashes, at most 31 chars'),
+  goal: z.string().min(10, 'say what to change in a full sentence'),
+  kind: z.enum(KINDS),
+  paths: z.array(z.string()).default([]),
+  symbols: z.array(z.string()).default([]),
+  depends_on: z.array(z.string()).default([]),
+});
+
+export const PLAN_JSON_SCHEMA = {
+  name: 'plan',
+  schema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['items', 'notes'],
+    properties: {
+      notes: { type: 'string' },
+      items: {
+        type: 'array',
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['id', 'goal', 'kind', 'paths', 'symbols', 'depends_on'],
+          properties: {
+            id: { type: 'string' },
+            goal: { type: 'string' },
+            kind: { type: 'string', enum: [...KINDS] },
+            paths: { type: 'array', items: { type: 'string' } },
+            symbols: { type: 'array', items: { type: 'string' } },
+            depends_on: { type: 'array', items: { type: 'string' } },
+          },
+        },
+      },
+    },
+  },
+};
+
+const ARCHITECT_PROMPT = `You are the architect of a team of coding agents. Split the change request into the smallest set of
+independent coding tasks (plan items). Each item: a short id (lowercase, dashes), a goal one agent can finish alone, a kind
+(feature, fix, refactor, test, docs), the paths and symbols (function/class names) it will touch, and the ids of items it
+must wait for (depends_on). Prefer items that can run in parallel. Answer with one JSON object:
+{"items": [{"id", "goal", "kind", "paths", "symbols", "depends_on"}], "notes": "<why this split>"}`;
+
+export type PlanItemAnswer = z.infer<typeof itemSchema>;
+
+/** Checks a model's plan: shape, bounds, unique ids, known dependencies and no cycles. */
+export function validatePlanAnswer(value: unknown, maxItems: number): { items: PlanItemAnswer[]; notes: string } {
+  const parsed = z
+    .object({
+      items: z.array(itemSchema).min(1).max(maxItems, `at most ${maxItems} items`),
+      notes: z.string().default(''),
+    })
+    .safeParse(value);
+  if (!parsed.success) {
+    throw new Error(parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '));
+  }
+  const { items } = parsed.data;
+  const ids = new Set<string>();
+  for (const item of items) {
+    if (ids.has(item.id)) throw new Error(`items: duplicate id "${item.id}"`);
+    ids.add(item.id);
+  }
+  for (const item of items) {
+    const unknown = item.depends_on.filter((d) => !ids.has(d));
+    if (unknown.length) throw new Error(`items.${item.id}.depends_on: unknown item(s) ${unknown.join(', ')}`);
+  }
+  // Depth-first search for a cycle in depends_on.
+  const state = new Map<string, 'visiting' | 'done'>();
+  const byId = new Map(items.map((i) => [i.id, i]));
+  const visit = (id: string, trail: string[]) => {
+    if (state.get(id) === 'done') return;
+    if (state.get(id) === 'visiting') throw new Error(`items: dependency cycle ${[...trail, id].join(' -> ')}`);
+    state.set(id, 'visiting');
+    for (const d of byId.get(id)!.depends_on) visit(d, [...trail, id]);
+    state.set(id, 'done');
+  };
+  for (const item of items) visit(item.id, []);
+  return parsed.data;
+}
+
+/**
+ * Asks the model to decompose the request; on an invalid answer asks once more with the validation errors,
+ * and if that fails too (or the model is unreachable) falls back to one item for the whole request.
+ */
+export async function planWithModel(
+  cr: farm.v1.IChangeRequest,
+  model: JsonModel,
+  opts: { maxItems: number; log: Logger },
+): Promise<{ plan: farm.v1.IPlan; usage: TokenUsage[] }> {
+  const messages: ChatMessage[] = [
+    { role: 'system', content: ARCHITECT_PROMPT },
+    {
+      role: 'user',
+      content: `CHANGE REQUEST: ${cr.title}\n\n${cr.description ?? ''}\n\nRepository: ${cr.repo?.url} at ${cr.repo?.baseRef || 'main'}\nAt most ${opts.maxItems} items.`,
+    },
+  ];
+  const usage: TokenUsage[] = [];
+  let lastError = '';
+  for (let attempt = 1; attempt <= 2; attempt++) {
+    let content = '';
+    try {
+      const answer = await model.completeJson(messages, PLAN_JSON_SCHEMA);
+      usage.push(answer.usage);
+      content = answer.content;
+      const { items, notes } = validatePlanAnswer(answer.value, opts.maxItems);
+      return { plan: toPlan(cr, items, [notes, `planned by ${answer.model}`].filter(Boolean)), usage };
+    } catch (err) {
+      lastError = errorMessage(err);
+      opts.log.warn('plan answer rejected', { changeRequestId: cr.changeRequestId, attempt, err: lastError });
+      if (!content) break; // the model did not answer at all: asking again the same way will not help
+      messages.push(
+        { role: 'assistant', content },
+        { role: 'user', content: `That plan is invalid: ${lastError}\nAnswer again with a corrected JSON object.` },
+      );
+    }
+  }
+  const fallback = planRequest(cr);
+  fallback.notes = [`fell back to a single item: the model's plan was invalid (${lastError})`];
+  return { plan: fallback, usage };
+}
+
+function toPlan(cr: farm.v1.IChangeRequest, items: PlanItemAnswer[], notes: string[]): farm.v1.IPlan {
+  return {
+    changeRequestId: cr.changeRequestId,
+    repo: cr.repo,
+    checkCommand: cr.checkCommand,
+    notes,
+    items: items.map((i) => ({
+      itemId: i.id,
+      goal: i.goal,
+      kind: farm.v1.TaskKind[i.kind.toUpperCase() as keyof typeof farm.v1.TaskKind],
+      pathHints: i.paths,
+      symbolHints: i.symbols,
+      dependsOn: i.depends_on,
+    })),
+  };
+}
