@@ -6,6 +6,8 @@ const schema = z.object({
   DATABASE_URL: z.string().optional(),
   FARM_STATE_DIR: z.string().default('.farm/state'),
   FARM_METRICS_PORT: z.coerce.number().int().min(0).default(9464),
+  /** Where `farm status` and `farm list` ask (the orchestrator's or `farm up`'s HTTP port). */
+  FARM_ORCHESTRATOR_URL: z.string().url().default('http://127.0.0.1:9464'),
 });
 
 export type CliConfig = z.infer<typeof schema>;

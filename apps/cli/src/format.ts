@@ -1,12 +1,52 @@
 import { farm } from '@farm/proto';
+import type { RequestSummary, TaskSummary } from '@farm/orchestrator';
 
 /** One line per transition for people; --json prints the proto3 JSON mapping instead. */
 export function formatTransition(t: farm.v1.PhaseTransition): string {
   const seq = String(t.sequence).padStart(3);
   if (t.taskId) {
-    const status = farm.v1.CommitStatus[t.taskStatus] ?? '';
+    const state = t.taskState || farm.v1.CommitStatus[t.taskStatus] || '';
     const branch = t.branchName ? `  ${t.branchName}` : '';
-    return `${seq}  task ${t.taskId}: ${status}${branch}`;
+    return `${seq}    task ${t.taskId}: ${state}${branch}`;
   }
   return `${seq}  ${farm.v1.Phase[t.toPhase].padEnd(9)} ${t.reason}`;
+}
+
+export function table(headers: string[], rows: string[][]): string {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (c ?? '').padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
+  return [line(headers), ...rows.map(line)].join('\n');
+}
+
+const short = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+export function formatRequestList(list: RequestSummary[]): string {
+  if (!list.length) return 'no change requests';
+  return table(
+    ['ID', 'PHASE', 'TASKS', 'UPDATED', 'TITLE'],
+    list.map((r) => [r.id, r.phase, `${r.tasksDone}/${r.tasksTotal}`, r.updatedAt.slice(0, 19), short(r.title, 50)]),
+  );
+}
+
+export function formatRequest(r: RequestSummary, tasks: TaskSummary[]): string {
+  const head = [
+    `${r.id}  ${r.phase}`,
+    `title:   ${r.title}`,
+    `repo:    ${r.repoUrl} @ ${r.baseRef}${r.baseCommit ? ` (${r.baseCommit.slice(0, 12)})` : ''}`,
+    `reason:  ${r.reason}`,
+  ];
+  if (r.integrationBranch) head.push(`branch:  ${r.integrationBranch}`);
+  const rows = tasks.map((t) => [
+    t.id,
+    t.status,
+    String(t.dispatch),
+    String(t.attempts),
+    t.dependsOn.join(',') || '-',
+    t.branch || '-',
+  ]);
+  return `${head.join('\n')}\n\n${tasks.length ? table(['TASK', 'STATUS', 'DISPATCH', 'ATTEMPTS', 'AFTER', 'BRANCH'], rows) : 'no tasks yet'}`;
 }

@@ -1,5 +1,6 @@
 import type { EventBus, Subscription } from '@farm/bus';
-import { startCodePlanner } from '@farm/code-planner';
+import { startCodePlanner, type SymbolLocator, type SymbolReserver } from '@farm/code-planner';
+import type { JsonModel } from '@farm/llm';
 import {
   Orchestrator,
   startBuildRunner,
@@ -16,8 +17,11 @@ export interface FarmParts {
   store: SqlStore;
   launcher: TaskLauncher;
   log: Logger;
-  leases?: LeaseReleaser;
+  leases?: LeaseReleaser & SymbolReserver;
   options?: Partial<OrchestratorOptions>;
+  /** The request-planner's model; without one each request is a single task. */
+  plannerModel?: JsonModel;
+  locateSymbols?: SymbolLocator;
 }
 
 /**
@@ -33,8 +37,17 @@ export async function startFarm(parts: FarmParts): Promise<{ orchestrator: Orche
   });
   await orchestrator.start();
   const subs: Subscription[] = [
-    await startRequestPlanner({ bus: parts.bus, log: parts.log.child({ app: 'request-planner' }) }),
-    await startCodePlanner({ bus: parts.bus, log: parts.log.child({ app: 'code-planner' }) }),
+    await startRequestPlanner({
+      bus: parts.bus,
+      model: parts.plannerModel,
+      log: parts.log.child({ app: 'request-planner' }),
+    }),
+    await startCodePlanner({
+      bus: parts.bus,
+      leases: parts.leases,
+      locateSymbols: parts.locateSymbols,
+      log: parts.log.child({ app: 'code-planner' }),
+    }),
     await startBuildRunner({ bus: parts.bus, log: parts.log.child({ app: 'builder' }) }),
   ];
   return {

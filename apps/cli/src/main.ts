@@ -1,14 +1,14 @@
 import { Command, Option } from 'commander';
 import { farm } from '@farm/proto';
 import { KafkaBus, Topics, toJson } from '@farm/bus';
-import { ChildProcessLauncher } from '@farm/orchestrator';
+import { ChildProcessLauncher, stateRoutes, type RequestSummary, type TaskSummary } from '@farm/orchestrator';
 import { ConfigError, createLogger, runService } from '@farm/runtime';
 import { openStore } from '@farm/store';
 import { loadCliConfig, requireBrokers, type CliConfig } from './config';
 import { runDemo } from './demo';
-import { formatTransition } from './format';
+import { formatRequest, formatRequestList, formatTransition } from './format';
 import { startFarm } from './local-farm';
-import { submitChangeRequest, watchChangeRequest } from './submit';
+import { cancelChangeRequest, submitChangeRequest, watchChangeRequest } from './submit';
 
 const AGENT_ENTRY = require.resolve('@farm/coding-agent/src/job.ts');
 
@@ -85,9 +85,74 @@ program
       const store = await openStore(config.DATABASE_URL, config.FARM_STATE_DIR);
       const launcher = new ChildProcessLauncher({ bus, log, agentEntry: AGENT_ENTRY });
       const app = await startFarm({ bus, store, launcher, log });
-      return { stop: async () => (await app.stop(), await bus.close(), await store.close()) };
+      return {
+        routes: stateRoutes(store),
+        stop: async () => (await app.stop(), await bus.close(), await store.close()),
+      };
     });
   });
+
+program
+  .command('list')
+  .description('the most recent change requests with their phase and task progress')
+  .option('--limit <n>', 'how many', '50')
+  .option('--json', 'print JSON')
+  .action(async (o) => {
+    const { changeRequests } = await askOrchestrator<{ changeRequests: RequestSummary[] }>(
+      `/v1/change-requests?limit=${Number(o.limit)}`,
+    );
+    process.stdout.write((o.json ? JSON.stringify(changeRequests, null, 2) : formatRequestList(changeRequests)) + '\n');
+  });
+
+program
+  .command('status [id]')
+  .description('one change request with its tasks, or the table of requests without an id')
+  .option('--json', 'print JSON')
+  .action(async (id: string | undefined, o) => {
+    if (!id) {
+      const { changeRequests } = await askOrchestrator<{ changeRequests: RequestSummary[] }>('/v1/change-requests');
+      process.stdout.write(
+        (o.json ? JSON.stringify(changeRequests, null, 2) : formatRequestList(changeRequests)) + '\n',
+      );
+      return;
+    }
+    const found = await askOrchestrator<{ request: RequestSummary; tasks: TaskSummary[] }>(
+      `/v1/change-requests/${encodeURIComponent(id)}`,
+    );
+    process.stdout.write((o.json ? JSON.stringify(found, null, 2) : formatRequest(found.request, found.tasks)) + '\n');
+  });
+
+program
+  .command('cancel <id>')
+  .description('cancel a change request: running tasks are stopped, leases released, state CANCELLED')
+  .option('--reason <text>', 'why', '')
+  .option('--json', 'print JSON')
+  .action(async (id: string, o) => {
+    const bus = await connect(loadCliConfig(), 'cancel');
+    try {
+      await cancelChangeRequest(bus, id, o.reason);
+      process.stdout.write(
+        o.json ? JSON.stringify({ changeRequestId: id, cancelRequested: true }) + '\n' : `cancel requested for ${id}\n`,
+      );
+    } finally {
+      await bus.close();
+    }
+  });
+
+async function askOrchestrator<T>(path: string): Promise<T> {
+  const base = loadCliConfig().FARM_ORCHESTRATOR_URL;
+  let res: Response;
+  try {
+    res = await fetch(new URL(path, base));
+  } catch (err) {
+    throw new ConfigError(
+      `cannot reach the orchestrator at ${base} (set FARM_ORCHESTRATOR_URL): ${(err as Error).message}`,
+    );
+  }
+  const body = (await res.json()) as T & { error?: string };
+  if (!res.ok) throw new ConfigError(body.error ?? `orchestrator answered ${res.status}`);
+  return body;
+}
 
 async function watch(bus: KafkaBus, id: string, json: boolean, timeoutS?: number): Promise<number> {
   const last = await watchChangeRequest(

@@ -63,3 +63,16 @@ export async function watchChangeRequest(
     await sub.stop();
   }
 }
+
+/** Asks the orchestrator to cancel a change request (it answers with a CANCELLED transition). */
+export async function cancelChangeRequest(bus: EventBus, id: string, reason = ''): Promise<void> {
+  await bus.publish(
+    Topics.control,
+    farm.v1.ControlCommand.create({
+      changeRequestId: id,
+      action: farm.v1.ControlAction.CANCEL,
+      reason,
+      requestedBy: process.env.USER ?? '',
+    }),
+  );
+}

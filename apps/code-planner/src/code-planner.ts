@@ -1,39 +1,117 @@
+import { farm } from '@farm/proto';
 import { Topics, type EventBus, type Subscription } from '@farm/bus';
 import { RefNotFound, resolveRemoteRef } from '@farm/git';
-import { errorMessage, type Logger } from '@farm/runtime';
+import { FarmError, errorMessage, type Logger } from '@farm/runtime';
 import { bundlePlan } from './bundle-plan';
+import { serializeSharedTouches } from './serialize-shared';
 
-/**
- * Consumes plans, resolves the base ref to a commit on the remote and publishes the task bundle. A ref that
- * does not exist produces a bundle with planning_error, so the request fails with the reason instead of hanging.
- */
-export async function startCodePlanner(deps: {
+/** Finds the files defining each symbol in the repo at a commit (from the repo index). */
+export type SymbolLocator = (repo: farm.v1.IRepoRef, symbols: string[]) => Promise<Map<string, string[]>>;
+
+/** Reserves symbols for a change request; answers the leases, one per symbol (the srm client). */
+export interface SymbolReserver {
+  reserveForChangeRequest(req: {
+    repo: string;
+    symbols: string[];
+    changeRequestId: string;
+    ttlSeconds: number;
+  }): Promise<{ id: string; symbol: string; fencingToken: string }[]>;
+}
+
+export interface CodePlannerDeps {
   bus: EventBus;
   log: Logger;
   group?: string;
   resolveRef?: (url: string, ref: string) => Promise<string>;
-}): Promise<Subscription> {
+  locateSymbols?: SymbolLocator;
+  leases?: SymbolReserver;
+  leaseTtlSeconds?: number;
+}
+
+/** A plan that cannot become a bundle; the request fails with this reason instead of hanging. */
+class PlanningFailed extends FarmError {}
+
+/**
+ * Plan -> TaskBundle: resolves the base ref to a commit, finds the files defining each item's symbols,
+ * serialises items that touch the same symbol or file (the later one depends on the earlier), reserves the
+ * symbols in the srm for the change request, and gives each task the ids of its leases.
+ */
+export async function planBundle(
+  plan: farm.v1.IPlan,
+  deps: Omit<CodePlannerDeps, 'bus'>,
+): Promise<farm.v1.ITaskBundle> {
   const resolveRef = deps.resolveRef ?? resolveRemoteRef;
+  let baseCommit: string;
+  try {
+    baseCommit = await resolveRef(plan.repo?.url ?? '', plan.repo?.baseRef || 'main');
+  } catch (err) {
+    if (err instanceof RefNotFound) throw new PlanningFailed(errorMessage(err));
+    throw err; // network trouble: the bus retries
+  }
+  const repo = { ...plan.repo, baseCommit };
+  const items = plan.items ?? [];
+  const symbols = [...new Set(items.flatMap((i) => i.symbolHints ?? []))];
+  const located =
+    symbols.length && deps.locateSymbols ? await deps.locateSymbols(repo, symbols) : new Map<string, string[]>();
+  const pathsOf = (i: farm.v1.IPlanItem) => [
+    ...new Set([...(i.pathHints ?? []), ...(i.symbolHints ?? []).flatMap((s) => located.get(s) ?? [])]),
+  ];
+  const ordered = serializeSharedTouches(
+    items.map((i) => ({
+      itemId: i.itemId!,
+      dependsOn: i.dependsOn ?? [],
+      touches: [...(i.symbolHints ?? []).map((s) => `symbol:${s}`), ...pathsOf(i).map((p) => `file:${p}`)],
+    })),
+  );
+  const byId = new Map(items.map((i) => [i.itemId!, i]));
+  const bundle = bundlePlan(
+    {
+      ...plan,
+      items: ordered.map((o) => {
+        const item = byId.get(o.itemId)!;
+        return { ...item, dependsOn: o.dependsOn, pathHints: pathsOf(item) };
+      }),
+    },
+    baseCommit,
+  );
+  if (deps.leases && symbols.length) {
+    let leases: { id: string; symbol: string; fencingToken: string }[];
+    try {
+      leases = await deps.leases.reserveForChangeRequest({
+        repo: plan.repo?.url ?? '',
+        symbols,
+        changeRequestId: plan.changeRequestId!,
+        ttlSeconds: deps.leaseTtlSeconds ?? 4 * 3600,
+      });
+    } catch (err) {
+      if (err instanceof FarmError && !err.retryable)
+        throw new PlanningFailed(`cannot reserve symbols: ${err.message}`);
+      throw err;
+    }
+    const leaseOf = new Map(leases.map((l) => [l.symbol, `${l.id}@${l.fencingToken}`]));
+    for (const task of bundle.tasks ?? []) {
+      task.reservedLeaseIds = (task.symbols ?? []).map((s) => leaseOf.get(s)).filter((l): l is string => !!l);
+    }
+  }
+  return bundle;
+}
+
+export async function startCodePlanner(deps: CodePlannerDeps): Promise<Subscription> {
   return deps.bus.subscribe(Topics.plans, deps.group ?? 'code-planner', async (plan) => {
     const log = deps.log.child({ changeRequestId: plan.changeRequestId });
-    let baseCommit: string;
+    let bundle: farm.v1.ITaskBundle;
     try {
-      baseCommit = await resolveRef(plan.repo?.url ?? '', plan.repo?.baseRef || 'main');
+      bundle = await planBundle(plan, deps);
     } catch (err) {
-      if (!(err instanceof RefNotFound)) throw err; // network trouble: the bus retries
-      log.warn('base ref not found', { err });
-      await deps.bus.publish(
-        Topics.taskBundles,
-        Topics.taskBundles.type.fromObject({
-          changeRequestId: plan.changeRequestId,
-          repo: plan.repo,
-          planningError: errorMessage(err),
-        }),
-      );
-      return;
+      if (!(err instanceof PlanningFailed)) throw err;
+      log.warn('planning failed', { err });
+      bundle = { changeRequestId: plan.changeRequestId, repo: plan.repo, planningError: err.message };
     }
-    const bundle = bundlePlan(plan, baseCommit);
-    log.info('task bundle ready', { baseCommit, tasks: bundle.tasks?.length });
+    log.info('task bundle ready', {
+      baseCommit: bundle.repo?.baseCommit,
+      tasks: bundle.tasks?.length ?? 0,
+      order: bundle.tasks?.map((t) => `${t.id}<-[${t.dependsOn?.join(',')}]`),
+    });
     await deps.bus.publish(Topics.taskBundles, Topics.taskBundles.type.fromObject(bundle));
   });
 }

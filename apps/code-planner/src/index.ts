@@ -1,2 +1,9 @@
 export { bundlePlan } from './bundle-plan';
-export { startCodePlanner } from './code-planner';
+export { serializeSharedTouches } from './serialize-shared';
+export {
+  planBundle,
+  startCodePlanner,
+  type CodePlannerDeps,
+  type SymbolLocator,
+  type SymbolReserver,
+} from './code-planner';

@@ -11,3 +11,4 @@ export { ChildProcessLauncher, type ChildProcessLauncherConfig } from './child-p
 export { orchestratorMigrations } from './schema';
 export { codingOutcome, canMove, readyTasks } from './phases';
 export { runBuild, startBuildRunner, integrationBranchFor } from './build-runner';
+export { listRequests, getRequest, stateRoutes, type RequestSummary, type TaskSummary } from './state-queries';

@@ -5,6 +5,7 @@ import { ChildProcessLauncher } from './child-process-launcher';
 import { TaskTopicLauncher, type TaskLauncher } from './launcher';
 import { Orchestrator } from './orchestrator';
 import { startBuildRunner } from './build-runner';
+import { stateRoutes } from './state-queries';
 
 const schema = z.object({
   DATABASE_URL: z.string().optional(),
@@ -29,6 +30,7 @@ void runService(log, config.FARM_METRICS_PORT, async () => {
   await orchestrator.start();
   const builder = await startBuildRunner({ bus, log: log.child({ app: 'builder' }) });
   return {
+    routes: stateRoutes(store),
     stop: async () => {
       await builder.stop();
       await orchestrator.stop();

@@ -68,6 +68,7 @@ interface TaskRow extends Record<string, unknown> {
   dispatch: number;
   task_b64: string;
   branch: string;
+  commit_sha: string;
 }
 
 /**
@@ -282,6 +283,12 @@ export class Orchestrator {
       const row = tasks.rows.find((t) => t.id === id)!;
       const task = farm.v1.CodingTask.decode(Buffer.from(row.task_b64, 'base64'));
       task.dispatch = row.dispatch + 1;
+      // A task that waited for another starts from that one's commit, so serialised edits build on each other.
+      const base = [...(JSON.parse(row.depends_on) as string[])]
+        .reverse()
+        .map((d) => tasks.rows.find((t) => t.id === d))
+        .find((t) => t?.commit_sha);
+      if (base) task.repo = { ...task.repo, baseRef: base.branch, baseCommit: String(base.commit_sha) };
       await tx.query(
         `UPDATE tasks SET status = 'DISPATCHED', dispatch = $2, dispatched_at = now(),
          deadline_at = now() + ($3::text || ' milliseconds')::interval WHERE id = $1`,

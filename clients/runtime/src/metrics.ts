@@ -12,9 +12,17 @@ export function collectProcessMetrics(): void {
   collectDefaultMetrics({ register: metricsRegistry, prefix: 'farm_' });
 }
 
-/** Serves GET /metrics (Prometheus text format) and GET /healthz. Port 0 picks a free port. */
-export async function serveMetrics(port: number, log?: Logger): Promise<{ port: number; close(): Promise<void> }> {
+/** Extra routes a service serves beside /metrics; returns false when the request is not its own. */
+export type RouteHandler = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<boolean>;
+
+/** Serves GET /metrics (Prometheus text format), GET /healthz and the service's own routes. Port 0 picks a free port. */
+export async function serveMetrics(
+  port: number,
+  log?: Logger,
+  routes?: RouteHandler,
+): Promise<{ port: number; close(): Promise<void> }> {
   const server = http.createServer(async (req, res) => {
+    if (routes && (await routes(req, res).catch(() => false))) return;
     if (req.url === '/metrics') {
       res.setHeader('content-type', metricsRegistry.contentType);
       res.end(await metricsRegistry.metrics());

@@ -1,6 +1,6 @@
 import type { Logger } from './logger';
 import { ConfigError, errorMessage } from './errors';
-import { collectProcessMetrics, serveMetrics } from './metrics';
+import { collectProcessMetrics, serveMetrics, type RouteHandler } from './metrics';
 
 /**
  * Runs a long-lived process: starts it, serves /metrics, and on SIGTERM/SIGINT stops consuming, lets the
@@ -9,9 +9,9 @@ import { collectProcessMetrics, serveMetrics } from './metrics';
 export async function runService(
   log: Logger,
   metricsPort: number | undefined,
-  start: () => Promise<{ stop(): Promise<void> }>,
+  start: () => Promise<{ stop(): Promise<void>; routes?: RouteHandler }>,
 ): Promise<void> {
-  let service: { stop(): Promise<void> };
+  let service: { stop(): Promise<void>; routes?: RouteHandler };
   try {
     service = await start();
   } catch (err) {
@@ -22,7 +22,7 @@ export async function runService(
     throw err;
   }
   collectProcessMetrics();
-  const metrics = metricsPort === undefined ? undefined : await serveMetrics(metricsPort, log);
+  const metrics = metricsPort === undefined ? undefined : await serveMetrics(metricsPort, log, service.routes);
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
