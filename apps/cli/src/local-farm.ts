@@ -33,6 +33,8 @@ export async function startFarm(parts: FarmParts): Promise<{ orchestrator: Orche
     bus: parts.bus,
     store: parts.store,
     launcher: parts.launcher,
+    leases: parts.leases,
+    options: parts.options,
     log: parts.log.child({ app: 'orchestrator' }),
   });
   await orchestrator.start();

@@ -7,3 +7,4 @@ export {
   type SymbolLocator,
   type SymbolReserver,
 } from './code-planner';
+export { srmReserver } from './srm-reserver';

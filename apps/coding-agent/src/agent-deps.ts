@@ -1,4 +1,5 @@
 import { createPatchModel } from '@farm/llm';
+import { HttpSymbolLeases } from '@farm/srm-client';
 import type { Logger } from '@farm/runtime';
 import type { AgentConfig } from './config';
 import type { AgentDeps } from './run-task';
@@ -19,5 +20,6 @@ export function agentDepsFromConfig(config: AgentConfig, log: Logger): AgentDeps
     checkTimeoutMs: config.FARM_CHECK_TIMEOUT_S * 1000,
     promptBudgetChars: config.FARM_PROMPT_BUDGET_CHARS,
     author: { name: config.FARM_GIT_AUTHOR_NAME, email: config.FARM_GIT_AUTHOR_EMAIL },
+    leases: config.FARM_SRM_URL ? new HttpSymbolLeases(config.FARM_SRM_URL) : undefined,
   };
 }

@@ -16,6 +16,8 @@ const schema = z.object({
   FARM_WORK_DIR: z.string().default(path.join(os.tmpdir(), 'farm-agent')),
   FARM_GIT_AUTHOR_NAME: z.string().default('agent-farm'),
   FARM_GIT_AUTHOR_EMAIL: z.string().default('agent@agent-farm.local'),
+  /** The srm service, for claiming the task's leases; without it leases are not claimed. */
+  FARM_SRM_URL: z.string().url().optional(),
   /** Comma-separated brokers; needed when the agent is not a child of a one-machine farm. */
   KAFKA_BROKERS: z.string().optional(),
 });

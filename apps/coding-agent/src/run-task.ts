@@ -5,6 +5,7 @@ import { cloneAtCommit, commitAll, pushBranch, remoteBranchSha, PushRejected } f
 import { applyPatch, PatchRejected } from '@farm/patch';
 import { ModelAnswerInvalid, type PatchModel } from '@farm/llm';
 import { FarmError, errorMessage, type Logger } from '@farm/runtime';
+import { LeaseLost, type SymbolLeases } from '@farm/srm-client';
 import { detectCheckCommand, runCheck } from './check-command';
 import { buildPrompt } from './prompt';
 import { readContextFiles, revertFiles } from './work-tree';
@@ -22,6 +23,14 @@ export interface AgentDeps {
   checkTimeoutMs: number;
   promptBudgetChars: number;
   author: { name: string; email: string };
+  /** The srm, to claim the task's reserved leases after the push (and release them on a HARD_FAIL). */
+  leases?: Pick<SymbolLeases, 'claim' | 'release'>;
+}
+
+/** Reserved lease ids travel as `<lease id>@<fencing token>`. */
+export function parseLeaseRef(ref: string): { id: string; token: string } {
+  const at = ref.lastIndexOf('@');
+  return at > 0 ? { id: ref.slice(0, at), token: ref.slice(at + 1) } : { id: ref, token: '' };
 }
 
 export const branchFor = (taskId: string) => `agt/${taskId}`;
@@ -174,6 +183,12 @@ export async function runCodingTask(task: farm.v1.ICodingTask, deps: AgentDeps):
           });
         throw new TaskAborted('push', `push failed: ${errorMessage(err)}`);
       }
+      await timed('claim', attempt, () => claimLeases(task, commitSha, deps)).catch((err) => {
+        throw new TaskAborted(
+          'claim',
+          err instanceof LeaseLost ? `lease lost: ${err.message}` : `claiming leases failed: ${errorMessage(err)}`,
+        );
+      });
       log.info('task succeeded', { attempt, branch, commitSha });
       return result(S.SUCCESS, {
         commitSha,
@@ -188,12 +203,31 @@ export async function runCodingTask(task: farm.v1.ICodingTask, deps: AgentDeps):
   } catch (err) {
     if (err instanceof TaskAborted) {
       log.error('task aborted', { step: err.step, err });
+      await releaseLeases(task, deps, log);
       return result(err.status, { failedStep: err.step, notes: [err.message] });
     }
     log.error('task crashed', { err });
     return result(S.HARD_FAIL, { failedStep: 'agent', notes: [`agent error: ${errorMessage(err)}`] });
   } finally {
     await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+async function claimLeases(task: farm.v1.ICodingTask, commitSha: string, deps: AgentDeps): Promise<void> {
+  if (!deps.leases) return;
+  for (const ref of task.reservedLeaseIds ?? []) {
+    const { id, token } = parseLeaseRef(ref);
+    await deps.leases.claim(id, token, commitSha);
+  }
+}
+
+/** Giving up: free the task's symbols for others (best effort; the orchestrator releases them too). */
+async function releaseLeases(task: farm.v1.ICodingTask, deps: AgentDeps, log: Logger): Promise<void> {
+  for (const ref of task.reservedLeaseIds ?? []) {
+    const { id, token } = parseLeaseRef(ref);
+    await deps.leases
+      ?.release(id, token || undefined)
+      .catch((err) => log.warn('lease release failed', { leaseId: id, err }));
   }
 }
 

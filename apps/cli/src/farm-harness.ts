@@ -1,0 +1,134 @@
+// Test harness: a farm on the given bus and store with the git smart-HTTP server, the scripted model (for the
+// planner and the agents), the srm over HTTP and an agent process per task — what a user runs, minus Kafka set-up.
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { farm } from '@farm/proto';
+import { Topics, type EventBus, type Subscription } from '@farm/bus';
+import { srmReserver } from '@farm/code-planner';
+import { AGENT_JOB_ENTRY } from '@farm/coding-agent';
+import { seedBareRepo, startGitHttpServer, type GitHttpServer } from '@farm/git';
+import { createJsonModel } from '@farm/llm';
+import { ChildProcessLauncher, Orchestrator } from '@farm/orchestrator';
+import { createLogger, silentLogger } from '@farm/runtime';
+import { startScriptedModelServer, type ModelScript, type ScriptedModelServer } from '@farm/scripted-llm';
+import { startSrmServer } from '@farm/srm/src/server';
+import { PostgresSymbolLeases } from '@farm/srm-client';
+import type { SqlStore } from '@farm/store';
+import { startFarm } from './local-farm';
+import { submitChangeRequest, watchChangeRequest } from './submit';
+
+export const testLog = process.env.FARM_TEST_LOGS ? createLogger('test') : silentLogger;
+
+export interface FarmHarness {
+  bus: EventBus;
+  store: SqlStore;
+  git: GitHttpServer;
+  model: ScriptedModelServer;
+  leases: PostgresSymbolLeases;
+  launcher: ChildProcessLauncher;
+  results: farm.v1.CommitResult[];
+  builds: farm.v1.BuildResult[];
+  farm: { orchestrator: Orchestrator; stop(): Promise<void> };
+  seed(name: string, files: Record<string, string>): Promise<{ url: string; baseCommit: string }>;
+  submit(input: { repoUrl: string; title: string; description?: string; checkCommand?: string }): Promise<string>;
+  watch(id: string, onTransition?: (t: farm.v1.PhaseTransition) => void): Promise<farm.v1.PhaseTransition[]>;
+  /** Replaces the orchestrator by a new one on the same store, as after a crash and restart. */
+  restartOrchestrator(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startFarmHarness(bus: EventBus, store: SqlStore, script: ModelScript): Promise<FarmHarness> {
+  const tmp = await mkdtemp(path.join(os.tmpdir(), 'farm-harness-'));
+  const git = await startGitHttpServer({ root: path.join(tmp, 'git') });
+  const model = await startScriptedModelServer({ script });
+  const leases = await PostgresSymbolLeases.open(store);
+  const srm = await startSrmServer({ leases, port: 0, host: '127.0.0.1' });
+  const launcher = new ChildProcessLauncher({
+    bus,
+    log: testLog,
+    agentEntry: AGENT_JOB_ENTRY,
+    logDir: path.join(tmp, 'agent-logs'),
+    env: {
+      ...process.env,
+      OPENAI_BASE_URL: model.baseURL,
+      OPENAI_API_KEY: 'test-key',
+      FARM_WORK_DIR: path.join(tmp, 'work'),
+      FARM_LLM_MAX_RETRIES: '0',
+      FARM_SRM_URL: srm.url,
+    },
+  });
+  const results: farm.v1.CommitResult[] = [];
+  const builds: farm.v1.BuildResult[] = [];
+  const subs: Subscription[] = [
+    await bus.subscribe(Topics.commitResults, `harness-results-${tmp}`, async (r) => void results.push(r)),
+    await bus.subscribe(Topics.buildResults, `harness-builds-${tmp}`, async (b) => void builds.push(b)),
+  ];
+  const leaseParts = {
+    releaseForChangeRequest: (id: string) => leases.releaseForChangeRequest(id),
+    ...srmReserver(leases),
+  };
+  const plannerModel = createJsonModel({ baseURL: model.baseURL, apiKey: 'k', model: 'planner', maxRetries: 0 });
+  const parts = {
+    bus,
+    store,
+    launcher,
+    log: testLog,
+    leases: leaseParts,
+    plannerModel,
+    options: { deadlineCheckMs: 500 },
+  };
+  const app = await startFarm(parts);
+  let orchestrator = app.orchestrator;
+  const harness: FarmHarness = {
+    bus,
+    store,
+    git,
+    model,
+    leases,
+    launcher,
+    results,
+    builds,
+    farm: app,
+    async seed(name, files) {
+      const url = await git.createBareRepo(name);
+      return { url, baseCommit: await seedBareRepo({ url, files, message: 'initial' }) };
+    },
+    submit: (input) => submitChangeRequest(bus, { baseRef: 'main', ...input }),
+    async watch(id, onTransition) {
+      const seen: farm.v1.PhaseTransition[] = [];
+      await watchChangeRequest(
+        bus,
+        id,
+        (t) => {
+          seen.push(t);
+          onTransition?.(t);
+        },
+        { timeoutMs: 150_000 },
+      );
+      return seen;
+    },
+    async restartOrchestrator() {
+      await orchestrator.stop();
+      orchestrator = new Orchestrator({
+        bus,
+        store,
+        launcher,
+        log: testLog,
+        leases: leaseParts,
+        options: parts.options,
+      });
+      await orchestrator.start();
+    },
+    async close() {
+      await Promise.all(subs.map((s) => s.stop()));
+      await app.stop();
+      if (orchestrator !== app.orchestrator) await orchestrator.stop();
+      await srm.close();
+      await model.close();
+      await git.close();
+      await rm(tmp, { recursive: true, force: true });
+    },
+  };
+  return harness;
+}

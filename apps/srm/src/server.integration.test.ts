@@ -1,0 +1,84 @@
+import { createPgStore, type SqlStore } from '@farm/store';
+import {
+  HttpSymbolLeases,
+  LeaseConflict,
+  PostgresSymbolLeases,
+  SrmUnavailable,
+  type SrmErrorBody,
+} from '@farm/srm-client';
+import { describeSymbolLeasesContract } from '@farm/srm-client/src/symbol-leases.contract';
+import { startSrmServer, type SrmServer } from './server';
+
+async function startOnPostgres(): Promise<{ server: SrmServer; close(): Promise<void> }> {
+  const store: SqlStore = createPgStore(process.env.DATABASE_URL!, { max: 16 });
+  const leases = await PostgresSymbolLeases.open(store);
+  const server = await startSrmServer({ leases, port: 0, host: '127.0.0.1' });
+  return {
+    server,
+    close: async () => {
+      await server.close();
+      leases.close();
+      await store.close();
+    },
+  };
+}
+
+// The HTTP client against the real service must behave exactly like the library, typed errors included.
+describeSymbolLeasesContract('symbol leases over the srm HTTP API (integration, real PostgreSQL)', async () => {
+  const { server, close } = await startOnPostgres();
+  return { leases: new HttpSymbolLeases(server.url), close };
+});
+
+describe('the srm HTTP service', () => {
+  let srm: Awaited<ReturnType<typeof startOnPostgres>>;
+  beforeAll(async () => {
+    srm = await startOnPostgres();
+  });
+  afterAll(() => srm.close());
+  const errorOf = async (res: Response) => ((await res.json()) as SrmErrorBody).error;
+  const post = (path: string, body: string) =>
+    fetch(srm.server.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+
+  test('a conflict is a 409 naming the holder', async () => {
+    const req = { repo: 'r-409', symbols: ['add'], holder: 'cr-1/a', changeRequestId: 'cr-1', ttlSeconds: 60 };
+    await new HttpSymbolLeases(srm.server.url).reserve(req);
+    const res = await post('/v1/leases/reserve', JSON.stringify({ ...req, holder: 'cr-1/b' }));
+    expect(res.status).toBe(409);
+    expect(await errorOf(res)).toMatchObject({
+      kind: 'LeaseConflict',
+      details: { repo: 'r-409', conflicts: [{ symbol: 'add', holder: 'cr-1/a' }] },
+    });
+    await new HttpSymbolLeases(srm.server.url).releaseHolder('cr-1/a');
+  });
+
+  test('bad input is a 400 that says what is wrong; unknown leases and routes are 404s', async () => {
+    const notJson = await post('/v1/leases/reserve', '{oops');
+    expect(notJson.status).toBe(400);
+    expect((await errorOf(notJson)).message).toMatch(/not JSON/);
+    const missing = await post('/v1/leases/reserve', JSON.stringify({ repo: 'r' }));
+    expect(missing.status).toBe(400);
+    expect((await errorOf(missing)).message).toMatch(/symbols.*holder.*changeRequestId.*ttlSeconds/);
+    expect((await post('/v1/leases/nope/release', '{}')).status).toBe(404);
+    expect((await fetch(`${srm.server.url}/v1/nothing`)).status).toBe(404);
+    expect((await fetch(`${srm.server.url}/v1/leases/reserve`)).status).toBe(405);
+  });
+
+  test('serves health and Prometheus metrics', async () => {
+    expect(await (await fetch(`${srm.server.url}/healthz`)).text()).toBe('ok');
+    const metrics = await fetch(`${srm.server.url}/metrics`);
+    expect(metrics.headers.get('content-type')).toContain('text/plain');
+    const text = await metrics.text();
+    for (const name of ['farm_srm_lease_grants_total', 'farm_srm_lease_conflicts_total', 'farm_srm_leases_active']) {
+      expect(text).toContain(name);
+    }
+  });
+
+  test('an unreachable service is a retryable SrmUnavailable, not a lease error', async () => {
+    const dead = await startOnPostgres();
+    await dead.close();
+    const err = await new HttpSymbolLeases(dead.server.url).liveLeases().catch((e: Error) => e);
+    expect(err).toBeInstanceOf(SrmUnavailable);
+    expect(err).not.toBeInstanceOf(LeaseConflict);
+    expect(err).toMatchObject({ retryable: true });
+  });
+});

@@ -1,0 +1,5 @@
+export * from './lease';
+export * from './errors';
+export { srmMigrations } from './schema';
+export { PostgresSymbolLeases } from './postgres-symbol-leases';
+export { HttpSymbolLeases } from './http-symbol-leases';
