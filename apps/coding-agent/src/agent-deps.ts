@@ -16,6 +16,7 @@ export function agentDepsFromConfig(config: AgentConfig, log: Logger): AgentDeps
     }),
     log,
     workRoot: config.FARM_WORK_DIR,
+    trajectoryDir: config.FARM_TRAJECTORY_DIR,
     maxRetries: config.FARM_MAX_RETRIES,
     checkTimeoutMs: config.FARM_CHECK_TIMEOUT_S * 1000,
     promptBudgetChars: config.FARM_PROMPT_BUDGET_CHARS,

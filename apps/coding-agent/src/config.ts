@@ -13,6 +13,8 @@ const schema = z.object({
   FARM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
   FARM_CHECK_TIMEOUT_S: z.coerce.number().positive().default(600),
   FARM_PROMPT_BUDGET_CHARS: z.coerce.number().int().positive().default(48_000),
+  /** One JSONL trajectory per task (prompts, answers, applied diffs, checks) goes here when set. */
+  FARM_TRAJECTORY_DIR: z.string().optional(),
   FARM_WORK_DIR: z.string().default(path.join(os.tmpdir(), 'farm-agent')),
   FARM_GIT_AUTHOR_NAME: z.string().default('agent-farm'),
   FARM_GIT_AUTHOR_EMAIL: z.string().default('agent@agent-farm.local'),

@@ -9,7 +9,9 @@ export interface ContextFile {
 export const SYSTEM_PROMPT = `You are a coding agent working in a git repository.
 Answer with one JSON object: {"diff": "<unified diff>", "reasoning": "<short explanation>"}.
 The diff must be a unified diff with paths relative to the repository root (--- a/path, +++ b/path),
-apply cleanly to the files shown, and keep the repository's checks (format, lint, tests) passing.`;
+apply cleanly to the files shown, and keep the repository's checks (format, lint, tests) passing.
+Instead of a unified diff, "diff" may hold search/replace blocks: the file path on one line, then
+<<<<<<< SEARCH, the exact current lines, =======, the new lines, >>>>>>> REPLACE.`;
 
 /**
  * The messages for one attempt: the goal, the repository files within a character budget (the task's own

@@ -2,7 +2,7 @@ import { mkdtemp, rm, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { farm } from '@farm/proto';
 import { cloneAtCommit, commitAll, pushBranch, remoteBranchSha, PushRejected } from '@farm/git';
-import { applyPatch, PatchRejected } from '@farm/patch';
+import { applyModelEdit, PatchRejected } from '@farm/patch';
 import { ModelAnswerInvalid, type PatchModel } from '@farm/llm';
 import { FarmError, errorMessage, type Logger } from '@farm/runtime';
 import { LeaseLost, type SymbolLeases } from '@farm/srm-client';
@@ -10,6 +10,7 @@ import { detectCheckCommand, runCheck } from './check-command';
 import { buildPrompt } from './prompt';
 import { readContextFiles, revertFiles } from './work-tree';
 import { agentMetrics } from './metrics';
+import { openTrajectory } from './trajectory';
 
 const S = farm.v1.CommitStatus;
 
@@ -22,6 +23,8 @@ export interface AgentDeps {
   maxRetries: number;
   checkTimeoutMs: number;
   promptBudgetChars: number;
+  /** Directory for one JSONL trajectory file per task; none written when unset. */
+  trajectoryDir?: string;
   author: { name: string; email: string };
   /** The srm, to claim the task's reserved leases after the push (and release them on a HARD_FAIL). */
   leases?: Pick<SymbolLeases, 'claim' | 'release'>;
@@ -68,9 +71,11 @@ export async function runCodingTask(task: farm.v1.ICodingTask, deps: AgentDeps):
       agentMetrics.stepSeconds.observe({ step }, seconds);
     }
   };
+  const trajectory = openTrajectory(deps.trajectoryDir, task.id!, task.dispatch ?? 1);
   const result = (status: farm.v1.CommitStatus, fields: Partial<farm.v1.ICommitResult>): farm.v1.ICommitResult => {
     agentMetrics.tasks.inc({ status: S[status] });
     agentMetrics.attempts.observe(attempts);
+    trajectory.record('result', { status: S[status], ...fields });
     return {
       taskId: task.id,
       changeRequestId: task.changeRequestId,
@@ -113,6 +118,7 @@ export async function runCodingTask(task: farm.v1.ICodingTask, deps: AgentDeps):
     for (let attempt = 1; attempt <= maxAttempts; attempt++) {
       attempts = attempt;
       const messages = buildPrompt(task, files, feedback, deps.promptBudgetChars);
+      trajectory.record('prompt', { attempt, messages });
       let diff: string;
       try {
         const answer = await timed('llm', attempt, () => deps.model.proposePatch(messages));
@@ -130,13 +136,15 @@ export async function runCodingTask(task: farm.v1.ICodingTask, deps: AgentDeps):
         continue;
       }
 
-      let applied: Awaited<ReturnType<typeof applyPatch>>;
+      trajectory.record('answer', { attempt, diff });
+      let applied: Awaited<ReturnType<typeof applyModelEdit>>;
       try {
-        applied = await timed('apply', attempt, () => applyPatch(repoDir, diff));
+        applied = await timed('apply', attempt, () => applyModelEdit(repoDir, diff));
       } catch (err) {
         if (!(err instanceof PatchRejected)) throw err;
         agentMetrics.patches.inc({ result: 'rejected' });
         feedback.splice(0, feedback.length, `The diff was rejected and nothing was applied: ${err.message}`);
+        trajectory.record('rejected', { attempt, reason: err.message });
         log.warn('patch rejected', { attempt, reason: err.message });
         continue;
       }
@@ -145,6 +153,7 @@ export async function runCodingTask(task: farm.v1.ICodingTask, deps: AgentDeps):
         const check = await timed('check', attempt, () =>
           runCheck(repoDir, checkCommand, { timeoutMs: deps.checkTimeoutMs, home }),
         );
+        trajectory.record('check', { attempt, ...check });
         if (!check.ok) {
           agentMetrics.patches.inc({ result: 'check_failed' });
           feedback.splice(
@@ -209,6 +218,7 @@ export async function runCodingTask(task: farm.v1.ICodingTask, deps: AgentDeps):
     log.error('task crashed', { err });
     return result(S.HARD_FAIL, { failedStep: 'agent', notes: [`agent error: ${errorMessage(err)}`] });
   } finally {
+    await trajectory.close();
     await rm(workDir, { recursive: true, force: true });
   }
 }

@@ -1,2 +1,3 @@
 export * from './validate';
 export * from './apply';
+export * from './edit-blocks';

@@ -1,0 +1,44 @@
+import { mkdtemp, readFile, symlink, writeFile, mkdir } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { applyModelEdit } from './edit-blocks';
+
+async function repo(files: Record<string, string>) {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'edit-blocks-'));
+  for (const [f, c] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(dir, f)), { recursive: true });
+    await writeFile(path.join(dir, f), c);
+  }
+  return dir;
+}
+
+const block = (file: string, search: string, replace: string) =>
+  `${file}\n<<<<<<< SEARCH\n${search}=======\n${replace}>>>>>>> REPLACE\n`;
+
+test('search/replace blocks edit a file, tolerate indentation drift and create new files', async () => {
+  const dir = await repo({ 'src/a.js': 'function a() {\n  return 1;\n}\n' });
+  const edit = block('src/a.js', '    return 1;\n', '  return 2;\n') + block('src/b.js', '', "module.exports = 'b';\n");
+  const result = await applyModelEdit(dir, edit);
+  expect(result.files.map((f) => [f.path, f.change]).sort()).toEqual([
+    ['src/a.js', 'modified'],
+    ['src/b.js', 'added'],
+  ]);
+  expect(await readFile(path.join(dir, 'src/a.js'), 'utf8')).toBe('function a() {\n  return 2;\n}\n');
+  expect(await readFile(path.join(dir, 'src/b.js'), 'utf8')).toBe("module.exports = 'b';\n");
+});
+
+test('a block whose SEARCH text is not in the file is rejected with the reason, nothing written', async () => {
+  const dir = await repo({ 'a.txt': 'one\ntwo\n' });
+  await expect(applyModelEdit(dir, block('a.txt', 'three\n', 'four\n'))).rejects.toThrow(/SEARCH text not found/);
+  expect(await readFile(path.join(dir, 'a.txt'), 'utf8')).toBe('one\ntwo\n');
+});
+
+test('blocks get the same refusals as diffs: .git/, outside paths, symlinks', async () => {
+  const outside = await repo({ 'secret.txt': 'keep\n' });
+  const dir = await repo({ 'a.txt': 'x\n' });
+  await symlink(path.join(outside, 'secret.txt'), path.join(dir, 'link.txt'));
+  await expect(applyModelEdit(dir, block('.git/hooks/pre-commit', '', 'evil\n'))).rejects.toThrow(/\.git/);
+  await expect(applyModelEdit(dir, block('../x', '', 'evil\n'))).rejects.toThrow(/outside/);
+  await expect(applyModelEdit(dir, block('link.txt', 'keep\n', 'changed\n'))).rejects.toThrow(/symlink|link/i);
+  expect(await readFile(path.join(outside, 'secret.txt'), 'utf8')).toBe('keep\n');
+});
