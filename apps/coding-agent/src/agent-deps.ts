@@ -1,5 +1,6 @@
 import { createPatchModel } from '@farm/llm';
 import { HttpSymbolLeases } from '@farm/srm-client';
+import { RagClient } from '@farm/rag';
 import type { Logger } from '@farm/runtime';
 import type { AgentConfig } from './config';
 import type { AgentDeps } from './run-task';
@@ -19,7 +20,8 @@ export function agentDepsFromConfig(config: AgentConfig, log: Logger): AgentDeps
     trajectoryDir: config.FARM_TRAJECTORY_DIR,
     maxRetries: config.FARM_MAX_RETRIES,
     checkTimeoutMs: config.FARM_CHECK_TIMEOUT_S * 1000,
-    promptBudgetChars: config.FARM_PROMPT_BUDGET_CHARS,
+    contextBudgetTokens: config.FARM_CONTEXT_BUDGET_TOKENS,
+    rag: config.FARM_RAG_URL ? new RagClient({ baseUrl: config.FARM_RAG_URL }) : undefined,
     author: { name: config.FARM_GIT_AUTHOR_NAME, email: config.FARM_GIT_AUTHOR_EMAIL },
     leases: config.FARM_SRM_URL ? new HttpSymbolLeases(config.FARM_SRM_URL) : undefined,
   };

@@ -12,7 +12,9 @@ const schema = z.object({
   FARM_LLM_MAX_RETRIES: z.coerce.number().int().min(0).default(3),
   FARM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
   FARM_CHECK_TIMEOUT_S: z.coerce.number().positive().default(600),
-  FARM_PROMPT_BUDGET_CHARS: z.coerce.number().int().positive().default(48_000),
+  FARM_CONTEXT_BUDGET_TOKENS: z.coerce.number().int().positive().default(8_000),
+  /** The rag-service; without it the agent indexes its own checkout. */
+  FARM_RAG_URL: z.string().url().optional(),
   /** One JSONL trajectory per task (prompts, answers, applied diffs, checks) goes here when set. */
   FARM_TRAJECTORY_DIR: z.string().optional(),
   FARM_WORK_DIR: z.string().default(path.join(os.tmpdir(), 'farm-agent')),

@@ -1,11 +1,6 @@
 import type { farm } from '@farm/proto';
 import type { ChatMessage } from '@farm/llm';
 
-export interface ContextFile {
-  path: string;
-  content: string;
-}
-
 export const SYSTEM_PROMPT = `You are a coding agent working in a git repository.
 Answer with one JSON object: {"diff": "<unified diff>", "reasoning": "<short explanation>"}.
 The diff must be a unified diff with paths relative to the repository root (--- a/path, +++ b/path),
@@ -14,32 +9,18 @@ Instead of a unified diff, "diff" may hold search/replace blocks: the file path 
 <<<<<<< SEARCH, the exact current lines, =======, the new lines, >>>>>>> REPLACE.`;
 
 /**
- * The messages for one attempt: the goal, the repository files within a character budget (the task's own
- * file first), and on a retry what went wrong last time.
+ * The messages for one attempt: the goal, the retrieved repository context (already cut to the token
+ * budget, the task's own file first), and on a retry what went wrong last time.
  */
 export function buildPrompt(
   task: farm.v1.ICodingTask,
-  files: ContextFile[],
+  context: { text: string; omitted: string[] },
   feedback: string[],
-  budgetChars: number,
 ): ChatMessage[] {
-  const ordered = [...files].sort((a, b) => Number(b.path === task.path) - Number(a.path === task.path));
-  let used = 0;
-  const shown: string[] = [];
-  const omitted: string[] = [];
-  for (const f of ordered) {
-    const block = `FILE: ${f.path}\n\`\`\`\n${f.content}\n\`\`\``;
-    if (used + block.length > budgetChars) {
-      omitted.push(f.path);
-      continue;
-    }
-    used += block.length;
-    shown.push(block);
-  }
   const parts = [`TASK GOAL:\n${task.goal}`];
   if (task.path) parts.push(`MAIN FILE: ${task.path}`);
-  parts.push(`REPOSITORY FILES:\n${shown.join('\n\n')}`);
-  if (omitted.length) parts.push(`Files not shown (budget): ${omitted.join(', ')}`);
+  parts.push(`REPOSITORY CONTEXT (read-only snippets with their line numbers):\n${context.text}`);
+  if (context.omitted.length) parts.push(`Also relevant but left out for the budget: ${context.omitted.join(', ')}`);
   if (task.priorNotes?.length) parts.push(`NOTES FROM AN EARLIER RUN OF THIS TASK:\n${task.priorNotes.join('\n')}`);
   if (feedback.length) {
     parts.push(

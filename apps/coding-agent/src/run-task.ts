@@ -8,7 +8,9 @@ import { FarmError, errorMessage, type Logger } from '@farm/runtime';
 import { LeaseLost, type SymbolLeases } from '@farm/srm-client';
 import { detectCheckCommand, runCheck } from './check-command';
 import { buildPrompt } from './prompt';
-import { readContextFiles, revertFiles } from './work-tree';
+import { revertFiles } from './work-tree';
+import { retrieveContext } from './retrieve-context';
+import type { RagApi } from '@farm/rag';
 import { agentMetrics } from './metrics';
 import { openTrajectory } from './trajectory';
 
@@ -22,7 +24,10 @@ export interface AgentDeps {
   /** Attempts after the first (default 2). */
   maxRetries: number;
   checkTimeoutMs: number;
-  promptBudgetChars: number;
+  /** Tokens of retrieved context in a prompt, unless the task sets its own budget. */
+  contextBudgetTokens: number;
+  /** The rag-service; without it the agent indexes its checkout into an embedded index. */
+  rag?: RagApi;
   /** Directory for one JSONL trajectory file per task; none written when unset. */
   trajectoryDir?: string;
   author: { name: string; email: string };
@@ -110,14 +115,21 @@ export async function runCodingTask(task: farm.v1.ICodingTask, deps: AgentDeps):
     ).catch((err) => {
       throw new TaskAborted('clone', `clone failed: ${errorMessage(err)}`);
     });
-    const files = await timed('context', 0, () => readContextFiles(repoDir));
+    const context = await timed('retrieve', 0, () =>
+      retrieveContext(task, repoDir, {
+        rag: deps.rag,
+        budgetTokens: task.contextBudgetTokens || deps.contextBudgetTokens,
+        log,
+      }),
+    );
+    trajectory.record('context', { shown: context.shown, omitted: context.omitted, tokens: context.usedTokens });
     const checkCommand = detectCheckCommand(repoDir, task.checkCommand);
     const feedback: string[] = [];
     const maxAttempts = 1 + (task.maxRetries || deps.maxRetries);
 
     for (let attempt = 1; attempt <= maxAttempts; attempt++) {
       attempts = attempt;
-      const messages = buildPrompt(task, files, feedback, deps.promptBudgetChars);
+      const messages = buildPrompt(task, context, feedback);
       trajectory.record('prompt', { attempt, messages });
       let diff: string;
       try {

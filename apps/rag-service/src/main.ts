@@ -1,0 +1,34 @@
+import { cloneAtCommit } from '@farm/git';
+import { LocalRag } from '@farm/rag';
+import { ConfigError, createLogger, runService } from '@farm/runtime';
+import { embedderFromConfig, openSnippetIndex } from './backends';
+import { loadRagConfig, type RagConfig } from './config';
+import { startRagHttpServer } from './rag-http-server';
+
+const log = createLogger('rag-service');
+let config: RagConfig;
+try {
+  config = loadRagConfig();
+} catch (err) {
+  if (!(err instanceof ConfigError)) throw err;
+  process.stderr.write(`${err.message}\n`);
+  process.exit(78);
+}
+
+void runService(log, config.FARM_METRICS_PORT, async () => {
+  const index = await openSnippetIndex(config, embedderFromConfig(config, log), log);
+  const rag = new LocalRag({
+    index,
+    checkout: cloneAtCommit,
+    workDir: config.FARM_WORK_DIR,
+    maxFileBytes: config.RAG_MAX_FILE_BYTES,
+    log,
+  });
+  const server = await startRagHttpServer({ rag, port: config.RAG_PORT, host: config.RAG_HOST, log });
+  return {
+    stop: async () => {
+      await server.close();
+      await index.close(); // the embedded index writes its file
+    },
+  };
+});
