@@ -1,7 +1,6 @@
 export { runCodingTask, branchFor, type AgentDeps } from './run-task';
 export { agentDepsFromConfig } from './agent-deps';
 export { loadAgentConfig, type AgentConfig } from './config';
-export { detectCheckCommand, runCheck, trimOutput } from './check-command';
 export { buildPrompt } from './prompt';
 export { readTask, BadTaskInput } from './read-task';
 

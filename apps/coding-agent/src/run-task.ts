@@ -6,7 +6,7 @@ import { applyModelEdit, PatchRejected } from '@farm/patch';
 import { ModelAnswerInvalid, type PatchModel } from '@farm/llm';
 import { FarmError, errorMessage, type Logger } from '@farm/runtime';
 import { LeaseLost, type SymbolLeases } from '@farm/srm-client';
-import { detectCheckCommand, runCheck } from './check-command';
+import { describeFailure, planChecks, runChecks, type CheckStep } from '@farm/sandbox';
 import { buildPrompt } from './prompt';
 import { revertFiles } from './work-tree';
 import { retrieveContext } from './retrieve-context';
@@ -24,6 +24,8 @@ export interface AgentDeps {
   /** Attempts after the first (default 2). */
   maxRetries: number;
   checkTimeoutMs: number;
+  /** Extra environment for the repo's checks (e.g. npm_config_cache); secrets are still dropped. */
+  checkEnv?: Record<string, string>;
   /** Tokens of retrieved context in a prompt, unless the task sets its own budget. */
   contextBudgetTokens: number;
   /** The rag-service; without it the agent indexes its checkout into an embedded index. */
@@ -107,8 +109,6 @@ export async function runCodingTask(task: farm.v1.ICodingTask, deps: AgentDeps):
   await mkdir(deps.workRoot, { recursive: true });
   const workDir = await mkdtemp(path.join(deps.workRoot, `${task.id}-`));
   const repoDir = path.join(workDir, 'repo');
-  const home = path.join(workDir, 'home');
-  await mkdir(home);
   try {
     await timed('clone', 0, () =>
       cloneAtCommit({ url, ref: task.repo?.baseRef || 'main', commit: task.repo?.baseCommit ?? '', dir: repoDir }),
@@ -123,9 +123,13 @@ export async function runCodingTask(task: farm.v1.ICodingTask, deps: AgentDeps):
       }),
     );
     trajectory.record('context', { shown: context.shown, omitted: context.omitted, tokens: context.usedTokens });
-    const checkCommand = detectCheckCommand(repoDir, task.checkCommand);
+    // The task's command wins; else the repo's .farm/checks.json; else what its toolchain implies.
+    const plan = task.checkCommand
+      ? { steps: [{ name: 'check', run: task.checkCommand }] as CheckStep[], maxRetries: undefined, skipped: [] }
+      : planChecks(repoDir);
+    trajectory.record('checks', { steps: plan.steps, skipped: plan.skipped });
     const feedback: string[] = [];
-    const maxAttempts = 1 + (task.maxRetries || deps.maxRetries);
+    const maxAttempts = 1 + (task.maxRetries || plan.maxRetries || deps.maxRetries);
 
     for (let attempt = 1; attempt <= maxAttempts; attempt++) {
       attempts = attempt;
@@ -161,19 +165,21 @@ export async function runCodingTask(task: farm.v1.ICodingTask, deps: AgentDeps):
         continue;
       }
 
-      if (checkCommand) {
-        const check = await timed('check', attempt, () =>
-          runCheck(repoDir, checkCommand, { timeoutMs: deps.checkTimeoutMs, home }),
+      if (plan.steps.length) {
+        const checks = await timed('check', attempt, () =>
+          runChecks(repoDir, plan.steps, {
+            defaultTimeoutSeconds: Math.round(deps.checkTimeoutMs / 1000),
+            env: deps.checkEnv,
+            log,
+          }),
         );
-        trajectory.record('check', { attempt, ...check });
-        if (!check.ok) {
+        trajectory.record('check', { attempt, ok: checks.ok, steps: checks.steps, isolation: checks.isolation });
+        if (!checks.ok) {
           agentMetrics.patches.inc({ result: 'check_failed' });
-          feedback.splice(
-            0,
-            feedback.length,
-            `The diff applied, but \`${check.command}\` failed (exit ${check.exitCode}${check.timedOut ? ', timed out' : ''}):\n${check.output}`,
-          );
-          log.warn('self-check failed', { attempt, exitCode: check.exitCode });
+          const denied = checks.failed?.denied;
+          if (denied) throw new TaskAborted('check', `sandbox refused \`${checks.failed!.run}\`: ${denied.reason}`);
+          feedback.splice(0, feedback.length, `The diff applied, but a check failed. ${describeFailure(checks)}`);
+          log.warn('self-check failed', { attempt, step: checks.failed?.name, exitCode: checks.failed?.exitCode });
           await revertFiles(repoDir, applied.files);
           continue;
         }

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { farm } from '@farm/proto';
 import { Topics, type EventBus, type Subscription } from '@farm/bus';
 import { errorMessage, type Logger } from '@farm/runtime';
-import { detectCheckCommand, runCheck } from '@farm/coding-agent/src/check-command';
+import { describeFailure, planChecks, runChecks } from '@farm/sandbox';
 
 const exec = promisify(execFile);
 const B = farm.v1.BuildStatus;
@@ -71,21 +71,19 @@ export async function runBuild(
         return result(B.MERGE_CONFLICT, { conflictingPaths: paths, notes: [`merging ${agentBranch} conflicts`] });
       }
     }
-    const command = detectCheckCommand(repo, request.checkCommand);
-    if (command) {
-      const home = path.join(dir, 'home');
-      await mkdir(home);
-      const check = await runCheck(repo, command, { timeoutMs: deps.checkTimeoutMs ?? 30 * 60_000, home });
-      if (!check.ok) {
-        return result(B.BUILD_FAILED, { notes: [`\`${command}\` failed (exit ${check.exitCode})`, check.output] });
-      }
-    }
+    // The full suite, in the same sandbox as the agents' checks: the request's command, else what the repo implies.
+    const steps = request.checkCommand ? [{ name: 'check', run: request.checkCommand }] : planChecks(repo).steps;
+    const checks = await runChecks(repo, steps, {
+      defaultTimeoutSeconds: Math.round((deps.checkTimeoutMs ?? 30 * 60_000) / 1000),
+      log: deps.log,
+    });
+    if (!checks.ok) return result(B.BUILD_FAILED, { notes: [describeFailure(checks) ?? 'checks failed'] });
     const { stdout: sha } = await git('rev-parse', 'HEAD');
     // The integration branch is the farm's own: a rebuild replaces it.
     await git('push', '--quiet', '--force', 'origin', `${branch}:refs/heads/${branch}`);
     return result(B.BUILD_PASSED, {
       commitSha: sha.trim(),
-      notes: command ? [`\`${command}\` passed`] : ['no checks found'],
+      notes: steps.length ? [`passed: ${steps.map((s) => s.name).join(', ')}`] : ['no checks found'],
     });
   } catch (err) {
     deps.log.error('build failed', { changeRequestId: id, err });

@@ -1,0 +1,371 @@
+/**
+ * The self-check pipeline: which checks a repository implies (format, lint, fast tests), or what its own
+ * `.farm/checks.json` says, run in order in the sandbox, stopping at the first failure, whose output is
+ * cut down to the part that explains it (for the model to fix).
+ *
+ * Detection decides, in this order:
+ * - `.farm/checks.json` in the repository replaces everything below.
+ * - Node (package.json), with the repo's package manager (pnpm/yarn lockfile, else npm):
+ *   install (`npm ci --ignore-scripts`, network on) when there are dependencies but no node_modules;
+ *   format: a `format:check` script, a `format` script that only checks, else `prettier --check .` when
+ *   prettier is a dependency (a `format` script that rewrites files would hide problems, not report them);
+ *   lint: a `lint` script, else `eslint .` when eslint is a dependency;
+ *   tests: a `test:fast`/`test:unit` script, else a real `test` script (not npm's placeholder), else
+ *   jest/vitest/mocha directly with their stop-at-first-failure flag.
+ * - Python: black, ruff and pytest each only when the repository uses it (configured in pyproject.toml /
+ *   setup.cfg / pytest.ini / tox.ini / ruff.toml, listed as a dependency, or for pytest: test files or a
+ *   conftest.py) AND it is installed (the repo's .venv, else PATH). A formatter the repo does not use would
+ *   fail on style nobody asked for; a configured tool that is not installed is reported as skipped.
+ *   pytest runs `-m fast` when a `fast` marker is declared.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { z, type Logger } from '@farm/runtime';
+import { ChecksConfigInvalid, CommandDenied } from './errors';
+import { explainFailure } from './output';
+import { runSandboxed, type Isolation, type SandboxLimits, type SandboxRequest, type SandboxResult } from './sandbox';
+
+export interface CheckStep {
+  name: string;
+  /** A shell command line, run in the repository's root. */
+  run: string;
+  timeoutSeconds?: number;
+  /** 'none' unless the step must reach a registry (dependency installation). */
+  network?: 'none' | 'host';
+}
+
+export interface CheckPlan {
+  steps: CheckStep[];
+  /** From `.farm/checks.json`: how many times the agent may retry after failed checks. */
+  maxRetries?: number;
+  source: 'config' | 'detected';
+  /** Checks the repository implies but that cannot run here, and why. */
+  skipped: { name: string; reason: string }[];
+}
+
+export const CHECKS_CONFIG = '.farm/checks.json';
+
+const ChecksConfigSchema = z
+  .object({
+    steps: z
+      .array(
+        z
+          .object({
+            name: z.string().min(1),
+            run: z.string().min(1),
+            timeoutSeconds: z.number().int().positive().optional(),
+            network: z.enum(['none', 'host']).optional(),
+          })
+          .strict(),
+      )
+      .min(1),
+    maxRetries: z.number().int().min(0).max(20).optional(),
+  })
+  .strict();
+
+/** The repository's own check configuration, validated; undefined when it has none. */
+export function loadChecksConfig(repoDir: string): { steps: CheckStep[]; maxRetries?: number } | undefined {
+  const file = join(repoDir, CHECKS_CONFIG);
+  if (!existsSync(file)) return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new ChecksConfigInvalid(CHECKS_CONFIG, [`not valid JSON: ${(err as Error).message}`]);
+  }
+  const parsed = ChecksConfigSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new ChecksConfigInvalid(
+      CHECKS_CONFIG,
+      parsed.error.issues.map((i) => `${i.path.join('.') || '(top level)'}: ${i.message}`),
+    );
+  }
+  return parsed.data;
+}
+
+export interface DetectOptions {
+  /** Where an installed tool is, or undefined; default: a search of PATH. */
+  findTool?: (name: string) => string | undefined;
+}
+
+/** The checks to run for a repository (see the module comment for how they are chosen). */
+export function detectChecks(repoDir: string, opts: DetectOptions = {}): CheckStep[] {
+  return planChecks(repoDir, opts).steps;
+}
+
+export function planChecks(repoDir: string, opts: DetectOptions = {}): CheckPlan {
+  const config = loadChecksConfig(repoDir);
+  if (config) return { ...config, source: 'config', skipped: [] };
+  const plan: CheckPlan = { steps: [], source: 'detected', skipped: [] };
+  nodeChecks(repoDir, plan);
+  pythonChecks(repoDir, plan, opts.findTool ?? findOnPath);
+  return plan;
+}
+
+interface PackageJson {
+  scripts?: Record<string, string>;
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+}
+
+const NPM_PLACEHOLDER_TEST = /no test specified/;
+
+function nodeChecks(repoDir: string, plan: CheckPlan): void {
+  const file = join(repoDir, 'package.json');
+  if (!existsSync(file)) return;
+  let pkg: PackageJson;
+  try {
+    pkg = JSON.parse(readFileSync(file, 'utf8')) as PackageJson;
+  } catch (err) {
+    plan.skipped.push({ name: 'node', reason: `package.json is not valid JSON: ${(err as Error).message}` });
+    return;
+  }
+  const scripts = pkg.scripts ?? {};
+  const deps = { ...pkg.dependencies, ...pkg.devDependencies };
+  const pm = existsSync(join(repoDir, 'pnpm-lock.yaml'))
+    ? 'pnpm'
+    : existsSync(join(repoDir, 'yarn.lock'))
+      ? 'yarn'
+      : 'npm';
+  const script = (name: string) => `${pm} run --silent ${name}`;
+  const bin = (name: string, args: string) =>
+    `${pm === 'npm' ? 'npx --no-install' : pm === 'pnpm' ? 'pnpm exec' : 'yarn run --silent'} ${name} ${args}`;
+
+  if (Object.keys(deps).length && !existsSync(join(repoDir, 'node_modules'))) {
+    // the only step with network; install scripts stay off, they would be untrusted code with network
+    const install = {
+      npm: existsSync(join(repoDir, 'package-lock.json')) ? 'npm ci' : 'npm install',
+      pnpm: 'pnpm install --frozen-lockfile',
+      yarn: 'yarn install --frozen-lockfile',
+    }[pm];
+    plan.steps.push({ name: 'install', run: `${install} --ignore-scripts`, network: 'host' });
+  }
+
+  if (scripts['format:check']) plan.steps.push({ name: 'format', run: script('format:check') });
+  else if (/--check|--list-different|\s-l\b/.test(scripts.format ?? ''))
+    plan.steps.push({ name: 'format', run: script('format') });
+  else if (deps.prettier) plan.steps.push({ name: 'format', run: bin('prettier', '--check .') });
+  else if (scripts.format)
+    plan.skipped.push({ name: 'format', reason: 'the format script rewrites files instead of checking them' });
+
+  if (scripts.lint) plan.steps.push({ name: 'lint', run: script('lint') });
+  else if (deps.eslint) plan.steps.push({ name: 'lint', run: bin('eslint', '.') });
+
+  const fastScript = ['test:fast', 'test:unit'].find((s) => scripts[s]);
+  if (fastScript) plan.steps.push({ name: 'test', run: script(fastScript) });
+  else if (scripts.test && !NPM_PLACEHOLDER_TEST.test(scripts.test))
+    plan.steps.push({ name: 'test', run: script('test') });
+  else if (deps.jest) plan.steps.push({ name: 'test', run: bin('jest', '--ci --bail') });
+  else if (deps.vitest) plan.steps.push({ name: 'test', run: bin('vitest', 'run --bail=1') });
+  else if (deps.mocha) plan.steps.push({ name: 'test', run: bin('mocha', '--bail') });
+}
+
+function readIf(file: string): string {
+  return existsSync(file) ? readFileSync(file, 'utf8') : '';
+}
+
+function pythonChecks(repoDir: string, plan: CheckPlan, findTool: (name: string) => string | undefined): void {
+  const top = readdirSync(repoDir);
+  const pyproject = readIf(join(repoDir, 'pyproject.toml'));
+  const setupCfg = readIf(join(repoDir, 'setup.cfg'));
+  const pytestIni = readIf(join(repoDir, 'pytest.ini'));
+  const toxIni = readIf(join(repoDir, 'tox.ini'));
+  const conftest = readIf(join(repoDir, 'conftest.py')) + readIf(join(repoDir, 'tests', 'conftest.py'));
+  const requirements = top
+    .filter((f) => /^requirements.*\.txt$/.test(f))
+    .map((f) => readIf(join(repoDir, f)))
+    .join('\n');
+  const isPython =
+    pyproject ||
+    setupCfg ||
+    pytestIni ||
+    top.includes('setup.py') ||
+    requirements ||
+    top.some((f) => f.endsWith('.py'));
+  if (!isPython) return;
+
+  // "listed as a dependency": the name as a whole word in requirements, pyproject or setup.cfg
+  const dependsOn = (name: string) =>
+    new RegExp(`(^|[\\s"',\\[])${name}([\\s"',<>=~!;\\[\\]]|$)`, 'm').test(
+      `${requirements}\n${pyproject}\n${setupCfg}`,
+    );
+  const tool = (name: string) => {
+    for (const venv of ['.venv', 'venv']) {
+      if (existsSync(join(repoDir, venv, 'bin', name))) return `./${venv}/bin/${name}`;
+    }
+    return findTool(name) ? name : undefined;
+  };
+  const add = (name: string, program: string, args: string) => {
+    const path = tool(program);
+    if (path) plan.steps.push({ name, run: `${path} ${args}` });
+    else plan.skipped.push({ name, reason: `the repository uses ${program} but it is not installed here` });
+  };
+
+  if (/^\[tool\.black\]/m.test(pyproject) || dependsOn('black')) add('format', 'black', '--check .');
+  if (
+    /^\[tool\.ruff/m.test(pyproject) ||
+    ['ruff.toml', '.ruff.toml'].some((f) => top.includes(f)) ||
+    dependsOn('ruff')
+  ) {
+    add('lint', 'ruff', 'check --no-cache .');
+  }
+  const pytestConfig = [
+    pytestIni,
+    section(pyproject, 'tool.pytest.ini_options'),
+    section(setupCfg, 'tool:pytest'),
+    section(toxIni, 'pytest'),
+  ].join('\n');
+  const hasTests =
+    top.includes('tests') ||
+    top.includes('test') ||
+    top.some((f) => /^test_.*\.py$|_test\.py$/.test(f)) ||
+    conftest !== '';
+  if (pytestConfig.trim() || hasTests || dependsOn('pytest')) {
+    const fast =
+      declaresFastMarker(pytestConfig) || /addinivalue_line\(\s*["']markers["']\s*,\s*["']fast\b/.test(conftest);
+    // no .pytest_cache in the checkout: it would show up in the agent's diff
+    add('test', 'pytest', `-q -p no:cacheprovider${fast ? ' -m fast' : ''}`);
+  }
+}
+
+/** The text of an INI/TOML section (`[name]`), up to the next section. */
+function section(text: string, name: string): string {
+  const start = text.search(new RegExp(`^\\[${name.replace(/\./g, '\\.')}\\]\\s*$`, 'm'));
+  if (start < 0) return '';
+  const rest = text.slice(start + 1);
+  const end = rest.search(/^\[/m);
+  return end < 0 ? rest : rest.slice(0, end);
+}
+
+/** A `fast` entry in a `markers` setting (INI continuation lines or a TOML array). */
+export function declaresFastMarker(config: string): boolean {
+  const at = config.search(/^\s*markers\s*=/m);
+  if (at < 0) return false;
+  const [first, ...more] = config.slice(at).split('\n');
+  const block = [first.replace(/^\s*markers\s*=/, '')];
+  for (const line of more) {
+    if (!/^\s+\S|^\s*["'\]]/.test(line)) break; // continuation lines are indented; TOML arrays end with ]
+    block.push(line);
+  }
+  return /(^|[\s"'[,])fast\s*(:|["',\]]|$)/m.test(block.join('\n'));
+}
+
+function findOnPath(name: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    const candidate = join(dir, name);
+    try {
+      if (statSync(candidate).isFile()) return candidate;
+    } catch {
+      continue; // not in this directory
+    }
+  }
+  return undefined;
+}
+
+export interface CheckStepResult {
+  name: string;
+  run: string;
+  ok: boolean;
+  exitCode: number | null;
+  timedOut: boolean;
+  killedBy?: SandboxResult['killedBy'];
+  durationMs: number;
+  /** What explains the result: for a failed test run, the failure sections and the summary. */
+  output: string;
+  /** Set when the denylist refused the step's command. */
+  denied?: { rule: string; reason: string };
+}
+
+export interface ChecksResult {
+  ok: boolean;
+  /** The steps that ran, in order; the last one is the failure when there is one. */
+  steps: CheckStepResult[];
+  failed?: CheckStepResult;
+  /** How the steps were isolated (from the last step that ran). */
+  isolation?: Isolation;
+  durationMs: number;
+}
+
+export interface RunChecksOptions {
+  /** Runs one command; default runSandboxed. */
+  sandbox?: (req: SandboxRequest) => Promise<SandboxResult>;
+  /** For steps without their own timeout (default 600 s). */
+  defaultTimeoutSeconds?: number;
+  limits?: Partial<SandboxLimits>;
+  /** Extra environment for every step (secrets are dropped by the sandbox). */
+  env?: Record<string, string>;
+  /** Called after each step, for progress reports. */
+  onStep?: (result: CheckStepResult) => void;
+  log?: Logger;
+}
+
+/** Runs the steps in order in the sandbox and stops at the first that fails. */
+export async function runChecks(
+  repoDir: string,
+  steps: CheckStep[],
+  opts: RunChecksOptions = {},
+): Promise<ChecksResult> {
+  const sandbox = opts.sandbox ?? runSandboxed;
+  const started = performance.now();
+  const results: CheckStepResult[] = [];
+  let isolation: Isolation | undefined;
+  for (const step of steps) {
+    let result: CheckStepResult;
+    try {
+      const run = await sandbox({
+        command: step.run,
+        cwd: repoDir,
+        timeoutMs: (step.timeoutSeconds ?? opts.defaultTimeoutSeconds ?? 600) * 1000,
+        limits: opts.limits,
+        // no bytecode files in the checkout: they would show up in the agent's diff
+        env: { PYTHONDONTWRITEBYTECODE: '1', ...opts.env },
+        network: step.network ?? 'none',
+        explainOutput: explainFailure,
+        log: opts.log,
+      });
+      isolation = run.isolation;
+      result = {
+        name: step.name,
+        run: step.run,
+        ok: run.exitCode === 0 && !run.timedOut,
+        exitCode: run.exitCode,
+        timedOut: run.timedOut,
+        killedBy: run.killedBy,
+        durationMs: run.durationMs,
+        output: run.output,
+      };
+    } catch (err) {
+      if (!(err instanceof CommandDenied)) throw err;
+      const denied = { rule: err.rule, reason: err.reason };
+      const output = `refused by the command denylist (${err.rule}): ${err.reason}`;
+      result = {
+        name: step.name,
+        run: step.run,
+        ok: false,
+        exitCode: null,
+        timedOut: false,
+        durationMs: 0,
+        output,
+        denied,
+      };
+    }
+    results.push(result);
+    opts.onStep?.(result);
+    opts.log?.info('check step finished', { step: step.name, ok: result.ok, durationMs: result.durationMs });
+    if (!result.ok) break;
+  }
+  const failed = results.find((r) => !r.ok);
+  return { ok: !failed, steps: results, failed, isolation, durationMs: Math.round(performance.now() - started) };
+}
+
+/** The failure as the model should read it: which check, how it ended, and the output that explains it. */
+export function describeFailure(result: ChecksResult): string | undefined {
+  const f = result.failed;
+  if (!f) return undefined;
+  const how = f.denied
+    ? 'was refused'
+    : f.killedBy
+      ? `was stopped (${f.killedBy})`
+      : `failed with exit code ${f.exitCode}`;
+  return `The check "${f.name}" (\`${f.run}\`) ${how}:\n${f.output}`;
+}

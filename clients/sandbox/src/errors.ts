@@ -1,0 +1,25 @@
+import { FarmError } from '@farm/runtime';
+
+/** The denylist refused a command before it ran. Running it again cannot help: the command must change. */
+export class CommandDenied extends FarmError {
+  readonly rule: string;
+  readonly reason: string;
+  constructor(command: string, rule: string, reason: string) {
+    super(`command refused (${rule}): ${reason}: ${command}`, {
+      retryable: false,
+      details: { command, rule, reason },
+    });
+    this.rule = rule;
+    this.reason = reason;
+  }
+}
+
+/** The sandbox could not start the command at all (missing working directory, unusable tools). */
+export class SandboxError extends FarmError {}
+
+/** A repository's `.farm/checks.json` is not valid; the message names each problem and where it is. */
+export class ChecksConfigInvalid extends FarmError {
+  constructor(file: string, problems: string[]) {
+    super(`${file} is invalid:\n  ${problems.join('\n  ')}`, { retryable: false, details: { file, problems } });
+  }
+}

@@ -1,0 +1,31 @@
+export { checkCommand, PROTECTED_BRANCHES, type CommandVerdict } from './denylist';
+export {
+  runSandboxed,
+  detectIsolation,
+  sandboxEnv,
+  DEFAULT_LIMITS,
+  ADDRESS_SPACE_FACTOR,
+  type SandboxRequest,
+  type SandboxResult,
+  type SandboxLimits,
+  type Isolation,
+  type KilledBy,
+} from './sandbox';
+export {
+  detectChecks,
+  planChecks,
+  loadChecksConfig,
+  runChecks,
+  describeFailure,
+  declaresFastMarker,
+  CHECKS_CONFIG,
+  type CheckStep,
+  type CheckPlan,
+  type CheckStepResult,
+  type ChecksResult,
+  type RunChecksOptions,
+  type DetectOptions,
+} from './checks';
+export { explainFailure, headAndTail } from './output';
+export { CommandDenied, SandboxError, ChecksConfigInvalid } from './errors';
+export type { Network } from './isolation';

@@ -1,0 +1,240 @@
+/**
+ * What this machine can do to contain a command, found by trying it once per process (a kernel may have
+ * user namespaces disabled, a container may forbid unshare or mount cgroupfs read-only):
+ *
+ * - namespaces (util-linux `unshare`): a private network namespace (only a loopback that is down), a PID
+ *   namespace whose end kills every process in it (also those that left the process group) and hides the
+ *   host's processes and their environments in /proc. A user namespace comes first where allowed, so the
+ *   command holds no capability on the host (it cannot setns() back into the host's network).
+ * - limits (util-linux `prlimit`, else bash `ulimit`): CPU seconds, file size, core dumps, and where no
+ *   cgroup takes over, address space and process count (see sandbox.ts for their weaknesses).
+ * - cgroups (v2, or v1's memory and pids controllers), below the farm's own cgroup where it may create
+ *   them: a resident-memory limit for the whole tree, a process-count limit that also holds for root, and
+ *   an OOM count that tells a memory kill from other deaths.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+
+const exec = promisify(execFile);
+
+/** Whether a probe command runs and exits 0 — that is the answer, so a failure is not an error here. */
+async function works(file: string, args: string[]): Promise<boolean> {
+  try {
+    await exec(file, args, { timeout: 10_000 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export type Network = 'none' | 'host';
+
+export interface NamespacePlan {
+  /** Arguments to `unshare` (empty: no namespaces). */
+  args: string[];
+  network: boolean;
+  pid: boolean;
+}
+
+const USER_NS = ['--user', '--map-root-user'];
+const NET_NS = ['--net'];
+const PID_NS = ['--pid', '--fork', '--kill-child', '--mount-proc'];
+
+const namespacePlans = new Map<Network, Promise<NamespacePlan>>();
+
+export function namespacesFor(network: Network): Promise<NamespacePlan> {
+  let plan = namespacePlans.get(network);
+  if (!plan) namespacePlans.set(network, (plan = probeNamespaces(network)));
+  return plan;
+}
+
+async function probeNamespaces(network: Network): Promise<NamespacePlan> {
+  const candidates =
+    network === 'none'
+      ? [[...USER_NS, ...NET_NS, ...PID_NS], [...NET_NS, ...PID_NS], [...USER_NS, ...NET_NS], NET_NS]
+      : [];
+  candidates.push([...USER_NS, ...PID_NS], PID_NS);
+  for (const args of candidates) {
+    if (await works('unshare', [...args, 'true'])) {
+      return { args, network: args.includes('--net'), pid: args.includes('--pid') };
+    }
+  }
+  return { args: [], network: false, pid: false };
+}
+
+export type LimitsTool = 'prlimit' | 'ulimit' | 'none';
+let limitsTool: Promise<LimitsTool> | undefined;
+
+export function limitsToolFor(): Promise<LimitsTool> {
+  return (limitsTool ??= (async () => {
+    if (await works('prlimit', ['--cpu=60', '--', 'true'])) return 'prlimit';
+    return (await works('bash', ['-c', 'ulimit -t 60 -f 1000000'])) ? 'ulimit' : 'none';
+  })());
+}
+
+export interface CgroupPlan {
+  version: 1 | 2;
+  /** Parent directories the run's cgroups are created in (v2: the same directory twice). */
+  memoryParent: string;
+  pidsParent: string;
+}
+
+let cgroupPlan: Promise<CgroupPlan | undefined> | undefined;
+
+export function cgroupsFor(): Promise<CgroupPlan | undefined> {
+  return (cgroupPlan ??= Promise.resolve().then(() => {
+    for (const plan of cgroupCandidates()) {
+      try {
+        RunCgroup.create(plan, `farm-sandbox-probe-${process.pid}`, {
+          memoryBytes: 64 * 1024 * 1024,
+          maxProcesses: 8,
+        }).destroyNow();
+        return plan;
+      } catch {
+        continue; // read-only cgroupfs, no delegation, controller not enabled: try the next layout
+      }
+    }
+    return undefined;
+  }));
+}
+
+/** This process's cgroup path per controller, from /proc/self/cgroup ('' is the v2 hierarchy). */
+function ownCgroups(): Map<string, string> {
+  const own = new Map<string, string>();
+  if (!existsSync('/proc/self/cgroup')) return own;
+  for (const line of readFileSync('/proc/self/cgroup', 'utf8').trim().split('\n')) {
+    const [, controllers, path] = line.split(':');
+    for (const c of controllers.split(',')) own.set(c.replace(/^name=/, ''), path);
+  }
+  return own;
+}
+
+function cgroupCandidates(): CgroupPlan[] {
+  const own = ownCgroups();
+  const plans: CgroupPlan[] = [];
+  const root = '/sys/fs/cgroup';
+  if (existsSync(join(root, 'cgroup.controllers')) && own.has('')) {
+    // v2 forbids processes in a cgroup that delegates controllers, so below our own cgroup only works
+    // at the root; beside it (in our parent, which already delegates to us) is the usual place
+    const ownDir = join(root, own.get('')!);
+    for (const dir of [ownDir, dirname(ownDir)]) {
+      const control = join(dir, 'cgroup.subtree_control');
+      if (
+        dir.startsWith(root) &&
+        existsSync(control) &&
+        /\bmemory\b.*\bpids\b|\bpids\b.*\bmemory\b/.test(read(control))
+      ) {
+        plans.push({ version: 2, memoryParent: dir, pidsParent: dir });
+      }
+    }
+  }
+  if (own.has('memory') && own.has('pids') && existsSync(join(root, 'memory')) && existsSync(join(root, 'pids'))) {
+    plans.push({
+      version: 1,
+      memoryParent: join(root, 'memory', own.get('memory')!),
+      pidsParent: join(root, 'pids', own.get('pids')!),
+    });
+  }
+  return plans;
+}
+
+function read(file: string): string {
+  return readFileSync(file, 'utf8');
+}
+
+function counter(file: string, name: string): number {
+  if (!existsSync(file)) return 0;
+  return Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(read(file))?.[1] ?? 0);
+}
+
+/** The cgroup(s) of one sandboxed run. */
+export class RunCgroup {
+  private constructor(
+    private readonly version: 1 | 2,
+    private readonly memoryDir: string,
+    private readonly pidsDir: string,
+  ) {}
+
+  static create(plan: CgroupPlan, name: string, limits: { memoryBytes: number; maxProcesses: number }): RunCgroup {
+    const cg = new RunCgroup(plan.version, join(plan.memoryParent, name), join(plan.pidsParent, name));
+    try {
+      mkdirSync(cg.memoryDir);
+      if (plan.version === 2) {
+        writeFileSync(join(cg.memoryDir, 'memory.max'), String(limits.memoryBytes));
+        // no swap: otherwise a runaway allocation swaps for a long time instead of dying
+        if (existsSync(join(cg.memoryDir, 'memory.swap.max')))
+          writeFileSync(join(cg.memoryDir, 'memory.swap.max'), '0');
+      } else {
+        writeFileSync(join(cg.memoryDir, 'memory.limit_in_bytes'), String(limits.memoryBytes));
+        const memsw = join(cg.memoryDir, 'memory.memsw.limit_in_bytes');
+        if (existsSync(memsw)) writeFileSync(memsw, String(limits.memoryBytes));
+        mkdirSync(cg.pidsDir);
+      }
+      writeFileSync(join(cg.pidsDir, 'pids.max'), String(limits.maxProcesses));
+      return cg;
+    } catch (err) {
+      cg.destroyNow();
+      throw err;
+    }
+  }
+
+  /** Files a process writes its pid into to join (the sandbox's wrapper does it before exec). */
+  get procsFiles(): string[] {
+    return this.version === 2
+      ? [join(this.memoryDir, 'cgroup.procs')]
+      : [this.memoryDir, this.pidsDir].map((d) => join(d, 'cgroup.procs'));
+  }
+
+  stats(): { oomKills: number; processLimitHits: number } {
+    const memoryEvents = join(this.memoryDir, this.version === 2 ? 'memory.events' : 'memory.oom_control');
+    return {
+      oomKills: counter(memoryEvents, 'oom_kill'),
+      processLimitHits: counter(join(this.pidsDir, 'pids.events'), 'max'),
+    };
+  }
+
+  /** SIGKILLs every process in the cgroup, wherever it moved in the process tree. */
+  killAll(): void {
+    const kill = join(this.pidsDir, 'cgroup.kill');
+    if (this.version === 2 && existsSync(kill)) return writeFileSync(kill, '1');
+    // v1: processes may fork while we kill; a few rounds settle it (the pids limit bounds the total)
+    for (let round = 0; round < 20; round++) {
+      const pids = this.pids();
+      if (!pids.length) return;
+      for (const pid of pids) signalQuietly(pid);
+    }
+  }
+
+  private pids(): number[] {
+    const procs = join(this.pidsDir, 'cgroup.procs');
+    return existsSync(procs) ? read(procs).split('\n').filter(Boolean).map(Number) : [];
+  }
+
+  /** Kills what is left and removes the cgroups; waits (briefly) for killed processes to be reaped. */
+  async destroy(): Promise<void> {
+    this.killAll();
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return this.destroyNow();
+      } catch (err) {
+        if (attempt >= 50 || (err as NodeJS.ErrnoException).code !== 'EBUSY') throw err;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    }
+  }
+
+  destroyNow(): void {
+    for (const dir of new Set([this.memoryDir, this.pidsDir])) if (existsSync(dir)) rmdirSync(dir);
+  }
+}
+
+/** SIGKILL that tolerates the process being gone already. */
+export function signalQuietly(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ESRCH') throw err;
+  }
+}

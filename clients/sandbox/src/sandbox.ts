@@ -1,0 +1,399 @@
+/**
+ * Runs one command of untrusted repository code: denylist first, then in its own process group (and PID
+ * namespace where possible) with a wall-clock timeout that kills the whole tree, resource limits, a
+ * scrubbed environment with a private HOME, and no network unless asked for. What could actually be
+ * applied on this machine is reported with every result, so callers can say when isolation was missing.
+ *
+ * Limits and their weaknesses:
+ * - `cpuSeconds` is RLIMIT_CPU, per process: a tree of processes may use more in total; the timeout bounds it.
+ * - `memoryBytes` is a cgroup limit on the resident memory of the whole tree where a cgroup can be created.
+ *   Otherwise it becomes RLIMIT_AS of 4x the value per process: address space, not memory, because Node
+ *   (~0.7 GB at start), V8 heaps and JVMs reserve much more virtual memory than they touch, and a tight
+ *   RLIMIT_AS makes them fail at start-up rather than when they use too much.
+ * - `maxProcesses` is a cgroup pids limit where possible. RLIMIT_NPROC, the fallback, counts every process
+ *   of the user (the farm's own included) and does not apply to root at all — not even inside a user
+ *   namespace — so without cgroups a fork bomb is only stopped by the timeout.
+ * - `maxFileBytes` is RLIMIT_FSIZE (per file written).
+ * The filesystem is not isolated: the command can read and write whatever its user can outside the
+ * checkout. The PID namespace hides other processes' /proc/<pid>/environ (the farm's secrets); without it
+ * a command running as the same user could read them there.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { constants, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
+import { Counter, Histogram } from 'prom-client';
+import { metricsRegistry, silentLogger, type Logger } from '@farm/runtime';
+import { checkCommand } from './denylist';
+import { CommandDenied, SandboxError } from './errors';
+import {
+  cgroupsFor,
+  limitsToolFor,
+  namespacesFor,
+  RunCgroup,
+  signalQuietly,
+  type CgroupPlan,
+  type LimitsTool,
+  type NamespacePlan,
+  type Network,
+} from './isolation';
+import { headAndTail, OutputCapture } from './output';
+
+export interface SandboxLimits {
+  cpuSeconds: number;
+  memoryBytes: number;
+  maxProcesses: number;
+  maxFileBytes: number;
+  /** Size of the returned output (characters; the part that explains the result). */
+  maxOutputBytes: number;
+}
+
+export const DEFAULT_LIMITS: SandboxLimits = {
+  cpuSeconds: 600,
+  memoryBytes: 4 * 1024 ** 3,
+  maxProcesses: 512,
+  maxFileBytes: 1024 ** 3,
+  maxOutputBytes: 12_000,
+};
+
+/** Without a cgroup, RLIMIT_AS is this multiple of memoryBytes (see above). */
+export const ADDRESS_SPACE_FACTOR = 4;
+
+export interface SandboxRequest {
+  /** A program and its arguments, run without a shell... */
+  argv?: string[];
+  /** ...or a shell command line, run with `bash -c`. */
+  command?: string;
+  cwd: string;
+  timeoutMs: number;
+  limits?: Partial<SandboxLimits>;
+  /** Added to the scrubbed base environment; names and values that look like secrets are dropped. */
+  env?: Record<string, string | undefined>;
+  /** 'none' (the default) runs in a private network namespace where the machine allows it. */
+  network?: Network;
+  /** Reduces the captured output to `max` characters; the default keeps its start and its end. */
+  explainOutput?: (output: string, max: number) => string;
+  /** Use less than the machine offers (what is given replaces the probe): for tests of the fallbacks. */
+  capabilities?: { namespaces?: NamespacePlan; limitsTool?: LimitsTool; cgroups?: CgroupPlan | null };
+  log?: Logger;
+}
+
+export type KilledBy = 'timeout' | 'memory' | 'cpu' | 'file-size' | 'processes';
+
+export interface Isolation {
+  /** 'unavailable': network 'none' was asked for but the command had the host's network. */
+  network: 'namespace' | 'unavailable' | 'host';
+  /** How the whole tree is ended: a PID namespace also catches processes that left the process group. */
+  processTree: 'pid-namespace' | 'process-group';
+  limits: LimitsTool;
+  memory: 'cgroup' | 'address-space' | 'none';
+  processes: 'cgroup' | 'rlimit-nproc' | 'none';
+}
+
+export interface SandboxResult {
+  exitCode: number | null;
+  /** The signal that ended the command; a wrapping shell reports a child's death by signal N as exit 128+N. */
+  signal: NodeJS.Signals | null;
+  timedOut: boolean;
+  /** The limit that ended (or, for processes, broke) the run, when one did. */
+  killedBy?: KilledBy;
+  durationMs: number;
+  /** Combined stdout and stderr, cut down to `limits.maxOutputBytes`, with a note when a limit struck. */
+  output: string;
+  /** How many characters the command printed in all. */
+  outputChars: number;
+  isolation: Isolation;
+  /** Names from `env` that were not passed because they look like secrets. */
+  droppedEnv: string[];
+}
+
+/** Joins the run's cgroups before anything else runs, so no child can escape them by forking early. */
+const JOIN_CGROUPS = 'while [ "$1" != -- ]; do echo $$ > "$1" || exit 125; shift; done; shift; exec "$@"';
+/** PID 1 of the namespace: a shell that stays, so the command is not init (which ignores default signals). */
+const NAMESPACE_INIT = '"$@"; exit $?';
+/** After the command ends, how long stragglers get to release its output pipes before they are closed. */
+const PIPE_GRACE_MS = 2000;
+const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+
+const SECRET_NAMES = [
+  /^OPENAI_/i,
+  /TOKEN/i,
+  /(^|_)KEY(_|$)/i,
+  /SECRET/i,
+  /PASS(WORD|WD)?(_|$)/i,
+  /CREDENTIAL/i,
+  /(^|_)AUTH(_|$)/i,
+  /^AWS_/i,
+  /^GIT_(ASKPASS|CONFIG|CREDENTIAL|SSH)/i, // GIT_CONFIG_* can carry http.extraHeader with a token
+  /^SSH_(AUTH_SOCK|ASKPASS)$/i,
+];
+const CREDENTIAL_IN_URL = /:\/\/[^/\s:@]+:[^/\s@]+@/;
+
+/** The environment a sandboxed command sees: a fixed base, then the caller's allowed variables. */
+export function sandboxEnv(
+  extra: Record<string, string | undefined> = {},
+  home: string,
+  runId: string,
+): { env: Record<string, string>; dropped: string[] } {
+  const env: Record<string, string> = {
+    PATH: process.env.PATH || DEFAULT_PATH,
+    HOME: home,
+    TMPDIR: join(home, 'tmp'),
+    LANG: process.env.LANG || 'C.UTF-8',
+    TERM: 'dumb',
+    CI: 'true',
+    NO_COLOR: '1',
+    GIT_CONFIG_NOSYSTEM: '1', // the host's /etc/gitconfig may name credential helpers
+    GIT_TERMINAL_PROMPT: '0',
+  };
+  const dropped: string[] = [];
+  for (const [name, value] of Object.entries(extra)) {
+    if (value === undefined) continue;
+    if (SECRET_NAMES.some((re) => re.test(name)) || CREDENTIAL_IN_URL.test(value)) dropped.push(name);
+    else env[name] = value;
+  }
+  env.FARM_SANDBOX_RUN = runId; // marks the run's processes (see killMarked)
+  return { env, dropped };
+}
+
+function createMetrics() {
+  return {
+    runs: new Counter({
+      name: 'farm_sandbox_runs_total',
+      help: 'Sandboxed commands, by outcome (ok, failed, timeout, killed, denied)',
+      labelNames: ['outcome'],
+      registers: [metricsRegistry],
+    }),
+    duration: new Histogram({
+      name: 'farm_sandbox_run_duration_seconds',
+      help: 'Wall-clock time of sandboxed commands',
+      buckets: [0.1, 0.5, 1, 5, 15, 60, 180, 600, 1800],
+      registers: [metricsRegistry],
+    }),
+    unisolated: new Counter({
+      name: 'farm_sandbox_unisolated_runs_total',
+      help: 'Runs that asked for no network but had the host network (no namespace on this machine)',
+      registers: [metricsRegistry],
+    }),
+  };
+}
+let metrics: ReturnType<typeof createMetrics> | undefined;
+let warnedNoNetworkNamespace = false;
+const sandboxMetrics = () => (metrics ??= createMetrics());
+
+/** What a run with this network mode gets on this machine (probed once per process). */
+export async function detectIsolation(network: Network = 'none'): Promise<Isolation> {
+  const [ns, tool, cgroup] = await Promise.all([namespacesFor(network), limitsToolFor(), cgroupsFor()]);
+  return isolationOf(network, ns, tool, cgroup !== undefined);
+}
+
+function isolationOf(
+  network: Network,
+  ns: { network: boolean; pid: boolean },
+  tool: LimitsTool,
+  cgroup: boolean,
+): Isolation {
+  return {
+    network: network === 'host' ? 'host' : ns.network ? 'namespace' : 'unavailable',
+    processTree: ns.pid ? 'pid-namespace' : 'process-group',
+    limits: tool,
+    memory: cgroup ? 'cgroup' : tool !== 'none' ? 'address-space' : 'none',
+    processes: cgroup ? 'cgroup' : tool !== 'none' ? 'rlimit-nproc' : 'none',
+  };
+}
+
+function limitsPrefix(tool: LimitsTool, limits: SandboxLimits, cgroup: boolean): string[] {
+  const cpu = Math.max(1, Math.ceil(limits.cpuSeconds));
+  const addressSpace = cgroup ? undefined : limits.memoryBytes * ADDRESS_SPACE_FACTOR;
+  if (tool === 'prlimit') {
+    return [
+      'prlimit',
+      `--cpu=${cpu}:${cpu + 5}`, // SIGXCPU at the soft limit says why; SIGKILL at the hard one if it is caught
+      `--fsize=${limits.maxFileBytes}`,
+      '--core=0', // SIGXCPU/SIGXFSZ dump core by default; no core files in the checkout
+      ...(cgroup ? [] : [`--nproc=${limits.maxProcesses}`, `--as=${addressSpace}`]),
+      '--',
+    ];
+  }
+  if (tool === 'ulimit') {
+    const extra = cgroup ? '' : ` -u ${limits.maxProcesses} -v ${Math.ceil(addressSpace! / 1024)}`;
+    const set = `ulimit -f ${Math.max(1, Math.floor(limits.maxFileBytes / 1024))} -c 0${extra} && ulimit -S -t ${cpu} && ulimit -H -t ${cpu + 5}`;
+    return ['bash', '-c', `${set} || exit 125; exec "$@"`, 'farm-limits'];
+  }
+  return [];
+}
+
+/** Kills processes carrying the run's marker: the tree, even parts that left the process group. */
+function killMarked(runId: string): void {
+  const marker = `FARM_SANDBOX_RUN=${runId}\0`;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let environ: Buffer;
+    try {
+      environ = readFileSync(`/proc/${entry}/environ`);
+    } catch {
+      continue; // gone meanwhile, or not ours to read (so not ours to kill either)
+    }
+    if (environ.includes(marker)) signalQuietly(Number(entry));
+  }
+}
+
+function signalFromExit(code: number | null): NodeJS.Signals | null {
+  if (code === null || code <= 128 || code > 128 + 64) return null;
+  const entry = Object.entries(constants.signals).find(([, n]) => n === code - 128);
+  return (entry?.[0] as NodeJS.Signals | undefined) ?? null;
+}
+
+const MEMORY_ERRORS =
+  /MemoryError|Cannot allocate memory|out of memory|allocation failed|std::bad_alloc|OutOfMemoryError/i;
+
+/**
+ * Runs a command in the sandbox. Throws CommandDenied (not retryable) when the denylist refuses it and
+ * SandboxError when it cannot be started; a command that fails, times out or hits a limit is a result.
+ */
+export async function runSandboxed(req: SandboxRequest): Promise<SandboxResult> {
+  if ((req.argv === undefined) === (req.command === undefined)) {
+    throw new SandboxError('runSandboxed needs either argv or command');
+  }
+  if (req.argv?.length === 0) throw new SandboxError('runSandboxed was given an empty argv');
+  const shown = req.command ?? req.argv!.join(' ');
+  const verdict = checkCommand(req.argv ?? req.command!);
+  if (!verdict.allowed) {
+    sandboxMetrics().runs.inc({ outcome: 'denied' });
+    throw new CommandDenied(shown, verdict.rule, verdict.reason);
+  }
+  if (!existsSync(req.cwd)) throw new SandboxError(`working directory ${req.cwd} does not exist`);
+  const log = req.log ?? silentLogger;
+  const limits = { ...DEFAULT_LIMITS, ...req.limits };
+  const network = req.network ?? 'none';
+  const given = req.capabilities ?? {};
+  const [ns, tool, cgroupPlan] = await Promise.all([
+    given.namespaces ?? namespacesFor(network),
+    given.limitsTool ?? limitsToolFor(),
+    given.cgroups !== undefined ? given.cgroups : cgroupsFor(),
+  ]);
+
+  const home = await mkdtemp(join(tmpdir(), 'farm-sandbox-'));
+  await mkdir(join(home, 'tmp'));
+  const runId = randomBytes(8).toString('hex');
+  let cgroup: RunCgroup | undefined;
+  if (cgroupPlan) {
+    try {
+      cgroup = RunCgroup.create(cgroupPlan, `farm-sandbox-${runId}`, limits);
+    } catch (err) {
+      log.warn('could not create a cgroup for a sandboxed run; limits fall back to rlimits', { err });
+    }
+  }
+  const isolation = isolationOf(network, ns, tool, cgroup !== undefined);
+  if (isolation.network === 'unavailable') {
+    sandboxMetrics().unisolated.inc();
+    if (!warnedNoNetworkNamespace) {
+      warnedNoNetworkNamespace = true; // once per process; every result still says so
+      log.warn('no network namespace on this machine: sandboxed commands run with the host network', {
+        command: shown,
+      });
+    }
+  }
+
+  const { env, dropped } = sandboxEnv(req.env, home, runId);
+  const argv = [
+    ...(cgroup ? ['sh', '-c', JOIN_CGROUPS, 'farm-cgroups', ...cgroup.procsFiles, '--'] : []),
+    ...(ns.args.length ? ['unshare', ...ns.args, '--'] : []),
+    ...(ns.pid ? ['sh', '-c', NAMESPACE_INIT, 'farm-init'] : []),
+    ...limitsPrefix(tool, limits, cgroup !== undefined),
+    ...(req.argv ?? ['bash', '-c', req.command!]),
+  ];
+
+  const started = performance.now();
+  const capture = new OutputCapture();
+  let timedOut = false;
+  let outcome: { code: number | null; signal: NodeJS.Signals | null };
+  let cgroupStats: ReturnType<RunCgroup['stats']> | undefined;
+  try {
+    // detached: its own session and process group, which the timeout kills as a whole
+    const child = spawn(argv[0], argv.slice(1), {
+      cwd: req.cwd,
+      env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    for (const stream of [child.stdout, child.stderr]) {
+      const decoder = new StringDecoder('utf8');
+      stream.on('data', (chunk: Buffer) => capture.push(decoder.write(chunk)));
+    }
+    const killTree = () => {
+      if (child.pid !== undefined) signalQuietly(-child.pid);
+      cgroup?.killAll();
+      if (!ns.pid && !cgroup) killMarked(runId);
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killTree();
+    }, req.timeoutMs);
+    outcome = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
+      child.on('error', (err) =>
+        reject(new SandboxError(`could not start ${argv[0]}: ${err.message}`, { cause: err })),
+      );
+      child.on('exit', (code, signal) => {
+        killTree(); // background jobs of a finished command must not outlive it
+        // a process that escaped every kill may still hold the pipes: stop waiting for it after a while
+        setTimeout(() => {
+          child.stdout.destroy();
+          child.stderr.destroy();
+          resolve({ code, signal });
+        }, PIPE_GRACE_MS).unref();
+      });
+      child.on('close', (code, signal) => resolve({ code, signal }));
+    }).finally(() => clearTimeout(timer));
+  } finally {
+    cgroupStats = cgroup?.stats(); // before destroy() removes the files
+    const cleanup = await Promise.allSettled([
+      rm(home, { recursive: true, force: true, maxRetries: 3 }),
+      ...(cgroup ? [cgroup.destroy()] : []),
+    ]);
+    for (const r of cleanup) if (r.status === 'rejected') log.warn('sandbox cleanup failed', { err: r.reason });
+  }
+
+  const durationMs = Math.round(performance.now() - started);
+  const signal = outcome.signal ?? signalFromExit(outcome.code);
+  const text = capture.text();
+  const failed = outcome.code !== 0;
+  let killedBy: KilledBy | undefined;
+  if (timedOut) killedBy = 'timeout';
+  else if (cgroupStats?.oomKills) killedBy = 'memory';
+  else if (signal === 'SIGXCPU') killedBy = 'cpu';
+  else if (signal === 'SIGXFSZ' || (failed && /File too large|File size limit exceeded/.test(text)))
+    killedBy = 'file-size';
+  else if (failed && isolation.memory === 'address-space' && MEMORY_ERRORS.test(text)) killedBy = 'memory';
+  else if (failed && cgroupStats?.processLimitHits) killedBy = 'processes';
+
+  const notes: Record<KilledBy, string> = {
+    timeout: `killed after the ${req.timeoutMs} ms timeout`,
+    memory: `out of memory (limit ${limits.memoryBytes} bytes)`,
+    cpu: `killed after ${limits.cpuSeconds} s of CPU time`,
+    'file-size': `a file reached the size limit of ${limits.maxFileBytes} bytes`,
+    processes: `the limit of ${limits.maxProcesses} processes was reached`,
+  };
+  const explained = (req.explainOutput ?? headAndTail)(text, limits.maxOutputBytes);
+  const output = killedBy
+    ? `${explained}${explained.endsWith('\n') || !explained ? '' : '\n'}[sandbox: ${notes[killedBy]}]`
+    : explained;
+
+  const m = sandboxMetrics();
+  m.runs.inc({ outcome: timedOut ? 'timeout' : killedBy ? 'killed' : failed ? 'failed' : 'ok' });
+  m.duration.observe(durationMs / 1000);
+  return {
+    exitCode: outcome.code,
+    signal,
+    timedOut,
+    killedBy,
+    durationMs,
+    output,
+    outputChars: capture.total,
+    isolation,
+    droppedEnv: dropped,
+  };
+}
