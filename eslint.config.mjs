@@ -27,4 +27,6 @@ export default tseslint.config(
       'no-empty': ['error', { allowEmptyCatch: false }],
     },
   },
+  // Plain CommonJS files loaded by jest itself.
+  { files: ['**/*.js'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
 );

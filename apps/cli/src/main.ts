@@ -6,6 +6,7 @@ import { ConfigError, createLogger, runService } from '@farm/runtime';
 import { openStore } from '@farm/store';
 import { loadCliConfig, requireBrokers, type CliConfig } from './config';
 import { runDemo } from './demo';
+import { registerScaleCommand } from './scale-command';
 import { formatRequest, formatRequestList, formatTransition } from './format';
 import { startFarm } from './local-farm';
 import { cancelChangeRequest, submitChangeRequest, watchChangeRequest } from './submit';
@@ -138,6 +139,8 @@ program
       await bus.close();
     }
   });
+
+registerScaleCommand(program);
 
 async function askOrchestrator<T>(path: string): Promise<T> {
   const base = loadCliConfig().FARM_ORCHESTRATOR_URL;

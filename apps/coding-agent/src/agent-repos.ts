@@ -6,6 +6,7 @@ name = "calc"
 version = "0.1.0"
 
 [tool.pytest.ini_options]
+pythonpath = ["."]
 markers = ["fast: quick unit tests the agents run on every attempt"]
 `,
   'calc.py': `def add(a, b):
@@ -88,6 +89,7 @@ export const PY_SHOUT_QUIETER = `--- a/utils/strings.py
 `;
 
 export const NODE_JEST_REPO: Record<string, string> = {
+  '.gitignore': 'node_modules/\n',
   'package.json':
     JSON.stringify(
       {

@@ -29,8 +29,8 @@ export const agentMetrics = {
   }),
   tokens: new Counter({
     name: 'farm_agent_llm_tokens_total',
-    help: 'LLM tokens used, by kind (prompt, completion)',
-    labelNames: ['kind'],
+    help: 'LLM tokens used, by kind (prompt, completion) and model',
+    labelNames: ['kind', 'model'],
     registers: [metricsRegistry],
   }),
 };

@@ -141,8 +141,8 @@ export async function runCodingTask(task: farm.v1.ICodingTask, deps: AgentDeps):
         usage.promptTokens += answer.usage.promptTokens;
         usage.completionTokens += answer.usage.completionTokens;
         usage.totalTokens += answer.usage.totalTokens;
-        agentMetrics.tokens.inc({ kind: 'prompt' }, answer.usage.promptTokens);
-        agentMetrics.tokens.inc({ kind: 'completion' }, answer.usage.completionTokens);
+        agentMetrics.tokens.inc({ kind: 'prompt', model: answer.model }, answer.usage.promptTokens);
+        agentMetrics.tokens.inc({ kind: 'completion', model: answer.model }, answer.usage.completionTokens);
         diff = answer.diff;
       } catch (err) {
         if (!(err instanceof ModelAnswerInvalid))
@@ -189,6 +189,7 @@ export async function runCodingTask(task: farm.v1.ICodingTask, deps: AgentDeps):
       const commitSha = await timed('commit', attempt, () =>
         commitAll({
           dir: repoDir,
+          paths: applied.files.map((f) => f.path),
           branch,
           author: deps.author,
           message: `${kindWord(task.kind)}(${task.id}): ${firstLine(task.goal)}\n\n[agent:${task.id}]`,

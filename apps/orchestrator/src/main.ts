@@ -4,14 +4,15 @@ import { openStore } from '@farm/store';
 import { ChildProcessLauncher } from './child-process-launcher';
 import { TaskTopicLauncher, type TaskLauncher } from './launcher';
 import { Orchestrator } from './orchestrator';
+import { kubernetesJobLauncherFromEnv } from './kubernetes-launcher-config';
 import { startBuildRunner } from './build-runner';
 import { stateRoutes } from './state-queries';
 
 const schema = z.object({
   DATABASE_URL: z.string().optional(),
   FARM_STATE_DIR: z.string().default('.farm/state'),
-  /** process: an agent child process per task; pool: tasks go to the coding-agent worker pool topic. */
-  FARM_LAUNCHER: z.enum(['process', 'pool']).default('process'),
+  /** process: an agent child process per task; pool: tasks go to the worker pool topic; jobs: a Kubernetes Job per task. */
+  FARM_LAUNCHER: z.enum(['process', 'pool', 'jobs']).default('process'),
   FARM_METRICS_PORT: z.coerce.number().int().min(0).default(9464),
 });
 
@@ -23,9 +24,11 @@ void runService(log, config.FARM_METRICS_PORT, async () => {
   const bus = await connectKafkaFromEnv('orchestrator', log);
   const store = await openStore(config.DATABASE_URL, config.FARM_STATE_DIR);
   const launcher: TaskLauncher =
-    config.FARM_LAUNCHER === 'pool'
-      ? new TaskTopicLauncher(bus)
-      : new ChildProcessLauncher({ bus, log, agentEntry: AGENT_ENTRY });
+    config.FARM_LAUNCHER === 'jobs'
+      ? kubernetesJobLauncherFromEnv(bus, log)
+      : config.FARM_LAUNCHER === 'pool'
+        ? new TaskTopicLauncher(bus)
+        : new ChildProcessLauncher({ bus, log, agentEntry: AGENT_ENTRY });
   const orchestrator = new Orchestrator({ bus, store, launcher, log });
   await orchestrator.start();
   const builder = await startBuildRunner({ bus, log: log.child({ app: 'builder' }) });

@@ -6,7 +6,7 @@ import { migrate, type SqlExecutor, type SqlStore } from '@farm/store';
 import type { TaskLauncher } from './launcher';
 import { canMove, codingOutcome, parsePhase, readyTasks, type TaskState } from './phases';
 import { orchestratorMigrations } from './schema';
-import { orchestratorMetrics } from './metrics';
+import { measureStateFrom, orchestratorMetrics } from './metrics';
 
 const P = farm.v1.Phase;
 const S = farm.v1.CommitStatus;
@@ -91,6 +91,7 @@ export class Orchestrator {
 
   async start(): Promise<void> {
     await migrate(this.deps.store, orchestratorMigrations);
+    measureStateFrom(this.deps.store);
     await this.flushOutbox(); // events a previous process committed but did not publish
     await this.dispatchReady(); // tasks ready but not started when a previous process stopped
     const opts = { maxAttempts: 10, retryBackoffMs: 200 };
@@ -385,8 +386,13 @@ export class Orchestrator {
   }
 
   private async move(tx: SqlExecutor, id: string, to: Phase, reason: string): Promise<void> {
-    const cur = await tx.query<{ phase: string }>('SELECT phase FROM change_requests WHERE id = $1', [id]);
+    const cur = await tx.query<{ phase: string; secs: string }>(
+      'SELECT phase, EXTRACT(EPOCH FROM (now() - updated_at)) AS secs FROM change_requests WHERE id = $1',
+      [id],
+    );
     const from = parsePhase(cur.rows[0].phase);
+    if (from !== P.PHASE_UNSPECIFIED)
+      orchestratorMetrics.phaseSeconds.observe({ phase: phaseName(from) }, Number(cur.rows[0].secs));
     if (!canMove(from, to)) throw new FarmError(`illegal move ${phaseName(from)} -> ${phaseName(to)} for ${id}`);
     await tx.query('UPDATE change_requests SET phase = $2, reason = $3, updated_at = now() WHERE id = $1', [
       id,

@@ -14,6 +14,7 @@ export async function connectKafkaFromEnv(
     clientId,
     topicPrefix: env.FARM_TOPIC_PREFIX ?? '',
     partitions: env.FARM_TOPIC_PARTITIONS ? Number(env.FARM_TOPIC_PARTITIONS) : undefined,
+    lagIntervalMs: 15_000,
     log,
   });
 }

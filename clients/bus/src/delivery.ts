@@ -2,6 +2,7 @@ import { DecodeError, errorMessage, isRetryable, type Logger } from '@farm/runti
 import type { Handler, RawMessage, SubscribeOptions } from './bus';
 import { decodeMessage } from './codec';
 import type { TopicSpec } from './topics';
+import { busMetrics } from './metrics';
 
 export const DLQ_HEADERS = {
   error: 'x-farm-error',
@@ -64,6 +65,7 @@ async function sendToDeadLetter(
 ): Promise<void> {
   const kind = err instanceof DecodeError ? 'decode' : err instanceof Error ? err.name : 'unknown';
   log.error('message dead-lettered', { topic: raw.topic, group, position: raw.position, kind, err });
+  busMetrics.deadLetters.inc({ topic: raw.topic, group, kind });
   await deadLetter(raw, {
     ...raw.headers,
     [DLQ_HEADERS.error]: errorMessage(err).slice(0, 2000),

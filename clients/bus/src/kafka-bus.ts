@@ -3,6 +3,7 @@ import { silentLogger, type Logger } from '@farm/runtime';
 import { BaseBus } from './base-bus';
 import type { Headers, PublishOptions, RawHandler, SubscribeOptions, Subscription } from './bus';
 import { ALL_TOPIC_NAMES } from './topics';
+import { busMetrics } from './metrics';
 
 export interface KafkaBusConfig {
   brokers: string[];
@@ -11,6 +12,8 @@ export interface KafkaBusConfig {
   partitions?: number;
   /** Prepended to every topic name: lets several farms (or test runs) share one cluster. */
   topicPrefix?: string;
+  /** How often to measure consumer lag for farm_bus_consumer_lag; off when unset. */
+  lagIntervalMs?: number;
   log?: Logger;
 }
 
@@ -22,7 +25,13 @@ export class KafkaBus extends BaseBus {
   private readonly kafka: Kafka;
   private readonly producer: Producer;
   private readonly consumers = new Set<Consumer>();
+  /** (Kafka group, topic, farm topic, farm group) of each subscription, for the lag gauge. */
+  private readonly groups = new Map<
+    Consumer,
+    { kafkaGroup: string; kafkaTopic: string; topic: string; group: string }
+  >();
   private readonly prefix: string;
+  private lagTimer?: NodeJS.Timeout;
 
   private constructor(
     private readonly config: KafkaBusConfig,
@@ -49,6 +58,12 @@ export class KafkaBus extends BaseBus {
     const bus = new KafkaBus(config, config.log ?? silentLogger);
     await bus.ensureTopics();
     await bus.producer.connect();
+    if (config.lagIntervalMs) {
+      bus.lagTimer = setInterval(() => {
+        bus.measureLag().catch((err) => bus.log.warn('consumer lag not measured', { err }));
+      }, config.lagIntervalMs);
+      bus.lagTimer.unref();
+    }
     return bus;
   }
 
@@ -87,6 +102,7 @@ export class KafkaBus extends BaseBus {
     // each other's partitions assigned and never read them.
     const consumer = this.kafka.consumer({ groupId: `${group}.${topic}`, allowAutoTopicCreation: false });
     this.consumers.add(consumer);
+    this.groups.set(consumer, { kafkaGroup: `${group}.${topic}`, kafkaTopic: this.prefix + topic, topic, group });
     await consumer.connect();
     await consumer.subscribe({ topic: this.prefix + topic, fromBeginning: options.fromBeginning ?? true });
     // Resolve only once partitions are assigned, so a publish right after subscribe is not missed.
@@ -108,13 +124,36 @@ export class KafkaBus extends BaseBus {
     return {
       stop: async () => {
         this.consumers.delete(consumer);
+        this.groups.delete(consumer);
         await consumer.disconnect();
       },
     };
   }
 
+  /** Sets farm_bus_consumer_lag for this process's subscriptions: end offsets minus committed offsets. */
+  async measureLag(): Promise<void> {
+    const admin = this.kafka.admin();
+    await admin.connect();
+    try {
+      for (const g of this.groups.values()) {
+        const ends = await admin.fetchTopicOffsets(g.kafkaTopic);
+        const [committed] = await admin.fetchOffsets({ groupId: g.kafkaGroup, topics: [g.kafkaTopic] });
+        let lag = 0;
+        for (const end of ends) {
+          const done = committed?.partitions.find((p) => p.partition === end.partition)?.offset ?? '-1';
+          const from = Number(done) < 0 ? Number(end.low) : Number(done);
+          lag += Math.max(0, Number(end.high) - from);
+        }
+        busMetrics.consumerLag.set({ topic: g.topic, group: g.group }, lag);
+      }
+    } finally {
+      await admin.disconnect();
+    }
+  }
+
   async close(): Promise<void> {
     this.stopping = true;
+    clearInterval(this.lagTimer);
     await Promise.all([...this.consumers].map((c) => c.disconnect()));
     this.consumers.clear();
     await this.producer.disconnect();

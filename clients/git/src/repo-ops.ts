@@ -172,13 +172,16 @@ export async function commitAll(opts: {
   author: Author;
   branch: string;
   allowEmpty?: boolean;
+  /** Stage only these paths (the patch's files), not what the checks left behind (builds, installs). */
+  paths?: string[];
 }): Promise<string> {
   const { dir } = opts;
   const current = await git.currentBranch({ fs, dir, fullname: false });
   if (current !== opts.branch) await git.branch({ fs, dir, ref: opts.branch, checkout: true, force: true });
 
   let changed = 0;
-  for (const [filepath, head, workdir, stage] of await git.statusMatrix({ fs, dir })) {
+  const matrix = await git.statusMatrix({ fs, dir, ...(opts.paths ? { filepaths: opts.paths } : {}) });
+  for (const [filepath, head, workdir, stage] of matrix) {
     if (head === 1 && workdir === 1 && stage === 1) continue; // unchanged
     if (workdir === 0) {
       if (head === 0 && stage === 0) continue;

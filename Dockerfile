@@ -1,0 +1,42 @@
+# syntax=docker/dockerfile:1
+# One image for every app; the app is chosen by the command, e.g.
+#   docker run IMAGE node --import tsx apps/orchestrator/src/main.ts
+# Apps run from their TypeScript sources with tsx, as on a developer machine (no separate build output to drift).
+
+# Only the package manifests, so the dependency layer below is rebuilt only when they change.
+FROM node:20-slim AS manifests
+WORKDIR /src
+COPY . .
+RUN mkdir /manifests \
+ && find . -path ./node_modules -prune -o \( -name package.json -o -name pnpm-lock.yaml -o -name pnpm-workspace.yaml \) -print \
+    | grep -v /node_modules/ | xargs -I{} cp --parents {} /manifests/
+
+FROM node:20-slim AS build
+ENV COREPACK_ENABLE_DOWNLOAD_PROMPT=0
+RUN corepack enable pnpm
+WORKDIR /app
+COPY --from=manifests /manifests/ ./
+# Production dependencies only (tsx is one: it runs the apps); the lockfile must match the manifests.
+RUN pnpm install --prod --frozen-lockfile --reporter=append-only
+COPY . .
+
+FROM node:20-slim
+# git: git http-backend for the compose git server and repositories' own checks; tini: PID 1 that forwards
+# SIGTERM and reaps the orphans of the checks the agent runs.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends git ca-certificates tini \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY --from=build /app /app
+# The agent's checkouts (an emptyDir in Kubernetes, where the root filesystem is read-only) and the compose
+# git server's repositories (a named volume takes this ownership).
+RUN mkdir -p /work /srv/git && chown 1000:1000 /work /srv/git
+# The node image's unprivileged user (uid/gid 1000, as the chart's securityContext expects).
+USER 1000:1000
+ENV NODE_ENV=production \
+    FARM_WORK_DIR=/work \
+    FARM_METRICS_PORT=9464 \
+    HOME=/tmp
+EXPOSE 9464
+ENTRYPOINT ["/usr/bin/tini", "--"]
+CMD ["node", "--import", "tsx", "apps/orchestrator/src/main.ts"]

@@ -1,0 +1,171 @@
+import { createHash } from 'node:crypto';
+import type { V1Job, V1ResourceRequirements } from '@kubernetes/client-node';
+import { farm } from '@farm/proto';
+
+/** How the coding-agent Jobs look; every field has a default fit for a small cluster. */
+export interface AgentJobSettings {
+  namespace: string;
+  image: string;
+  imagePullPolicy?: 'Always' | 'IfNotPresent' | 'Never';
+  /** The agent's Job-style entry point; `args`, so the image's entrypoint (tini, which reaps the checks'
+   * orphaned processes) stays PID 1. */
+  args?: string[];
+  serviceAccountName?: string;
+  /** Secret with the model key and git credentials, passed whole as environment (envFrom). */
+  secretName?: string;
+  /** ConfigMap with the agent's non-secret settings (KAFKA_BROKERS, OPENAI_BASE_URL, FARM_MODEL, ...). */
+  configMapName?: string;
+  env?: Record<string, string>;
+  resources?: V1ResourceRequirements;
+  backoffLimit?: number;
+  activeDeadlineSeconds?: number;
+  ttlSecondsAfterFinished?: number;
+  workDir?: string;
+  workVolumeSizeLimit?: string;
+  /** app.kubernetes.io/instance of the Jobs (the Helm release). */
+  instance?: string;
+  /** Extra labels, e.g. for network policies. */
+  labels?: Record<string, string>;
+}
+
+export const CONTAINER_NAME = 'agent';
+export const MANAGED_BY = 'farm-orchestrator';
+export const LABELS = {
+  changeRequestId: 'farm.dev/change-request-id',
+  taskId: 'farm.dev/task-id',
+  dispatch: 'farm.dev/dispatch',
+  managedBy: 'app.kubernetes.io/managed-by',
+} as const;
+/** Set on a finished Job once its outcome was handled, so a restarted launcher does not report it twice. */
+export const OUTCOME_ANNOTATION = 'farm.dev/outcome';
+
+/** Exit codes of apps/coding-agent/src/job.ts after it published its CommitResult (0 SUCCESS, 2 SOFT, 3 HARD). */
+export const REPORTED_EXIT_CODES = [0, 2, 3];
+/** The agent rejected its task or configuration; nothing was published and a retry cannot help. */
+export const BAD_INPUT_EXIT_CODE = 64;
+/**
+ * An env var is one exec string: Linux caps each at 128 KiB (MAX_ARG_STRLEN), so a larger task cannot start.
+ * Tasks carry ids and goals, not file contents, so this is far above what the planners produce.
+ */
+export const MAX_TASK_ENV_BYTES = 120 * 1024;
+
+const short = (s: string, n: number) => createHash('sha256').update(s).digest('hex').slice(0, n);
+
+/**
+ * The Job's name: `agt-` + a readable slug of the task id + a hash of the exact id and dispatch, so two ids
+ * that slug alike, or two dispatches of one task, never share a Job. A DNS-1123 label of at most 63 chars.
+ */
+export function jobNameFor(taskId: string, dispatch = 0): string {
+  const slug = taskId
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, '-')
+    .replace(/-+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 49)
+    .replace(/-$/, '');
+  return `agt-${slug ? slug + '-' : ''}${short(`${taskId}#${dispatch}`, 10)}`;
+}
+
+/** A label value for an id: the id itself when it is one (ids are UUID-based), else a slug plus a hash. */
+export function labelValue(id: string): string {
+  if (id.length <= 63 && /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/.test(id)) return id;
+  const slug = id
+    .replace(/[^A-Za-z0-9_.-]+/g, '-')
+    .replace(/^[^A-Za-z0-9]+/, '')
+    .slice(0, 52)
+    .replace(/[^A-Za-z0-9]+$/, '');
+  return `${slug ? slug + '-' : ''}${short(id, 10)}`;
+}
+
+/** The Job for one CodingTask; pure, so its shape is tested without an API server. */
+export function buildAgentJob(task: farm.v1.ICodingTask, s: AgentJobSettings): V1Job {
+  const taskB64 = Buffer.from(farm.v1.CodingTask.encode(task).finish()).toString('base64');
+  const workDir = s.workDir ?? '/work';
+  const labels = {
+    'app.kubernetes.io/name': 'coding-agent',
+    'app.kubernetes.io/component': 'coding-task',
+    'app.kubernetes.io/part-of': 'agent-farm',
+    'app.kubernetes.io/instance': s.instance ?? 'agent-farm',
+    [LABELS.managedBy]: MANAGED_BY,
+    [LABELS.changeRequestId]: labelValue(task.changeRequestId!),
+    [LABELS.taskId]: labelValue(task.id!),
+    [LABELS.dispatch]: String(task.dispatch ?? 0),
+    ...s.labels,
+  };
+  const env = { ...s.env, FARM_TASK: taskB64, FARM_WORK_DIR: workDir, HOME: '/tmp' };
+  return {
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: {
+      name: jobNameFor(task.id!, task.dispatch ?? 0),
+      namespace: s.namespace,
+      labels,
+      // Labels may be slugs; the exact ids are kept here for people reading `kubectl describe`.
+      annotations: { [LABELS.taskId]: task.id!, [LABELS.changeRequestId]: task.changeRequestId! },
+    },
+    spec: {
+      backoffLimit: s.backoffLimit ?? 1,
+      activeDeadlineSeconds: s.activeDeadlineSeconds ?? 1800,
+      ttlSecondsAfterFinished: s.ttlSecondsAfterFinished ?? 3600,
+      podFailurePolicy: {
+        rules: [
+          // The agent decided (SOFT/HARD_FAIL published, or bad input): running it again cannot change that.
+          {
+            action: 'FailJob',
+            onExitCodes: { containerName: CONTAINER_NAME, operator: 'In', values: [2, 3, BAD_INPUT_EXIT_CODE] },
+          },
+          // Node drain, preemption, eviction: not the task's fault, so it does not use up backoffLimit.
+          { action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] },
+        ],
+      },
+      template: {
+        metadata: { labels },
+        spec: {
+          restartPolicy: 'Never', // podFailurePolicy requires it; retries are new pods counted by backoffLimit
+          serviceAccountName: s.serviceAccountName,
+          automountServiceAccountToken: false, // the agent never talks to the Kubernetes API
+          enableServiceLinks: false,
+          securityContext: {
+            runAsNonRoot: true,
+            runAsUser: 1000,
+            runAsGroup: 1000,
+            fsGroup: 1000,
+            seccompProfile: { type: 'RuntimeDefault' },
+          },
+          containers: [
+            {
+              name: CONTAINER_NAME,
+              image: s.image,
+              imagePullPolicy: s.imagePullPolicy ?? 'IfNotPresent',
+              args: s.args ?? ['node', '--import', 'tsx', 'apps/coding-agent/src/job.ts'],
+              env: Object.entries(env).map(([name, value]) => ({ name, value })),
+              envFrom: [
+                ...(s.configMapName ? [{ configMapRef: { name: s.configMapName } }] : []),
+                ...(s.secretName ? [{ secretRef: { name: s.secretName } }] : []),
+              ],
+              resources: s.resources ?? {
+                requests: { cpu: '500m', memory: '1Gi', 'ephemeral-storage': '1Gi' },
+                limits: { cpu: '2', memory: '2Gi', 'ephemeral-storage': '5Gi' },
+              },
+              securityContext: {
+                allowPrivilegeEscalation: false,
+                readOnlyRootFilesystem: true,
+                runAsNonRoot: true,
+                capabilities: { drop: ['ALL'] },
+              },
+              // Checkouts and the repo's checks write only here; /tmp also holds tsx's compile cache.
+              volumeMounts: [
+                { name: 'work', mountPath: workDir },
+                { name: 'tmp', mountPath: '/tmp' },
+              ],
+            },
+          ],
+          volumes: [
+            { name: 'work', emptyDir: { sizeLimit: s.workVolumeSizeLimit ?? '4Gi' } },
+            { name: 'tmp', emptyDir: { sizeLimit: '1Gi' } },
+          ],
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,182 @@
+{{/* Release-scoped base name, as `helm create` makes it. */}}
+{{- define "farm.fullname" -}}
+{{- if .Values.fullnameOverride -}}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" -}}
+{{- else if contains .Chart.Name .Release.Name -}}
+{{- .Release.Name | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s" .Release.Name .Chart.Name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+
+{{/* name of one app's objects: (dict "root" $ "name" "orchestrator") */}}
+{{- define "farm.appName" -}}
+{{- printf "%s-%s" (include "farm.fullname" .root) .name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{- define "farm.labels" -}}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
+app.kubernetes.io/part-of: agent-farm
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+{{- end -}}
+
+{{- define "farm.selectorLabels" -}}
+app.kubernetes.io/name: {{ .name }}
+app.kubernetes.io/instance: {{ .root.Release.Name }}
+{{- end -}}
+
+{{- define "farm.image" -}}
+{{- printf "%s:%s" .Values.image.repository (.Values.image.tag | default .Chart.AppVersion) -}}
+{{- end -}}
+
+{{- define "farm.configMapName" -}}{{ include "farm.fullname" . }}-config{{- end -}}
+{{- define "farm.agentServiceAccount" -}}{{ include "farm.fullname" . }}-agent{{- end -}}
+{{- define "farm.orchestratorServiceAccount" -}}{{ include "farm.fullname" . }}-orchestrator{{- end -}}
+{{- define "farm.appsServiceAccount" -}}{{ include "farm.fullname" . }}-apps{{- end -}}
+{{- define "farm.postgresSecretName" -}}
+{{- if .Values.postgres.url -}}{{ include "farm.fullname" . }}-postgres{{- else -}}{{ .Values.postgres.urlSecret.name }}{{- end -}}
+{{- end -}}
+
+{{- define "farm.databaseUrlEnv" -}}
+- name: DATABASE_URL
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "farm.postgresSecretName" . }}
+      key: {{ if .Values.postgres.url }}DATABASE_URL{{ else }}{{ .Values.postgres.urlSecret.key }}{{ end }}
+{{- end -}}
+
+{{/*
+One app: a Deployment running `node --import tsx <entry>` in the farm image, and its Service.
+(dict "root" $ "name" "srm" "entry" "apps/srm/src/main.ts" "values" .Values.srm "port" 9470
+      "env" (list ...) "secretEnv" true "serviceAccount" "..." "workVolume" "4Gi" "strategy" "Recreate")
+*/}}
+{{- define "farm.app" -}}
+{{- $root := .root -}}
+{{- $v := .values -}}
+{{- $port := .port | default $root.Values.metrics.port -}}
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {{ include "farm.appName" . }}
+  namespace: {{ $root.Release.Namespace }}
+  labels:
+    {{- include "farm.labels" $root | nindent 4 }}
+    app.kubernetes.io/name: {{ .name }}
+spec:
+  {{- if not .autoscaled }}
+  replicas: {{ .replicas | default 1 }}
+  {{- end }}
+  revisionHistoryLimit: 3
+  {{- if .strategy }}
+  strategy:
+    type: {{ .strategy }}
+  {{- end }}
+  selector:
+    matchLabels:
+      {{- include "farm.selectorLabels" . | nindent 6 }}
+  template:
+    metadata:
+      labels:
+        {{- include "farm.labels" $root | nindent 8 }}
+        app.kubernetes.io/name: {{ .name }}
+      annotations:
+        prometheus.io/scrape: "true"
+        prometheus.io/port: {{ $port | quote }}
+        prometheus.io/path: /metrics
+        {{- with $root.Values.podAnnotations }}
+        {{- toYaml . | nindent 8 }}
+        {{- end }}
+    spec:
+      serviceAccountName: {{ .serviceAccount | default (include "farm.appsServiceAccount" $root) }}
+      automountServiceAccountToken: {{ .apiAccess | default false }}
+      enableServiceLinks: false
+      {{- with $root.Values.imagePullSecrets }}
+      imagePullSecrets:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+      securityContext:
+        {{- toYaml $root.Values.podSecurityContext | nindent 8 }}
+      terminationGracePeriodSeconds: {{ .terminationGracePeriodSeconds | default 30 }}
+      containers:
+        - name: {{ .name }}
+          image: {{ include "farm.image" $root }}
+          imagePullPolicy: {{ $root.Values.image.pullPolicy }}
+          args: ["node", "--import", "tsx", {{ .entry | quote }}]
+          ports:
+            - name: http
+              containerPort: {{ $port }}
+              protocol: TCP
+          env:
+            {{- if not .metricsOnApiPort }}
+            - name: FARM_METRICS_PORT
+              value: {{ $port | quote }}
+            {{- end }}
+            {{- with .env }}
+            {{- toYaml . | nindent 12 }}
+            {{- end }}
+          envFrom:
+            - configMapRef:
+                name: {{ include "farm.configMapName" $root }}
+            {{- if .secretEnv }}
+            - secretRef:
+                name: {{ $root.Values.secret.name }}
+            {{- end }}
+          readinessProbe:
+            httpGet: { path: /healthz, port: http }
+            periodSeconds: 10
+          livenessProbe:
+            httpGet: { path: /healthz, port: http }
+            initialDelaySeconds: 30
+            periodSeconds: 20
+            failureThreshold: 6
+          resources:
+            {{- toYaml $v.resources | nindent 12 }}
+          securityContext:
+            {{- toYaml $root.Values.securityContext | nindent 12 }}
+          volumeMounts:
+            - { name: tmp, mountPath: /tmp }
+            {{- if .workVolume }}
+            - { name: work, mountPath: /work }
+            {{- end }}
+      volumes:
+        # The root filesystem is read-only; tsx keeps its compile cache in /tmp (the orchestrator's build phase
+        # its checkouts too).
+        - name: tmp
+          emptyDir: { sizeLimit: {{ .tmpSize | default "1Gi" }} }
+        {{- if .workVolume }}
+        - name: work
+          emptyDir: { sizeLimit: {{ .workVolume }} }
+        {{- end }}
+      {{- with $root.Values.nodeSelector }}
+      nodeSelector:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+      {{- with $root.Values.tolerations }}
+      tolerations:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+      {{- with $root.Values.affinity }}
+      affinity:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: {{ include "farm.appName" . }}
+  namespace: {{ $root.Release.Namespace }}
+  labels:
+    {{- include "farm.labels" $root | nindent 4 }}
+    app.kubernetes.io/name: {{ .name }}
+spec:
+  type: ClusterIP
+  selector:
+    {{- include "farm.selectorLabels" . | nindent 4 }}
+  ports:
+    - name: http
+      port: {{ $port }}
+      targetPort: http
+      protocol: TCP
+{{- end -}}
