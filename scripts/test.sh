@@ -1,20 +1,31 @@
 #!/usr/bin/env bash
-# Every test, from a fresh clone: installs dependencies, checks the generated contracts, types and lint,
-# then runs jest. Kafka and PostgreSQL are started by the jest global setup (stopped at the end) unless
-# KAFKA_BROKERS / DATABASE_URL point at running ones; the git server and scripted model run in-process.
+# Every test, from a fresh clone: installs what the tests need, checks the generated contracts, types and
+# lint, runs jest (Kafka and PostgreSQL are started by the jest global set-up and stopped at the end, unless
+# KAFKA_BROKERS / DATABASE_URL point at running ones; the git server, scripted model, srm and Qdrant double
+# run in-process), then checks the Helm chart, manifests, compose file, Prometheus rules and dashboard.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need() { command -v "$1" >/dev/null 2>&1; }
-if { ! need java || ! need mvn; } && [ "$(id -u)" = 0 ]; then
-  echo "installing Java and Maven (Kafka's broker runs from its Maven Central jars)..." >&2
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless maven >&2
-fi
+apt_install() {
+  [ "$(id -u)" = 0 ] || { echo "missing: $* (install them, or run as root to let this script do it)" >&2; return 1; }
+  [ -n "${APT_UPDATED:-}" ] || { apt-get update -qq >&2 && APT_UPDATED=1; }
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >&2
+}
+# Kafka's broker runs from its Maven Central jars; PostgreSQL is installed by the test set-up when missing.
+{ need java && need mvn; } || apt_install default-jre-headless maven
+need go || apt_install golang-go                  # builds helm and the manifest validator
+need unshare && need prlimit || apt_install util-linux # sandbox: namespaces and resource limits
+need docker-compose || apt_install docker-compose  # `config` validates docker-compose.yml (no engine needed)
+need promtool || apt_install prometheus            # promtool checks rules and metrics
+python3 -m pytest --version >/dev/null 2>&1 || python3 -m pip install -q pytest || apt_install python3-pytest
+
 bash scripts/bootstrap.sh
 pnpm lint
 rm -f .cache/test-summary.txt
 status=0
 pnpm test || status=$?
+bash scripts/check-deploy.sh || status=$?
 # Jest prints its own summary after the reporters; repeat the plain line so it closes the output.
 [ -f .cache/test-summary.txt ] && cat .cache/test-summary.txt
 exit $status
