@@ -4,6 +4,7 @@ import { RefNotFound, resolveRemoteRef } from '@farm/git';
 import { FarmError, errorMessage, type Logger } from '@farm/runtime';
 import { bundlePlan } from './bundle-plan';
 import { serializeSharedTouches } from './serialize-shared';
+import { cloneAndLocateSymbols } from './locate-symbols';
 
 /** Finds the files defining each symbol in the repo at a commit (from the repo index). */
 export type SymbolLocator = (repo: farm.v1.IRepoRef, symbols: string[]) => Promise<Map<string, string[]>>;
@@ -51,8 +52,9 @@ export async function planBundle(
   const repo = { ...plan.repo, baseCommit };
   const items = plan.items ?? [];
   const symbols = [...new Set(items.flatMap((i) => i.symbolHints ?? []))];
-  const located =
-    symbols.length && deps.locateSymbols ? await deps.locateSymbols(repo, symbols) : new Map<string, string[]>();
+  // Where each symbol is defined: a later item touching the same file waits too (merges stay clean).
+  const locate = deps.locateSymbols ?? cloneAndLocateSymbols();
+  const located = symbols.length ? await locate(repo, symbols) : new Map<string, string[]>();
   const pathsOf = (i: farm.v1.IPlanItem) => [
     ...new Set([...(i.pathHints ?? []), ...(i.symbolHints ?? []).flatMap((s) => located.get(s) ?? [])]),
   ];

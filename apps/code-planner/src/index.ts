@@ -8,3 +8,4 @@ export {
   type SymbolReserver,
 } from './code-planner';
 export { srmReserver } from './srm-reserver';
+export { cloneAndLocateSymbols } from './locate-symbols';

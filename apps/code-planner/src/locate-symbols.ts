@@ -1,0 +1,35 @@
+import { readFile, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import fs from 'node:fs';
+import git from 'isomorphic-git';
+import { cloneAtCommit } from '@farm/git';
+import { extractSymbols, languageOf } from '@farm/rag';
+import type { SymbolLocator } from './code-planner';
+
+/**
+ * Finds the files that define each symbol (TypeScript/JavaScript and Python declarations) in a shallow
+ * clone of the repo at the plan's base commit.
+ */
+export function cloneAndLocateSymbols(workRoot = path.join(os.tmpdir(), 'farm-code-planner')): SymbolLocator {
+  return async (repo, symbols) => {
+    await fs.promises.mkdir(workRoot, { recursive: true });
+    const dir = await mkdtemp(path.join(workRoot, 'locate-'));
+    const wanted = new Set(symbols);
+    const found = new Map<string, string[]>();
+    try {
+      await cloneAtCommit({ url: repo.url ?? '', ref: repo.baseRef || 'main', commit: repo.baseCommit ?? '', dir });
+      for (const file of await git.listFiles({ fs, dir })) {
+        if (languageOf(file) === 'other') continue;
+        const text = await readFile(path.join(dir, file), 'utf8').catch(() => '');
+        for (const def of extractSymbols(file, text)) {
+          if (!wanted.has(def.name)) continue;
+          found.set(def.name, [...new Set([...(found.get(def.name) ?? []), file])]);
+        }
+      }
+      return found;
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  };
+}
