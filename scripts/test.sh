@@ -25,7 +25,8 @@ pnpm lint
 rm -f .cache/test-summary.txt
 status=0
 pnpm test || status=$?
+summary=$(cat .cache/test-summary.txt 2>/dev/null || true)
 bash scripts/check-deploy.sh || status=$?
-# Jest prints its own summary after the reporters; repeat the plain line so it closes the output.
-[ -f .cache/test-summary.txt ] && cat .cache/test-summary.txt
+# Jest prints its own summary after the reporters; repeat the plain line of the whole suite so it closes the output.
+[ -n "$summary" ] && echo "$summary"
 exit $status
