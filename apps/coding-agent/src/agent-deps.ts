@@ -13,6 +13,7 @@ export function agentDepsFromConfig(config: AgentConfig, log: Logger): AgentDeps
       model: config.FARM_MODEL,
       timeoutMs: config.FARM_LLM_TIMEOUT_S * 1000,
       maxRetries: config.FARM_LLM_MAX_RETRIES,
+      structuredOutput: config.FARM_LLM_STRUCTURED_OUTPUT === 'true',
       log,
     }),
     log,

@@ -10,6 +10,8 @@ const schema = z.object({
   FARM_MODEL: z.string().min(1).default('gpt-4o-mini'),
   FARM_LLM_TIMEOUT_S: z.coerce.number().positive().default(120),
   FARM_LLM_MAX_RETRIES: z.coerce.number().int().min(0).default(3),
+  /** `true` asks for a JSON-schema constrained answer (structured outputs) where the endpoint supports it. */
+  FARM_LLM_STRUCTURED_OUTPUT: z.enum(['true', 'false']).default('false'),
   FARM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
   FARM_CHECK_TIMEOUT_S: z.coerce.number().positive().default(600),
   FARM_CONTEXT_BUDGET_TOKENS: z.coerce.number().int().positive().default(8_000),

@@ -7,3 +7,4 @@ export { readTask, BadTaskInput } from './read-task';
 import path from 'node:path';
 /** Path of the Job-style entry point, for launchers that start the agent as a process. */
 export const AGENT_JOB_ENTRY = path.join(__dirname, 'job.ts');
+export { startAgentWorker } from './worker-pool';

@@ -13,7 +13,10 @@ import { silentLogger } from '@farm/runtime';
 import { startScriptedModelServer, type ModelScript } from '@farm/scripted-llm';
 import { PostgresSymbolLeases } from '@farm/srm-client';
 import { createPgStore, type SqlStore } from '@farm/store';
+import { readFile } from 'node:fs/promises';
+import { InProcessBus, Topics } from '@farm/bus';
 import { runCodingTask, type AgentDeps } from './run-task';
+import { startAgentWorker } from './worker-pool';
 import {
   NODE_ADD_FAREWELL,
   NODE_BREAK_GREET,
@@ -45,12 +48,28 @@ afterAll(async () => {
   await rm(tmp, { recursive: true, force: true });
 });
 
+/** The agent's dependencies for a test, talking to the scripted model at `baseURL`. */
+function agentDeps(baseURL: string, overrides: Partial<AgentDeps> = {}): AgentDeps {
+  return {
+    model: createPatchModel({ baseURL, apiKey: 'k', model: 'coder', maxRetries: 0 }),
+    log: silentLogger,
+    workRoot: path.join(tmp, 'work'),
+    maxRetries: 2,
+    checkTimeoutMs: 120_000,
+    contextBudgetTokens: 4000,
+    author: { name: 'agent', email: 'agent@test' },
+    // Node repos install their devDependencies from the registry in the check's install step; share a cache.
+    checkEnv: { npm_config_cache: path.join(os.homedir(), '.npm'), npm_config_prefer_offline: 'true' },
+    ...overrides,
+  };
+}
+
 /** Seeds a repo, runs one task against a scripted model, returns the result and what the model was asked. */
 async function runTask(
   files: Record<string, string>,
   script: ModelScript,
   overrides: Partial<farm.v1.ICodingTask> = {},
-  deps: Partial<AgentDeps> = {},
+  overrides2: Partial<AgentDeps> = {},
 ) {
   const name = `repo-${++n}.git`;
   const url = await git.createBareRepo(name);
@@ -64,22 +83,11 @@ async function runTask(
     dispatch: 1,
     ...overrides,
   };
-  const agentDeps: AgentDeps = {
-    model: createPatchModel({ baseURL: model.baseURL, apiKey: 'k', model: 'coder', maxRetries: 0 }),
-    log: silentLogger,
-    workRoot: path.join(tmp, 'work'),
-    maxRetries: 2,
-    checkTimeoutMs: 120_000,
-    contextBudgetTokens: 4000,
-    author: { name: 'agent', email: 'agent@test' },
-    // Node repos install their devDependencies from the registry in the check's install step; share a cache.
-    checkEnv: { npm_config_cache: path.join(os.homedir(), '.npm'), npm_config_prefer_offline: 'true' },
-    ...deps,
-  };
+  const deps = agentDeps(model.baseURL, overrides2);
   try {
-    const result = await runCodingTask(task, agentDeps);
+    const result = await runCodingTask(task, deps);
     const prompts = model.requests.map((r) => r.messages.map((m) => m.content).join('\n'));
-    return { result, prompts, url, task, agentDeps, model };
+    return { result, prompts, url, task, agentDeps: deps, model };
   } finally {
     await model.close();
   }
@@ -96,13 +104,29 @@ describe('coding agent on a Python repo (pytest)', () => {
   });
 
   test('a patch that breaks a test is fixed on the retry, with the failure in the second prompt', async () => {
-    const { result, prompts } = await runTask(PYTHON_REPO, {
-      chat: [
-        { answer: { diff: PY_ADD_MULTIPLY_BREAKING_ADD } },
-        { match: 'YOUR PREVIOUS ATTEMPT FAILED', answer: { diff: PY_ADD_MULTIPLY } },
-      ],
-    });
+    const trajectoryDir = path.join(tmp, 'trajectories');
+    const { result, prompts } = await runTask(
+      PYTHON_REPO,
+      {
+        chat: [
+          { answer: { diff: PY_ADD_MULTIPLY_BREAKING_ADD } },
+          { match: 'YOUR PREVIOUS ATTEMPT FAILED', answer: { diff: PY_ADD_MULTIPLY } },
+        ],
+      },
+      {},
+      { trajectoryDir },
+    );
     expect([S[result.status!], result.attempts]).toEqual(['SUCCESS', 2]);
+    // The trajectory has each attempt's prompt, answer and check results, then the result.
+    const events = (await readFile(path.join(trajectoryDir, `task-${n}.1.jsonl`), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { event: string; attempt?: number; ok?: boolean });
+    expect(
+      events
+        .filter((e) => e.event !== 'context' && e.event !== 'checks')
+        .map((e) => `${e.event}${e.attempt ?? ''}${e.ok === undefined ? '' : `:${e.ok}`}`),
+    ).toEqual(['prompt1', 'answer1', 'check1:false', 'prompt2', 'answer2', 'check2:true', 'result']);
     expect(prompts[1]).toMatch(/test_add/);
     expect(prompts[1]).toMatch(/assert/);
   });
@@ -155,15 +179,8 @@ describe('coding agent on a Python repo (pytest)', () => {
         goal: 'Add multiply',
         repo: { url, baseRef: 'main', baseCommit },
       };
-      const deps: AgentDeps = {
-        model: createPatchModel({ baseURL: model.baseURL, apiKey: 'k', model: 'coder', maxRetries: 0 }),
-        log: silentLogger,
-        workRoot: path.join(tmp, 'work'),
-        maxRetries: 0,
-        checkTimeoutMs: 120_000,
-        contextBudgetTokens: 4000,
-        author: { name: 'agent', email: 'agent@test' },
-      };
+      const deps = agentDeps(model.baseURL, { maxRetries: 0 });
+
       const [a, b] = await Promise.all([runCodingTask(task, deps), runCodingTask(task, deps)]);
       expect([S[a.status!], S[b.status!]]).toEqual(['SUCCESS', 'SUCCESS']);
       expect(a.commitSha).toBe(b.commitSha);
@@ -240,6 +257,33 @@ describe('coding agent on a Python repo (pytest)', () => {
       await qdrant.close();
     }
   });
+});
+
+test('a pool worker consumes a task from the task topic and publishes its CommitResult', async () => {
+  const url = await git.createBareRepo('pool.git');
+  const baseCommit = await seedBareRepo({ url, files: PYTHON_REPO, message: 'initial' });
+  const model = await startScriptedModelServer({ script: { chat: [{ answer: { diff: PY_ADD_MULTIPLY } }] } });
+  const bus = new InProcessBus();
+  try {
+    const results: farm.v1.CommitResult[] = [];
+    await bus.subscribe(Topics.commitResults, 'test', async (r) => void results.push(r));
+    await startAgentWorker(bus, agentDeps(model.baseURL, { maxRetries: 0 }));
+
+    await bus.publish(
+      Topics.codingTasks,
+      farm.v1.CodingTask.fromObject({
+        id: 'pool-1',
+        changeRequestId: 'cr-pool',
+        goal: 'Add multiply',
+        repo: { url, baseRef: 'main', baseCommit },
+      }),
+    );
+    await bus.drain();
+    expect(results.map((r) => [r.taskId, S[r.status]])).toEqual([['pool-1', 'SUCCESS']]);
+  } finally {
+    await bus.close();
+    await model.close();
+  }
 });
 
 describe('coding agent on a Node repo (jest)', () => {
