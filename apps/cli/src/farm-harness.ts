@@ -5,7 +5,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { farm } from '@farm/proto';
 import { Topics, type EventBus, type Subscription } from '@farm/bus';
-import { srmReserver } from '@farm/code-planner';
 import { AGENT_JOB_ENTRY } from '@farm/coding-agent';
 import { seedBareRepo, startGitHttpServer, type GitHttpServer } from '@farm/git';
 import { createJsonModel } from '@farm/llm';
@@ -15,7 +14,7 @@ import { startScriptedModelServer, type ModelScript, type ScriptedModelServer } 
 import { startSrmServer } from '@farm/srm/src/server';
 import { PostgresSymbolLeases } from '@farm/srm-client';
 import type { SqlStore } from '@farm/store';
-import { startFarm } from './local-farm';
+import { farmLeases, startFarm } from './local-farm';
 import { submitChangeRequest, watchChangeRequest } from './submit';
 
 export const testLog = process.env.FARM_TEST_LOGS ? createLogger('test') : silentLogger;
@@ -64,10 +63,7 @@ export async function startFarmHarness(bus: EventBus, store: SqlStore, script: M
     await bus.subscribe(Topics.commitResults, `harness-results-${tmp}`, async (r) => void results.push(r)),
     await bus.subscribe(Topics.buildResults, `harness-builds-${tmp}`, async (b) => void builds.push(b)),
   ];
-  const leaseParts = {
-    releaseForChangeRequest: (id: string) => leases.releaseForChangeRequest(id),
-    ...srmReserver(leases),
-  };
+  const leaseParts = farmLeases(leases);
   const plannerModel = createJsonModel({ baseURL: model.baseURL, apiKey: 'k', model: 'planner', maxRetries: 0 });
   const parts = {
     bus,

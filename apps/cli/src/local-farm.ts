@@ -1,5 +1,6 @@
 import type { EventBus, Subscription } from '@farm/bus';
-import { startCodePlanner, type SymbolLocator, type SymbolReserver } from '@farm/code-planner';
+import { srmReserver, startCodePlanner, type SymbolLocator, type SymbolReserver } from '@farm/code-planner';
+import type { SymbolLeases } from '@farm/srm-client';
 import type { JsonModel } from '@farm/llm';
 import {
   Orchestrator,
@@ -60,4 +61,9 @@ export async function startFarm(parts: FarmParts): Promise<{ orchestrator: Orche
       await parts.launcher.close();
     },
   };
+}
+
+/** The srm as the farm's apps use it: the code-planner reserves, the orchestrator releases. */
+export function farmLeases(leases: SymbolLeases): LeaseReleaser & SymbolReserver {
+  return { releaseForChangeRequest: (id) => leases.releaseForChangeRequest(id), ...srmReserver(leases) };
 }

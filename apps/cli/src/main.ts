@@ -2,13 +2,16 @@ import { Command, Option } from 'commander';
 import { farm } from '@farm/proto';
 import { KafkaBus, Topics, toJson } from '@farm/bus';
 import { ChildProcessLauncher, stateRoutes, type RequestSummary, type TaskSummary } from '@farm/orchestrator';
-import { ConfigError, createLogger, runService } from '@farm/runtime';
+import { ConfigError, FarmError, createLogger, runService } from '@farm/runtime';
 import { openStore } from '@farm/store';
 import { loadCliConfig, requireBrokers, type CliConfig } from './config';
 import { runDemo } from './demo';
 import { registerScaleCommand } from './scale-command';
 import { formatRequest, formatRequestList, formatTransition } from './format';
-import { startFarm } from './local-farm';
+import { farmLeases, startFarm } from './local-farm';
+import { createJsonModel } from '@farm/llm';
+import { PostgresSymbolLeases } from '@farm/srm-client';
+import { startSrmServer } from '@farm/srm/src/server';
 import { cancelChangeRequest, submitChangeRequest, watchChangeRequest } from './submit';
 
 const AGENT_ENTRY = require.resolve('@farm/coding-agent/src/job.ts');
@@ -77,18 +80,36 @@ program
 
 program
   .command('up')
-  .description('run orchestrator, planners and an agent process per task in this process, on Kafka (KAFKA_BROKERS)')
+  .description(
+    'run the farm in this process on Kafka (KAFKA_BROKERS): orchestrator, planners, build phase, srm, an agent process per task',
+  )
   .action(async () => {
     const config = loadCliConfig();
     const log = createLogger('farm');
     await runService(log, config.FARM_METRICS_PORT, async () => {
       const bus = await connect(config, 'up');
       const store = await openStore(config.DATABASE_URL, config.FARM_STATE_DIR);
-      const launcher = new ChildProcessLauncher({ bus, log, agentEntry: AGENT_ENTRY });
-      const app = await startFarm({ bus, store, launcher, log });
+      // The srm on the same store, over HTTP on loopback for the agent processes' claims.
+      const leases = await PostgresSymbolLeases.open(store, log);
+      const srm = await startSrmServer({ leases, port: config.FARM_SRM_PORT, host: '127.0.0.1', log });
+      const launcher = new ChildProcessLauncher({
+        bus,
+        log,
+        agentEntry: AGENT_ENTRY,
+        env: { ...process.env, FARM_SRM_URL: srm.url },
+      });
+      const plannerModel = config.OPENAI_BASE_URL
+        ? createJsonModel({
+            baseURL: config.OPENAI_BASE_URL,
+            apiKey: config.OPENAI_API_KEY,
+            model: config.FARM_PLANNER_MODEL,
+            log,
+          })
+        : undefined;
+      const app = await startFarm({ bus, store, launcher, log, leases: farmLeases(leases), plannerModel });
       return {
         routes: stateRoutes(store),
-        stop: async () => (await app.stop(), await bus.close(), await store.close()),
+        stop: async () => (await app.stop(), await srm.close(), await bus.close(), await store.close()),
       };
     });
   });
@@ -153,7 +174,7 @@ async function askOrchestrator<T>(path: string): Promise<T> {
     );
   }
   const body = (await res.json()) as T & { error?: string };
-  if (!res.ok) throw new ConfigError(body.error ?? `orchestrator answered ${res.status}`);
+  if (!res.ok) throw new FarmError(body.error ?? `orchestrator answered ${res.status}`);
   return body;
 }
 
@@ -169,6 +190,6 @@ async function watch(bus: KafkaBus, id: string, json: boolean, timeoutS?: number
 }
 
 program.parseAsync(process.argv).catch((err) => {
-  process.stderr.write(`farm: ${err instanceof ConfigError ? err.message : (err?.stack ?? err)}\n`);
+  process.stderr.write(`farm: ${err instanceof FarmError ? err.message : (err?.stack ?? err)}\n`);
   process.exit(err instanceof ConfigError ? 78 : 1);
 });

@@ -6,7 +6,9 @@ import { ConfigError } from './errors';
  * naming each variable and what it expects.
  */
 export function loadConfig<S extends z.ZodTypeAny>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
-  const parsed = schema.safeParse(env);
+  // An empty variable means "not set" (VAR= in a shell, an empty value in a manifest).
+  const given = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
+  const parsed = schema.safeParse(given);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(env)'}: ${i.message}`);
     throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`, { details: { problems } });
