@@ -1,7 +1,12 @@
-import { Counter, Histogram } from 'prom-client';
+import { Counter, Gauge, Histogram } from 'prom-client';
 import { metricsRegistry } from '@farm/runtime';
 
 export const agentMetrics = {
+  inFlight: new Gauge({
+    name: 'farm_agent_tasks_in_flight',
+    help: 'Tasks this agent process is working on now',
+    registers: [metricsRegistry],
+  }),
   tasks: new Counter({
     name: 'farm_agent_tasks_total',
     help: 'Tasks finished, by status',

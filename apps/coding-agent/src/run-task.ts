@@ -62,6 +62,15 @@ class TaskAborted extends FarmError {
  * Never throws for task failures: they become SOFT_FAIL / HARD_FAIL results with notes.
  */
 export async function runCodingTask(task: farm.v1.ICodingTask, deps: AgentDeps): Promise<farm.v1.ICommitResult> {
+  agentMetrics.inFlight.inc();
+  try {
+    return await runTaskSteps(task, deps);
+  } finally {
+    agentMetrics.inFlight.dec();
+  }
+}
+
+async function runTaskSteps(task: farm.v1.ICodingTask, deps: AgentDeps): Promise<farm.v1.ICommitResult> {
   const log = deps.log.child({ changeRequestId: task.changeRequestId, taskId: task.id });
   const branch = branchFor(task.id!);
   const url = task.repo?.url ?? '';
