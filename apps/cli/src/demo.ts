@@ -63,12 +63,9 @@ export async function runDemo(opts: {
     await bus.subscribe(Topics.commitResults, 'demo', async (r) => void results.push(r));
     const id = await submitChangeRequest(bus, { repoUrl, baseRef: 'main', ...SAMPLE_REQUEST });
     out(`submitted     ${id}: ${SAMPLE_REQUEST.title}\n`);
-    const last = await watchChangeRequest(bus, id, (t) => out(formatTransition(t)), {
-      until: new Set([P.BUILD, P.DONE, P.FAILED, P.CANCELLED]),
-      timeoutMs: 300_000,
-    });
+    const last = await watchChangeRequest(bus, id, (t) => out(formatTransition(t)), { timeoutMs: 300_000 });
     const result = results.find((r) => r.changeRequestId === id);
-    if (last.toPhase === P.FAILED || !result || result.status !== farm.v1.CommitStatus.SUCCESS) {
+    if (last.toPhase !== P.DONE || !result || result.status !== farm.v1.CommitStatus.SUCCESS) {
       out(`\nthe request did not succeed: ${last.reason}`);
       out(`agent logs: ${path.join(dir, 'agent-logs')}`);
       return 1;
@@ -81,6 +78,7 @@ export async function runDemo(opts: {
       `\nbranch        ${result.branchName} at ${result.commitSha.slice(0, 12)} (${result.attempts} attempt(s), ${result.tokenUsage?.totalTokens} tokens)`,
     );
     out(`\n${diff}`);
+    out(`integrated    farm/${id} (the build merged the task branches and ran the repo's tests)`);
     if (opts.keep) out(`kept          ${dir} (git server stopped; the bare repo is in ${path.join(dir, 'git')})`);
     return 0;
   } finally {
