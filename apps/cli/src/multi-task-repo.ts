@@ -1,20 +1,11 @@
 // A repository and scripted answers for multi-task scenarios: a planner answer splitting a request into
 // items, and per-goal diffs for the agents (matched on the goal text in the agent's prompt).
 
+import { SAMPLE_REPO_FILES } from './sample-repo';
+
 export const MULTI_REPO_FILES: Record<string, string> = {
   'package.json': JSON.stringify({ name: 'multi', private: true, scripts: { test: 'node --test' } }, null, 2) + '\n',
-  'src/calculator.js': `'use strict';
-
-function add(a, b) {
-  return a + b;
-}
-
-function subtract(a, b) {
-  return a - b;
-}
-
-module.exports = { add, subtract };
-`,
+  'src/calculator.js': SAMPLE_REPO_FILES['src/calculator.js'],
   'src/strings.js': `'use strict';
 
 function upper(s) {

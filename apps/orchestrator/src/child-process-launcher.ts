@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { farm } from '@farm/proto';
 import { Topics, isForwardedPublish, type EventBus } from '@farm/bus';
 import type { Logger } from '@farm/runtime';
-import type { TaskLauncher } from './launcher';
+import { reportForAgent, type TaskLauncher } from './launcher';
 
 export interface ChildProcessLauncherConfig {
   bus: EventBus;
@@ -56,16 +56,12 @@ export class ChildProcessLauncher implements TaskLauncher {
         if (reported) return;
         const why = signal ? `killed by ${signal}` : `exited with code ${code}`;
         this.config.log.error('agent ended without a result', { taskId: task.id, why });
-        await this.config.bus.publish(
-          Topics.commitResults,
-          farm.v1.CommitResult.create({
-            taskId: task.id!,
-            changeRequestId: task.changeRequestId!,
-            dispatch: task.dispatch ?? 0,
-            status: farm.v1.CommitStatus.HARD_FAIL,
-            failedStep: 'agent',
-            notes: [`agent process ${why} before emitting a result`],
-          }),
+        await reportForAgent(
+          this.config.bus,
+          { id: task.id!, changeRequestId: task.changeRequestId!, dispatch: task.dispatch ?? 0 },
+          farm.v1.CommitStatus.HARD_FAIL,
+          'agent',
+          [`agent process ${why} before emitting a result`],
         );
       });
     });

@@ -25,7 +25,7 @@ import {
   type AgentJobSettings,
 } from './kubernetes-job-spec';
 import { launcherMetrics, type JobOutcome } from './kubernetes-metrics';
-import type { TaskLauncher } from './launcher';
+import { reportForAgent, type TaskLauncher } from './launcher';
 
 export interface KubernetesJobLauncherConfig {
   kubeConfig: KubeConfig;
@@ -337,17 +337,10 @@ export class KubernetesJobLauncher implements TaskLauncher {
     const reported = this.reported.has(key);
     this.forget(ref);
     if (reported) return;
-    await this.config.bus.publish(
-      Topics.commitResults,
-      farm.v1.CommitResult.create({
-        taskId: ref.id,
-        changeRequestId: ref.changeRequestId,
-        dispatch: ref.dispatch,
-        status: farm.v1.CommitStatus.HARD_FAIL,
-        failedStep: 'agent',
-        notes: [`${why}; the agent published no result`, `launcher outcome: ${outcome}`],
-      }),
-    );
+    await reportForAgent(this.config.bus, ref, farm.v1.CommitStatus.HARD_FAIL, 'agent', [
+      `${why}; the agent published no result`,
+      `launcher outcome: ${outcome}`,
+    ]);
   }
 
   private async markHandled(name: string, outcome: JobOutcome): Promise<void> {

@@ -1,4 +1,4 @@
-import type { farm } from '@farm/proto';
+import { farm } from '@farm/proto';
 import { Topics, type EventBus } from '@farm/bus';
 
 /** How the orchestrator starts a coding agent for a task: a child process, a Kubernetes Job, or the pool. */
@@ -20,4 +20,28 @@ export class TaskTopicLauncher implements TaskLauncher {
   // Pool workers finish the task in hand; the orchestrator ignores results of a cancelled request.
   async cancel(): Promise<void> {}
   async close(): Promise<void> {}
+}
+
+/**
+ * Publishes a CommitResult on an agent's behalf: it died without reporting, never started, or ran past its
+ * deadline. The dispatch number lets the orchestrator ignore it when the agent's own result came first.
+ */
+export function reportForAgent(
+  bus: EventBus,
+  task: { id: string; changeRequestId: string; dispatch: number },
+  status: farm.v1.CommitStatus,
+  failedStep: string,
+  notes: string[],
+): Promise<void> {
+  return bus.publish(
+    Topics.commitResults,
+    farm.v1.CommitResult.create({
+      taskId: task.id,
+      changeRequestId: task.changeRequestId,
+      dispatch: task.dispatch,
+      status,
+      failedStep,
+      notes,
+    }),
+  );
 }

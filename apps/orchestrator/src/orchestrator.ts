@@ -3,7 +3,7 @@ import { farm, phaseName } from '@farm/proto';
 import { Topics, encodeMessage, type EventBus, type MessageMeta, type Subscription, type TopicSpec } from '@farm/bus';
 import { FarmError, errorMessage, type Logger } from '@farm/runtime';
 import { migrate, type SqlExecutor, type SqlStore } from '@farm/store';
-import type { TaskLauncher } from './launcher';
+import { reportForAgent, type TaskLauncher } from './launcher';
 import { canMove, codingOutcome, parsePhase, readyTasks, type TaskState } from './phases';
 import { orchestratorMigrations } from './schema';
 import { measureStateFrom, orchestratorMetrics } from './metrics';
@@ -247,16 +247,12 @@ export class Orchestrator {
     for (const t of overdue.rows) {
       this.deps.log.warn('task deadline exceeded', { changeRequestId: t.change_request_id, taskId: t.id });
       await this.deps.launcher.stopTask?.(t.id);
-      await this.deps.bus.publish(
-        Topics.commitResults,
-        farm.v1.CommitResult.create({
-          taskId: t.id,
-          changeRequestId: t.change_request_id,
-          status: S.SOFT_FAIL,
-          dispatch: t.dispatch,
-          failedStep: 'deadline',
-          notes: [`no result within the task deadline of ${Math.round(this.options.taskDeadlineMs / 1000)} s`],
-        }),
+      await reportForAgent(
+        this.deps.bus,
+        { id: t.id, changeRequestId: t.change_request_id, dispatch: t.dispatch },
+        S.SOFT_FAIL,
+        'deadline',
+        [`no result within the task deadline of ${Math.round(this.options.taskDeadlineMs / 1000)} s`],
       );
     }
   }
@@ -304,16 +300,12 @@ export class Orchestrator {
           await this.deps.launcher.launch(task);
         } catch (err) {
           // The launcher could not start it: report it as the agent would, so the state machine moves on.
-          await this.deps.bus.publish(
-            Topics.commitResults,
-            farm.v1.CommitResult.create({
-              taskId: id,
-              changeRequestId: crId,
-              status: S.HARD_FAIL,
-              dispatch: task.dispatch,
-              failedStep: 'launch',
-              notes: [`launcher failed: ${errorMessage(err)}`],
-            }),
+          await reportForAgent(
+            this.deps.bus,
+            { id, changeRequestId: crId, dispatch: task.dispatch },
+            S.HARD_FAIL,
+            'launch',
+            [`launcher failed: ${errorMessage(err)}`],
           );
         }
       });
