@@ -96,11 +96,12 @@ export function describeSymbolLeasesContract(
       expect(second.id).not.toBe(first.id);
       expect(BigInt(second.fencingToken)).toBeGreaterThan(BigInt(first.fencingToken));
 
+      // One call at a time: a second call started up front could reject before anything awaits it.
       for (const call of [
-        leases.claim(second.id, first.fencingToken, SHA),
-        leases.renew(second.id, first.fencingToken, 60),
+        () => leases.claim(second.id, first.fencingToken, SHA),
+        () => leases.renew(second.id, first.fencingToken, 60),
       ]) {
-        expect(await refusal(call)).toMatchObject({ name: 'LeaseLost', reason: 'stale_token' });
+        expect(await refusal(call())).toMatchObject({ name: 'LeaseLost', reason: 'stale_token' });
       }
       expect(await leases.claim(second.id, second.fencingToken, SHA)).toMatchObject({
         state: 'CLAIMED',
