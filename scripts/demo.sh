@@ -3,4 +3,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh
-exec pnpm -s farm demo "$@"
+exec ./farm demo "$@"

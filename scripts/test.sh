@@ -21,6 +21,8 @@ need promtool || apt_install prometheus            # promtool checks rules and m
 python3 -m pytest --version >/dev/null 2>&1 || python3 -m pip install -q pytest || apt_install python3-pytest
 
 bash scripts/bootstrap.sh
+. scripts/pnpm-env.sh
+pnpm_works || { echo "test.sh: pnpm is not usable after bootstrap" >&2; exit 1; }
 pnpm lint
 rm -f .cache/test-summary.txt
 status=0
