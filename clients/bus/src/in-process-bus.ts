@@ -1,9 +1,14 @@
 import { silentLogger, type Logger } from '@farm/runtime';
 import { BaseBus } from './base-bus';
 import type { PublishOptions, RawHandler, RawMessage, SubscribeOptions, Subscription } from './bus';
+import type { BusJournal, JournaledMessage } from './bus-journal';
 
 interface Group {
+  topic: string;
+  name: string;
   offset: number;
+  /** Indexes handed to a member whose handler has not finished yet. */
+  inFlight: Set<number>;
   members: Set<Member>;
 }
 interface Member {
@@ -16,26 +21,52 @@ interface Member {
  * The one-machine bus: an in-memory log per topic and an offset per consumer group, with the same
  * semantics as Kafka: a group's offset moves past a message only after its handler finished, a new group
  * reads from the beginning, and members of one group share the messages.
+ *
+ * With a journal (see `InProcessBus.open`) every message is written before publish resolves and every
+ * group's position after its handler finished, so a farm restarted on the same journal redelivers what was
+ * not handled yet and loses nothing.
  */
 export class InProcessBus extends BaseBus {
   private readonly logs = new Map<string, RawMessage[]>();
   private readonly groups = new Map<string, Group>(); // key: topic \0 group
+  /** Committed positions loaded from the journal, applied when the group subscribes again. */
+  private readonly committed = new Map<string, number>();
   private readonly idle = new Set<() => void>();
+  private appending: Promise<unknown> = Promise.resolve();
 
-  constructor(log: Logger = silentLogger) {
+  constructor(
+    log: Logger = silentLogger,
+    private readonly journal?: BusJournal,
+  ) {
     super(log);
+  }
+
+  /** A bus whose messages and group positions are kept in `journal` and restored from it. */
+  static async open(journal: BusJournal, log: Logger = silentLogger): Promise<InProcessBus> {
+    const bus = new InProcessBus(log, journal);
+    const { messages, positions } = await journal.load();
+    for (const m of messages) bus.topicLog(m.topic).push(toRaw(m));
+    for (const p of positions) {
+      // The group resumes at the first message after the last one it finished.
+      const entries = bus.topicLog(p.topic);
+      const next = entries.findIndex((e) => seqOf(e) > p.lastSeq);
+      bus.committed.set(`${p.topic}\0${p.group}`, next < 0 ? entries.length : next);
+    }
+    log.info('bus journal loaded', { messages: messages.length, groups: positions.length });
+    return bus;
   }
 
   async publishRaw(topic: string, value: Buffer, options: PublishOptions = {}): Promise<void> {
     if (this.stopping) throw new Error('bus is closed');
-    const entries = this.topicLog(topic);
-    entries.push({
-      topic,
-      key: options.key ?? null,
-      value,
-      headers: { ...options.headers },
-      position: `0:${entries.length}`,
+    const message = { topic, key: options.key ?? null, value, headers: { ...options.headers } };
+    // Appends are serialised so the journal's order is the log's order.
+    const append = this.appending.then(async () => {
+      const entries = this.topicLog(topic);
+      const seq = this.journal ? await this.journal.append(message) : entries.length;
+      entries.push({ ...message, position: `0:${seq}` });
     });
+    this.appending = append.catch(() => undefined);
+    await append;
     for (const [id, group] of this.groups) if (id.startsWith(topic + '\0')) this.pump(topic, group);
   }
 
@@ -48,7 +79,8 @@ export class InProcessBus extends BaseBus {
     const id = `${topic}\0${group}`;
     let g = this.groups.get(id);
     if (!g) {
-      g = { offset: options.fromBeginning === false ? this.topicLog(topic).length : 0, members: new Set() };
+      const start = this.committed.get(id) ?? (options.fromBeginning === false ? this.topicLog(topic).length : 0);
+      g = { topic, name: group, offset: start, inFlight: new Set(), members: new Set() };
       this.groups.set(id, g);
     }
     const member: Member = { handler, busy: false, stopped: false };
@@ -74,6 +106,19 @@ export class InProcessBus extends BaseBus {
     for (const g of this.groups.values()) for (const m of g.members) m.stopped = true;
     while ([...this.groups.values()].some((g) => [...g.members].some((m) => m.busy))) {
       await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
+  /** Records the group's position: everything before its first unfinished message is done. */
+  private async commitPosition(group: Group, entries: RawMessage[]): Promise<void> {
+    if (!this.journal) return;
+    const firstOpen = Math.min(group.offset, ...group.inFlight);
+    if (firstOpen === 0) return;
+    try {
+      await this.journal.commit(group.topic, group.name, seqOf(entries[firstOpen - 1]));
+    } catch (err) {
+      // Not fatal: the message is redelivered after a restart and consumers are idempotent.
+      this.log.warn('bus journal commit failed', { topic: group.topic, group: group.name, err });
     }
   }
 
@@ -104,15 +149,24 @@ export class InProcessBus extends BaseBus {
     const entries = this.topicLog(topic);
     for (const member of group.members) {
       if (member.busy || member.stopped || group.offset >= entries.length) continue;
-      const message = entries[group.offset++];
+      const index = group.offset++;
+      const message = entries[index];
       member.busy = true;
+      group.inFlight.add(index);
       void member
         .handler(message)
-        .catch((err) => {
-          // Only a stopping handler throws (see deliverMessage): give the message back for the next member.
-          group.offset = Math.min(group.offset, entries.indexOf(message));
-          this.log.warn('message handed back', { topic, err });
-        })
+        .then(
+          () => {
+            group.inFlight.delete(index);
+            return this.commitPosition(group, entries);
+          },
+          (err) => {
+            // Only a stopping handler throws (see deliverMessage): give the message back for the next member.
+            group.inFlight.delete(index);
+            group.offset = Math.min(group.offset, index);
+            this.log.warn('message handed back', { topic, err });
+          },
+        )
         .finally(() => {
           member.busy = false;
           if (!this.stopping) this.pump(topic, group);
@@ -121,3 +175,13 @@ export class InProcessBus extends BaseBus {
     }
   }
 }
+
+const seqOf = (m: RawMessage): number => Number(m.position.slice(m.position.indexOf(':') + 1));
+
+const toRaw = (m: JournaledMessage): RawMessage => ({
+  topic: m.topic,
+  key: m.key,
+  value: m.value,
+  headers: m.headers,
+  position: `0:${m.seq}`,
+});

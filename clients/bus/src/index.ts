@@ -3,6 +3,7 @@ export * from './topics';
 export * from './codec';
 export * from './delivery';
 export { InProcessBus } from './in-process-bus';
+export { openSqlBusJournal, type BusJournal, type JournaledMessage } from './bus-journal';
 export { KafkaBus, type KafkaBusConfig } from './kafka-bus';
 export { ParentProcessBus, isForwardedPublish, type ForwardedPublish } from './child-process-bus';
 export { connectKafkaFromEnv } from './connect';
