@@ -11,7 +11,7 @@ import { createJsonModel } from '@farm/llm';
 import { ChildProcessLauncher, Orchestrator } from '@farm/orchestrator';
 import { createLogger, silentLogger } from '@farm/runtime';
 import { startScriptedModelServer, type ModelScript, type ScriptedModelServer } from '@farm/scripted-llm';
-import { startSrmServer } from '@farm/srm/src/server';
+import { startSrmServer } from '@farm/srm';
 import { PostgresSymbolLeases } from '@farm/srm-client';
 import type { SqlStore } from '@farm/store';
 import { farmLeases, startFarm } from './local-farm';

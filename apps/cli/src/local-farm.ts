@@ -22,6 +22,10 @@ export interface FarmParts {
   options?: Partial<OrchestratorOptions>;
   /** The request-planner's model; without one each request is a single task. */
   plannerModel?: JsonModel;
+  /** Bound on the planner's items per request. */
+  maxPlanItems?: number;
+  /** Lifetime of the symbol leases the code-planner reserves. */
+  leaseTtlSeconds?: number;
   locateSymbols?: SymbolLocator;
 }
 
@@ -43,12 +47,14 @@ export async function startFarm(parts: FarmParts): Promise<{ orchestrator: Orche
     await startRequestPlanner({
       bus: parts.bus,
       model: parts.plannerModel,
+      maxItems: parts.maxPlanItems,
       log: parts.log.child({ app: 'request-planner' }),
     }),
     await startCodePlanner({
       bus: parts.bus,
       leases: parts.leases,
       locateSymbols: parts.locateSymbols,
+      leaseTtlSeconds: parts.leaseTtlSeconds,
       log: parts.log.child({ app: 'code-planner' }),
     }),
     await startBuildRunner({ bus: parts.bus, log: parts.log.child({ app: 'builder' }) }),

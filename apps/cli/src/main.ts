@@ -1,20 +1,14 @@
 import { Command, Option } from 'commander';
 import { farm } from '@farm/proto';
 import { KafkaBus, Topics, toJson } from '@farm/bus';
-import { ChildProcessLauncher, stateRoutes, type RequestSummary, type TaskSummary } from '@farm/orchestrator';
-import { ConfigError, FarmError, createLogger, runService } from '@farm/runtime';
-import { openStore } from '@farm/store';
+import { type RequestSummary, type TaskSummary } from '@farm/orchestrator';
+import { ConfigError, FarmError, createLogger, loadConfig, runService } from '@farm/runtime';
 import { loadCliConfig, requireBrokers, type CliConfig } from './config';
 import { runDemo } from './demo';
 import { registerScaleCommand } from './scale-command';
 import { formatRequest, formatRequestList, formatTransition } from './format';
-import { farmLeases, startFarm } from './local-farm';
-import { createJsonModel } from '@farm/llm';
-import { PostgresSymbolLeases } from '@farm/srm-client';
-import { startSrmServer } from '@farm/srm/src/server';
+import { farmUpConfigSchema, startFarmUp } from './farm-up';
 import { cancelChangeRequest, submitChangeRequest, watchChangeRequest } from './submit';
-
-const AGENT_ENTRY = require.resolve('@farm/coding-agent/src/job.ts');
 
 async function connect(config: CliConfig, command: string): Promise<KafkaBus> {
   return KafkaBus.connect({
@@ -81,37 +75,13 @@ program
 program
   .command('up')
   .description(
-    'run the farm in this process on Kafka (KAFKA_BROKERS): orchestrator, planners, build phase, srm, an agent process per task',
+    'run the farm in this process: orchestrator, planners, build phase, srm and an agent process per task; ' +
+      'the in-process bus and PGlite under FARM_STATE_DIR, or Kafka when KAFKA_BROKERS is set',
   )
   .action(async () => {
-    const config = loadCliConfig();
     const log = createLogger('farm');
-    await runService(log, config.FARM_METRICS_PORT, async () => {
-      const bus = await connect(config, 'up');
-      const store = await openStore(config.DATABASE_URL, config.FARM_STATE_DIR);
-      // The srm on the same store, over HTTP on loopback for the agent processes' claims.
-      const leases = await PostgresSymbolLeases.open(store, log);
-      const srm = await startSrmServer({ leases, port: config.FARM_SRM_PORT, host: '127.0.0.1', log });
-      const launcher = new ChildProcessLauncher({
-        bus,
-        log,
-        agentEntry: AGENT_ENTRY,
-        env: { ...process.env, FARM_SRM_URL: srm.url },
-      });
-      const plannerModel = config.OPENAI_BASE_URL
-        ? createJsonModel({
-            baseURL: config.OPENAI_BASE_URL,
-            apiKey: config.OPENAI_API_KEY,
-            model: config.FARM_PLANNER_MODEL,
-            log,
-          })
-        : undefined;
-      const app = await startFarm({ bus, store, launcher, log, leases: farmLeases(leases), plannerModel });
-      return {
-        routes: stateRoutes(store),
-        stop: async () => (await app.stop(), await srm.close(), await bus.close(), await store.close()),
-      };
-    });
+    const port = loadConfig(farmUpConfigSchema).FARM_METRICS_PORT;
+    await runService(log, port, () => startFarmUp(process.env, log));
   });
 
 program
@@ -164,14 +134,12 @@ program
 registerScaleCommand(program);
 
 async function askOrchestrator<T>(path: string): Promise<T> {
-  const base = loadCliConfig().FARM_ORCHESTRATOR_URL;
+  const base = loadCliConfig().FARM_URL;
   let res: Response;
   try {
     res = await fetch(new URL(path, base));
   } catch (err) {
-    throw new ConfigError(
-      `cannot reach the orchestrator at ${base} (set FARM_ORCHESTRATOR_URL): ${(err as Error).message}`,
-    );
+    throw new ConfigError(`cannot reach the orchestrator at ${base} (set FARM_URL): ${(err as Error).message}`);
   }
   const body = (await res.json()) as T & { error?: string };
   if (!res.ok) throw new FarmError(body.error ?? `orchestrator answered ${res.status}`);

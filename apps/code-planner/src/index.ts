@@ -9,3 +9,4 @@ export {
 } from './code-planner';
 export { srmReserver } from './srm-reserver';
 export { cloneAndLocateSymbols } from './locate-symbols';
+export { codePlannerConfigSchema, loadCodePlannerConfig, type CodePlannerConfig } from './config';

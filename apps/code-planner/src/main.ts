@@ -1,24 +1,17 @@
-import { connectKafkaFromEnv } from '@farm/bus';
-import { createLogger, loadConfig, runService, z } from '@farm/runtime';
+import { busConfigSchema, connectKafka } from '@farm/bus';
+import { createLogger, loadConfigOrExit, runService, z } from '@farm/runtime';
 import { HttpSymbolLeases } from '@farm/srm-client';
 import { startCodePlanner } from './code-planner';
+import { codePlannerConfigSchema } from './config';
 import { srmReserver } from './srm-reserver';
 
-const schema = z.object({
-  /** The srm service; without it symbols are not reserved (items are still serialised within a request). */
-  FARM_SRM_URL: z.string().url().optional(),
-  FARM_LEASE_TTL_S: z.coerce
-    .number()
-    .int()
-    .positive()
-    .default(4 * 3600),
-  FARM_METRICS_PORT: z.coerce.number().int().min(0).default(9464),
+const schema = codePlannerConfigSchema.merge(busConfigSchema).extend({
+  FARM_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
 });
-
 const log = createLogger('code-planner');
-const config = loadConfig(schema);
+const config = loadConfigOrExit(schema);
 void runService(log, config.FARM_METRICS_PORT, async () => {
-  const bus = await connectKafkaFromEnv('code-planner', log);
+  const bus = await connectKafka(config, 'code-planner', log);
   const leases = config.FARM_SRM_URL ? srmReserver(new HttpSymbolLeases(config.FARM_SRM_URL)) : undefined;
   const sub = await startCodePlanner({ bus, log, leases, leaseTtlSeconds: config.FARM_LEASE_TTL_S });
   return { stop: async () => (await sub.stop(), await bus.close()) };

@@ -2,7 +2,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, z } from '@farm/runtime';
 
-const schema = z.object({
+/** The coding agent's settings: a Job or child process per task, or a worker-pool replica. */
+export const agentConfigSchema = z.object({
   OPENAI_BASE_URL: z
     .string()
     .url({ message: 'OPENAI_BASE_URL must be the URL of an OpenAI-compatible API (e.g. https://api.openai.com/v1)' }),
@@ -24,9 +25,18 @@ const schema = z.object({
   FARM_GIT_AUTHOR_EMAIL: z.string().default('agent@agent-farm.local'),
   /** The srm service, for claiming the task's leases; without it leases are not claimed. */
   FARM_SRM_URL: z.string().url().optional(),
+  /** Set by the one-machine launcher: the agent's results go to files there, which the farm publishes. */
+  FARM_AGENT_SPOOL_DIR: z.string().optional(),
   /** Comma-separated brokers; needed when the agent is not a child of a one-machine farm. */
   KAFKA_BROKERS: z.string().optional(),
 });
 
-export type AgentConfig = z.infer<typeof schema>;
-export const loadAgentConfig = (env: NodeJS.ProcessEnv = process.env): AgentConfig => loadConfig(schema, env);
+export type AgentConfig = z.infer<typeof agentConfigSchema>;
+export const loadAgentConfig = (env: NodeJS.ProcessEnv = process.env): AgentConfig =>
+  loadConfig(agentConfigSchema, env);
+
+/** A worker-pool replica's own settings, on top of the agent's. */
+export const agentWorkerConfigSchema = z.object({
+  FARM_AGENT_GROUP: z.string().default('coding-agent'),
+  FARM_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+});

@@ -1,6 +1,6 @@
 export { runCodingTask, branchFor, type AgentDeps } from './run-task';
 export { agentDepsFromConfig } from './agent-deps';
-export { loadAgentConfig, type AgentConfig } from './config';
+export { agentConfigSchema, agentWorkerConfigSchema, loadAgentConfig, type AgentConfig } from './config';
 export { buildPrompt } from './prompt';
 export { readTask, BadTaskInput } from './read-task';
 

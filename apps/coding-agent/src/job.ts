@@ -1,7 +1,7 @@
 // Job-style entry point: one task in, its CommitResult out, and an exit code saying how it went
 // (0 SUCCESS, 2 SOFT_FAIL, 3 HARD_FAIL, 64 bad input or configuration).
 import { farm } from '@farm/proto';
-import { ParentProcessBus, Topics, connectKafkaFromEnv, type EventBus } from '@farm/bus';
+import { SpoolDirBus, Topics, connectKafkaFromEnv, type EventBus } from '@farm/bus';
 import { ConfigError, createLogger, errorMessage } from '@farm/runtime';
 import { agentDepsFromConfig } from './agent-deps';
 import { loadAgentConfig } from './config';
@@ -21,7 +21,7 @@ async function main(): Promise<number> {
   try {
     task = readTask(process.argv.slice(2), process.env);
     const config = loadAgentConfig();
-    if (process.send) bus = new ParentProcessBus(log);
+    if (config.FARM_AGENT_SPOOL_DIR) bus = new SpoolDirBus(config.FARM_AGENT_SPOOL_DIR, log);
     else if (config.KAFKA_BROKERS) bus = await connectKafkaFromEnv(`coding-agent-${task.id}`, log);
     else throw new ConfigError('KAFKA_BROKERS is required when the agent does not run under a one-machine farm');
     const result = await runCodingTask(task, agentDepsFromConfig(config, log));

@@ -1,14 +1,15 @@
 // Worker-pool entry point: one coding-agent replica consuming the task topic (see worker-pool.ts).
-import { connectKafkaFromEnv } from '@farm/bus';
-import { createLogger, runService } from '@farm/runtime';
+import { busConfigSchema, connectKafka } from '@farm/bus';
+import { createLogger, loadConfigOrExit, runService } from '@farm/runtime';
 import { agentDepsFromConfig } from './agent-deps';
-import { loadAgentConfig } from './config';
+import { agentConfigSchema, agentWorkerConfigSchema } from './config';
 import { startAgentWorker } from './worker-pool';
 
 const log = createLogger('coding-agent');
-void runService(log, Number(process.env.FARM_METRICS_PORT ?? 9464), async () => {
-  const deps = agentDepsFromConfig(loadAgentConfig(), log);
-  const bus = await connectKafkaFromEnv('coding-agent', log);
-  const sub = await startAgentWorker(bus, deps, process.env.FARM_AGENT_GROUP ?? 'coding-agent');
+const config = loadConfigOrExit(agentConfigSchema.merge(agentWorkerConfigSchema).merge(busConfigSchema));
+void runService(log, config.FARM_METRICS_PORT, async () => {
+  const deps = agentDepsFromConfig(config, log);
+  const bus = await connectKafka(config, 'coding-agent', log);
+  const sub = await startAgentWorker(bus, deps, config.FARM_AGENT_GROUP);
   return { stop: async () => (await sub.stop(), await bus.close()) };
 });

@@ -1,8 +1,20 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import os from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { farm } from '@farm/proto';
-import { Topics, isForwardedPublish, type EventBus } from '@farm/bus';
+import { Topics, readSpoolDir, type EventBus } from '@farm/bus';
 import type { Logger } from '@farm/runtime';
 import { reportForAgent, type TaskLauncher } from './launcher';
 
@@ -13,87 +25,245 @@ export interface ChildProcessLauncherConfig {
   agentEntry: string;
   /** Environment for the agent (model endpoint, key, ...); the agent scrubs it before running repo code. */
   env?: NodeJS.ProcessEnv;
-  /** Directory for one log file per task; the agent's logs go to the parent's stderr when omitted. */
+  /**
+   * One directory per running agent (its task, pid, log and the results it spooled). Kept across restarts of
+   * the farm so agents still running are adopted and results written meanwhile are published. A temp dir
+   * when omitted.
+   */
+  stateDir?: string;
+  /** Where each task's log goes (`<taskId>.log`); in the agent's state directory when omitted. */
   logDir?: string;
+  /** On close: stop running agents (default), or leave them running for the next farm to adopt. */
+  onClose?: 'stop' | 'leave';
+  /** How often an adopted agent (not our child) is checked for having exited. */
+  adoptPollMs?: number;
 }
 
+interface AgentRecord {
+  taskId: string;
+  changeRequestId: string;
+  dispatch: number;
+  pid?: number;
+  /** The process's start time (from /proc), so a recycled pid is not taken for the agent. */
+  startTicks?: string;
+}
+
+const TSX_LOADER = pathToFileURL(require.resolve('tsx')).href;
+
 /**
- * One machine: a child process per task. The child publishes through its IPC channel (ParentProcessBus)
- * and this launcher forwards to the bus; a child that dies without a result gets a HARD_FAIL on its behalf.
+ * One machine: a process per task, in its own process group, detached from the farm so it outlives a restart
+ * of `farm up`. The agent spools its CommitResult to files (SpoolDirBus); when it exits the launcher publishes
+ * them, or a HARD_FAIL saying how the agent ended when it reported nothing. `resume` adopts the agents a
+ * previous farm process left: still running ones are watched, finished ones are published.
  */
 export class ChildProcessLauncher implements TaskLauncher {
-  private readonly running = new Map<string, { child: ChildProcess; task: farm.v1.ICodingTask }>();
+  private readonly stateDir: string;
+  private readonly watched = new Map<string, AgentRecord & { dir: string }>(); // key: taskId
+  private readonly finishing = new Set<string>(); // agent dirs being published
+  private readonly pending = new Set<Promise<void>>();
+  private readonly timers = new Set<NodeJS.Timeout>();
 
-  constructor(private readonly config: ChildProcessLauncherConfig) {}
+  constructor(private readonly config: ChildProcessLauncherConfig) {
+    this.stateDir = config.stateDir ?? mkdtempSync(join(os.tmpdir(), 'farm-agents-'));
+    mkdirSync(this.stateDir, { recursive: true });
+  }
 
   async launch(task: farm.v1.ICodingTask): Promise<void> {
-    const taskB64 = Buffer.from(farm.v1.CodingTask.encode(task).finish()).toString('base64');
-    const out = this.config.logDir ? this.openLog(task.id!) : 'inherit';
-    const child = spawn(process.execPath, ['--import', 'tsx', this.config.agentEntry], {
-      env: { ...(this.config.env ?? process.env), FARM_TASK: taskB64 },
-      stdio: ['ignore', out === 'inherit' ? 'inherit' : 'pipe', out === 'inherit' ? 'inherit' : 'pipe', 'ipc'],
-    });
-    if (out !== 'inherit') {
-      child.stdout?.pipe(out);
-      child.stderr?.pipe(out);
+    const record: AgentRecord = {
+      taskId: task.id!,
+      changeRequestId: task.changeRequestId!,
+      dispatch: task.dispatch ?? 0,
+    };
+    const dir = this.agentDir(record);
+    if (existsSync(join(dir, 'agent.json'))) {
+      this.config.log.info('agent already launched for this dispatch', { taskId: task.id, dispatch: record.dispatch });
+      return;
     }
-    this.running.set(task.id!, { child, task });
-    let reported = false;
-    const forwarding: Promise<void>[] = [];
-    child.on('message', (m) => {
-      if (!isForwardedPublish(m)) return;
-      if (m.topic === Topics.commitResults.name) reported = true;
-      forwarding.push(
-        this.config.bus.publishRaw(m.topic, Buffer.from(m.value, 'base64'), {
-          key: m.key ?? undefined,
-          headers: m.headers,
-        }),
-      );
-    });
-    child.on('exit', (code, signal) => {
-      this.running.delete(task.id!);
-      void Promise.all(forwarding).then(async () => {
-        if (reported) return;
-        const why = signal ? `killed by ${signal}` : `exited with code ${code}`;
-        this.config.log.error('agent ended without a result', { taskId: task.id, why });
-        await reportForAgent(
-          this.config.bus,
-          { id: task.id!, changeRequestId: task.changeRequestId!, dispatch: task.dispatch ?? 0 },
-          farm.v1.CommitStatus.HARD_FAIL,
-          'agent',
-          [`agent process ${why} before emitting a result`],
-        );
+    mkdirSync(dir, { recursive: true });
+    const logPath = this.config.logDir
+      ? (mkdirSync(this.config.logDir, { recursive: true }), join(this.config.logDir, `${task.id}.log`))
+      : join(dir, 'agent.log');
+    const fd = openSync(logPath, 'a');
+    let child;
+    try {
+      child = spawn(process.execPath, ['--import', TSX_LOADER, this.config.agentEntry], {
+        env: {
+          ...(this.config.env ?? process.env),
+          FARM_TASK: Buffer.from(farm.v1.CodingTask.encode(task).finish()).toString('base64'),
+          FARM_AGENT_SPOOL_DIR: join(dir, 'out'),
+        },
+        stdio: ['ignore', fd, fd],
+        detached: true, // its own process group: cancel stops its checks too; Ctrl-C on the farm does not
       });
-    });
-    this.config.log.info('agent process started', { taskId: task.id, pid: child.pid });
+    } finally {
+      closeSync(fd);
+    }
+    const pid = child.pid;
+    writeFileSync(join(dir, 'agent.json'), JSON.stringify({ ...record, pid, startTicks: pid && startTicksOf(pid) }));
+    child.unref(); // the farm may exit while agents run; they are adopted by the next one
+    this.watched.set(record.taskId, { ...record, pid, dir });
+    child.on('error', (err) => this.track(this.finish(dir, `could not be started: ${err.message}`)));
+    child.on('exit', (code, signal) =>
+      this.track(this.finish(dir, signal ? `killed by ${signal}` : `exited with code ${code}`)),
+    );
+    this.config.log.info('agent process started', { taskId: task.id, pid, log: logPath });
+  }
+
+  /**
+   * After a restart: adopts the agents a previous farm process started. `dispatched` are the tasks the
+   * orchestrator has as running; one with no trace here never started (the farm stopped between recording
+   * the dispatch and launching) and is launched now.
+   */
+  async resume(dispatched: farm.v1.ICodingTask[]): Promise<void> {
+    const known = new Set<string>();
+    for (const name of readdirSync(this.stateDir)) {
+      const dir = join(this.stateDir, name);
+      const record = readRecord(dir);
+      if (!record) {
+        rmSync(dir, { recursive: true, force: true });
+        continue;
+      }
+      known.add(`${record.taskId}.${record.dispatch}`);
+      if (record.pid && isSameProcess(record.pid, record.startTicks)) {
+        this.config.log.info('adopting running agent', { taskId: record.taskId, pid: record.pid });
+        this.watched.set(record.taskId, { ...record, dir });
+        this.pollUntilExit(record.pid, record.startTicks, dir);
+      } else {
+        await this.finish(dir, 'ended while the farm was not running');
+      }
+    }
+    for (const task of dispatched) {
+      if (known.has(`${task.id}.${task.dispatch ?? 0}`)) continue;
+      this.config.log.warn('dispatched task was never launched; launching it now', { taskId: task.id });
+      await this.launch(task);
+    }
   }
 
   async cancel(changeRequestId: string): Promise<void> {
-    for (const { child, task } of this.running.values()) {
-      if (task.changeRequestId === changeRequestId) child.kill('SIGTERM');
-    }
+    for (const a of this.watched.values()) if (a.changeRequestId === changeRequestId) this.kill(a, 'SIGTERM');
   }
 
   async stopTask(taskId: string): Promise<void> {
-    this.running.get(taskId)?.child.kill('SIGTERM');
+    const a = this.watched.get(taskId);
+    if (a) this.kill(a, 'SIGTERM');
   }
 
   async close(): Promise<void> {
-    const exits = [...this.running.values()].map(
-      ({ child }) =>
-        new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', () => resolve()))),
-    );
-    for (const { child } of this.running.values()) child.kill('SIGTERM');
-    await Promise.all(exits);
+    if (this.config.onClose !== 'leave') {
+      for (const a of this.watched.values()) this.kill(a, 'SIGTERM');
+      // Wait for their exits to be published (the exit handlers and adoption polls finish each agent).
+      while (this.watched.size || this.pending.size) {
+        await Promise.all([...this.pending]);
+        if (this.watched.size) await new Promise((r) => setTimeout(r, 20));
+      }
+    } else if (this.watched.size) {
+      this.config.log.info('agents left running; the next farm picks up their results', { agents: this.watched.size });
+    }
+    for (const t of this.timers) clearInterval(t);
   }
 
   /** Agent processes running now. */
   get inFlight(): number {
-    return this.running.size;
+    return this.watched.size;
   }
 
-  private openLog(taskId: string) {
-    mkdirSync(this.config.logDir!, { recursive: true });
-    return createWriteStream(join(this.config.logDir!, `${taskId}.log`), { flags: 'a' });
+  private agentDir(r: { taskId: string; dispatch: number }): string {
+    return join(this.stateDir, `${r.taskId}.${r.dispatch}`);
+  }
+
+  private kill(a: AgentRecord, signal: NodeJS.Signals): void {
+    if (!a.pid) return;
+    try {
+      process.kill(-a.pid, signal); // the whole group: the agent and the checks it runs
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ESRCH') throw err;
+    }
+  }
+
+  private pollUntilExit(pid: number, startTicks: string | undefined, dir: string): void {
+    const timer = setInterval(() => {
+      if (isSameProcess(pid, startTicks)) return;
+      clearInterval(timer);
+      this.timers.delete(timer);
+      this.track(this.finish(dir, 'exited'));
+    }, this.config.adoptPollMs ?? 1000);
+    timer.unref();
+    this.timers.add(timer);
+  }
+
+  private track(p: Promise<void>): void {
+    const tracked = p.catch((err) => this.config.log.error('publishing an agent result failed', { err }));
+    this.pending.add(tracked);
+    void tracked.finally(() => this.pending.delete(tracked));
+  }
+
+  /**
+   * Publishes what the agent spooled, or a HARD_FAIL on its behalf, then forgets it. Publishing comes first:
+   * a crash in between republishes, and the orchestrator applies a result once.
+   */
+  private async finish(dir: string, how: string): Promise<void> {
+    if (this.finishing.has(dir)) return;
+    this.finishing.add(dir);
+    try {
+      const record = readRecord(dir);
+      if (!record) return;
+      const spooled = readSpoolDir(join(dir, 'out'));
+      for (const m of spooled) {
+        await this.config.bus.publishRaw(m.topic, m.value, { key: m.key ?? undefined, headers: m.headers });
+      }
+      if (!spooled.some((m) => m.topic === Topics.commitResults.name)) {
+        this.config.log.error('agent ended without a result', { taskId: record.taskId, how });
+        await reportForAgent(
+          this.config.bus,
+          { id: record.taskId, changeRequestId: record.changeRequestId, dispatch: record.dispatch },
+          farm.v1.CommitStatus.HARD_FAIL,
+          'agent',
+          [`agent process ${how} before emitting a result`],
+        );
+      }
+      rmSync(dir, { recursive: true, force: true });
+      if (this.watched.get(record.taskId)?.dir === dir) this.watched.delete(record.taskId);
+    } finally {
+      this.finishing.delete(dir);
+    }
+  }
+}
+
+function readRecord(dir: string): AgentRecord | undefined {
+  try {
+    return JSON.parse(readFileSync(join(dir, 'agent.json'), 'utf8')) as AgentRecord;
+  } catch {
+    return undefined; // never launched, or not an agent directory
+  }
+}
+
+/** Field 22 of /proc/<pid>/stat: when the process started, in clock ticks since boot. */
+function startTicksOf(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+function isSameProcess(pid: number, startTicks: string | undefined): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  const now = startTicksOf(pid);
+  if (now === undefined || startTicks === undefined) return true; // no /proc: trust the pid
+  // A zombie (not reaped because its parent died) has ended: state Z in /proc/<pid>/stat.
+  return now === startTicks && !isZombie(pid);
+}
+
+function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+  } catch {
+    return true;
   }
 }

@@ -9,6 +9,16 @@ export {
 export { TaskTopicLauncher, type TaskLauncher } from './launcher';
 export { ChildProcessLauncher, type ChildProcessLauncherConfig } from './child-process-launcher';
 export { orchestratorMigrations } from './schema';
+export { resumeLaunches } from './resume-launches';
 export { codingOutcome, canMove, readyTasks } from './phases';
 export { runBuild, startBuildRunner, integrationBranchFor } from './build-runner';
 export { listRequests, getRequest, stateRoutes, type RequestSummary, type TaskSummary } from './state-queries';
+export {
+  orchestratorConfigSchema,
+  loadOrchestratorConfig,
+  orchestratorOptionsFrom,
+  stateLayout,
+  type OrchestratorConfig,
+} from './config';
+export { createTaskLauncher } from './launcher-from-config';
+export { jobsLauncherConfigSchema } from './kubernetes-launcher-config';

@@ -10,7 +10,7 @@ const quantity = z
   .regex(/^[0-9.]+([eE][0-9]+|[mkMGTPE]i?|[KMGTPE]i)?$/, 'must be a Kubernetes quantity, e.g. 500m, 2Gi');
 
 /** FARM_LAUNCHER=jobs settings; the Helm chart sets them on the orchestrator from its values. */
-const schema = z.object({
+export const jobsLauncherConfigSchema = z.object({
   /** The image the agent Jobs run (the farm image); required. */
   FARM_AGENT_IMAGE: z.string().min(1, 'FARM_AGENT_IMAGE must name the farm image the agent Jobs run'),
   FARM_AGENT_IMAGE_PULL_POLICY: z.enum(['Always', 'IfNotPresent', 'Never']).default('IfNotPresent'),
@@ -42,7 +42,7 @@ export function kubernetesJobLauncherFromEnv(
   log: Logger,
   env: NodeJS.ProcessEnv = process.env,
 ): KubernetesJobLauncher {
-  const c = loadConfig(schema, env);
+  const c = loadConfig(jobsLauncherConfigSchema, env);
   const kubeConfig = new KubeConfig();
   // In a pod: the service account; elsewhere $KUBECONFIG (its first file) or ~/.kube/config.
   if (env.KUBECONFIG) kubeConfig.loadFromFile(env.KUBECONFIG.split(':')[0]);

@@ -8,6 +8,11 @@ export interface TaskLauncher {
   cancel(changeRequestId: string): Promise<void>;
   /** Stops one task's agent (deadline exceeded); optional for launchers that cannot. */
   stopTask?(taskId: string): Promise<void>;
+  /**
+   * After the orchestrator restarted: re-attaches to the agents still running for `dispatched` (the tasks it
+   * has as running) and launches those that never started; optional for launchers with nothing to re-attach.
+   */
+  resume?(dispatched: farm.v1.ICodingTask[]): Promise<void>;
   close(): Promise<void>;
 }
 

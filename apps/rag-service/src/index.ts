@@ -1,4 +1,4 @@
 export { startRagHttpServer, type RagHttpServer } from './rag-http-server';
-export { loadRagConfig, type RagConfig } from './config';
+export { ragConfigFields, ragConfigSchema, loadRagConfig, type RagConfig } from './config';
 export { embedderFromConfig, openSnippetIndex } from './backends';
 export { ragMetrics } from './metrics';

@@ -1,19 +1,12 @@
 import { cloneAtCommit } from '@farm/git';
 import { LocalRag } from '@farm/rag';
-import { ConfigError, createLogger, runService } from '@farm/runtime';
+import { createLogger, loadConfigOrExit, runService } from '@farm/runtime';
 import { embedderFromConfig, openSnippetIndex } from './backends';
-import { loadRagConfig, type RagConfig } from './config';
+import { ragConfigSchema } from './config';
 import { startRagHttpServer } from './rag-http-server';
 
 const log = createLogger('rag-service');
-let config: RagConfig;
-try {
-  config = loadRagConfig();
-} catch (err) {
-  if (!(err instanceof ConfigError)) throw err;
-  process.stderr.write(`${err.message}\n`);
-  process.exit(78);
-}
+const config = loadConfigOrExit(ragConfigSchema);
 
 void runService(log, config.FARM_METRICS_PORT, async () => {
   const index = await openSnippetIndex(config, embedderFromConfig(config, log), log);

@@ -17,3 +17,19 @@ export function loadConfig<S extends z.ZodTypeAny>(schema: S, env: NodeJS.Proces
 }
 
 export { z };
+
+/** Settings every process reads (the logger's level). */
+export const runtimeConfigSchema = z.object({
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+});
+
+/** loadConfig for an entry point: a bad setting prints what is wrong and exits 78 (EX_CONFIG), no stack. */
+export function loadConfigOrExit<S extends z.ZodTypeAny>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
+  try {
+    return loadConfig(schema, env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`${err.message}\n`);
+    process.exit(78);
+  }
+}

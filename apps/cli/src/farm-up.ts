@@ -1,0 +1,87 @@
+import { busConfigSchema, connectBus, type EventBus } from '@farm/bus';
+import { agentConfigSchema } from '@farm/coding-agent';
+import { codePlannerConfigSchema } from '@farm/code-planner';
+import {
+  createTaskLauncher,
+  orchestratorConfigSchema,
+  orchestratorOptionsFrom,
+  resumeLaunches,
+  stateLayout,
+  stateRoutes,
+} from '@farm/orchestrator';
+import { plannerModelFrom, requestPlannerConfigSchema } from '@farm/request-planner';
+import { loadConfig, z, type Logger, type RouteHandler } from '@farm/runtime';
+import { startSrmServer } from '@farm/srm';
+import { PostgresSymbolLeases } from '@farm/srm-client';
+import { openStore, type SqlStore } from '@farm/store';
+import { farmLeases, startFarm } from './local-farm';
+
+/**
+ * `farm up`: every component's own settings, composed. Without KAFKA_BROKERS it is the embedded farm (the
+ * in-process bus journaled in PGlite under FARM_STATE_DIR); with it, the same farm on Kafka.
+ */
+export const farmUpConfigSchema = busConfigSchema
+  .merge(orchestratorConfigSchema)
+  .merge(requestPlannerConfigSchema)
+  .merge(codePlannerConfigSchema.omit({ FARM_SRM_URL: true }))
+  .extend({
+    /** The srm `farm up` runs for its agents, on loopback (0: a free port). */
+    FARM_SRM_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  });
+export type FarmUpConfig = z.infer<typeof farmUpConfigSchema>;
+
+export interface RunningFarm {
+  bus: EventBus;
+  store: SqlStore;
+  routes: RouteHandler;
+  stop(): Promise<void>;
+}
+
+/** Starts the farm in this process; `env` is also what the agent processes get. */
+export async function startFarmUp(env: NodeJS.ProcessEnv, log: Logger): Promise<RunningFarm> {
+  const config = loadConfig(farmUpConfigSchema, env);
+  const layout = stateLayout(config.FARM_STATE_DIR);
+  const store = await openStore(config.DATABASE_URL, layout.database);
+  const stack: (() => Promise<void>)[] = [() => store.close()];
+  const unwind = async () => {
+    for (const close of stack.reverse()) await close().catch((err) => log.error('stopping failed', { err }));
+  };
+  try {
+    const bus = await connectBus(config, { clientId: 'farm-up', log, store });
+    stack.push(() => bus.close());
+    // The srm on the same store, over HTTP on loopback for the agent processes' claims.
+    const leases = await PostgresSymbolLeases.open(store, log);
+    stack.push(async () => leases.close());
+    const srm = await startSrmServer({ leases, port: config.FARM_SRM_PORT, host: '127.0.0.1', log });
+    stack.push(() => srm.close());
+    const agentEnv = { ...env, FARM_SRM_URL: srm.url };
+    // The agents validate their settings too, but a farm that cannot run one should not start.
+    if (config.FARM_LAUNCHER === 'process') loadConfig(agentConfigSchema, agentEnv);
+    const launcher = createTaskLauncher(config, { bus, log, agentEnv, env, onClose: 'leave' });
+    stack.push(() => launcher.close());
+    const resumed = await resumeLaunches(store, launcher);
+    if (resumed) log.info('re-attached to tasks dispatched before the restart', { tasks: resumed });
+    const app = await startFarm({
+      bus,
+      store,
+      launcher,
+      log,
+      leases: farmLeases(leases),
+      plannerModel: plannerModelFrom(config, log),
+      maxPlanItems: config.FARM_PLANNER_MAX_ITEMS,
+      leaseTtlSeconds: config.FARM_LEASE_TTL_S,
+      options: orchestratorOptionsFrom(config),
+    });
+    // startFarm's stop closes the launcher itself.
+    stack.splice(stack.length - 1, 1, () => app.stop());
+    log.info('farm up', {
+      bus: config.KAFKA_BROKERS ? 'kafka' : 'in-process',
+      store: config.DATABASE_URL ? 'postgres' : layout.database,
+      launcher: config.FARM_LAUNCHER,
+    });
+    return { bus, store, routes: stateRoutes(store), stop: unwind };
+  } catch (err) {
+    await unwind();
+    throw err;
+  }
+}

@@ -1,0 +1,15 @@
+import { loadConfig, z } from '@farm/runtime';
+
+/** The code-planner's settings (its own deployment and `farm up`). */
+export const codePlannerConfigSchema = z.object({
+  /** The srm service; without it symbols are not reserved (items are still serialised within a request). */
+  FARM_SRM_URL: z.string().url().optional(),
+  FARM_LEASE_TTL_S: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(4 * 3600),
+});
+export type CodePlannerConfig = z.infer<typeof codePlannerConfigSchema>;
+export const loadCodePlannerConfig = (env: NodeJS.ProcessEnv = process.env): CodePlannerConfig =>
+  loadConfig(codePlannerConfigSchema, env);

@@ -1,0 +1,44 @@
+import path from 'node:path';
+import { loadConfig, z } from '@farm/runtime';
+import type { OrchestratorOptions } from './orchestrator';
+
+/** The orchestrator's settings; `farm up` and the orchestrator deployment both read them through this. */
+export const orchestratorConfigSchema = z.object({
+  /** PostgreSQL; without it PGlite keeps the state under FARM_STATE_DIR. */
+  DATABASE_URL: z.string().optional(),
+  FARM_STATE_DIR: z.string().default('.farm/state'),
+  /** process: an agent process per task; pool: tasks go to the worker pool topic; jobs: a Kubernetes Job per task. */
+  FARM_LAUNCHER: z.enum(['process', 'pool', 'jobs']).default('process'),
+  /** The HTTP API, /metrics and /healthz. */
+  FARM_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+  FARM_TASK_PARALLELISM: z.coerce.number().int().min(1).default(4),
+  FARM_TASK_DEADLINE_S: z.coerce.number().int().positive().default(1800),
+  FARM_MAX_TASK_DISPATCHES: z.coerce.number().int().min(1).default(2),
+  /** The srm service, to release a request's leases when it ends. */
+  FARM_SRM_URL: z.string().url().optional(),
+});
+export type OrchestratorConfig = z.infer<typeof orchestratorConfigSchema>;
+export const loadOrchestratorConfig = (env: NodeJS.ProcessEnv = process.env): OrchestratorConfig =>
+  loadConfig(orchestratorConfigSchema, env);
+
+export function orchestratorOptionsFrom(c: OrchestratorConfig): Partial<OrchestratorOptions> {
+  return {
+    parallelism: c.FARM_TASK_PARALLELISM,
+    taskDeadlineMs: c.FARM_TASK_DEADLINE_S * 1000,
+    maxDispatches: c.FARM_MAX_TASK_DISPATCHES,
+  };
+}
+
+/** What lives under FARM_STATE_DIR on one machine. */
+export function stateLayout(stateDir: string) {
+  return {
+    /** PGlite's data directory (the orchestrator's tables, the bus journal, the srm's leases). */
+    database: path.join(stateDir, 'db'),
+    /** One directory per running agent process (see ChildProcessLauncher). */
+    agents: path.join(stateDir, 'agents'),
+    /** Bare repositories the farm serves over git smart HTTP (mirrors of local repositories). */
+    git: path.join(stateDir, 'git'),
+    /** Agents' task logs. */
+    logs: path.join(stateDir, 'logs'),
+  };
+}

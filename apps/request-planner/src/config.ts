@@ -1,0 +1,28 @@
+import { createJsonModel, type JsonModel } from '@farm/llm';
+import { loadConfig, z, type Logger } from '@farm/runtime';
+
+/** The request-planner's settings (its own deployment and `farm up`). */
+export const requestPlannerConfigSchema = z.object({
+  /** Without a model endpoint every request becomes one task. */
+  OPENAI_BASE_URL: z.string().url().optional(),
+  OPENAI_API_KEY: z.string().default('not-needed'),
+  FARM_PLANNER_MODEL: z.string().default('gpt-4o-mini'),
+  FARM_PLANNER_MAX_ITEMS: z.coerce.number().int().min(1).max(50).default(8),
+  FARM_LLM_STRUCTURED_OUTPUT: z.enum(['true', 'false']).default('false'),
+});
+export type RequestPlannerConfig = z.infer<typeof requestPlannerConfigSchema>;
+export const loadRequestPlannerConfig = (env: NodeJS.ProcessEnv = process.env): RequestPlannerConfig =>
+  loadConfig(requestPlannerConfigSchema, env);
+
+/** The architect model, or none (each request is then one task). */
+export function plannerModelFrom(c: RequestPlannerConfig, log: Logger): JsonModel | undefined {
+  return c.OPENAI_BASE_URL
+    ? createJsonModel({
+        baseURL: c.OPENAI_BASE_URL,
+        apiKey: c.OPENAI_API_KEY,
+        model: c.FARM_PLANNER_MODEL,
+        structuredOutput: c.FARM_LLM_STRUCTURED_OUTPUT === 'true',
+        log,
+      })
+    : undefined;
+}

@@ -1,0 +1,2 @@
+export { startSrmServer } from './server';
+export { srmConfigSchema, loadSrmConfig, type SrmConfig } from './config';
