@@ -1,0 +1,30 @@
+import { busConfigSchema } from '@farm/bus';
+import { agentConfigSchema, agentWorkerConfigSchema } from '@farm/coding-agent';
+import { codePlannerConfigSchema } from '@farm/code-planner';
+import { jobsLauncherConfigSchema, orchestratorConfigSchema } from '@farm/orchestrator';
+import { ragConfigFields } from '@farm/rag-service';
+import { requestPlannerConfigSchema } from '@farm/request-planner';
+import { runtimeConfigSchema, type z } from '@farm/runtime';
+import { srmConfigSchema } from '@farm/srm';
+import { cliConfigSchema } from './config';
+import { farmUpConfigSchema } from './farm-up';
+
+/** Every configuration schema of the farm, by the component that reads it (the README documents them all). */
+export const CONFIG_SCHEMAS: Record<string, z.AnyZodObject> = {
+  runtime: runtimeConfigSchema,
+  bus: busConfigSchema,
+  orchestrator: orchestratorConfigSchema,
+  'orchestrator (jobs launcher)': jobsLauncherConfigSchema,
+  'request-planner': requestPlannerConfigSchema,
+  'code-planner': codePlannerConfigSchema,
+  'coding-agent': agentConfigSchema,
+  'coding-agent worker': agentWorkerConfigSchema,
+  srm: srmConfigSchema,
+  'rag-service': ragConfigFields,
+  cli: cliConfigSchema,
+  'farm up': farmUpConfigSchema,
+};
+
+export function configVariables(): Set<string> {
+  return new Set(Object.values(CONFIG_SCHEMAS).flatMap((s) => Object.keys(s.shape)));
+}
