@@ -1,8 +1,11 @@
-import { busConfigSchema, connectBus, type EventBus } from '@farm/bus';
+import { Topics, busConfigSchema, connectBus, type EventBus } from '@farm/bus';
+import { startGitHttpServer } from '@farm/git';
+import { FINAL_PHASES } from '@farm/proto';
 import { agentConfigSchema } from '@farm/coding-agent';
 import { codePlannerConfigSchema } from '@farm/code-planner';
 import {
   createTaskLauncher,
+  getRequest,
   orchestratorConfigSchema,
   orchestratorOptionsFrom,
   resumeLaunches,
@@ -15,6 +18,19 @@ import { startSrmServer } from '@farm/srm';
 import { PostgresSymbolLeases } from '@farm/srm-client';
 import { openStore, type SqlStore } from '@farm/store';
 import { farmLeases, startFarm } from './local-farm';
+import { LocalRepoMirrors } from './local-repos';
+
+/** When a request on a local repository ends, its branches go back into that repository. */
+async function syncLocalReposWhenDone(bus: EventBus, store: SqlStore, repos: LocalRepoMirrors, log: Logger) {
+  return bus.subscribe(Topics.phaseTransitions, 'farm-up-local-repos', async (t) => {
+    if (t.taskId || !FINAL_PHASES.has(t.toPhase)) return;
+    const found = await getRequest(store, t.changeRequestId);
+    if (!found) return;
+    const branches = [...found.tasks.map((task) => task.branch), found.request.integrationBranch].filter(Boolean);
+    const fetched = await repos.syncBack(t.changeRequestId, branches);
+    if (fetched.length) log.info('request ended; its branches are in your repository', { branches: fetched });
+  });
+}
 
 /**
  * `farm up`: every component's own settings, composed. Without KAFKA_BROKERS it is the embedded farm (the
@@ -27,12 +43,15 @@ export const farmUpConfigSchema = busConfigSchema
   .extend({
     /** The srm `farm up` runs for its agents, on loopback (0: a free port). */
     FARM_SRM_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+    /** The git smart-HTTP server serving local repositories to the agents, on loopback (0: a free port). */
+    FARM_GIT_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   });
 export type FarmUpConfig = z.infer<typeof farmUpConfigSchema>;
 
 export interface RunningFarm {
   bus: EventBus;
   store: SqlStore;
+  localRepos: LocalRepoMirrors;
   routes: RouteHandler;
   stop(): Promise<void>;
 }
@@ -54,6 +73,10 @@ export async function startFarmUp(env: NodeJS.ProcessEnv, log: Logger): Promise<
     stack.push(async () => leases.close());
     const srm = await startSrmServer({ leases, port: config.FARM_SRM_PORT, host: '127.0.0.1', log });
     stack.push(() => srm.close());
+    const git = await startGitHttpServer({ root: layout.git, port: config.FARM_GIT_PORT, host: '127.0.0.1', log });
+    stack.push(() => git.close());
+    const localRepos = await LocalRepoMirrors.open(store, git, log);
+    stack.push((await syncLocalReposWhenDone(bus, store, localRepos, log)).stop);
     const agentEnv = { ...env, FARM_SRM_URL: srm.url };
     // The agents validate their settings too, but a farm that cannot run one should not start.
     if (config.FARM_LAUNCHER === 'process') loadConfig(agentConfigSchema, agentEnv);
@@ -79,7 +102,7 @@ export async function startFarmUp(env: NodeJS.ProcessEnv, log: Logger): Promise<
       store: config.DATABASE_URL ? 'postgres' : layout.database,
       launcher: config.FARM_LAUNCHER,
     });
-    return { bus, store, routes: stateRoutes(store), stop: unwind };
+    return { bus, store, localRepos, routes: stateRoutes(store), stop: unwind };
   } catch (err) {
     await unwind();
     throw err;

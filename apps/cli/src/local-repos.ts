@@ -1,0 +1,126 @@
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { FarmError, type Logger } from '@farm/runtime';
+import type { GitHttpServer } from '@farm/git';
+import { migrate, type SqlStore } from '@farm/store';
+
+const run = promisify(execFile);
+
+/** The given repository is not a local git repository the farm can serve. */
+export class NotALocalRepo extends FarmError {
+  constructor(
+    readonly repo: string,
+    why: string,
+  ) {
+    super(`${repo} is not a git repository this farm can serve: ${why}`, { retryable: false, details: { repo } });
+  }
+}
+
+const MIGRATIONS = [
+  {
+    name: 'local-repos-001',
+    sql: `CREATE TABLE local_repos (
+  change_request_id text PRIMARY KEY,
+  path text NOT NULL,
+  mirror text NOT NULL,
+  synced_at timestamptz
+);`,
+  },
+];
+
+/** An absolute path or a file:// URL: a repository on this machine rather than a git remote. */
+export function localRepoPath(repo: string): string | undefined {
+  if (repo.startsWith('file://')) return fileURLToPath(repo);
+  return path.isAbsolute(repo) ? repo : undefined;
+}
+
+/**
+ * Serves repositories on the user's machine to the farm's agents: each gets a bare mirror under the farm's
+ * git smart-HTTP server (refreshed from the user's repository at every submission), the request runs against
+ * the mirror, and when it ends its `agt/` and `farm/` branches are fetched back into the user's repository.
+ * The user's work tree and checked-out branch are never touched.
+ */
+export class LocalRepoMirrors {
+  private constructor(
+    private readonly store: SqlStore,
+    private readonly git: GitHttpServer,
+    private readonly log: Logger,
+  ) {}
+
+  static async open(store: SqlStore, git: GitHttpServer, log: Logger): Promise<LocalRepoMirrors> {
+    await migrate(store, MIGRATIONS);
+    return new LocalRepoMirrors(store, git, log);
+  }
+
+  /** The URL the agents use for `repo`: its mirror's for a local repository, else `repo` itself. */
+  async prepare(changeRequestId: string, repo: string): Promise<string> {
+    const local = localRepoPath(repo);
+    if (!local) return repo;
+    const gitDir = await this.checkRepo(local);
+    const name = `local/${path.basename(path.resolve(local)).replace(/[^A-Za-z0-9._-]/g, '_')}-${createHash('sha256').update(gitDir).digest('hex').slice(0, 10)}.git`;
+    const mirror = path.join(this.git.root, name);
+    if (!existsSync(mirror)) await this.git.createBareRepo(name);
+    // Branches and tags as they are now in the user's repository (not pruned: the farm's own stay).
+    await run('git', [
+      '-C',
+      mirror,
+      'fetch',
+      '--quiet',
+      '--no-tags',
+      local,
+      '+refs/heads/*:refs/heads/*',
+      '+refs/tags/*:refs/tags/*',
+    ]);
+    await this.store.query(
+      `INSERT INTO local_repos (change_request_id, path, mirror) VALUES ($1, $2, $3)
+       ON CONFLICT (change_request_id) DO NOTHING`,
+      [changeRequestId, local, mirror],
+    );
+    this.log.info('serving a local repository', { changeRequestId, path: local, url: this.git.repoUrl(name) });
+    return this.git.repoUrl(name);
+  }
+
+  /**
+   * Fetches the request's branches (`branches`, those that exist in the mirror) into the user's repository;
+   * idempotent, and recorded so a restart does not repeat it. Returns the branches brought back.
+   */
+  async syncBack(changeRequestId: string, branches: string[]): Promise<string[]> {
+    const rows = await this.store.query<{ path: string; mirror: string; synced_at: unknown }>(
+      'SELECT path, mirror, synced_at FROM local_repos WHERE change_request_id = $1',
+      [changeRequestId],
+    );
+    const row = rows.rows[0];
+    if (!row || row.synced_at) return [];
+    const { stdout } = await run('git', ['-C', row.mirror, 'for-each-ref', '--format=%(refname:short)', 'refs/heads/']);
+    const present = new Set(stdout.split('\n').filter(Boolean));
+    const wanted = branches.filter((b) => present.has(b));
+    if (wanted.length) {
+      await run('git', [
+        '-C',
+        row.path,
+        'fetch',
+        '--quiet',
+        '--no-tags',
+        row.mirror,
+        ...wanted.map((b) => `+refs/heads/${b}:refs/heads/${b}`),
+      ]);
+    }
+    await this.store.query('UPDATE local_repos SET synced_at = now() WHERE change_request_id = $1', [changeRequestId]);
+    this.log.info('branches fetched into the local repository', { changeRequestId, path: row.path, branches: wanted });
+    return wanted;
+  }
+
+  private async checkRepo(local: string): Promise<string> {
+    if (!existsSync(local)) throw new NotALocalRepo(local, 'no such directory on the farm’s machine');
+    try {
+      const { stdout } = await run('git', ['-C', local, 'rev-parse', '--absolute-git-dir']);
+      return stdout.trim();
+    } catch (err) {
+      throw new NotALocalRepo(local, (err as { stderr?: string }).stderr?.trim() || 'git rev-parse failed');
+    }
+  }
+}
