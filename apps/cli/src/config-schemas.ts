@@ -1,4 +1,5 @@
 import { busConfigSchema } from '@farm/bus';
+import { gitCredentialsConfigSchema } from '@farm/git';
 import { agentConfigSchema, agentWorkerConfigSchema } from '@farm/coding-agent';
 import { codePlannerConfigSchema } from '@farm/code-planner';
 import { jobsLauncherConfigSchema, orchestratorConfigSchema } from '@farm/orchestrator';
@@ -13,6 +14,7 @@ import { farmUpConfigSchema } from './farm-up';
 export const CONFIG_SCHEMAS: Record<string, z.AnyZodObject> = {
   runtime: runtimeConfigSchema,
   bus: busConfigSchema,
+  'git credentials': gitCredentialsConfigSchema,
   orchestrator: orchestratorConfigSchema,
   'orchestrator (jobs launcher)': jobsLauncherConfigSchema,
   'request-planner': requestPlannerConfigSchema,

@@ -1,5 +1,5 @@
 import { Topics, busConfigSchema, connectBus, type EventBus } from '@farm/bus';
-import { startGitHttpServer } from '@farm/git';
+import { configureGitCredentials, gitCredentialsConfigSchema, startGitHttpServer } from '@farm/git';
 import { FINAL_PHASES } from '@farm/proto';
 import { agentConfigSchema } from '@farm/coding-agent';
 import { codePlannerConfigSchema } from '@farm/code-planner';
@@ -59,6 +59,7 @@ export interface RunningFarm {
 /** Starts the farm in this process; `env` is also what the agent processes get. */
 export async function startFarmUp(env: NodeJS.ProcessEnv, log: Logger): Promise<RunningFarm> {
   const config = loadConfig(farmUpConfigSchema, env);
+  configureGitCredentials(loadConfig(gitCredentialsConfigSchema, env));
   const layout = stateLayout(config.FARM_STATE_DIR);
   const store = await openStore(config.DATABASE_URL, layout.database);
   const stack: (() => Promise<void>)[] = [() => store.close()];

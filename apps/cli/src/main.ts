@@ -1,12 +1,15 @@
 import { Command, Option } from 'commander';
 import { farm } from '@farm/proto';
 import { KafkaBus, Topics, toJson } from '@farm/bus';
-import { type RequestSummary, type TaskSummary } from '@farm/orchestrator';
 import { ConfigError, FarmError, createLogger, loadConfig, runService } from '@farm/runtime';
 import { loadCliConfig, requireBrokers, type CliConfig } from './config';
 import { runDemo } from './demo';
 import { registerScaleCommand } from './scale-command';
-import { formatRequest, formatRequestList, formatTransition } from './format';
+import { formatRequest, formatRequestList } from './format';
+import { FarmApi } from './farm-api';
+import { ProgressView } from './progress';
+import { localRepoPath } from './local-repos';
+import { changeRequestJson, resolveRepoArg } from './repo-arg';
 import { farmUpConfigSchema, startFarmUp } from './farm-up';
 import { cancelChangeRequest, submitChangeRequest, watchChangeRequest } from './submit';
 
@@ -25,39 +28,54 @@ const program = new Command('farm').description(
 program
   .command('submit')
   .description('submit a change request; prints its id')
-  .requiredOption('--repo <url>', 'git clone URL (smart HTTP) of the repository')
+  .requiredOption('--repo <url|path>', 'git clone URL (smart HTTP) of the repository, or the path of a local one')
   .requiredOption('--title <text>', 'what to change, in one line')
-  .option('--base <ref>', 'branch, tag or commit to start from', 'main')
+  .option('--base <ref>', 'branch, tag or commit to start from (default: main; a local repo: its current branch)')
   .option('--description <text>', 'details for the planners and agents', '')
   .option('--check-command <cmd>', 'command that checks a patch (default: detected from the repo)')
-  .option('--watch', 'stream its phases after submitting')
+  .option('--id <uuid>', 'the request id (submitting the same id again changes nothing)')
+  .option('--watch', 'follow its progress after submitting')
   .option('--json', 'print JSON')
   .action(async (o) => {
-    const bus = await connect(loadCliConfig(), 'submit');
-    try {
-      const id = await submitChangeRequest(bus, {
-        repoUrl: o.repo,
-        baseRef: o.base,
-        title: o.title,
-        description: o.description,
-        checkCommand: o.checkCommand,
-      });
-      process.stdout.write(o.json ? JSON.stringify({ changeRequestId: id }) + '\n' : `${id}\n`);
-      if (o.watch) process.exitCode = await watch(bus, id, o.json);
-    } finally {
-      await bus.close();
+    const config = loadCliConfig();
+    const repo = await resolveRepoArg(o.repo, o.base);
+    const input = { ...repo, title: o.title, description: o.description, checkCommand: o.checkCommand, id: o.id };
+    if (usesKafka(config)) {
+      if (localRepoPath(input.repoUrl)) {
+        throw new ConfigError(
+          'a local repository can only be submitted to `farm up` over its HTTP API: unset KAFKA_BROKERS or set FARM_URL',
+        );
+      }
+      const bus = await connect(config, 'submit');
+      try {
+        const id = await submitChangeRequest(bus, input);
+        process.stdout.write(o.json ? JSON.stringify({ changeRequestId: id }) + '\n' : `${id}\n`);
+        if (o.watch) process.exitCode = await watchOverKafka(bus, id, o.json);
+      } finally {
+        await bus.close();
+      }
+      return;
     }
+    const api = new FarmApi(config.FARM_URL);
+    const { changeRequestId: id, created } = await api.submit(changeRequestJson(input));
+    process.stdout.write(o.json ? JSON.stringify({ changeRequestId: id, created }) + '\n' : `${id}\n`);
+    if (o.watch) process.exitCode = await watchOverHttp(api, id, o.json);
   });
 
 program
   .command('watch <id>')
-  .description('stream the phase transitions of a change request until it reaches a final phase')
+  .description('follow a change request: every phase transition and task result from the first, until a final phase')
   .option('--json', 'one JSON object per transition')
   .addOption(new Option('--timeout <seconds>', 'give up after this long').argParser(Number))
   .action(async (id: string, o) => {
-    const bus = await connect(loadCliConfig(), 'watch');
+    const config = loadCliConfig();
+    if (!usesKafka(config)) {
+      process.exitCode = await watchOverHttp(new FarmApi(config.FARM_URL), id, o.json, o.timeout);
+      return;
+    }
+    const bus = await connect(config, 'watch');
     try {
-      process.exitCode = await watch(bus, id, o.json, o.timeout);
+      process.exitCode = await watchOverKafka(bus, id, o.json, o.timeout);
     } finally {
       await bus.close();
     }
@@ -90,10 +108,8 @@ program
   .option('--limit <n>', 'how many', '50')
   .option('--json', 'print JSON')
   .action(async (o) => {
-    const { changeRequests } = await askOrchestrator<{ changeRequests: RequestSummary[] }>(
-      `/v1/change-requests?limit=${Number(o.limit)}`,
-    );
-    process.stdout.write((o.json ? JSON.stringify(changeRequests, null, 2) : formatRequestList(changeRequests)) + '\n');
+    const list = await new FarmApi(loadCliConfig().FARM_URL).list(Number(o.limit));
+    process.stdout.write((o.json ? JSON.stringify(list, null, 2) : formatRequestList(list)) + '\n');
   });
 
 program
@@ -101,16 +117,13 @@ program
   .description('one change request with its tasks, or the table of requests without an id')
   .option('--json', 'print JSON')
   .action(async (id: string | undefined, o) => {
+    const api = new FarmApi(loadCliConfig().FARM_URL);
     if (!id) {
-      const { changeRequests } = await askOrchestrator<{ changeRequests: RequestSummary[] }>('/v1/change-requests');
-      process.stdout.write(
-        (o.json ? JSON.stringify(changeRequests, null, 2) : formatRequestList(changeRequests)) + '\n',
-      );
+      const list = await api.list();
+      process.stdout.write((o.json ? JSON.stringify(list, null, 2) : formatRequestList(list)) + '\n');
       return;
     }
-    const found = await askOrchestrator<{ request: RequestSummary; tasks: TaskSummary[] }>(
-      `/v1/change-requests/${encodeURIComponent(id)}`,
-    );
+    const found = await api.get(id);
     process.stdout.write((o.json ? JSON.stringify(found, null, 2) : formatRequest(found.request, found.tasks)) + '\n');
   });
 
@@ -120,41 +133,57 @@ program
   .option('--reason <text>', 'why', '')
   .option('--json', 'print JSON')
   .action(async (id: string, o) => {
-    const bus = await connect(loadCliConfig(), 'cancel');
-    try {
-      await cancelChangeRequest(bus, id, o.reason);
-      process.stdout.write(
-        o.json ? JSON.stringify({ changeRequestId: id, cancelRequested: true }) + '\n' : `cancel requested for ${id}\n`,
-      );
-    } finally {
-      await bus.close();
+    const config = loadCliConfig();
+    if (usesKafka(config)) {
+      const bus = await connect(config, 'cancel');
+      try {
+        await cancelChangeRequest(bus, id, o.reason);
+      } finally {
+        await bus.close();
+      }
+    } else {
+      await new FarmApi(config.FARM_URL).cancel(id, o.reason);
     }
+    process.stdout.write(
+      o.json ? JSON.stringify({ changeRequestId: id, cancelRequested: true }) + '\n' : `cancel requested for ${id}\n`,
+    );
   });
 
 registerScaleCommand(program);
 
-async function askOrchestrator<T>(path: string): Promise<T> {
-  const base = loadCliConfig().FARM_URL;
-  let res: Response;
-  try {
-    res = await fetch(new URL(path, base));
-  } catch (err) {
-    throw new ConfigError(`cannot reach the orchestrator at ${base} (set FARM_URL): ${(err as Error).message}`);
-  }
-  const body = (await res.json()) as T & { error?: string };
-  if (!res.ok) throw new FarmError(body.error ?? `orchestrator answered ${res.status}`);
-  return body;
+/** Kafka only for a user who has only Kafka: KAFKA_BROKERS set and FARM_URL not. */
+function usesKafka(config: CliConfig): boolean {
+  return !!config.KAFKA_BROKERS && !process.env.FARM_URL;
 }
 
-async function watch(bus: KafkaBus, id: string, json: boolean, timeoutS?: number): Promise<number> {
-  const last = await watchChangeRequest(
-    bus,
-    id,
-    (t) =>
-      process.stdout.write((json ? JSON.stringify(toJson(Topics.phaseTransitions, t)) : formatTransition(t)) + '\n'),
-    { timeoutMs: timeoutS ? timeoutS * 1000 : undefined },
-  );
-  return last.toPhase === farm.v1.Phase.DONE ? 0 : 1;
+async function watchOverHttp(api: FarmApi, id: string, json: boolean, timeoutS?: number): Promise<number> {
+  const view = new ProgressView(process.stdout, json);
+  const signal = timeoutS ? AbortSignal.timeout(timeoutS * 1000) : undefined;
+  let last: farm.v1.PhaseTransition | undefined;
+  try {
+    for await (const t of api.events(id, { signal })) {
+      view.show(t, () => toJson(Topics.phaseTransitions, t));
+      last = t;
+    }
+  } catch (err) {
+    if (signal?.aborted) throw new FarmError(`no final phase for ${id} within ${timeoutS} s`);
+    throw err;
+  } finally {
+    view.close();
+  }
+  return last?.toPhase === farm.v1.Phase.DONE ? 0 : 1;
+}
+
+async function watchOverKafka(bus: KafkaBus, id: string, json: boolean, timeoutS?: number): Promise<number> {
+  const view = new ProgressView(process.stdout, json);
+  try {
+    const last = await watchChangeRequest(bus, id, (t) => view.show(t, () => toJson(Topics.phaseTransitions, t)), {
+      timeoutMs: timeoutS ? timeoutS * 1000 : undefined,
+    });
+    return last.toPhase === farm.v1.Phase.DONE ? 0 : 1;
+  } finally {
+    view.close();
+  }
 }
 
 program.parseAsync(process.argv).catch((err) => {

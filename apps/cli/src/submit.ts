@@ -3,6 +3,8 @@ import { farm, FINAL_PHASES } from '@farm/proto';
 import { Topics, type EventBus } from '@farm/bus';
 
 export interface SubmitInput {
+  /** The request's id; a new one when absent. */
+  id?: string;
   repoUrl: string;
   baseRef?: string;
   title: string;
@@ -13,7 +15,7 @@ export interface SubmitInput {
 
 /** Publishes a change request and returns its id. */
 export async function submitChangeRequest(bus: EventBus, input: SubmitInput): Promise<string> {
-  const id = randomUUID();
+  const id = input.id || randomUUID();
   await bus.publish(
     Topics.changeRequests,
     farm.v1.ChangeRequest.create({

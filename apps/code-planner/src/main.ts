@@ -1,4 +1,5 @@
 import { busConfigSchema, connectKafka } from '@farm/bus';
+import { configureGitCredentials, gitCredentialsConfigSchema } from '@farm/git';
 import { createLogger, loadConfigOrExit, runService, z } from '@farm/runtime';
 import { HttpSymbolLeases } from '@farm/srm-client';
 import { startCodePlanner } from './code-planner';
@@ -10,6 +11,7 @@ const schema = codePlannerConfigSchema.merge(busConfigSchema).extend({
 });
 const log = createLogger('code-planner');
 const config = loadConfigOrExit(schema);
+configureGitCredentials(loadConfigOrExit(gitCredentialsConfigSchema));
 void runService(log, config.FARM_METRICS_PORT, async () => {
   const bus = await connectKafka(config, 'code-planner', log);
   const leases = config.FARM_SRM_URL ? srmReserver(new HttpSymbolLeases(config.FARM_SRM_URL)) : undefined;

@@ -2,7 +2,8 @@
 // (0 SUCCESS, 2 SOFT_FAIL, 3 HARD_FAIL, 64 bad input or configuration).
 import { farm } from '@farm/proto';
 import { SpoolDirBus, Topics, connectKafkaFromEnv, type EventBus } from '@farm/bus';
-import { ConfigError, createLogger, errorMessage } from '@farm/runtime';
+import { configureGitCredentials, gitCredentialsConfigSchema } from '@farm/git';
+import { ConfigError, createLogger, errorMessage, loadConfig } from '@farm/runtime';
 import { agentDepsFromConfig } from './agent-deps';
 import { loadAgentConfig } from './config';
 import { BadTaskInput, readTask } from './read-task';
@@ -21,6 +22,7 @@ async function main(): Promise<number> {
   try {
     task = readTask(process.argv.slice(2), process.env);
     const config = loadAgentConfig();
+    configureGitCredentials(loadConfig(gitCredentialsConfigSchema));
     if (config.FARM_AGENT_SPOOL_DIR) bus = new SpoolDirBus(config.FARM_AGENT_SPOOL_DIR, log);
     else if (config.KAFKA_BROKERS) bus = await connectKafkaFromEnv(`coding-agent-${task.id}`, log);
     else throw new ConfigError('KAFKA_BROKERS is required when the agent does not run under a one-machine farm');

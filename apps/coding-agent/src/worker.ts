@@ -1,5 +1,6 @@
 // Worker-pool entry point: one coding-agent replica consuming the task topic (see worker-pool.ts).
 import { busConfigSchema, connectKafka } from '@farm/bus';
+import { configureGitCredentials, gitCredentialsConfigSchema } from '@farm/git';
 import { createLogger, loadConfigOrExit, runService } from '@farm/runtime';
 import { agentDepsFromConfig } from './agent-deps';
 import { agentConfigSchema, agentWorkerConfigSchema } from './config';
@@ -7,6 +8,7 @@ import { startAgentWorker } from './worker-pool';
 
 const log = createLogger('coding-agent');
 const config = loadConfigOrExit(agentConfigSchema.merge(agentWorkerConfigSchema).merge(busConfigSchema));
+configureGitCredentials(loadConfigOrExit(gitCredentialsConfigSchema));
 void runService(log, config.FARM_METRICS_PORT, async () => {
   const deps = agentDepsFromConfig(config, log);
   const bus = await connectKafka(config, 'coding-agent', log);

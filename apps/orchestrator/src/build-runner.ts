@@ -7,6 +7,7 @@ import { farm } from '@farm/proto';
 import { Topics, type EventBus, type Subscription } from '@farm/bus';
 import { errorMessage, type Logger } from '@farm/runtime';
 import { describeFailure, planChecks, runChecks } from '@farm/sandbox';
+import { gitCliAuth } from '@farm/git';
 
 const exec = promisify(execFile);
 const B = farm.v1.BuildStatus;
@@ -32,7 +33,8 @@ export async function runBuild(
 ): Promise<farm.v1.IBuildResult> {
   const id = request.changeRequestId!;
   const branch = integrationBranchFor(id);
-  const url = request.repo?.url ?? '';
+  // Credentials travel in this process's git environment only, never in the clone's config the checks can read.
+  const { url, env: authEnv } = gitCliAuth(request.repo?.url ?? '');
   const root = deps.workRoot ?? path.join(os.tmpdir(), 'farm-build');
   await mkdir(root, { recursive: true });
   const dir = await mkdtemp(path.join(root, 'build-'));
@@ -40,6 +42,7 @@ export async function runBuild(
   const git = (...args: string[]) =>
     exec('git', ['-c', 'user.name=agent-farm', '-c', 'user.email=build@agent-farm.local', ...args], {
       cwd: repo,
+      env: { ...process.env, ...authEnv },
       maxBuffer: 64 * 1024 * 1024,
     });
   const result = (status: farm.v1.BuildStatus, fields: Partial<farm.v1.IBuildResult>): farm.v1.IBuildResult => ({
@@ -49,7 +52,7 @@ export async function runBuild(
     ...fields,
   });
   try {
-    await exec('git', ['clone', '--quiet', '--no-checkout', url, repo]);
+    await exec('git', ['clone', '--quiet', '--no-checkout', url, repo], { env: { ...process.env, ...authEnv } });
     await git('checkout', '--quiet', '-B', branch, request.repo?.baseCommit ?? '');
     for (const agentBranch of request.branches ?? []) {
       await git('fetch', '--quiet', 'origin', `refs/heads/${agentBranch}:refs/remotes/origin/${agentBranch}`);

@@ -1,4 +1,5 @@
 import { connectKafka, busConfigSchema } from '@farm/bus';
+import { configureGitCredentials, gitCredentialsConfigSchema } from '@farm/git';
 import { createLogger, loadConfigOrExit, runService } from '@farm/runtime';
 import { openStore } from '@farm/store';
 import { HttpSymbolLeases } from '@farm/srm-client';
@@ -12,6 +13,7 @@ import { resumeLaunches } from './resume-launches';
 const schema = orchestratorConfigSchema.merge(busConfigSchema);
 const log = createLogger('orchestrator');
 const config = loadConfigOrExit(schema);
+configureGitCredentials(loadConfigOrExit(gitCredentialsConfigSchema));
 void runService(log, config.FARM_METRICS_PORT, async () => {
   const bus = await connectKafka(config, 'orchestrator', log);
   const store = await openStore(config.DATABASE_URL, stateLayout(config.FARM_STATE_DIR).database);

@@ -34,12 +34,21 @@ export async function startGitHttpServer(opts: {
   port?: number;
   host?: string;
   log?: Logger;
+  /** Require HTTP basic auth with these credentials (as a git host with private repositories does). */
+  auth?: { username: string; password: string };
 }): Promise<GitHttpServer> {
   const root = path.resolve(opts.root);
   const log = opts.log ?? silentLogger;
   await mkdir(root, { recursive: true });
 
+  const expected =
+    opts.auth && `Basic ${Buffer.from(`${opts.auth.username}:${opts.auth.password}`).toString('base64')}`;
   const server = http.createServer((req, res) => {
+    if (expected && req.headers.authorization !== expected) {
+      res.writeHead(401, { 'www-authenticate': 'Basic realm="farm"' }).end('authentication required\n');
+      req.resume();
+      return;
+    }
     const u = new URL(req.url ?? '/', 'http://localhost');
     let pathInfo: string;
     try {

@@ -1,2 +1,3 @@
 export * from './git-http-server';
 export * from './repo-ops';
+export * from './credentials';

@@ -6,6 +6,13 @@ import git from 'isomorphic-git';
 import http from 'isomorphic-git/http/node';
 import { FarmError, errorMessage } from '@farm/runtime';
 import type { GitHttpServer } from './git-http-server';
+import { redactUrl, splitCredentials } from './credentials';
+
+/** isomorphic-git's network options for `url`: the bare URL and its credentials (never in .git/config). */
+function remote(url: string) {
+  const { url: bare, auth } = splitCredentials(url);
+  return { http, url: bare, ...(auth ? { onAuth: () => auth } : {}) };
+}
 
 /** The ref does not exist on the remote; retrying the same request cannot help. */
 export class RefNotFound extends FarmError {
@@ -63,7 +70,7 @@ const SHA_RE = /^[0-9a-f]{40}$/i;
 
 /** Remote refs, peeled so that annotated tags map to the commit they point at. */
 async function remoteRefs(url: string): Promise<Map<string, string>> {
-  const refs = await git.listServerRefs({ http, url, symrefs: true, peelTags: true });
+  const refs = await git.listServerRefs({ ...remote(url), symrefs: true, peelTags: true });
   return new Map(refs.map((r) => [r.ref, r.peeled ?? r.oid]));
 }
 
@@ -74,19 +81,19 @@ export async function resolveRemoteRef(url: string, ref: string): Promise<string
   try {
     refs = await remoteRefs(url);
   } catch (err) {
-    throw new CloneFailed(`listing refs of ${url} failed: ${errorMessage(err)}`, err);
+    throw new CloneFailed(`listing refs of ${redactUrl(url)} failed: ${errorMessage(err)}`, err);
   }
   // Same precedence as git rev-parse: exact full ref, then branch, then tag.
   for (const candidate of [ref, `refs/heads/${ref}`, `refs/tags/${ref}`]) {
     const sha = refs.get(candidate);
     if (sha) return sha;
   }
-  throw new RefNotFound(url, ref);
+  throw new RefNotFound(redactUrl(url), ref);
 }
 
 export async function remoteBranchSha(url: string, branch: string): Promise<string | undefined> {
   const full = `refs/heads/${branch}`;
-  const refs = await git.listServerRefs({ http, url, prefix: full });
+  const refs = await git.listServerRefs({ ...remote(url), prefix: full });
   return refs.find((r) => r.ref === full)?.oid;
 }
 
@@ -119,7 +126,9 @@ export async function cloneAtCommit(opts: {
   /** Upper bound on total history fetched before giving up (default 10000 commits). */
   maxDepth?: number;
 }): Promise<{ commit: string; depth: number }> {
-  const { url, dir } = opts;
+  const { dir } = opts;
+  const net = remote(opts.url);
+  const url = redactUrl(opts.url); // for messages
   const commit = opts.commit.toLowerCase();
   if (!SHA_RE.test(commit)) throw new CommitNotFound(opts.commit, opts.ref, url);
   const maxDepth = opts.maxDepth ?? 10_000;
@@ -130,8 +139,9 @@ export async function cloneAtCommit(opts: {
   await mkdir(dir, { recursive: true });
   try {
     await git.init({ fs, dir });
-    await git.addRemote({ fs, dir, remote: 'origin', url, force: true });
-    await git.fetch({ fs, http, dir, remote: 'origin', ref, singleBranch: true, depth, tags: false });
+    // The remote is recorded without credentials: the repo's checks can read .git/config.
+    await git.addRemote({ fs, dir, remote: 'origin', url: net.url, force: true });
+    await git.fetch({ fs, ...net, dir, remote: 'origin', ref, singleBranch: true, depth, tags: false });
   } catch (err) {
     if (err instanceof git.Errors.NotFoundError && ref) throw new RefNotFound(url, ref);
     throw new CloneFailed(`clone of ${url} (${opts.ref}) failed: ${errorMessage(err)}`, err);
@@ -143,7 +153,7 @@ export async function cloneAtCommit(opts: {
     try {
       await git.fetch({
         fs,
-        http,
+        ...net,
         dir,
         remote: 'origin',
         ref,
@@ -202,7 +212,7 @@ export async function pushBranch(opts: { dir: string; url: string; branch: strin
   const sha = await git.resolveRef({ fs, dir, ref: `refs/heads/${branch}` });
   let result;
   try {
-    result = await git.push({ fs, http, dir, url, ref: branch, remoteRef: `refs/heads/${branch}`, force: false });
+    result = await git.push({ fs, ...remote(url), dir, ref: branch, remoteRef: `refs/heads/${branch}`, force: false });
   } catch (err) {
     // isomorphic-git detects non-fast-forward itself before sending; that is a conflict, not a glitch
     const nonFf = err instanceof git.Errors.PushRejectedError;
