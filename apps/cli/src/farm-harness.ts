@@ -5,16 +5,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { farm } from '@farm/proto';
 import { Topics, type EventBus, type Subscription } from '@farm/bus';
-import { AGENT_JOB_ENTRY } from '@farm/coding-agent';
 import { seedBareRepo, startGitHttpServer, type GitHttpServer } from '@farm/git';
 import { createJsonModel } from '@farm/llm';
-import { ChildProcessLauncher, Orchestrator } from '@farm/orchestrator';
+import { Orchestrator, type ChildProcessLauncher } from '@farm/orchestrator';
 import { createLogger, silentLogger } from '@farm/runtime';
 import { startScriptedModelServer, type ModelScript, type ScriptedModelServer } from '@farm/scripted-llm';
 import { startSrmServer } from '@farm/srm';
 import { PostgresSymbolLeases } from '@farm/srm-client';
 import type { SqlStore } from '@farm/store';
-import { farmLeases, startFarm } from './local-farm';
+import { agentProcessLauncher, farmLeases, startFarm } from './local-farm';
 import { submitChangeRequest, watchChangeRequest } from './submit';
 
 export const testLog = process.env.FARM_TEST_LOGS ? createLogger('test') : silentLogger;
@@ -43,12 +42,10 @@ export async function startFarmHarness(bus: EventBus, store: SqlStore, script: M
   const model = await startScriptedModelServer({ script });
   const leases = await PostgresSymbolLeases.open(store);
   const srm = await startSrmServer({ leases, port: 0, host: '127.0.0.1' });
-  const launcher = new ChildProcessLauncher({
+  const launcher = agentProcessLauncher(path.join(tmp, 'state'), {
     bus,
     log: testLog,
-    agentEntry: AGENT_JOB_ENTRY,
-    logDir: path.join(tmp, 'agent-logs'),
-    env: {
+    agentEnv: {
       ...process.env,
       OPENAI_BASE_URL: model.baseURL,
       OPENAI_API_KEY: 'test-key',

@@ -8,12 +8,10 @@ import path from 'node:path';
 import { farm } from '@farm/proto';
 import { DEAD_LETTER_TOPIC, DLQ_HEADERS, Topics, type EventBus, type RawMessage } from '@farm/bus';
 import { remoteBranchSha, seedBareRepo, startGitHttpServer, type GitHttpServer } from '@farm/git';
-import { ChildProcessLauncher } from '@farm/orchestrator';
-import { AGENT_JOB_ENTRY } from '@farm/coding-agent';
 import { createLogger, silentLogger } from '@farm/runtime';
 import { startScriptedModelServer, type ModelScript } from '@farm/scripted-llm';
 import type { SqlStore } from '@farm/store';
-import { startFarm } from './local-farm';
+import { agentProcessLauncher, startFarm } from './local-farm';
 import { NON_APPLYING_DIFF, SAMPLE_DIFF, SAMPLE_REPO_FILES, SAMPLE_REQUEST } from './sample-repo';
 import { submitChangeRequest, watchChangeRequest } from './submit';
 
@@ -49,12 +47,10 @@ export function defineFarmScenarios(mode: string, open: () => Promise<{ bus: Eve
       const repoUrl = await git.createBareRepo(repoName);
       const baseCommit = await seedBareRepo({ url: repoUrl, files: SAMPLE_REPO_FILES, message: 'initial' });
       const model = await startScriptedModelServer({ script });
-      const launcher = new ChildProcessLauncher({
+      const launcher = agentProcessLauncher(path.join(tmp, 'state'), {
         bus,
         log,
-        agentEntry: AGENT_JOB_ENTRY,
-        logDir: path.join(tmp, 'agent-logs'),
-        env: {
+        agentEnv: {
           ...process.env,
           OPENAI_BASE_URL: model.baseURL,
           OPENAI_API_KEY: 'test-key',

@@ -17,7 +17,9 @@ import { loadConfig, z, type Logger, type RouteHandler } from '@farm/runtime';
 import { startSrmServer } from '@farm/srm';
 import { PostgresSymbolLeases } from '@farm/srm-client';
 import { openStore, type SqlStore } from '@farm/store';
+import { randomUUID } from 'node:crypto';
 import { farmLeases, startFarm } from './local-farm';
+import { submitChangeRequest, type SubmitInput } from './submit';
 import { LocalRepoMirrors } from './local-repos';
 
 /** When a request on a local repository ends, its branches go back into that repository. */
@@ -54,6 +56,13 @@ export interface RunningFarm {
   localRepos: LocalRepoMirrors;
   routes: RouteHandler;
   stop(): Promise<void>;
+}
+
+/** Publishes a change request to a running farm; a local repository is served through its mirror. */
+export async function submitToFarm(app: RunningFarm, input: SubmitInput): Promise<string> {
+  const id = input.id || randomUUID();
+  const repoUrl = await app.localRepos.prepare(id, input.repoUrl);
+  return submitChangeRequest(app.bus, { ...input, id, repoUrl });
 }
 
 /** Starts the farm in this process; `env` is also what the agent processes get. */

@@ -3,14 +3,17 @@ import { srmReserver, startCodePlanner, type SymbolLocator, type SymbolReserver 
 import type { SymbolLeases } from '@farm/srm-client';
 import type { JsonModel } from '@farm/llm';
 import {
+  ChildProcessLauncher,
   Orchestrator,
+  createTaskLauncher,
+  orchestratorConfigSchema,
   startBuildRunner,
   type LeaseReleaser,
   type OrchestratorOptions,
   type TaskLauncher,
 } from '@farm/orchestrator';
 import { startRequestPlanner } from '@farm/request-planner';
-import type { Logger } from '@farm/runtime';
+import { loadConfig, type Logger } from '@farm/runtime';
 import type { SqlStore } from '@farm/store';
 
 export interface FarmParts {
@@ -72,4 +75,16 @@ export async function startFarm(parts: FarmParts): Promise<{ orchestrator: Orche
 /** The srm as the farm's apps use it: the code-planner reserves, the orchestrator releases. */
 export function farmLeases(leases: SymbolLeases): LeaseReleaser & SymbolReserver {
   return { releaseForChangeRequest: (id) => leases.releaseForChangeRequest(id), ...srmReserver(leases) };
+}
+
+/**
+ * An agent process per task, with its state under `stateDir`, built by the same function every entry uses;
+ * agents still running are stopped when the farm stops (tests and the demo).
+ */
+export function agentProcessLauncher(
+  stateDir: string,
+  deps: { bus: EventBus; log: Logger; agentEnv: NodeJS.ProcessEnv },
+): ChildProcessLauncher {
+  const config = loadConfig(orchestratorConfigSchema, { FARM_STATE_DIR: stateDir, FARM_LAUNCHER: 'process' });
+  return createTaskLauncher(config, { ...deps, onClose: 'stop' }) as ChildProcessLauncher;
 }

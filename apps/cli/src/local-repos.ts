@@ -114,6 +114,20 @@ export class LocalRepoMirrors {
     return wanted;
   }
 
+  /** Resolves once the request's branches were fetched back (or it has no local repository). */
+  async whenSynced(changeRequestId: string, timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const r = await this.store.query<{ synced_at: unknown }>(
+        'SELECT synced_at FROM local_repos WHERE change_request_id = $1',
+        [changeRequestId],
+      );
+      if (!r.rows.length || r.rows[0].synced_at) return;
+      if (Date.now() > deadline) throw new FarmError(`branches of ${changeRequestId} not back within ${timeoutMs} ms`);
+      await new Promise((res) => setTimeout(res, 100));
+    }
+  }
+
   private async checkRepo(local: string): Promise<string> {
     if (!existsSync(local)) throw new NotALocalRepo(local, 'no such directory on the farm’s machine');
     try {

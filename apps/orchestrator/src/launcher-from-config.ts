@@ -1,12 +1,10 @@
 import type { EventBus } from '@farm/bus';
+import { AGENT_JOB_ENTRY } from '@farm/coding-agent';
 import type { Logger } from '@farm/runtime';
 import { ChildProcessLauncher } from './child-process-launcher';
 import { stateLayout, type OrchestratorConfig } from './config';
 import { kubernetesJobLauncherFromEnv } from './kubernetes-launcher-config';
 import { TaskTopicLauncher, type TaskLauncher } from './launcher';
-
-// Resolved, not imported: the agent runs in its own process.
-const AGENT_ENTRY = require.resolve('@farm/coding-agent/src/job.ts');
 
 /**
  * The one place a launcher is built from configuration: FARM_LAUNCHER picks it, `agentEnv` is what agent
@@ -33,7 +31,7 @@ export function createTaskLauncher(
       return new ChildProcessLauncher({
         bus: deps.bus,
         log: deps.log,
-        agentEntry: AGENT_ENTRY,
+        agentEntry: AGENT_JOB_ENTRY,
         env: deps.agentEnv ?? deps.env ?? process.env,
         stateDir: layout.agents,
         logDir: layout.logs,

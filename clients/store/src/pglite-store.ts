@@ -1,8 +1,10 @@
+import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import type { SqlStore } from './store';
 
 /** Embedded Postgres for one machine; dataDir keeps state across restarts (in memory when omitted). */
 export async function createPgliteStore(dataDir?: string): Promise<SqlStore> {
+  if (dataDir) mkdirSync(dataDir, { recursive: true }); // a fresh FARM_STATE_DIR
   const db = await PGlite.create(dataDir);
   // PGlite has one connection: queue statements so a transaction is not interleaved with other queries.
   let queue: Promise<unknown> = Promise.resolve();
