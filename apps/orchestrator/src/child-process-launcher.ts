@@ -62,6 +62,8 @@ export class ChildProcessLauncher implements TaskLauncher {
   private readonly finishing = new Set<string>(); // agent dirs being published
   private readonly pending = new Set<Promise<void>>();
   private readonly timers = new Set<NodeJS.Timeout>();
+  /** Closed with agents left running: their results are the next launcher's to publish. */
+  private detached = false;
 
   constructor(private readonly config: ChildProcessLauncherConfig) {
     this.stateDir = config.stateDir ?? mkdtempSync(join(os.tmpdir(), 'farm-agents-'));
@@ -103,9 +105,9 @@ export class ChildProcessLauncher implements TaskLauncher {
     child.unref(); // the farm may exit while agents run; they are adopted by the next one
     this.watched.set(record.taskId, { ...record, pid, dir });
     child.on('error', (err) => this.track(this.finish(dir, `could not be started: ${err.message}`)));
-    child.on('exit', (code, signal) =>
-      this.track(this.finish(dir, signal ? `killed by ${signal}` : `exited with code ${code}`)),
-    );
+    child.on('exit', (code, signal) => {
+      if (!this.detached) this.track(this.finish(dir, signal ? `killed by ${signal}` : `exited with code ${code}`));
+    });
     this.config.log.info('agent process started', { taskId: task.id, pid, log: logPath });
   }
 
@@ -156,8 +158,12 @@ export class ChildProcessLauncher implements TaskLauncher {
         await Promise.all([...this.pending]);
         if (this.watched.size) await new Promise((r) => setTimeout(r, 20));
       }
-    } else if (this.watched.size) {
-      this.config.log.info('agents left running; the next farm picks up their results', { agents: this.watched.size });
+    } else {
+      this.detached = true;
+      if (this.watched.size)
+        this.config.log.info('agents left running; the next farm picks up their results', {
+          agents: this.watched.size,
+        });
     }
     for (const t of this.timers) clearInterval(t);
   }
@@ -222,9 +228,9 @@ export class ChildProcessLauncher implements TaskLauncher {
         );
       }
       rmSync(dir, { recursive: true, force: true });
-      if (this.watched.get(record.taskId)?.dir === dir) this.watched.delete(record.taskId);
     } finally {
       this.finishing.delete(dir);
+      for (const [taskId, a] of this.watched) if (a.dir === dir) this.watched.delete(taskId);
     }
   }
 }

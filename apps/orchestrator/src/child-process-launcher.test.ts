@@ -1,0 +1,101 @@
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { farm } from '@farm/proto';
+import { InProcessBus, Topics } from '@farm/bus';
+import { silentLogger } from '@farm/runtime';
+import { ChildProcessLauncher } from './child-process-launcher';
+
+const AGENT = path.join(__dirname, '..', 'testing', 'scripted-agent.ts');
+const isRunning = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+const task = (id: string, dispatch = 1) => farm.v1.CodingTask.create({ id, changeRequestId: 'cr-1', dispatch });
+
+describe('the process launcher', () => {
+  let tmp: string;
+  let bus: InProcessBus;
+  let results: farm.v1.CommitResult[];
+
+  beforeEach(async () => {
+    tmp = await mkdtemp(path.join(os.tmpdir(), 'farm-launcher-'));
+    bus = new InProcessBus();
+    results = [];
+    await bus.subscribe(Topics.commitResults, 'test', async (r) => void results.push(r));
+  });
+  afterEach(async () => {
+    await bus.close();
+    await rm(tmp, { recursive: true, force: true });
+  });
+
+  const launcher = (behaviour: string, onClose: 'stop' | 'leave' = 'stop') =>
+    new ChildProcessLauncher({
+      bus,
+      log: silentLogger,
+      agentEntry: AGENT,
+      env: { ...process.env, FARM_TEST_AGENT: behaviour },
+      stateDir: path.join(tmp, 'agents'),
+      adoptPollMs: 50,
+      onClose,
+    });
+  const until = async (what: () => boolean) => {
+    for (let i = 0; i < 400 && !what(); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(what()).toBe(true);
+  };
+
+  it('publishes the result the agent spooled, then forgets the agent', async () => {
+    const l = launcher('succeed');
+    await l.launch(task('t1'));
+    await until(() => results.length === 1 && l.inFlight === 0);
+    expect(results[0]).toMatchObject({ taskId: 't1', status: farm.v1.CommitStatus.SUCCESS, dispatch: 1 });
+    expect(await readdir(path.join(tmp, 'agents'))).toEqual([]);
+    await l.close();
+  });
+
+  it('reports HARD_FAIL with how the agent ended when it wrote no result', async () => {
+    const l = launcher('crash');
+    await l.launch(task('t2'));
+    await until(() => results.length === 1);
+    expect(results[0].status).toBe(farm.v1.CommitStatus.HARD_FAIL);
+    expect(results[0].notes.join()).toContain('exited with code 7');
+    await l.close();
+  });
+
+  it('after a restart, re-attaches to an agent still running and publishes its result once', async () => {
+    const go = path.join(tmp, 'go');
+    const first = launcher(`wait-for-file:${go}`, 'leave');
+    await first.launch(task('t3'));
+    await first.close(); // the farm stops; the agent goes on
+    const second = launcher('succeed');
+    await second.resume([task('t3')]);
+    expect(second.inFlight).toBe(1);
+    expect(results).toHaveLength(0);
+    await writeFile(go, '');
+    await until(() => results.length === 1 && second.inFlight === 0);
+    expect(results[0]).toMatchObject({ taskId: 't3', status: farm.v1.CommitStatus.SUCCESS });
+    await second.close();
+    expect(results).toHaveLength(1);
+  });
+
+  it('after a restart, publishes what a finished agent wrote, and starts a dispatched task that never was', async () => {
+    const first = launcher('succeed', 'leave');
+    await first.launch(task('t4'));
+    await first.close(); // the farm stops; the agent finishes while it is down
+    const spool = path.join(tmp, 'agents', 't4.1', 'out');
+    await until(() => existsSync(spool) && readdirSync(spool).some((f) => f.endsWith('.json')));
+    const { pid } = JSON.parse(readFileSync(path.join(tmp, 'agents', 't4.1', 'agent.json'), 'utf8')) as { pid: number };
+    await until(() => !isRunning(pid)); // and exits
+    expect(results).toHaveLength(0);
+    const second = launcher('succeed');
+    await second.resume([task('t4'), task('t5')]);
+    await until(() => results.some((r) => r.taskId === 't5'));
+    expect(results.filter((r) => r.taskId === 't4').map((r) => r.status)).toEqual([farm.v1.CommitStatus.SUCCESS]);
+    await second.close();
+  });
+});
