@@ -69,6 +69,8 @@ export async function submitToFarm(app: RunningFarm, input: SubmitInput): Promis
 export async function startFarmUp(env: NodeJS.ProcessEnv, log: Logger): Promise<RunningFarm> {
   const config = loadConfig(farmUpConfigSchema, env);
   configureGitCredentials(loadConfig(gitCredentialsConfigSchema, env));
+  // The agents validate their settings too, but a farm that cannot run one should not start.
+  if (config.FARM_LAUNCHER === 'process') loadConfig(agentConfigSchema, env);
   const layout = stateLayout(config.FARM_STATE_DIR);
   const store = await openStore(config.DATABASE_URL, layout.database);
   const stack: (() => Promise<void>)[] = [() => store.close()];
@@ -88,8 +90,6 @@ export async function startFarmUp(env: NodeJS.ProcessEnv, log: Logger): Promise<
     const localRepos = await LocalRepoMirrors.open(store, git, log);
     stack.push((await syncLocalReposWhenDone(bus, store, localRepos, log)).stop);
     const agentEnv = { ...env, FARM_SRM_URL: srm.url };
-    // The agents validate their settings too, but a farm that cannot run one should not start.
-    if (config.FARM_LAUNCHER === 'process') loadConfig(agentConfigSchema, agentEnv);
     const launcher = createTaskLauncher(config, { bus, log, agentEnv, env, onClose: 'leave' });
     stack.push(() => launcher.close());
     const resumed = await resumeLaunches(store, launcher);
@@ -108,6 +108,7 @@ export async function startFarmUp(env: NodeJS.ProcessEnv, log: Logger): Promise<
     // startFarm's stop closes the launcher itself.
     stack.splice(stack.length - 1, 1, () => app.stop());
     log.info('farm up', {
+      api: `http://127.0.0.1:${config.FARM_METRICS_PORT}`,
       bus: config.KAFKA_BROKERS ? 'kafka' : 'in-process',
       store: config.DATABASE_URL ? 'postgres' : layout.database,
       launcher: config.FARM_LAUNCHER,

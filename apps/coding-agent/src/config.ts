@@ -5,7 +5,7 @@ import { loadConfig, z } from '@farm/runtime';
 /** The coding agent's settings: a Job or child process per task, or a worker-pool replica. */
 export const agentConfigSchema = z.object({
   OPENAI_BASE_URL: z
-    .string()
+    .string({ required_error: 'required: the URL of an OpenAI-compatible API (e.g. https://api.openai.com/v1)' })
     .url({ message: 'OPENAI_BASE_URL must be the URL of an OpenAI-compatible API (e.g. https://api.openai.com/v1)' }),
   OPENAI_API_KEY: z.string().min(1).default('not-needed'),
   FARM_MODEL: z.string().min(1).default('gpt-4o-mini'),
