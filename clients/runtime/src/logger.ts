@@ -22,7 +22,15 @@ export function createLogger(
   const base = { component, ...options.fields };
   const log = (lvl: LogLevel, msg: string, fields?: LogFields) => {
     if (ORDER[lvl] < min) return;
-    write(JSON.stringify({ ts: new Date().toISOString(), level: lvl, msg, ...base, ...serialize(fields) }));
+    write(
+      JSON.stringify({
+        ts: new Date().toISOString(),
+        level: lvl,
+        msg: redactUrlCredentials(msg),
+        ...base,
+        ...serialize(fields),
+      }),
+    );
   };
   return {
     debug: (m, f) => log('debug', m, f),
@@ -35,11 +43,32 @@ export function createLogger(
 
 function serialize(fields?: LogFields): LogFields | undefined {
   if (!fields) return fields;
-  const out: LogFields = {};
-  for (const [k, v] of Object.entries(fields)) {
-    out[k] = v instanceof Error ? { name: v.name, message: v.message } : v;
+  return serializeValue(fields, 0) as LogFields;
+}
+
+/** Credentials written in a URL (`https://user:token@host`) never reach a log line. */
+export function redactUrlCredentials(text: string): string {
+  return text.replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s@]+@/gi, '$1***@');
+}
+
+/** Errors keep their name, message, stack, cause and (for FarmErrors) details; strings lose URL credentials. */
+function serializeValue(v: unknown, depth: number): unknown {
+  if (typeof v === 'string') return redactUrlCredentials(v);
+  if (depth > 6 || v === null || typeof v !== 'object') return v;
+  if (v instanceof Error) {
+    const e = v as Error & { details?: unknown; retryable?: unknown };
+    return {
+      name: e.name,
+      message: redactUrlCredentials(e.message),
+      ...(e.retryable !== undefined ? { retryable: e.retryable } : {}),
+      ...(e.details && Object.keys(e.details).length ? { details: serializeValue(e.details, depth + 1) } : {}),
+      ...(e.cause !== undefined ? { cause: serializeValue(e.cause, depth + 1) } : {}),
+      ...(e.stack ? { stack: redactUrlCredentials(e.stack) } : {}),
+    };
   }
-  return out;
+  if (Array.isArray(v)) return v.map((x) => serializeValue(x, depth + 1));
+  if (Buffer.isBuffer(v)) return `<${v.length} bytes>`;
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, serializeValue(x, depth + 1)]));
 }
 
 /** For tests and embedded use where logs would only be noise. */
