@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
 import { farm } from '@farm/proto';
 import { KafkaBus, Topics, toJson } from '@farm/bus';
-import { ChildProcessLauncher, stateRoutes, type RequestSummary, type TaskSummary } from '@farm/orchestrator';
+import { ChildProcessLauncher, changeRequestApi, type RequestSummary, type TaskSummary } from '@farm/orchestrator';
 import { ConfigError, FarmError, createLogger, runService } from '@farm/runtime';
 import { openStore } from '@farm/store';
 import { loadCliConfig, requireBrokers, type CliConfig } from './config';
@@ -108,7 +108,7 @@ program
         : undefined;
       const app = await startFarm({ bus, store, launcher, log, leases: farmLeases(leases), plannerModel });
       return {
-        routes: stateRoutes(store),
+        routes: changeRequestApi({ store, orchestrator: app.orchestrator, log }),
         stop: async () => (await app.stop(), await srm.close(), await bus.close(), await store.close()),
       };
     });

@@ -5,10 +5,23 @@ export {
   type OrchestratorDeps,
   type OrchestratorOptions,
   type LeaseReleaser,
+  type OutboxWriter,
 } from './orchestrator';
 export { TaskTopicLauncher, type TaskLauncher } from './launcher';
 export { ChildProcessLauncher, type ChildProcessLauncherConfig } from './child-process-launcher';
 export { orchestratorMigrations } from './schema';
 export { codingOutcome, canMove, readyTasks } from './phases';
 export { runBuild, startBuildRunner, integrationBranchFor } from './build-runner';
-export { listRequests, getRequest, stateRoutes, type RequestSummary, type TaskSummary } from './state-queries';
+export {
+  listRequests,
+  getRequest,
+  SUBMITTED,
+  type RequestSummary,
+  type TaskSummary,
+  type TokenTotals,
+} from './state-queries';
+export { changeRequestApi, type ChangeRequestApiDeps } from './http-api';
+export { ApiError, ApiUnreachable } from './api-error';
+export { ChangeRequestClient, type ChangeRequestClientOptions, type ChangeRequestDetail } from './http-api-client';
+export { parseChangeRequestInput, type ChangeRequestInput } from './change-request-input';
+export { readTransitions, isFinalTransition } from './change-request-events';

@@ -7,7 +7,7 @@ import { Orchestrator } from './orchestrator';
 import { HttpSymbolLeases } from '@farm/srm-client';
 import { kubernetesJobLauncherFromEnv } from './kubernetes-launcher-config';
 import { startBuildRunner } from './build-runner';
-import { stateRoutes } from './state-queries';
+import { changeRequestApi } from './http-api';
 
 const schema = z.object({
   DATABASE_URL: z.string().optional(),
@@ -50,7 +50,7 @@ void runService(log, config.FARM_METRICS_PORT, async () => {
   await orchestrator.start();
   const builder = await startBuildRunner({ bus, log: log.child({ app: 'builder' }) });
   return {
-    routes: stateRoutes(store),
+    routes: changeRequestApi({ store, orchestrator, log }),
     stop: async () => {
       await builder.stop();
       await orchestrator.stop();
