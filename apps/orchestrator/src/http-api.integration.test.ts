@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { farm } from '@farm/proto';
 import { InProcessBus, KafkaBus, Topics, type EventBus, type Subscription } from '@farm/bus';
-import { serveMetrics, silentLogger } from '@farm/runtime';
+import { createLogger, serveMetrics, silentLogger } from '@farm/runtime';
 import { createPgStore, migrate, type SqlStore } from '@farm/store';
 import { ChangeRequestClient } from './http-api-client';
 import { changeRequestApi } from './http-api';
@@ -41,6 +41,7 @@ describe.each(modes)('the HTTP API on %s and PostgreSQL', (_mode, openBus) => {
   let server: { port: number; close(): Promise<void> };
   let base: string;
   const subs: Subscription[] = [];
+  const apiLog: string[] = [];
 
   beforeAll(async () => {
     ({ store, drop: dropSchema } = await storeInOwnSchema());
@@ -48,7 +49,8 @@ describe.each(modes)('the HTTP API on %s and PostgreSQL', (_mode, openBus) => {
     // Migrated but not started: what the API accepts stays SUBMITTED until the orchestrator consumes it.
     await migrate(store, orchestratorMigrations);
     orchestrator = new Orchestrator({ bus, store, launcher: new TaskTopicLauncher(bus), log: silentLogger });
-    const api = changeRequestApi({ store, orchestrator, log: silentLogger, events: { pollMs: 100 } });
+    const log = createLogger('http-api-test', { level: 'debug', write: (line) => void apiLog.push(line) });
+    const api = changeRequestApi({ store, orchestrator, log, events: { pollMs: 100, heartbeatMs: 300 } });
     server = await serveMetrics(0, silentLogger, api);
     base = `http://127.0.0.1:${server.port}`;
   });
@@ -331,6 +333,20 @@ describe.each(modes)('the HTTP API on %s and PostgreSQL', (_mode, openBus) => {
     expect(await (await fetch(`${base}/metrics`)).text()).toContain('farm_orchestrator_phase_transitions_total');
   });
 
+  test('a quiet stream gets keep-alive comments; a client that goes away stops its stream', async () => {
+    const quiet = (await call('GET', '/v1/change-requests?limit=10')).json.changeRequests.find(
+      (r: { phase: string }) => r.phase === 'PLANNING', // the second request: no planner answers it
+    );
+    const gone = new AbortController();
+    const res = await checkedFetch(`${base}/v1/change-requests/${quiet.id}/events`, { signal: gone.signal });
+    let text = '';
+    const reader = res.body!.getReader();
+    while (!text.includes(': keep-alive')) text += new TextDecoder().decode((await reader.read()).value);
+    expect(text).toContain('event: transition');
+    gone.abort();
+    await waitUntil(() => apiLog.some((l) => l.includes('event stream closed') && l.includes('"clientGone":true')));
+  });
+
   test('a cancel for a request still SUBMITTED is accepted and ends it CANCELLED once consumed', async () => {
     const id = `late-${randomUUID().slice(0, 8)}`;
     await orchestrator.stop(); // as if the orchestrator were busy elsewhere or restarting
@@ -348,6 +364,12 @@ afterAll(() => {
   // Every answer the document promises was produced by the server at least once (500 aside).
   expect(conformance.unexercised()).toEqual([]);
 });
+
+async function waitUntil(check: () => boolean, timeoutMs = 30_000) {
+  for (const start = Date.now(); !check(); await new Promise((r) => setTimeout(r, 50))) {
+    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
+  }
+}
 
 /** A schema of its own in the test database, so row counts see only this file's writes. */
 async function storeInOwnSchema(): Promise<{ store: SqlStore; drop(): Promise<void> }> {
