@@ -95,11 +95,9 @@ export async function getRequest(
   db: SqlExecutor,
   id: string,
 ): Promise<{ request: RequestSummary; tasks: TaskSummary[] } | undefined> {
-  const rows = await db.query(`${CONSUMED} WHERE c.id = $1`, [id]);
-  if (!rows.rows.length) {
-    const submitted = await db.query(`${SUBMITTED_ONLY} AND a.id = $1`, [id]);
-    return submitted.rows.length ? { request: toSummary(submitted.rows[0]), tasks: [] } : undefined;
-  }
+  // One statement, one snapshot: a request consumed between two queries would be in neither.
+  const rows = await db.query(`SELECT * FROM (${CONSUMED} UNION ALL ${SUBMITTED_ONLY}) r WHERE r.id = $1`, [id]);
+  if (!rows.rows.length) return undefined;
   const tasks = await db.query('SELECT * FROM tasks WHERE change_request_id = $1 ORDER BY id', [id]);
   return {
     request: toSummary(rows.rows[0]),
