@@ -2,7 +2,7 @@
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/apps', '<rootDir>/clients', '<rootDir>/proto', '<rootDir>/scripts'],
-  testMatch: ['**/src/**/*.test.ts', '**/scripts/**/*.test.ts'],
+  testMatch: ['**/src/**/*.test.ts', '**/testing/**/*.test.ts', '**/scripts/**/*.test.ts'],
   transform: { '^.+\\.(t|j)s$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }] },
   globalSetup: '<rootDir>/scripts/local-services/jest-global-setup.ts',
   globalTeardown: '<rootDir>/scripts/local-services/jest-global-teardown.ts',

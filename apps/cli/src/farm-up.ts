@@ -10,7 +10,7 @@ import {
   orchestratorOptionsFrom,
   resumeLaunches,
   stateLayout,
-  stateRoutes,
+  changeRequestApi,
 } from '@farm/orchestrator';
 import { plannerModelFrom, requestPlannerConfigSchema } from '@farm/request-planner';
 import { loadConfig, z, type Logger, type RouteHandler } from '@farm/runtime';
@@ -21,6 +21,7 @@ import { randomUUID } from 'node:crypto';
 import { farmLeases, startFarm } from './local-farm';
 import { submitChangeRequest, type SubmitInput } from './submit';
 import { LocalRepoMirrors } from './local-repos';
+import { stablePort } from './stable-ports';
 
 /** When a request on a local repository ends, its branches go back into that repository. */
 async function syncLocalReposWhenDone(bus: EventBus, store: SqlStore, repos: LocalRepoMirrors, log: Logger) {
@@ -83,9 +84,11 @@ export async function startFarmUp(env: NodeJS.ProcessEnv, log: Logger): Promise<
     // The srm on the same store, over HTTP on loopback for the agent processes' claims.
     const leases = await PostgresSymbolLeases.open(store, log);
     stack.push(async () => leases.close());
-    const srm = await startSrmServer({ leases, port: config.FARM_SRM_PORT, host: '127.0.0.1', log });
+    const srmPort = await stablePort(config.FARM_STATE_DIR, 'srm', config.FARM_SRM_PORT);
+    const srm = await startSrmServer({ leases, port: srmPort, host: '127.0.0.1', log });
     stack.push(() => srm.close());
-    const git = await startGitHttpServer({ root: layout.git, port: config.FARM_GIT_PORT, host: '127.0.0.1', log });
+    const gitPort = await stablePort(config.FARM_STATE_DIR, 'git', config.FARM_GIT_PORT);
+    const git = await startGitHttpServer({ root: layout.git, port: gitPort, host: '127.0.0.1', log });
     stack.push(() => git.close());
     const localRepos = await LocalRepoMirrors.open(store, git, log);
     stack.push((await syncLocalReposWhenDone(bus, store, localRepos, log)).stop);
@@ -113,7 +116,13 @@ export async function startFarmUp(env: NodeJS.ProcessEnv, log: Logger): Promise<
       store: config.DATABASE_URL ? 'postgres' : layout.database,
       launcher: config.FARM_LAUNCHER,
     });
-    return { bus, store, localRepos, routes: stateRoutes(store), stop: unwind };
+    const routes = changeRequestApi({
+      store,
+      orchestrator: app.orchestrator,
+      log,
+      resolveLocalRepo: (id, repo) => localRepos.prepare(id, repo),
+    });
+    return { bus, store, localRepos, routes, stop: unwind };
   } catch (err) {
     await unwind();
     throw err;

@@ -1,12 +1,12 @@
 import { Command, Option } from 'commander';
 import { farm } from '@farm/proto';
 import { KafkaBus, Topics, toJson } from '@farm/bus';
+import { ApiUnreachable, ChangeRequestClient } from '@farm/orchestrator';
 import { ConfigError, FarmError, createLogger, loadConfig, runService } from '@farm/runtime';
 import { loadCliConfig, requireBrokers, type CliConfig } from './config';
 import { runDemo } from './demo';
 import { registerScaleCommand } from './scale-command';
 import { formatRequest, formatRequestList } from './format';
-import { FarmApi } from './farm-api';
 import { ProgressView } from './progress';
 import { localRepoPath } from './local-repos';
 import { changeRequestJson, resolveRepoArg } from './repo-arg';
@@ -56,7 +56,7 @@ program
       }
       return;
     }
-    const api = new FarmApi(config.FARM_URL);
+    const api = farmApi(config);
     const { changeRequestId: id, created } = await api.submit(changeRequestJson(input));
     process.stdout.write(o.json ? JSON.stringify({ changeRequestId: id, created }) + '\n' : `${id}\n`);
     if (o.watch) process.exitCode = await watchOverHttp(api, id, o.json);
@@ -70,7 +70,7 @@ program
   .action(async (id: string, o) => {
     const config = loadCliConfig();
     if (!usesKafka(config)) {
-      process.exitCode = await watchOverHttp(new FarmApi(config.FARM_URL), id, o.json, o.timeout);
+      process.exitCode = await watchOverHttp(farmApi(config), id, o.json, o.timeout);
       return;
     }
     const bus = await connect(config, 'watch');
@@ -108,7 +108,7 @@ program
   .option('--limit <n>', 'how many', '50')
   .option('--json', 'print JSON')
   .action(async (o) => {
-    const list = await new FarmApi(loadCliConfig().FARM_URL).list(Number(o.limit));
+    const list = await farmApi(loadCliConfig()).list(Number(o.limit));
     process.stdout.write((o.json ? JSON.stringify(list, null, 2) : formatRequestList(list)) + '\n');
   });
 
@@ -117,7 +117,7 @@ program
   .description('one change request with its tasks, or the table of requests without an id')
   .option('--json', 'print JSON')
   .action(async (id: string | undefined, o) => {
-    const api = new FarmApi(loadCliConfig().FARM_URL);
+    const api = farmApi(loadCliConfig());
     if (!id) {
       const list = await api.list();
       process.stdout.write((o.json ? JSON.stringify(list, null, 2) : formatRequestList(list)) + '\n');
@@ -142,7 +142,7 @@ program
         await bus.close();
       }
     } else {
-      await new FarmApi(config.FARM_URL).cancel(id, o.reason);
+      await farmApi(config).cancel(id, o.reason);
     }
     process.stdout.write(
       o.json ? JSON.stringify({ changeRequestId: id, cancelRequested: true }) + '\n' : `cancel requested for ${id}\n`,
@@ -156,7 +156,12 @@ function usesKafka(config: CliConfig): boolean {
   return !!config.KAFKA_BROKERS && !process.env.FARM_URL;
 }
 
-async function watchOverHttp(api: FarmApi, id: string, json: boolean, timeoutS?: number): Promise<number> {
+/** The farm's HTTP API; an event stream survives a restart of the farm of up to a few minutes. */
+function farmApi(config: CliConfig): ChangeRequestClient {
+  return new ChangeRequestClient({ baseUrl: config.FARM_URL, maxReconnects: 60 });
+}
+
+async function watchOverHttp(api: ChangeRequestClient, id: string, json: boolean, timeoutS?: number): Promise<number> {
   const view = new ProgressView(process.stdout, json);
   const signal = timeoutS ? AbortSignal.timeout(timeoutS * 1000) : undefined;
   let last: farm.v1.PhaseTransition | undefined;
@@ -187,6 +192,10 @@ async function watchOverKafka(bus: KafkaBus, id: string, json: boolean, timeoutS
 }
 
 program.parseAsync(process.argv).catch((err) => {
-  process.stderr.write(`farm: ${err instanceof FarmError ? err.message : (err?.stack ?? err)}\n`);
+  const hint =
+    err instanceof ApiUnreachable
+      ? '\n  Start a farm with `farm up`, point FARM_URL at one, or set KAFKA_BROKERS to go through Kafka.'
+      : '';
+  process.stderr.write(`farm: ${err instanceof FarmError ? err.message : (err?.stack ?? err)}${hint}\n`);
   process.exit(err instanceof ConfigError ? 78 : 1);
 });

@@ -5,6 +5,7 @@ export {
   type OrchestratorDeps,
   type OrchestratorOptions,
   type LeaseReleaser,
+  type OutboxWriter,
 } from './orchestrator';
 export { TaskTopicLauncher, type TaskLauncher } from './launcher';
 export { ChildProcessLauncher, type ChildProcessLauncherConfig } from './child-process-launcher';
@@ -12,7 +13,6 @@ export { orchestratorMigrations } from './schema';
 export { resumeLaunches } from './resume-launches';
 export { codingOutcome, canMove, readyTasks } from './phases';
 export { runBuild, startBuildRunner, integrationBranchFor } from './build-runner';
-export { listRequests, getRequest, stateRoutes, type RequestSummary, type TaskSummary } from './state-queries';
 export {
   orchestratorConfigSchema,
   loadOrchestratorConfig,
@@ -22,3 +22,16 @@ export {
 } from './config';
 export { createTaskLauncher } from './launcher-from-config';
 export { jobsLauncherConfigSchema } from './kubernetes-launcher-config';
+export {
+  listRequests,
+  getRequest,
+  SUBMITTED,
+  type RequestSummary,
+  type TaskSummary,
+  type TokenTotals,
+} from './state-queries';
+export { changeRequestApi, type ChangeRequestApiDeps } from './http-api';
+export { ApiError, ApiUnreachable } from './api-error';
+export { ChangeRequestClient, type ChangeRequestClientOptions, type ChangeRequestDetail } from './http-api-client';
+export { parseChangeRequestInput, type ChangeRequestInput } from './change-request-input';
+export { readTransitions, isFinalTransition } from './change-request-events';

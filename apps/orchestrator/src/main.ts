@@ -5,10 +5,10 @@ import { openStore } from '@farm/store';
 import { HttpSymbolLeases } from '@farm/srm-client';
 import { Orchestrator } from './orchestrator';
 import { startBuildRunner } from './build-runner';
-import { stateRoutes } from './state-queries';
 import { orchestratorConfigSchema, orchestratorOptionsFrom, stateLayout } from './config';
 import { createTaskLauncher } from './launcher-from-config';
 import { resumeLaunches } from './resume-launches';
+import { changeRequestApi } from './http-api';
 
 const schema = orchestratorConfigSchema.merge(busConfigSchema);
 const log = createLogger('orchestrator');
@@ -30,7 +30,7 @@ void runService(log, config.FARM_METRICS_PORT, async () => {
   await orchestrator.start();
   const builder = await startBuildRunner({ bus, log: log.child({ app: 'builder' }) });
   return {
-    routes: stateRoutes(store),
+    routes: changeRequestApi({ store, orchestrator, log }),
     stop: async () => {
       await builder.stop();
       await orchestrator.stop();

@@ -53,6 +53,9 @@ export interface OrchestratorDeps {
   group?: string;
 }
 
+/** Writes one event to the outbox inside the caller's transaction. */
+export type OutboxWriter = <T>(spec: TopicSpec<T>, key: string, message: T | Record<string, unknown>) => Promise<void>;
+
 /** A transaction plus the side effects it decided, which run only after it committed. */
 type Unit = SqlExecutor & { after: (() => Promise<void>)[] };
 
@@ -105,6 +108,8 @@ export class Orchestrator {
     );
     this.deadlineTimer = setInterval(() => {
       this.expireDeadlines().catch((err) => this.deps.log.error('deadline check failed', { err }));
+      // Rows a failed flush left behind (e.g. the broker was away) go out without waiting for the next event.
+      this.flushOutbox().catch(() => undefined); // logged by flushOutbox
     }, this.options.deadlineCheckMs);
     this.deadlineTimer.unref();
   }
@@ -190,6 +195,13 @@ export class Orchestrator {
           [task.id, status, result.branchName, result.commitSha, notes, result.attempts],
         );
       }
+      // Tokens add up over every dispatch of the task: each one was paid for.
+      const usage = result.tokenUsage;
+      await tx.query(
+        `UPDATE tasks SET prompt_tokens = prompt_tokens + $2, completion_tokens = completion_tokens + $3,
+         total_tokens = total_tokens + $4 WHERE id = $1`,
+        [task.id, usage?.promptTokens ?? 0, usage?.completionTokens ?? 0, usage?.totalTokens ?? 0],
+      );
       await this.taskEvent(tx, cr.id, phase, task.id, retry ? 'PENDING' : status, {
         reason: `task ${task.id}: ${status}${retry ? ', re-dispatching with its notes' : ''}${notes ? ` (${firstLine(notes)})` : ''}`,
         taskStatus: result.status,
@@ -424,6 +436,19 @@ export class Orchestrator {
   private async enqueue<T>(tx: SqlExecutor, spec: TopicSpec<T>, key: string, message: Record<string, unknown>) {
     const payload = encodeMessage(spec, message).toString('base64');
     await tx.query('INSERT INTO outbox (topic, msg_key, payload_b64) VALUES ($1, $2, $3)', [spec.name, key, payload]);
+  }
+
+  /**
+   * Runs `fn` in one transaction in which it may write events to the outbox (the HTTP API's submissions and
+   * cancels); once committed they are published by the same serialised flush as the orchestrator's own.
+   * A failed publish does not undo the commit: the rows go out on a later flush.
+   */
+  async writeThroughOutbox<R>(fn: (tx: SqlExecutor, outbox: OutboxWriter) => Promise<R>): Promise<R> {
+    const result = await this.deps.store.transaction((tx) =>
+      fn(tx, (spec, key, message) => this.enqueue(tx, spec, key, message as Record<string, unknown>)),
+    );
+    await this.flushOutbox().catch(() => undefined); // logged by flushOutbox, retried by the next flush
+    return result;
   }
 
   /** Publishes committed outbox rows in order; serialised so events of one request keep their order. */

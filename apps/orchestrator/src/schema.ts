@@ -59,3 +59,24 @@ ALTER TABLE tasks ADD COLUMN deadline_at timestamptz;
 ALTER TABLE change_requests ADD COLUMN integration_branch text NOT NULL DEFAULT '';
 `,
 });
+
+orchestratorMigrations.push({
+  name: 'orchestrator-003-http-api',
+  sql: `
+ALTER TABLE tasks ADD COLUMN prompt_tokens bigint NOT NULL DEFAULT 0;
+ALTER TABLE tasks ADD COLUMN completion_tokens bigint NOT NULL DEFAULT 0;
+ALTER TABLE tasks ADD COLUMN total_tokens bigint NOT NULL DEFAULT 0;
+-- What the HTTP API accepted: the digest makes a repeated submission idempotent and a conflicting one a 409;
+-- the summary columns answer for a request the orchestrator has not consumed yet.
+CREATE TABLE api_submissions (
+  id text PRIMARY KEY,
+  digest text NOT NULL,
+  title text NOT NULL,
+  repo_url text NOT NULL,
+  base_ref text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+-- The event stream of one request reads its phase transitions back from the outbox.
+CREATE INDEX outbox_by_key ON outbox (msg_key, id);
+`,
+});

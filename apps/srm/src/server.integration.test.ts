@@ -9,10 +9,10 @@ import {
 import { describeSymbolLeasesContract } from '@farm/srm-client/src/symbol-leases.contract';
 import { startSrmServer, type SrmServer } from './server';
 
-async function startOnPostgres(): Promise<{ server: SrmServer; close(): Promise<void> }> {
+async function startOnPostgres(port = 0): Promise<{ server: SrmServer; close(): Promise<void> }> {
   const store: SqlStore = createPgStore(process.env.DATABASE_URL!, { max: 16 });
   const leases = await PostgresSymbolLeases.open(store);
-  const server = await startSrmServer({ leases, port: 0, host: '127.0.0.1' });
+  const server = await startSrmServer({ leases, port, host: '127.0.0.1' });
   return {
     server,
     close: async () => {
@@ -76,9 +76,26 @@ describe('the srm HTTP service', () => {
   test('an unreachable service is a retryable SrmUnavailable, not a lease error', async () => {
     const dead = await startOnPostgres();
     await dead.close();
-    const err = await new HttpSymbolLeases(dead.server.url).liveLeases().catch((e: Error) => e);
+    const err = await new HttpSymbolLeases(dead.server.url, { retryRefusedForMs: 0 })
+      .liveLeases()
+      .catch((e: Error) => e);
     expect(err).toBeInstanceOf(SrmUnavailable);
     expect(err).not.toBeInstanceOf(LeaseConflict);
     expect(err).toMatchObject({ retryable: true });
+  });
+
+  test('a service that is restarting is waited for: a refused connection is tried again', async () => {
+    const first = await startOnPostgres();
+    const port = Number(new URL(first.server.url).port);
+    await first.close();
+    const client = new HttpSymbolLeases(first.server.url, { retryRefusedForMs: 30_000 });
+    const call = client.liveLeases({ repo: 'nothing-here' });
+    await new Promise((r) => setTimeout(r, 500)); // refused meanwhile
+    const again = await startOnPostgres(port);
+    try {
+      expect(await call).toEqual([]);
+    } finally {
+      await again.close();
+    }
   });
 });

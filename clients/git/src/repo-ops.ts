@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import git from 'isomorphic-git';
 import http from 'isomorphic-git/http/node';
-import { FarmError, errorMessage } from '@farm/runtime';
+import { FarmError, errorMessage, retryWhileRefused } from '@farm/runtime';
 import type { GitHttpServer } from './git-http-server';
 import { redactUrl, splitCredentials } from './credentials';
 
@@ -70,7 +70,7 @@ const SHA_RE = /^[0-9a-f]{40}$/i;
 
 /** Remote refs, peeled so that annotated tags map to the commit they point at. */
 async function remoteRefs(url: string): Promise<Map<string, string>> {
-  const refs = await git.listServerRefs({ ...remote(url), symrefs: true, peelTags: true });
+  const refs = await retryWhileRefused(() => git.listServerRefs({ ...remote(url), symrefs: true, peelTags: true }));
   return new Map(refs.map((r) => [r.ref, r.peeled ?? r.oid]));
 }
 
@@ -93,7 +93,7 @@ export async function resolveRemoteRef(url: string, ref: string): Promise<string
 
 export async function remoteBranchSha(url: string, branch: string): Promise<string | undefined> {
   const full = `refs/heads/${branch}`;
-  const refs = await git.listServerRefs({ ...remote(url), prefix: full });
+  const refs = await retryWhileRefused(() => git.listServerRefs({ ...remote(url), prefix: full }));
   return refs.find((r) => r.ref === full)?.oid;
 }
 
@@ -141,7 +141,9 @@ export async function cloneAtCommit(opts: {
     await git.init({ fs, dir });
     // The remote is recorded without credentials: the repo's checks can read .git/config.
     await git.addRemote({ fs, dir, remote: 'origin', url: net.url, force: true });
-    await git.fetch({ fs, ...net, dir, remote: 'origin', ref, singleBranch: true, depth, tags: false });
+    await retryWhileRefused(() =>
+      git.fetch({ fs, ...net, dir, remote: 'origin', ref, singleBranch: true, depth, tags: false }),
+    );
   } catch (err) {
     if (err instanceof git.Errors.NotFoundError && ref) throw new RefNotFound(url, ref);
     throw new CloneFailed(`clone of ${url} (${opts.ref}) failed: ${errorMessage(err)}`, err);
@@ -151,17 +153,19 @@ export async function cloneAtCommit(opts: {
     if (!(await isShallow(dir)) || depth >= maxDepth) throw new CommitNotFound(commit, opts.ref, url);
     const step = Math.min(Math.max(depth, 10), maxDepth - depth); // doubles: few round trips for old commits
     try {
-      await git.fetch({
-        fs,
-        ...net,
-        dir,
-        remote: 'origin',
-        ref,
-        singleBranch: true,
-        depth: step,
-        relative: true,
-        tags: false,
-      });
+      await retryWhileRefused(() =>
+        git.fetch({
+          fs,
+          ...net,
+          dir,
+          remote: 'origin',
+          ref,
+          singleBranch: true,
+          depth: step,
+          relative: true,
+          tags: false,
+        }),
+      );
     } catch (err) {
       throw new CloneFailed(`deepening ${url} (${opts.ref}) to ${depth + step} failed: ${errorMessage(err)}`, err);
     }
@@ -212,7 +216,9 @@ export async function pushBranch(opts: { dir: string; url: string; branch: strin
   const sha = await git.resolveRef({ fs, dir, ref: `refs/heads/${branch}` });
   let result;
   try {
-    result = await git.push({ fs, ...remote(url), dir, ref: branch, remoteRef: `refs/heads/${branch}`, force: false });
+    result = await retryWhileRefused(() =>
+      git.push({ fs, ...remote(url), dir, ref: branch, remoteRef: `refs/heads/${branch}`, force: false }),
+    );
   } catch (err) {
     // isomorphic-git detects non-fast-forward itself before sending; that is a conflict, not a glitch
     const nonFf = err instanceof git.Errors.PushRejectedError;

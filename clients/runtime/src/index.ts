@@ -3,3 +3,4 @@ export * from './errors';
 export * from './config';
 export * from './metrics';
 export * from './service';
+export * from './retry';

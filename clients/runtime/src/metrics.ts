@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { Registry, collectDefaultMetrics } from 'prom-client';
+import { errorMessage } from './errors';
 import type { Logger } from './logger';
 
 /** One registry per process; every component registers its farm_<component>_* metrics on it. */
@@ -22,7 +23,19 @@ export async function serveMetrics(
   routes?: RouteHandler,
 ): Promise<{ port: number; close(): Promise<void> }> {
   const server = http.createServer(async (req, res) => {
-    if (routes && (await routes(req, res).catch(() => false))) return;
+    if (routes) {
+      const handled = await routes(req, res).catch((err) => {
+        // A route that failed without answering would leave the client hanging: answer 500 for it.
+        log?.error('route failed', { method: req.method, url: req.url, err: errorMessage(err) });
+        if (res.headersSent) res.destroy();
+        else {
+          res.statusCode = 500;
+          res.end();
+        }
+        return true;
+      });
+      if (handled) return;
+    }
     if (req.url === '/metrics') {
       res.setHeader('content-type', metricsRegistry.contentType);
       res.end(await metricsRegistry.metrics());
@@ -36,5 +49,12 @@ export async function serveMetrics(
   await new Promise<void>((resolve) => server.listen(port, '0.0.0.0', resolve));
   const actual = (server.address() as { port: number }).port;
   log?.info('metrics listening', { port: actual });
-  return { port: actual, close: () => new Promise((r) => server.close(() => r())) };
+  return {
+    port: actual,
+    close: () =>
+      new Promise((r) => {
+        server.close(() => r());
+        server.closeAllConnections(); // long-lived ones (event streams) would otherwise hold the close up
+      }),
+  };
 }

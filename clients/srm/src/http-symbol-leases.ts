@@ -1,4 +1,4 @@
-import { errorMessage } from '@farm/runtime';
+import { errorMessage, retryWhileRefused } from '@farm/runtime';
 import { errorFromBody, SrmUnavailable, type SrmErrorBody } from './errors';
 import {
   leaseFromJson,
@@ -19,7 +19,7 @@ export class HttpSymbolLeases implements SymbolLeases {
 
   constructor(
     baseUrl: string,
-    private readonly options: { timeoutMs?: number } = {},
+    private readonly options: { timeoutMs?: number; retryRefusedForMs?: number } = {},
   ) {
     this.baseUrl = baseUrl.replace(/\/+$/, '');
   }
@@ -72,12 +72,17 @@ export class HttpSymbolLeases implements SymbolLeases {
     const url = this.baseUrl + path;
     let res: Response;
     try {
-      res = await fetch(url, {
-        method,
-        headers: body ? { 'content-type': 'application/json' } : undefined,
-        body: body ? JSON.stringify(body) : undefined,
-        signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
-      });
+      // A refused connection (the srm restarting) is retried: nothing reached it.
+      res = await retryWhileRefused(
+        () =>
+          fetch(url, {
+            method,
+            headers: body ? { 'content-type': 'application/json' } : undefined,
+            body: body ? JSON.stringify(body) : undefined,
+            signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
+          }),
+        this.options.retryRefusedForMs,
+      );
     } catch (err) {
       throw new SrmUnavailable(`srm ${method} ${url} failed: ${errorMessage(err)}`, err);
     }

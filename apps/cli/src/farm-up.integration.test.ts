@@ -1,0 +1,235 @@
+// `farm up` as a user runs it: a process serving the HTTP API, here for a repository on this machine, with the
+// scripted model. Embedded (in-process bus, PGlite, killed and restarted mid-CODING) and on Kafka + PostgreSQL.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { Client } from 'pg';
+import { farm } from '@farm/proto';
+import { startScriptedModelServer, type ScriptedModelServer } from '@farm/scripted-llm';
+import { ChangeRequestClient } from '@farm/orchestrator';
+import { ADD_MULTIPLY, MULTI_REPO_FILES, agentStep, planStep } from './multi-task-repo';
+
+const exec = promisify(execFile);
+const FARM_BIN = path.join(__dirname, '..', 'bin', 'farm');
+const GOAL = 'Add multiply to the calculator';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** A user's repository: a work tree with the sample library committed on main. */
+async function makeLocalRepo(dir: string): Promise<void> {
+  for (const [file, content] of Object.entries(MULTI_REPO_FILES)) {
+    await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+    await writeFile(path.join(dir, file), content);
+  }
+  const git = (...args: string[]) => exec('git', ['-C', dir, ...args]);
+  await git('init', '-q', '-b', 'main');
+  await git('add', '-A');
+  await git('-c', 'user.name=u', '-c', 'user.email=u@x', 'commit', '-qm', 'initial');
+}
+
+async function localBranches(dir: string): Promise<string[]> {
+  const { stdout } = await exec('git', ['-C', dir, 'for-each-ref', '--format=%(refname:short)', 'refs/heads/']);
+  return stdout.split('\n').filter(Boolean);
+}
+
+interface FarmUp {
+  process: ChildProcess;
+  api: ChangeRequestClient;
+  url: string;
+}
+
+async function startFarmUp(env: NodeJS.ProcessEnv, logFile: string): Promise<FarmUp> {
+  const child = spawn(FARM_BIN, ['up'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const log = createWriteStream(logFile, { flags: 'a' });
+  child.stdout!.pipe(log);
+  child.stderr!.pipe(log);
+  const url = `http://127.0.0.1:${env.FARM_METRICS_PORT}`;
+  const api = new ChangeRequestClient({ baseUrl: url, maxReconnects: 60 });
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null) throw new Error(`farm up exited with ${child.exitCode}; see ${logFile}`);
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) return { process: child, api, url };
+    } catch {
+      // not listening yet
+    }
+    if (i > 600) throw new Error(`farm up did not answer within 60 s; see ${logFile}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function stop(up: FarmUp, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (up.process.exitCode !== null || up.process.signalCode) return;
+  const exited = new Promise((r) => up.process.once('exit', r));
+  up.process.kill(signal);
+  await exited;
+}
+
+const codingCalls = (model: ScriptedModelServer) =>
+  model.requests.filter((r) => r.messages.some((m) => String(m.content).includes(`TASK GOAL:\n${GOAL}`))).length;
+
+describe('farm up over its HTTP API, for a repository on this machine', () => {
+  let tmp: string;
+  let model: ScriptedModelServer;
+  const running: FarmUp[] = [];
+
+  beforeAll(async () => {
+    tmp = await mkdtemp(path.join(os.tmpdir(), 'farm-up-'));
+    model = await startScriptedModelServer({ script: { chat: [planStep([{ id: 'mul', goal: GOAL }])] } });
+  });
+  afterEach(async () => {
+    for (const up of running.splice(0)) await stop(up, 'SIGKILL');
+  });
+  afterAll(async () => {
+    await model.close();
+    await rm(tmp, { recursive: true, force: true });
+  });
+
+  const baseEnv = async (name: string): Promise<NodeJS.ProcessEnv> => {
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      FARM_STATE_DIR: path.join(tmp, name, 'state'),
+      FARM_WORK_DIR: path.join(tmp, name, 'work'),
+      FARM_METRICS_PORT: String(await freePort()),
+      OPENAI_BASE_URL: model.baseURL,
+      OPENAI_API_KEY: 'test-key',
+      FARM_PLANNER_MODEL: 'planner',
+      FARM_LLM_MAX_RETRIES: '0',
+      FARM_TASK_DEADLINE_S: '300',
+      LOG_LEVEL: 'info',
+    };
+    delete env.KAFKA_BROKERS;
+    delete env.DATABASE_URL;
+    delete env.FARM_URL;
+    return env;
+  };
+
+  async function follow(
+    api: ChangeRequestClient,
+    id: string,
+    seen: farm.v1.PhaseTransition[],
+    until?: (t: farm.v1.PhaseTransition) => boolean,
+  ) {
+    const after = seen.length ? Number(seen.at(-1)!.sequence) : 0;
+    for await (const t of api.events(id, { after, signal: AbortSignal.timeout(150_000) })) {
+      seen.push(t);
+      if (until?.(t)) return;
+    }
+  }
+
+  async function expectBranchesBack(repo: string, id: string, seen: farm.v1.PhaseTransition[]) {
+    const taskBranch = seen.find((t) => t.taskId && t.branchName)?.branchName;
+    expect(taskBranch).toMatch(/^agt\//);
+    // The branches come back into the user's repository when the request ends (asynchronously).
+    for (let i = 0; i < 100 && !(await localBranches(repo)).includes(`farm/${id}`); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(await localBranches(repo)).toEqual(expect.arrayContaining(['main', taskBranch, `farm/${id}`]));
+    const { stdout } = await exec('git', ['-C', repo, 'show', `farm/${id}:src/calculator.js`]);
+    expect(stdout).toContain('function multiply');
+    // The user's checkout is untouched.
+    expect((await exec('git', ['-C', repo, 'status', '--porcelain'])).stdout).toBe('');
+    expect((await exec('git', ['-C', repo, 'rev-parse', '--abbrev-ref', 'HEAD'])).stdout.trim()).toBe('main');
+  }
+
+  const sequences = (seen: farm.v1.PhaseTransition[]) => seen.map((t) => Number(t.sequence));
+
+  test('embedded: submitted over HTTP, followed over SSE to DONE; killed mid-CODING and restarted, no task runs twice', async () => {
+    model.setScript({ chat: [planStep([{ id: 'mul', goal: GOAL }]), agentStep(GOAL, ADD_MULTIPLY, 4000)] });
+    const repo = path.join(tmp, 'embedded', 'my-app');
+    await makeLocalRepo(repo);
+    const env = await baseEnv('embedded');
+    const logFile = path.join(tmp, 'embedded', 'farm-up.log');
+    let up = await startFarmUp(env, logFile);
+    running.push(up);
+
+    const { changeRequestId: id, created } = await up.api.submit({ title: GOAL, repo: { url: repo, baseRef: 'main' } });
+    expect(created).toBe(true);
+    const seen: farm.v1.PhaseTransition[] = [];
+    await follow(up.api, id, seen, (t) => t.taskState === 'DISPATCHED');
+    const callsBefore = codingCalls(model);
+
+    // Killed without a chance to clean up, while the agent waits for the model.
+    await stop(up, 'SIGKILL');
+    up = await startFarmUp(env, logFile);
+    running.push(up);
+    await follow(up.api, id, seen);
+
+    expect(farm.v1.Phase[seen.at(-1)!.toPhase]).toBe('DONE');
+    expect(sequences(seen)).toEqual(sequences(seen).map((_, i) => i + 1)); // every event once, in order
+    expect(seen.filter((t) => t.taskState === 'DISPATCHED')).toHaveLength(1);
+    expect(codingCalls(model)).toBe(Math.max(callsBefore, 1)); // the agent was adopted, not started again
+    const status = await up.api.get(id);
+    expect(status.request.phase).toBe('DONE');
+    expect(status.tasks.map((t) => t.status)).toEqual(['SUCCESS']);
+    await expectBranchesBack(repo, id, seen);
+
+    // Submitting the same id again changes nothing.
+    const again = await up.api.submit({ changeRequestId: id, title: GOAL, repo: { url: repo, baseRef: 'main' } });
+    expect(again).toEqual({ changeRequestId: id, created: false });
+  });
+
+  test('on Kafka and PostgreSQL: the same submission over HTTP runs to DONE with the branches back home', async () => {
+    model.setScript({ chat: [planStep([{ id: 'mul', goal: GOAL }]), agentStep(GOAL, ADD_MULTIPLY)] });
+    const repo = path.join(tmp, 'kafka', 'my-app');
+    await makeLocalRepo(repo);
+    const database = `farm_up_${Date.now()}`;
+    const admin = new Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${database}`);
+    await admin.end();
+    const url = new URL(process.env.DATABASE_URL!);
+    url.pathname = `/${database}`;
+    const env = {
+      ...(await baseEnv('kafka')),
+      KAFKA_BROKERS: process.env.KAFKA_BROKERS,
+      FARM_TOPIC_PREFIX: `farm-up-${Date.now()}.`,
+      DATABASE_URL: url.toString(),
+    };
+    const up = await startFarmUp(env, path.join(tmp, 'kafka', 'farm-up.log'));
+    running.push(up);
+
+    // As a user types it, in their repository: the CLI over the HTTP API, output piped (plain lines).
+    const cli = (args: string[], extra: NodeJS.ProcessEnv) =>
+      exec(FARM_BIN, args, { cwd: repo, env: { ...process.env, ...extra }, timeout: 150_000 });
+    const submitted = await cli(['submit', '--repo', '.', '--title', GOAL, '--watch'], {
+      FARM_URL: up.url,
+      KAFKA_BROKERS: '',
+    });
+    const lines = submitted.stdout.trim().split('\n');
+    const id = lines[0];
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(submitted.stdout).toMatch(
+      /RECEIVED[\s\S]*PLANNING[\s\S]*CODING[\s\S]*task \S+: SUCCESS[\s\S]*BUILD[\s\S]*DONE/,
+    );
+    expect(submitted.stdout).not.toContain('\x1b['); // no terminal control codes when piped
+
+    const seen: farm.v1.PhaseTransition[] = [];
+    await follow(up.api, id, seen);
+    expect(farm.v1.Phase[seen.at(-1)!.toPhase]).toBe('DONE');
+    expect(sequences(seen)).toEqual(sequences(seen).map((_, i) => i + 1));
+    await expectBranchesBack(repo, id, seen);
+
+    // A user who has only Kafka watches through the topics; `status` asks the API.
+    const watched = await cli(['watch', id, '--timeout', '60'], {
+      KAFKA_BROKERS: env.KAFKA_BROKERS,
+      FARM_TOPIC_PREFIX: env.FARM_TOPIC_PREFIX,
+      FARM_URL: '',
+    });
+    expect(watched.stdout).toMatch(/DONE/);
+    const status = await cli(['status', id, '--json'], { FARM_URL: up.url });
+    expect(JSON.parse(status.stdout).request.phase).toBe('DONE');
+  });
+});

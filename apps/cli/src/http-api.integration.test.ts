@@ -1,0 +1,103 @@
+// The whole farm driven through the orchestrator's HTTP API, as the CLI and users' services drive it: real
+// agent processes with the scripted model, the git smart-HTTP server, PostgreSQL, and both buses (the
+// in-process one and Kafka, started by the jest global set-up unless KAFKA_BROKERS is given).
+import { farm } from '@farm/proto';
+import { InProcessBus, KafkaBus, Topics, toJson, type EventBus } from '@farm/bus';
+import { remoteBranchSha } from '@farm/git';
+import { ChangeRequestClient, changeRequestApi } from '@farm/orchestrator';
+import { OpenApiConformance, conformingFetch } from '@farm/orchestrator/testing';
+import { serveMetrics } from '@farm/runtime';
+import { createPgStore, type SqlStore } from '@farm/store';
+import { startFarmHarness, testLog, type FarmHarness } from './farm-harness';
+import { ADD_MULTIPLY, MULTI_REPO_FILES, agentStep, planStep } from './multi-task-repo';
+
+const conformance = new OpenApiConformance();
+
+const modes: [string, () => Promise<EventBus>][] = [
+  ['the in-process bus', async () => new InProcessBus()],
+  [
+    'Kafka',
+    () =>
+      KafkaBus.connect({
+        brokers: process.env.KAFKA_BROKERS!.split(','),
+        clientId: 'http-api-farm-test',
+        topicPrefix: `http-farm-${Date.now()}.`,
+      }),
+  ],
+];
+
+describe.each(modes)('the farm through its HTTP API on %s and PostgreSQL', (_mode, openBus) => {
+  let bus: EventBus;
+  let store: SqlStore;
+  let h: FarmHarness;
+  let server: { port: number; close(): Promise<void> };
+  let client: ChangeRequestClient;
+
+  beforeAll(async () => {
+    bus = await openBus();
+    store = createPgStore(process.env.DATABASE_URL!);
+    h = await startFarmHarness(bus, store, {
+      chat: [
+        planStep([{ id: 'mul', goal: 'Add multiply to the calculator' }]),
+        agentStep('Add multiply', ADD_MULTIPLY),
+      ],
+    });
+    const api = changeRequestApi({ store, orchestrator: h.farm.orchestrator, log: testLog });
+    server = await serveMetrics(0, testLog, api);
+    client = new ChangeRequestClient({
+      baseUrl: `http://127.0.0.1:${server.port}`,
+      fetch: conformingFetch(conformance),
+    });
+  });
+  afterAll(async () => {
+    await server.close();
+    await h.close();
+    await bus.close();
+    await store.close();
+  });
+
+  test('a request submitted over HTTP runs on real agents to DONE; its stream, status, branches and tokens say so', async () => {
+    const repo = await h.seed('over-http.git', MULTI_REPO_FILES);
+    const submitted = await client.submit({ title: 'Add multiply', repo: { url: repo.url } });
+    expect(submitted.created).toBe(true);
+    const id = submitted.changeRequestId;
+
+    const transitions: farm.v1.PhaseTransition[] = [];
+    for await (const t of client.events(id)) {
+      conformance.checkEvent('/v1/change-requests/{id}/events', toJson(Topics.phaseTransitions, t));
+      transitions.push(t);
+    }
+    expect(transitions.map((t) => Number(t.sequence))).toEqual(transitions.map((_, i) => i + 1));
+    const phases = transitions.filter((t) => !t.taskId).map((t) => farm.v1.Phase[t.toPhase]);
+    expect(phases).toEqual(['RECEIVED', 'PLANNING', 'CODING', 'BUILD', 'DONE']);
+    expect(transitions.filter((t) => t.taskId).map((t) => t.taskState)).toEqual(['DISPATCHED', 'SUCCESS']);
+
+    const { request, tasks } = await client.get(id);
+    expect(request).toMatchObject({ phase: 'DONE', tasksDone: 1, tasksTotal: 1, attempts: 1 });
+    expect(request.integrationBranch).toBe(`farm/${id}`);
+    expect(await remoteBranchSha(repo.url, request.integrationBranch)).toBeDefined();
+    expect(tasks).toHaveLength(1);
+    expect(tasks[0]).toMatchObject({ status: 'SUCCESS', branch: `agt/${tasks[0].id}`, dispatch: 1 });
+    expect(await remoteBranchSha(repo.url, tasks[0].branch)).toBe(tasks[0].commitSha);
+    // The tokens are the agent's own report of what the model used.
+    const reported = h.results.find((r) => r.taskId === tasks[0].id)!.tokenUsage!;
+    expect(reported.totalTokens).toBeGreaterThan(0);
+    expect(tasks[0].tokens).toEqual({
+      prompt: reported.promptTokens,
+      completion: reported.completionTokens,
+      total: reported.totalTokens,
+    });
+    expect(request.tokens).toEqual(tasks[0].tokens);
+
+    expect((await client.list(500)).map((r) => r.id)).toContain(id);
+    await expect(client.cancel(id, 'too late')).rejects.toMatchObject({
+      status: 409,
+      message: expect.stringMatching(/DONE/),
+    });
+    // Submitting it again changes nothing.
+    expect(await client.submit({ changeRequestId: id, title: 'Add multiply', repo: { url: repo.url } })).toEqual({
+      changeRequestId: id,
+      created: false,
+    });
+  });
+});

@@ -1,0 +1,112 @@
+import type { ServerResponse } from 'node:http';
+import { FINAL_PHASES, farm } from '@farm/proto';
+import { Topics, toJson } from '@farm/bus';
+import { errorMessage, type Logger } from '@farm/runtime';
+import type { SqlExecutor } from '@farm/store';
+import { formatSseComment, formatSseEvent } from './server-sent-events';
+
+export interface EventStreamOptions {
+  /** How often the outbox is read for new transitions. */
+  pollMs: number;
+  /** Comment lines that keep proxies and idle timeouts from closing a quiet stream. */
+  heartbeatMs: number;
+}
+
+export const DEFAULT_EVENT_STREAM_OPTIONS: EventStreamOptions = { pollMs: 300, heartbeatMs: 15_000 };
+
+export interface StoredTransition {
+  /** The outbox row: the read cursor, increasing in commit order for one request. */
+  row: number;
+  transition: farm.v1.PhaseTransition;
+}
+
+/** A request-level move into DONE, FAILED or CANCELLED: nothing of the request comes after its transaction. */
+export const isFinalTransition = (t: farm.v1.PhaseTransition) => !t.taskId && FINAL_PHASES.has(t.toPhase);
+
+/**
+ * The request's phase transitions written after outbox row `afterRow`, in order. The outbox keeps every one
+ * the orchestrator published (keyed by the request id), so this is the same on Kafka and the in-process bus
+ * and survives restarts. Rows of one request are written under its row lock, so row order is commit order.
+ */
+export async function readTransitions(db: SqlExecutor, changeRequestId: string, afterRow: number) {
+  const rows = await db.query<{ id: string; payload_b64: string }>(
+    'SELECT id, payload_b64 FROM outbox WHERE msg_key = $1 AND topic = $2 AND id > $3 ORDER BY id',
+    [changeRequestId, Topics.phaseTransitions.name, afterRow],
+  );
+  return rows.rows.map((r): StoredTransition => ({
+    row: Number(r.id),
+    transition: farm.v1.PhaseTransition.decode(Buffer.from(r.payload_b64, 'base64')),
+  }));
+}
+
+/**
+ * Writes the request's transitions with a sequence above `afterSequence` as Server-Sent Events, first the
+ * stored ones, then new ones as they are committed, and ends the response once the final request-level
+ * transition and the task events of its transaction are written. Stops early when the client goes away.
+ */
+export async function streamTransitions(input: {
+  db: SqlExecutor;
+  changeRequestId: string;
+  afterSequence: number;
+  res: ServerResponse;
+  log: Logger;
+  options?: Partial<EventStreamOptions>;
+}): Promise<void> {
+  const { db, changeRequestId, res, log } = input;
+  const options = { ...DEFAULT_EVENT_STREAM_OPTIONS, ...input.options };
+  const gone = new AbortController();
+  res.on('close', () => gone.abort());
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no', // nginx and similar proxies would otherwise hold events back
+  });
+  res.write(formatSseComment(`transitions of ${changeRequestId} after ${input.afterSequence}`));
+  const heartbeat = setInterval(() => res.write(formatSseComment('keep-alive')), options.heartbeatMs);
+  let cursor = 0;
+  let lastSequence = input.afterSequence;
+  let sent = 0;
+  try {
+    while (!gone.signal.aborted) {
+      let ended = false;
+      // Everything visible now is written before ending: a final transaction also cancels its open tasks.
+      for (const { row, transition } of await readTransitions(db, changeRequestId, cursor)) {
+        cursor = row;
+        ended ||= isFinalTransition(transition);
+        const sequence = Number(transition.sequence);
+        if (sequence <= lastSequence) continue; // before the resume point
+        res.write(
+          formatSseEvent({
+            id: sequence,
+            event: 'transition',
+            data: JSON.stringify(toJson(Topics.phaseTransitions, transition)),
+          }),
+        );
+        lastSequence = sequence;
+        sent++;
+      }
+      if (ended) break;
+      await sleep(options.pollMs, gone.signal);
+    }
+  } catch (err) {
+    // Headers are out: the client sees the stream end early and resumes with Last-Event-ID.
+    log.error('event stream failed', { changeRequestId, err: errorMessage(err) });
+  } finally {
+    clearInterval(heartbeat);
+    log.debug('event stream closed', { changeRequestId, sent, clientGone: gone.signal.aborted });
+    res.end();
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

@@ -1,0 +1,426 @@
+// The orchestrator's HTTP API on real PostgreSQL (a schema of its own) and on both buses: the in-process bus
+// and Kafka (started by the jest global set-up unless DATABASE_URL / KAFKA_BROKERS are given). The test plays
+// the planners and a worker-pool agent on the bus; every answer is checked against openapi.yaml.
+import { randomUUID } from 'node:crypto';
+import { farm } from '@farm/proto';
+import { InProcessBus, KafkaBus, Topics, type EventBus, type Subscription } from '@farm/bus';
+import { createLogger, serveMetrics, silentLogger } from '@farm/runtime';
+import { createPgStore, migrate, type SqlStore } from '@farm/store';
+import { ChangeRequestClient } from './http-api-client';
+import { changeRequestApi } from './http-api';
+import { TaskTopicLauncher } from './launcher';
+import { OpenApiConformance, conformingFetch } from '../testing';
+import { Orchestrator } from './orchestrator';
+import { orchestratorMigrations } from './schema';
+import { SseDecoder } from './server-sent-events';
+
+const EVENTS_PATH = '/v1/change-requests/{id}/events';
+const conformance = new OpenApiConformance();
+const checkedFetch = conformingFetch(conformance);
+
+type Transition = Record<string, unknown> & { sequence: number; toPhase: string; taskId: string; taskState: string };
+
+const modes: [string, () => Promise<EventBus>][] = [
+  ['the in-process bus', async () => new InProcessBus()],
+  [
+    'Kafka',
+    () =>
+      KafkaBus.connect({
+        brokers: process.env.KAFKA_BROKERS!.split(','),
+        clientId: 'http-api-test',
+        topicPrefix: `http-api-${Date.now()}.`,
+      }),
+  ],
+];
+
+describe.each(modes)('the HTTP API on %s and PostgreSQL', (_mode, openBus) => {
+  let bus: EventBus;
+  let store: SqlStore;
+  let dropSchema: () => Promise<void>;
+  let orchestrator: Orchestrator;
+  let server: { port: number; close(): Promise<void> };
+  let base: string;
+  const subs: Subscription[] = [];
+  const apiLog: string[] = [];
+
+  beforeAll(async () => {
+    ({ store, drop: dropSchema } = await storeInOwnSchema());
+    bus = await openBus();
+    // Migrated but not started: what the API accepts stays SUBMITTED until the orchestrator consumes it.
+    await migrate(store, orchestratorMigrations);
+    orchestrator = new Orchestrator({ bus, store, launcher: new TaskTopicLauncher(bus), log: silentLogger });
+    const log = createLogger('http-api-test', { level: 'debug', write: (line) => void apiLog.push(line) });
+    const api = changeRequestApi({ store, orchestrator, log, events: { pollMs: 100, heartbeatMs: 300 } });
+    server = await serveMetrics(0, silentLogger, api);
+    base = `http://127.0.0.1:${server.port}`;
+  });
+  afterAll(async () => {
+    await Promise.all(subs.map((s) => s.stop()));
+    await orchestrator.stop();
+    await server.close();
+    await bus.close();
+    await store.close();
+    await dropSchema();
+  });
+
+  async function call(method: string, path: string, init: { body?: unknown; headers?: Record<string, string> } = {}) {
+    const body = init.body === undefined || typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
+    const headers = {
+      ...(typeof init.body === 'object' ? { 'content-type': 'application/json' } : {}),
+      ...init.headers,
+    };
+    const res = await checkedFetch(`${base}${path}`, { method, body: body as string | undefined, headers });
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, json: text ? JSON.parse(text) : undefined };
+  }
+
+  /** Reads a whole event stream (it ends on its own after the final phase), checking every event. */
+  async function readStream(
+    id: string,
+    headers: Record<string, string> = {},
+    query = '',
+    onEvent?: (t: Transition) => void,
+  ) {
+    const res = await checkedFetch(`${base}/v1/change-requests/${id}/events${query}`, { headers });
+    expect(res.status).toBe(200);
+    const decoder = new SseDecoder();
+    const text = new TextDecoder();
+    const events: Transition[] = [];
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      for (const e of decoder.push(text.decode(chunk, { stream: true }))) {
+        const data = JSON.parse(e.data) as Transition;
+        conformance.checkEvent(EVENTS_PATH, data);
+        expect([e.event, e.id]).toEqual(['transition', String(data.sequence)]);
+        events.push(data);
+        onEvent?.(data);
+      }
+    }
+    return events;
+  }
+
+  const countRows = async () => {
+    const r = await store.query<{ n: string }>(
+      'SELECT (SELECT count(*) FROM api_submissions) + (SELECT count(*) FROM outbox) AS n',
+    );
+    return Number(r.rows[0].n);
+  };
+
+  const crId = `cr-${randomUUID().slice(0, 8)}`;
+  const request = {
+    changeRequestId: crId,
+    title: 'Add retry to the HTTP client',
+    description: 'three attempts with backoff',
+    repo: { url: 'https://git.example.com/app.git', baseRef: 'main' },
+  };
+
+  test('bad input is a 4xx whose JSON error names the field, and nothing is written', async () => {
+    const before = await countRows();
+    const refused = [
+      [{ ...request, title: undefined }, 400, 'title'],
+      [{ ...request, repo: { url: 'ftp://example.com/app.git' } }, 400, 'repo.url'],
+      [{ ...request, repo: { baseRef: 'main' } }, 400, 'repo.url'],
+      [{ ...request, priority: 'high' }, 400, 'priority'],
+      [{ ...request, repo: { ...request.repo, branch: 'x' } }, 400, 'repo.branch'],
+      [{ ...request, changeRequestId: '../etc' }, 400, 'changeRequestId'],
+    ] as const;
+    for (const [body, status, field] of refused) {
+      const res = await call('POST', '/v1/change-requests', { body });
+      expect([res.status, res.json.error.field]).toEqual([status, field]);
+      expect(res.json.error.message).toContain(field);
+    }
+    const json = { 'content-type': 'application/json' };
+    expect((await call('POST', '/v1/change-requests', { body: '{"title": "x", ', headers: json })).json).toEqual({
+      error: { message: expect.stringMatching(/not valid JSON/) },
+    });
+    expect((await call('POST', '/v1/change-requests', { body: '', headers: json })).status).toBe(400);
+    expect((await call('POST', '/v1/change-requests', { body: '[1]', headers: json })).status).toBe(400);
+    const asText = await call('POST', '/v1/change-requests', {
+      body: JSON.stringify(request),
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect(asText.status).toBe(415);
+    const huge = await call('POST', '/v1/change-requests', {
+      body: { ...request, description: 'x'.repeat(1024 * 1024) },
+    });
+    expect(huge.status).toBe(413);
+    expect((await call('GET', '/v1/change-requests?limit=0')).json.error.field).toBe('limit');
+
+    expect(await countRows()).toBe(before);
+    expect((await call('GET', `/v1/change-requests/${crId}`)).status).toBe(404);
+  });
+
+  test('a submission is accepted, listed as SUBMITTED until consumed, idempotent by id; other content is a 409', async () => {
+    const first = await call('POST', '/v1/change-requests', { body: request });
+    expect([first.status, first.json]).toEqual([202, { changeRequestId: crId, created: true }]);
+    expect(first.headers.get('location')).toBe(`/v1/change-requests/${crId}`);
+
+    const status = await call('GET', `/v1/change-requests/${crId}`);
+    expect(status.status).toBe(200);
+    expect(status.json.tasks).toEqual([]);
+    expect(status.json.request).toMatchObject({ id: crId, phase: 'SUBMITTED', title: request.title, baseRef: 'main' });
+
+    // The same again, with the proto field names and a fresh timestamp: the same request.
+    const again = await call('POST', '/v1/change-requests', {
+      body: {
+        change_request_id: crId,
+        title: request.title,
+        description: request.description,
+        created_at_ms: String(Date.now()),
+        repo: { url: request.repo.url },
+      },
+    });
+    expect([again.status, again.json]).toEqual([200, { changeRequestId: crId, created: false }]);
+    const conflicting = await call('POST', '/v1/change-requests', { body: { ...request, title: 'Something else' } });
+    expect([conflicting.status, conflicting.json.error.field]).toEqual([409, 'changeRequestId']);
+
+    const unnamed = await call('POST', '/v1/change-requests', { body: { ...request, changeRequestId: undefined } });
+    expect(unnamed.status).toBe(202);
+    expect(unnamed.json.changeRequestId).toMatch(/^[0-9a-f-]{36}$/);
+
+    const listed = await call('GET', '/v1/change-requests?limit=10');
+    expect(listed.json.changeRequests.map((r: { id: string }) => r.id)).toEqual([unnamed.json.changeRequestId, crId]);
+    expect(listed.json.changeRequests[1].phase).toBe('SUBMITTED');
+    // One outbox row per accepted request, none for the repeat and the conflict.
+    const outbox = await store.query(`SELECT msg_key FROM outbox WHERE topic = $1 ORDER BY id`, [
+      Topics.changeRequests.name,
+    ]);
+    expect(outbox.rows.map((r) => r.msg_key)).toEqual([crId, unnamed.json.changeRequestId]);
+  });
+
+  let all: Transition[] = [];
+
+  test('once consumed, the event stream shows every transition from the first and live ones, until cancel ends it', async () => {
+    // The test plays the code-planner (a bundle of two tasks) and a worker-pool agent: task a succeeds,
+    // task b fails softly once (re-dispatched), and while b runs again the request is cancelled.
+    subs.push(
+      await bus.subscribe(Topics.codingTasks, 'test-pool-agent', async (task) => {
+        if (task.changeRequestId !== crId) return;
+        const report = (status: farm.v1.CommitStatus, attempts: number, tokens: [number, number, number]) =>
+          bus.publish(
+            Topics.commitResults,
+            farm.v1.CommitResult.create({
+              taskId: task.id,
+              changeRequestId: crId,
+              dispatch: task.dispatch,
+              status,
+              attempts,
+              branchName: status === farm.v1.CommitStatus.SUCCESS ? `agt/${task.id}` : '',
+              commitSha: status === farm.v1.CommitStatus.SUCCESS ? 'a'.repeat(40) : '',
+              notes: status === farm.v1.CommitStatus.SUCCESS ? ['done'] : ['checks failed'],
+              tokenUsage: { promptTokens: tokens[0], completionTokens: tokens[1], totalTokens: tokens[2] },
+            }),
+          );
+        if (task.id.endsWith('-a')) await report(farm.v1.CommitStatus.SUCCESS, 1, [100, 20, 120]);
+        else if (task.dispatch === 1) await report(farm.v1.CommitStatus.SOFT_FAIL, 3, [50, 10, 60]);
+        else {
+          const cancel = await call('POST', `/v1/change-requests/${crId}/cancel`, { body: { reason: 'enough' } });
+          expect([cancel.status, cancel.json]).toEqual([202, { changeRequestId: crId, cancelRequested: true }]);
+        }
+      }),
+    );
+    let planned = false;
+    const streamed = readStream(crId, {}, '', (t) => {
+      if (t.toPhase !== 'PLANNING' || t.taskId || planned) return;
+      planned = true;
+      void bus.publish(
+        Topics.taskBundles,
+        farm.v1.TaskBundle.create({
+          changeRequestId: crId,
+          repo: { url: request.repo.url, baseRef: 'main', baseCommit: 'b'.repeat(40) },
+          tasks: ['a', 'b'].map((s) => ({ id: `${crId}-${s}`, goal: `part ${s}`, changeRequestId: crId })),
+        }),
+      );
+    });
+    await orchestrator.start(); // consumes what was accepted while it was not running
+    all = await streamed;
+
+    expect(all.map((t) => t.sequence)).toEqual(all.map((_, i) => i + 1));
+    expect(all.filter((t) => !t.taskId).map((t) => t.toPhase)).toEqual(['RECEIVED', 'PLANNING', 'CODING', 'CANCELLED']);
+    const taskEvents = all.filter((t) => t.taskId).map((t) => `${String(t.taskId).at(-1)}:${t.taskState}`);
+    expect([...taskEvents].sort()).toEqual(
+      ['a:DISPATCHED', 'a:SUCCESS', 'b:DISPATCHED', 'b:PENDING', 'b:DISPATCHED', 'b:CANCELLED'].sort(),
+    );
+    // The final transaction also cancelled b: the stream carries that before it ends.
+    expect(all.at(-1)).toMatchObject({ taskId: `${crId}-b`, taskState: 'CANCELLED' });
+    expect(all.find((t) => t.toPhase === 'CANCELLED' && !t.taskId)?.reason).toContain('enough');
+
+    const detail = (await call('GET', `/v1/change-requests/${crId}`)).json;
+    expect(detail.request).toMatchObject({
+      phase: 'CANCELLED',
+      tasksDone: 1,
+      tasksTotal: 2,
+      attempts: 4,
+      tokens: { prompt: 150, completion: 30, total: 180 },
+      baseCommit: 'b'.repeat(40),
+    });
+    expect(detail.tasks).toEqual([
+      expect.objectContaining({
+        id: `${crId}-a`,
+        status: 'SUCCESS',
+        branch: `agt/${crId}-a`,
+        attempts: 1,
+        dispatch: 1,
+      }),
+      expect.objectContaining({
+        id: `${crId}-b`,
+        status: 'CANCELLED',
+        attempts: 3,
+        dispatch: 2,
+        notes: 'checks failed',
+      }),
+    ]);
+    expect(detail.tasks.map((t: { tokens: unknown }) => t.tokens)).toEqual([
+      { prompt: 100, completion: 20, total: 120 },
+      { prompt: 50, completion: 10, total: 60 },
+    ]);
+  });
+
+  test('resuming with Last-Event-ID (or ?after=) yields exactly the rest; after the last one, nothing', async () => {
+    const rest = all.slice(3);
+    expect(await readStream(crId, { 'last-event-id': '3' })).toEqual(rest);
+    expect(await readStream(crId, {}, '?after=3')).toEqual(rest);
+    expect(await readStream(crId, { 'last-event-id': String(all.length) })).toEqual([]);
+    const bad = await call('GET', `/v1/change-requests/${crId}/events`, { headers: { 'last-event-id': 'seven' } });
+    expect([bad.status, bad.json.error.field]).toEqual([400, 'Last-Event-ID']);
+  });
+
+  test('the typed client follows the stream through a dropped connection without missing or repeating an event', async () => {
+    const resumedFrom: (string | null)[] = [];
+    const client = new ChangeRequestClient({
+      baseUrl: base,
+      reconnectDelayMs: 10,
+      fetch: droppingAfterEvents(2, resumedFrom),
+    });
+    const seen: number[] = [];
+    for await (const t of client.events(crId)) seen.push(Number(t.sequence));
+    expect(seen).toEqual(all.map((t) => t.sequence));
+    expect(resumedFrom).toEqual([null, '2']);
+
+    const summary = await client.get(crId);
+    expect(summary.request.phase).toBe('CANCELLED');
+    await expect(client.cancel(crId)).rejects.toMatchObject({ name: 'ApiError', status: 409, retryable: false });
+  });
+
+  test('cancelling a request in a final phase is a 409 naming the phase; unknown ids and paths are 404s', async () => {
+    const again = await call('POST', `/v1/change-requests/${crId}/cancel`);
+    expect(again.status).toBe(409);
+    expect(again.json.error.message).toContain('CANCELLED');
+    const bad = await call('POST', `/v1/change-requests/${crId}/cancel`, { body: { reason: 'x', force: true } });
+    expect([bad.status, bad.json.error.field]).toEqual([400, 'force']);
+    const typed = await call('POST', `/v1/change-requests/${crId}/cancel`, {
+      body: 'reason=x',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(typed.status).toBe(415);
+    const huge = await call('POST', `/v1/change-requests/${crId}/cancel`, { body: { reason: 'x'.repeat(1 << 20) } });
+    expect(huge.status).toBe(413);
+
+    for (const [method, path] of [
+      ['GET', '/v1/change-requests/no-such-request'],
+      ['GET', '/v1/change-requests/no-such-request/events'],
+      ['POST', '/v1/change-requests/no-such-request/cancel'],
+      ['GET', '/v1/no-such-thing'],
+      ['GET', '/v1/change-requests/x/y/z'],
+    ]) {
+      const res = await call(method, path);
+      expect([method, path, res.status]).toEqual([method, path, 404]);
+    }
+    const wrongMethod = await call('DELETE', `/v1/change-requests/${crId}`);
+    expect([wrongMethod.status, wrongMethod.headers.get('allow')]).toEqual([405, 'GET']);
+    expect((await call('PUT', '/v1/change-requests')).headers.get('allow')).toBe('GET, POST');
+    // /metrics and /healthz are still served beside the API.
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    expect(await (await fetch(`${base}/metrics`)).text()).toContain('farm_orchestrator_phase_transitions_total');
+  });
+
+  test('a quiet stream gets keep-alive comments; a client that goes away stops its stream', async () => {
+    const quiet = (await call('GET', '/v1/change-requests?limit=10')).json.changeRequests.find(
+      (r: { phase: string }) => r.phase === 'PLANNING', // the second request: no planner answers it
+    );
+    const gone = new AbortController();
+    const res = await checkedFetch(`${base}/v1/change-requests/${quiet.id}/events`, { signal: gone.signal });
+    let text = '';
+    const reader = res.body!.getReader();
+    while (!text.includes(': keep-alive')) text += new TextDecoder().decode((await reader.read()).value);
+    expect(text).toContain('event: transition');
+    gone.abort();
+    await waitUntil(() => apiLog.some((l) => l.includes('event stream closed') && l.includes('"clientGone":true')));
+  });
+
+  test('a cancel for a request still SUBMITTED is accepted and ends it CANCELLED once consumed', async () => {
+    const id = `late-${randomUUID().slice(0, 8)}`;
+    await orchestrator.stop(); // as if the orchestrator were busy elsewhere or restarting
+    expect((await call('POST', '/v1/change-requests', { body: { ...request, changeRequestId: id } })).status).toBe(202);
+    expect((await call('POST', `/v1/change-requests/${id}/cancel`)).status).toBe(202);
+    const streamed = readStream(id);
+    orchestrator = new Orchestrator({ bus, store, launcher: new TaskTopicLauncher(bus), log: silentLogger });
+    await orchestrator.start();
+    const events = await streamed;
+    expect(events.map((t) => t.toPhase)).toEqual(['RECEIVED', 'PLANNING', 'CANCELLED']);
+  });
+});
+
+afterAll(() => {
+  // Every answer the document promises was produced by the server at least once (500 aside).
+  expect(conformance.unexercised()).toEqual([]);
+});
+
+async function waitUntil(check: () => boolean, timeoutMs = 30_000) {
+  for (const start = Date.now(); !check(); await new Promise((r) => setTimeout(r, 50))) {
+    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
+  }
+}
+
+/** A schema of its own in the test database, so row counts see only this file's writes. */
+async function storeInOwnSchema(): Promise<{ store: SqlStore; drop(): Promise<void> }> {
+  const schema = `http_api_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+  const admin = createPgStore(process.env.DATABASE_URL!);
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  const url = new URL(process.env.DATABASE_URL!);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return {
+    store: createPgStore(url.toString()),
+    async drop() {
+      await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+      await admin.close();
+    },
+  };
+}
+
+/**
+ * A fetch whose first event stream breaks after `n` events, as a proxy or a network blip would cut it;
+ * records the Last-Event-ID of every stream request.
+ */
+function droppingAfterEvents(n: number, resumedFrom: (string | null)[]): typeof fetch {
+  let dropped = false;
+  return async (input, init) => {
+    const res = await checkedFetch(input, init);
+    if (!(res.headers.get('content-type') ?? '').startsWith('text/event-stream')) return res;
+    resumedFrom.push(new Headers(init?.headers).get('last-event-id'));
+    if (dropped) return res;
+    dropped = true;
+    const reader = res.body!.getReader();
+    let seen = 0;
+    let cut = false;
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        // Failing right away would discard events still queued for the reader: fail once they are read.
+        if (cut) return controller.error(new Error('connection reset'));
+        const { value, done } = await reader.read();
+        if (done) return controller.close();
+        // Pass on whole events up to the n-th, then fail the stream.
+        const text = new TextDecoder().decode(value);
+        const parts = text.split(/(?<=\n\n)/);
+        for (const part of parts) {
+          if (part.startsWith('id:')) seen++;
+          if (seen > n) {
+            cut = true;
+            return reader.cancel();
+          }
+          controller.enqueue(new TextEncoder().encode(part));
+        }
+      },
+    });
+    return new Response(body, { status: res.status, headers: res.headers });
+  };
+}
