@@ -38,6 +38,7 @@ export function formatRequest(r: RequestSummary, tasks: TaskSummary[]): string {
     `title:   ${r.title}`,
     `repo:    ${r.repoUrl} @ ${r.baseRef}${r.baseCommit ? ` (${r.baseCommit.slice(0, 12)})` : ''}`,
     `reason:  ${r.reason}`,
+    `effort:  ${r.attempts} attempt(s), ${r.tokens.total} tokens (${r.tokens.prompt} prompt, ${r.tokens.completion} completion)`,
   ];
   if (r.integrationBranch) head.push(`branch:  ${r.integrationBranch}`);
   const rows = tasks.map((t) => [
@@ -45,8 +46,9 @@ export function formatRequest(r: RequestSummary, tasks: TaskSummary[]): string {
     t.status,
     String(t.dispatch),
     String(t.attempts),
+    String(t.tokens.total),
     t.dependsOn.join(',') || '-',
     t.branch || '-',
   ]);
-  return `${head.join('\n')}\n\n${tasks.length ? table(['TASK', 'STATUS', 'DISPATCH', 'ATTEMPTS', 'AFTER', 'BRANCH'], rows) : 'no tasks yet'}`;
+  return `${head.join('\n')}\n\n${tasks.length ? table(['TASK', 'STATUS', 'DISPATCH', 'ATTEMPTS', 'TOKENS', 'AFTER', 'BRANCH'], rows) : 'no tasks yet'}`;
 }
