@@ -3,7 +3,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { farm } from '@farm/proto';
+import { type farm } from '@farm/proto';
 import { Topics, type EventBus, type Subscription } from '@farm/bus';
 import { seedBareRepo, startGitHttpServer, type GitHttpServer } from '@farm/git';
 import { createJsonModel } from '@farm/llm';

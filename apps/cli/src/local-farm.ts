@@ -3,7 +3,7 @@ import { srmReserver, startCodePlanner, type SymbolLocator, type SymbolReserver 
 import type { SymbolLeases } from '@farm/srm-client';
 import type { JsonModel } from '@farm/llm';
 import {
-  ChildProcessLauncher,
+  type ChildProcessLauncher,
   Orchestrator,
   createTaskLauncher,
   orchestratorConfigSchema,

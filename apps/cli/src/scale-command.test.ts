@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Command } from 'commander';
-import { KubernetesApiDouble } from '@farm/orchestrator/src/kubernetes-api-double';
+import { KubernetesApiDouble } from '@farm/orchestrator/testing';
 import { registerScaleCommand } from './scale-command';
 
 let api: KubernetesApiDouble;

@@ -1,5 +1,5 @@
 import { AppsV1Api, CoreV1Api, KubeConfig, PatchUtils } from '@kubernetes/client-node';
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 
 const MERGE_PATCH = { headers: { 'Content-Type': PatchUtils.PATCH_FORMAT_JSON_MERGE_PATCH } };
 /** The ConfigMap and key the orchestrator's Job launcher reads before each launch (helm value jobs.capConfigMap). */

@@ -1,13 +1,12 @@
-import { farm } from '@farm/proto';
+import { type farm } from '@farm/proto';
 import { Topics, type EventBus, type Subscription } from '@farm/bus';
 import { RefNotFound, resolveRemoteRef } from '@farm/git';
 import { FarmError, errorMessage, type Logger } from '@farm/runtime';
 import { bundlePlan } from './bundle-plan';
 import { serializeSharedTouches } from './serialize-shared';
-import { cloneAndLocateSymbols } from './locate-symbols';
+import { cloneAndLocateSymbols, type SymbolLocator } from './locate-symbols';
 
-/** Finds the files defining each symbol in the repo at a commit (from the repo index). */
-export type SymbolLocator = (repo: farm.v1.IRepoRef, symbols: string[]) => Promise<Map<string, string[]>>;
+export type { SymbolLocator } from './locate-symbols';
 
 /** Reserves symbols for a change request; answers the leases, one per symbol (the srm client). */
 export interface SymbolReserver {

@@ -5,7 +5,10 @@ import fs from 'node:fs';
 import git from 'isomorphic-git';
 import { cloneAtCommit } from '@farm/git';
 import { extractSymbols, languageOf } from '@farm/rag';
-import type { SymbolLocator } from './code-planner';
+import type { farm } from '@farm/proto';
+
+/** Finds the files defining each symbol in the repo at a commit (from the repo index). */
+export type SymbolLocator = (repo: farm.v1.IRepoRef, symbols: string[]) => Promise<Map<string, string[]>>;
 
 /**
  * Finds the files that define each symbol (TypeScript/JavaScript and Python declarations) in a shallow

@@ -7,7 +7,7 @@ import { farm } from '@farm/proto';
 import { remoteBranchSha, seedBareRepo, startGitHttpServer, type GitHttpServer } from '@farm/git';
 import { createPatchModel } from '@farm/llm';
 import { LocalRag, QdrantIndex } from '@farm/rag';
-import { startQdrantHttpDouble } from '@farm/rag/src/qdrant-http-double';
+import { startQdrantHttpDouble } from '@farm/rag/testing';
 import { cloneAtCommit } from '@farm/git';
 import { silentLogger } from '@farm/runtime';
 import { startScriptedModelServer, type ModelScript } from '@farm/scripted-llm';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { farm } from '@farm/proto';
 import { InProcessBus } from '@farm/bus';
 import { ConfigError, silentLogger } from '@farm/runtime';
-import { KubernetesApiDouble } from './kubernetes-api-double';
+import { KubernetesApiDouble } from '../testing';
 import { kubernetesJobLauncherFromEnv } from './kubernetes-launcher-config';
 
 let api: KubernetesApiDouble;

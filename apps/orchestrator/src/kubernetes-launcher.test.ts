@@ -3,7 +3,7 @@
 import { farm } from '@farm/proto';
 import { InProcessBus, Topics } from '@farm/bus';
 import { silentLogger } from '@farm/runtime';
-import { KubernetesApiDouble } from './kubernetes-api-double';
+import { KubernetesApiDouble } from '../testing';
 import { KubernetesJobLauncher, type KubernetesJobLauncherConfig } from './kubernetes-launcher';
 import { jobNameFor, labelValue } from './kubernetes-job-spec';
 import { launcherMetrics } from './kubernetes-metrics';

@@ -14,7 +14,7 @@ import {
 } from '@farm/rag';
 import { ConfigError, silentLogger as log } from '@farm/runtime';
 // Test-only helpers imported by path: neither is a dependency of this app.
-import { startQdrantHttpDouble, type QdrantHttpDouble } from '@farm/rag/src/qdrant-http-double';
+import { startQdrantHttpDouble, type QdrantHttpDouble } from '@farm/rag/testing';
 import { startScriptedModelServer, type ScriptedModelServer } from '../../../clients/scripted-llm/src';
 import { openSnippetIndex } from './backends';
 import { loadRagConfig } from './config';

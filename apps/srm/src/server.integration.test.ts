@@ -6,7 +6,7 @@ import {
   SrmUnavailable,
   type SrmErrorBody,
 } from '@farm/srm-client';
-import { describeSymbolLeasesContract } from '@farm/srm-client/src/symbol-leases.contract';
+import { describeSymbolLeasesContract } from '@farm/srm-client/testing';
 import { startSrmServer, type SrmServer } from './server';
 
 async function startOnPostgres(port = 0): Promise<{ server: SrmServer; close(): Promise<void> }> {

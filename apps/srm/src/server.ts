@@ -133,7 +133,8 @@ export async function startSrmServer(opts: {
   };
 
   const server = http.createServer((req, res) => {
-    handle(req)
+    // Every failure is turned into an answer above; nothing is left to reject.
+    void handle(req)
       .catch((err): Reply => {
         if (err instanceof FarmError && STATUS[err.name]) return { status: STATUS[err.name], body: errorToBody(err) };
         log.error('srm request failed', { method: req.method, url: req.url, err: errorMessage(err) });

@@ -8,7 +8,7 @@ import { startScriptedModelServer, type ScriptedModelServer } from '../../script
 import { gitBlobId } from './chunker';
 import { EmbeddedIndex } from './embedded-index';
 import { indexDirectory } from './index-repo';
-import { startQdrantHttpDouble, type QdrantHttpDouble } from './qdrant-http-double';
+import { startQdrantHttpDouble, type QdrantHttpDouble } from '../testing';
 import { QdrantIndex } from './qdrant-index';
 import { SnippetIndexMisconfigured, type SnippetIndex } from './snippet-index';
 

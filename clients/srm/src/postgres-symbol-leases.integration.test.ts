@@ -1,7 +1,7 @@
 import { metricsRegistry } from '@farm/runtime';
 import { createPgliteStore, createPgStore, type SqlStore } from '@farm/store';
 import { PostgresSymbolLeases } from './postgres-symbol-leases';
-import { describeSymbolLeasesContract } from './symbol-leases.contract';
+import { describeSymbolLeasesContract } from '../testing';
 
 const openWith = (openStore: () => Promise<SqlStore>) => async () => {
   const store = await openStore();

@@ -3,8 +3,8 @@
  * real service, so all three give the same answers and the same typed errors.
  */
 import { randomUUID } from 'node:crypto';
-import { InvalidLeaseRequest, LeaseConflict, LeaseLost, LeaseNotFound } from './errors';
-import type { Lease, ReserveRequest, SymbolLeases } from './lease';
+import { InvalidLeaseRequest, LeaseConflict, LeaseLost, LeaseNotFound } from '../src/errors';
+import type { Lease, ReserveRequest, SymbolLeases } from '../src/lease';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Past a 1 s lease, judged by the database clock; the only wait in these tests. */

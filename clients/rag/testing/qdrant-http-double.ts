@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { idf } from './bm25';
+import { idf } from '../src/bm25';
 
 /**
  * A TEST DOUBLE of Qdrant's REST API (Qdrant itself cannot run on the build machines). It implements the
