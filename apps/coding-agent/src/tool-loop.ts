@@ -17,7 +17,7 @@ import { reviewDiff } from './review-diff';
 import type { TaskBudget } from './task-budget';
 import type { AgentToolBox, ToolOutcome } from './tools/agent-tools';
 import type { Redactor } from './tools/redact-secrets';
-import { netChanges, unifiedTreeDiff, type TreeChange } from './tools/tree-diff';
+import { unifiedTreeDiff, type TreeChange } from './tools/tree-diff';
 import type { Trajectory } from './trajectory';
 
 export const TOOL_SYSTEM_PROMPT = `You are a coding agent working in a git checkout, with tools to explore and change it.
@@ -206,7 +206,7 @@ async function finishGate(
   noteFailure: (what: string) => void,
 ): Promise<{ output: string; done?: ToolLoopOutcome }> {
   const attempt = ++state.attempts;
-  const changes = await netChanges(ctx.repoDir);
+  const changes = await ctx.toolbox.agentChanges();
   if (!changes.length) {
     deps.trajectory.record('reward', { attempt, reward: 0, checksOk: false, reason: 'no change' });
     return { output: 'finish refused: the tree has no change against the base commit; make the change first.' };

@@ -16,6 +16,7 @@ import { listTreeFiles } from './list-tree-files';
 import type { Redactor } from './redact-secrets';
 import { ToolFailed } from './tool-errors';
 import { readablePath, writablePath } from './tree-paths';
+import { netChanges, type TreeChange } from './tree-diff';
 
 export interface ToolLimits {
   /** Characters of one tool result the model sees (the rest is cut, saying how to get it). */
@@ -88,6 +89,8 @@ export class AgentToolBox {
   readonly limits: ToolLimits;
   private readonly log: Logger;
   private readonly tools: Map<string, ToolDefinition<unknown>>;
+  /** Files the checks created or changed (an install's lock file, a build's output) that no tool touched since. */
+  private readonly checkArtifacts = new Set<string>();
 
   constructor(private readonly opts: ToolBoxOptions) {
     this.limits = { ...DEFAULT_TOOL_LIMITS, ...opts.limits };
@@ -128,6 +131,7 @@ export class AgentToolBox {
     }
     try {
       const outcome = await tool.run(args.data);
+      for (const p of outcome.changed ?? []) this.checkArtifacts.delete(p);
       return { ...outcome, ok: outcome.ok ?? true, output: this.bound(outcome.output) };
     } catch (err) {
       if (err instanceof ToolFailed) return this.failure(`${name}: ${err.message}`);
@@ -444,11 +448,22 @@ export class AgentToolBox {
 
   /** Runs the repository's checks in the sandbox; used by run_checks and by the finish gate. */
   async runRepositoryChecks(): Promise<ChecksResult> {
-    return runChecks(this.opts.root, this.opts.checks, {
+    const before = new Set((await netChanges(this.opts.root)).map((c) => c.path));
+    const result = await runChecks(this.opts.root, this.opts.checks, {
       defaultTimeoutSeconds: this.opts.checkTimeoutSeconds,
       env: this.opts.env,
       log: this.log,
     });
+    for (const c of await netChanges(this.opts.root)) if (!before.has(c.path)) this.checkArtifacts.add(c.path);
+    return result;
+  }
+
+  /**
+   * The net change of the tree against the base commit that the agent made (with its tools or commands),
+   * without what the checks left behind: what is reviewed and committed.
+   */
+  async agentChanges(): Promise<TreeChange[]> {
+    return (await netChanges(this.opts.root)).filter((c) => !this.checkArtifacts.has(c.path));
   }
 
   /** The check result as the model reads it: passing steps in one line, the failure with what explains it. */

@@ -99,9 +99,10 @@ function lineOps(a: string[], b: string[]): LineOp[] {
   let j = 0;
   while (i < a.length || j < b.length) {
     if (i < a.length && j < b.length && a[i] === b[j]) ops.push({ op: ' ', text: a[i], a: i++, b: j++ });
-    else if (j < b.length && (i >= a.length || lcs[i * w + j + 1] >= lcs[(i + 1) * w + j]))
-      ops.push({ op: '+', text: b[j], a: i, b: j++ });
-    else ops.push({ op: '-', text: a[i], a: i++, b: j });
+    // removals before additions, as diff tools write them
+    else if (i < a.length && (j >= b.length || lcs[(i + 1) * w + j] >= lcs[i * w + j + 1]))
+      ops.push({ op: '-', text: a[i], a: i++, b: j });
+    else ops.push({ op: '+', text: b[j], a: i, b: j++ });
   }
   return ops;
 }
