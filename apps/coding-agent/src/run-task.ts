@@ -415,7 +415,13 @@ async function runDiffStrategy(
       agentMetrics.tokens.inc({ kind: 'prompt', model: answer.model }, answer.usage.promptTokens);
       agentMetrics.tokens.inc({ kind: 'completion', model: answer.model }, answer.usage.completionTokens);
       if (cost.usd > 0) agentMetrics.costUsd.inc({ model: answer.model }, cost.usd);
-      trajectory.record('step', { step: budget.steps, model: answer.model, tokens: answer.usage, costUsd: cost.usd });
+      trajectory.record('step', {
+        attempt,
+        step: budget.steps,
+        model: answer.model,
+        tokens: answer.usage,
+        costUsd: cost.usd,
+      });
       diff = answer.diff;
     } catch (err) {
       if (!(err instanceof ModelAnswerInvalid)) throw new TaskAborted('llm', `model unavailable: ${errorMessage(err)}`);
