@@ -2,7 +2,8 @@ import { busConfigSchema } from '@farm/bus';
 import { gitCredentialsConfigSchema } from '@farm/git';
 import { agentConfigSchema, agentWorkerConfigSchema } from '@farm/coding-agent';
 import { codePlannerConfigSchema } from '@farm/code-planner';
-import { jobsLauncherConfigSchema, orchestratorConfigSchema } from '@farm/orchestrator';
+import { costCapConfigSchema, jobsLauncherConfigSchema, orchestratorConfigSchema } from '@farm/orchestrator';
+import { lessonsConfigSchema } from '@farm/lessons';
 import { ragConfigFields } from '@farm/rag-service';
 import { requestPlannerConfigSchema } from '@farm/request-planner';
 import { runtimeConfigSchema, type z } from '@farm/runtime';
@@ -17,6 +18,8 @@ export const CONFIG_SCHEMAS: Record<string, z.AnyZodObject> = {
   'git credentials': gitCredentialsConfigSchema,
   orchestrator: orchestratorConfigSchema,
   'orchestrator (jobs launcher)': jobsLauncherConfigSchema,
+  'orchestrator (cost cap)': costCapConfigSchema,
+  'orchestrator (lessons)': lessonsConfigSchema,
   'request-planner': requestPlannerConfigSchema,
   'code-planner': codePlannerConfigSchema,
   'coding-agent': agentConfigSchema,

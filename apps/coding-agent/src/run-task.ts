@@ -371,6 +371,9 @@ async function runToolStrategy(
     ...(verdicts.length
       ? [`review: approved in round ${verdicts.length}${verdicts.length > 1 ? ' after objections' : ''}`]
       : ['review: none']),
+    ...verdicts
+      .filter((v) => !v.approved)
+      .map((v) => run.redact(`review round ${v.round} objections: ${(v.objections ?? []).join('; ')}`)),
   ];
   return {
     paths: files,

@@ -22,3 +22,12 @@ export {
 } from './config';
 export { createTaskLauncher } from './launcher-from-config';
 export { jobsLauncherConfigSchema } from './kubernetes-launcher-config';
+export {
+  costCapConfigSchema,
+  costCapMigrations,
+  mayStartTask,
+  requestCostSoFar,
+  formatCostUsd,
+  type CostCapDecision,
+} from './cost-cap';
+export { lessonsRoutes } from './lessons-routes';
