@@ -31,3 +31,12 @@ export {
   type CostCapDecision,
 } from './cost-cap';
 export { lessonsRoutes } from './lessons-routes';
+export {
+  beforeDispatch,
+  afterResult,
+  taskAccountingConfigSchema,
+  taskAccountingMigrations,
+  taskAccountingSettingsFrom,
+  type TaskAccountingSettings,
+  type DispatchGate,
+} from './task-accounting';
