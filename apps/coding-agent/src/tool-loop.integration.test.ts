@@ -275,10 +275,12 @@ describe('the tool strategy on a Python repo (pytest)', () => {
           call('search', { pattern: 'OPENAI_API_KEY' }),
           call('run_command', { command: 'cat config/settings.env' }),
           call('list_files', { path: 'config' }),
+          call('finish', { summary: 'nothing to do' }),
+          call('list_files'),
         ],
       },
       { goal: 'Document the settings in config/settings.env' },
-      { budget: { maxSteps: 9 } },
+      { budget: { maxSteps: 11 } },
     );
     expect(result.failedStep).toBe('budget');
     const out = toolResults();
@@ -290,6 +292,10 @@ describe('the tool strategy on a Python repo (pytest)', () => {
     expect(out[5]).toMatch(/OPENAI_API_KEY=\[secret redacted\]/);
     expect(out[6]).toMatch(/config\/settings\.env:1: OPENAI_API_KEY=\[secret redacted\]/);
     expect(out[7]).toMatch(/OPENAI_API_KEY=\[secret redacted\]/);
+    // The symlink the command made is not committed: finish refuses it.
+    expect(out[9]).toBe(
+      'finish refused: etc-link would be committed as symlink(s) leading outside the repository; remove them.',
+    );
     // Not in any message the model received, nor in the trajectory or the result.
     for (const r of requests) expect(JSON.stringify(r.messages)).not.toContain(MODEL_KEY);
     expect(trajectoryText).not.toContain(MODEL_KEY);
@@ -351,17 +357,16 @@ describe('the tool strategy on a Python repo (pytest)', () => {
 });
 
 describe('the tool strategy on a Node repo (jest)', () => {
-  test('an edit whose search text matches twice gets a clear error, the corrected edit applies and jest passes', async () => {
+  test('explores, an edit matching twice gets a clear error, the corrected edit applies, a broken jest test is fixed, approved, net change pushed', async () => {
     const { result, bare, baseCommit, toolResults } = await runTask(
       NODE_JEST_REPO,
       {
         chat: [
+          call('list_files'),
+          call('search', { pattern: 'greet\\(', glob: '*.js' }, { matchLast: 'src/greet.js' }),
+          call('read_file', { path: 'src/greet.js' }, { matchLast: 'src/greet.test.js:' }),
           call('find_symbol', { name: 'greet' }),
-          call(
-            'edit_file',
-            { path: 'src/greet.js', old_text: 'name', new_text: 'who' },
-            { matchLast: 'src/greet.js:3-5: function greet' },
-          ),
+          call('edit_file', { path: 'src/greet.js', old_text: 'name', new_text: 'who' }, { matchLast: 'DEFINITIONS' }),
           call(
             'edit_file',
             {
@@ -372,18 +377,36 @@ describe('the tool strategy on a Node repo (jest)', () => {
             },
             { matchLast: 'occurs 2 times' },
           ),
+          call('edit_file', { path: 'src/greet.js', old_text: "'Hello, '", new_text: "'Hi, '" }),
           call('run_checks', {}, { matchLast: 'edited src/greet.js' }),
-          call('finish', { summary: 'Added farewell(name)' }, { matchLast: 'all checks passed' }),
+          call(
+            'edit_file',
+            { path: 'src/greet.js', old_text: "'Hi, '", new_text: "'Hello, '" },
+            { matchLast: 'greets by name' },
+          ),
+          call(
+            'finish',
+            { summary: 'Added farewell(name); kept greet as the test expects' },
+            { matchLast: 'edited src/greet.js' },
+          ),
           review(true),
         ],
       },
       { goal: 'Add farewell(name) to src/greet.js' },
     );
     expect(S[result.status!]).toBe('SUCCESS');
-    expect(toolResults()[1]).toBe(
+    expect(toolResults()[3]).toMatch(
+      /^DEFINITIONS:\nsrc\/greet\.js:3-5: function greet[\s\S]*REFERENCES:[\s\S]*src\/greet\.test\.js:2:/,
+    );
+    expect(toolResults()[4]).toBe(
       'ERROR: edit_file: old_text occurs 2 times in src/greet.js (lines 3, 4); add surrounding lines to make it unique, or set replace_all',
     );
-    expect(toolResults()[0]).toMatch(/REFERENCES:[\s\S]*src\/greet\.test\.js:2:/);
+    expect(toolResults()[7]).toMatch(/The check "test".*failed[\s\S]*greets by name/);
+    // The install step's package-lock.json is the checks' doing, not the agent's: only greet.js is committed.
     expect(pushedFiles(bare, baseCommit, result.commitSha!)).toEqual(['src/greet.js']);
+    expect(pushedFile(bare, result.commitSha!, 'src/greet.js')).toContain(
+      "return 'Hello, ' + name;\n}\n\nfunction farewell(name)",
+    );
+    expect(result.lesson!.firstFailure).toMatch(/greets by name/);
   });
 });

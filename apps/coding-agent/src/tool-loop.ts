@@ -1,3 +1,6 @@
+import { readlinkSync } from 'node:fs';
+import { lstat, realpath } from 'node:fs/promises';
+import path from 'node:path';
 import type { farm } from '@farm/proto';
 import {
   ModelAnswerInvalid,
@@ -170,6 +173,13 @@ export async function runToolLoop(
         outcome = { ...outcome, ok: !!gate.done && gate.done.kind === 'finished', output: gate.output };
       }
       agentMetrics.toolCalls.inc({ tool: call.name, outcome: outcome.ok ? 'ok' : 'error' });
+      deps.log.debug('tool call', {
+        step,
+        tool: call.name,
+        ok: outcome.ok,
+        outputChars: outcome.output.length,
+        durationMs: Math.round(performance.now() - toolStarted),
+      });
       trajectory.record('tool', {
         step,
         tool: call.name,
@@ -210,6 +220,13 @@ async function finishGate(
   if (!changes.length) {
     deps.trajectory.record('reward', { attempt, reward: 0, checksOk: false, reason: 'no change' });
     return { output: 'finish refused: the tree has no change against the base commit; make the change first.' };
+  }
+  const escaping = await symlinksLeavingTree(ctx.repoDir, changes);
+  if (escaping.length) {
+    deps.trajectory.record('reward', { attempt, reward: 0, checksOk: false, reason: 'symlink out of the tree' });
+    return {
+      output: `finish refused: ${escaping.join(', ')} would be committed as symlink(s) leading outside the repository; remove them.`,
+    };
   }
   const checks: ChecksResult = await deps.timed('check', attempt, () => ctx.toolbox.runRepositoryChecks());
   const checkText = ctx.toolbox.describeChecks(checks);
@@ -266,5 +283,21 @@ async function finishGate(
       return { output: `finish refused: the reviewer objected. Address this, then call finish again.\n${list}` };
     }
   }
+  deps.log.info('finish accepted', { attempt, files: changes.length, reviews: state.reviews.length });
   return { output: 'finished', done: { kind: 'finished', summary, changes } };
+}
+
+/** Changed paths that are symlinks resolving outside the checkout (a commit must not carry them). */
+async function symlinksLeavingTree(root: string, changes: TreeChange[]): Promise<string[]> {
+  const realRoot = await realpath(root);
+  const out: string[] = [];
+  for (const c of changes) {
+    if (c.change === 'deleted') continue;
+    const abs = path.join(root, c.path);
+    if (!(await lstat(abs)).isSymbolicLink()) continue;
+    const target = await realpath(abs).catch(() => path.resolve(path.dirname(abs), readlinkSync(abs)));
+    const rel = path.relative(realRoot, target);
+    if (rel.startsWith('..') || path.isAbsolute(rel)) out.push(c.path);
+  }
+  return out;
 }
