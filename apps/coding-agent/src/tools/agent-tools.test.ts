@@ -1,6 +1,8 @@
+import fs from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import git from 'isomorphic-git';
 import { AgentToolBox, globToRegExp } from './agent-tools';
 import { secretRedactor } from './redact-secrets';
 
@@ -22,7 +24,6 @@ beforeEach(async () => {
   await mkdir(outside);
   await writeFile(path.join(outside, 'secret.txt'), 'outside the tree');
   await write('.gitignore', 'dist/\n*.log\n');
-  await write('.git/config', '[core]\n');
   await write('src/app.ts', "export function greet(name: string) {\n  return 'hi ' + name;\n}\n");
   await write('src/app.test.ts', "import { greet } from './app';\ntest('x', () => greet('a'));\n");
   await write('src/vendor/.gitignore', 'generated.js\n');
@@ -33,10 +34,14 @@ beforeEach(async () => {
   await write('node_modules/dep/index.js', 'dep');
   await write('.env', `OPENAI_API_KEY=${KEY}\n`);
   await write('image.png', Buffer.from([0x89, 0x50, 0, 0, 1]));
+  // a checkout: the tools compare the tree with HEAD (what the checks changed is not the agent's change)
+  await git.init({ fs, dir: root, defaultBranch: 'main' });
+  await git.add({ fs, dir: root, filepath: '.' });
+  await git.commit({ fs, dir: root, message: 'base', author: { name: 't', email: 't@t' } });
   tools = new AgentToolBox({
     root,
     redact: secretRedactor([KEY]),
-    checks: [{ name: 'test', run: 'test -f src/app.ts' }],
+    checks: [{ name: 'test', run: 'test -f src/app.ts && echo made > check-output.txt' }],
     checkTimeoutSeconds: 30,
     limits: { maxOutputChars: 2000, maxListEntries: 50, maxSearchResults: 5 },
   });
@@ -190,6 +195,18 @@ describe('safety rules', () => {
     expect((await run('run_command', { command: 'echo out; exit 3' })).output).toBe('exit code 3\nout\n');
     const checks = await run('run_checks');
     expect([checks.ok, checks.output]).toEqual([true, 'all checks passed: test']);
+  });
+
+  test('the agent’s change is the tree’s net change without what the checks left behind', async () => {
+    await run('create_file', { path: 'src/new.ts', content: 'export {};\n' });
+    await run('edit_file', { path: 'src/app.ts', old_text: "'hi '", new_text: "'hey '" });
+    await run('edit_file', { path: 'src/app.ts', old_text: "'hey '", new_text: "'hi '" }); // undone
+    await run('run_checks');
+    expect(fs.existsSync(path.join(root, 'check-output.txt'))).toBe(true);
+    expect(await tools.agentChanges()).toEqual([{ path: 'src/new.ts', change: 'added' }]);
+    // a file the checks made and the agent then edits is the agent's change
+    await run('edit_file', { path: 'check-output.txt', old_text: 'made', new_text: 'kept' });
+    expect((await tools.agentChanges()).map((c) => c.path)).toEqual(['check-output.txt', 'src/new.ts']);
   });
 });
 
