@@ -282,7 +282,7 @@ export class AgentToolBox {
   /** Lines matching `re` in the tree's text files, with paths and line numbers, bounded. */
   private async grep(
     re: RegExp,
-    opts: { where?: string; glob?: string; skip?: (path: string, line: number) => boolean },
+    opts: { where?: string; glob?: string },
   ): Promise<{ lines: string[]; truncated: boolean }> {
     const start = opts.where ? await readablePath(this.opts.root, 'search', opts.where) : { rel: '' };
     const isFile = start.rel && (await stat(path.join(this.opts.root, start.rel))).isFile();
@@ -292,6 +292,7 @@ export class AgentToolBox {
           .filter((e) => !e.symlink)
           .map((e) => e.path);
     const globRe = opts.glob ? globToRegExp(opts.glob) : undefined;
+    const anyLine = new RegExp(re.source, re.flags.includes('m') ? re.flags : `${re.flags}m`);
     const lines: string[] = [];
     for (const file of files) {
       if (globRe && !globRe.test(opts.glob!.includes('/') ? file : path.posix.basename(file))) continue;
@@ -300,12 +301,14 @@ export class AgentToolBox {
       if (!info?.isFile() || info.size > this.limits.maxReadBytes) continue;
       const bytes = await readFile(abs);
       if (bytes.includes(0)) continue;
-      const text = bytes.toString('utf8').split('\n');
+      const whole = bytes.toString('utf8');
+      // A line matches only if the text matches in multiline mode: most files are ruled out in one test.
+      if (!anyLine.test(whole)) continue;
+      const text = whole.split('\n');
       for (let i = 0; i < text.length; i++) {
-        if (!re.test(text[i]) || opts.skip?.(file, i + 1)) continue;
+        if (!re.test(text[i])) continue;
         if (lines.length >= this.limits.maxSearchResults) return { lines, truncated: true };
-        const shown = text[i].length > 200 ? `${text[i].slice(0, 200)}…` : text[i];
-        lines.push(`${file}:${i + 1}: ${shown.trim()}`);
+        lines.push(`${file}:${i + 1}: ${clipLine(text[i])}`);
       }
     }
     return { lines, truncated: false };
@@ -323,26 +326,39 @@ export class AgentToolBox {
       run: async ({ name }) => {
         const { entries } = await listTreeFiles(this.opts.root, { limit: 20_000 });
         const definitions: string[] = [];
-        const defLines = new Set<string>();
+        const references: string[] = [];
+        let truncated = false;
+        const word = new RegExp(`(^|[^\\w$])${name.replace(/\$/g, '\\$')}(?![\\w$])`);
+        // One read per file; a file that does not contain the name neither defines nor uses it.
         for (const e of entries) {
-          if (e.symlink || languageOf(e.path) === 'other') continue;
+          if (e.symlink) continue;
           const abs = path.join(this.opts.root, e.path);
-          const info = await stat(abs);
-          if (info.size > this.limits.maxReadBytes) continue;
-          for (const def of extractSymbols(e.path, await readFile(abs, 'utf8'))) {
-            if (def.name !== name) continue;
-            const owner = def.container ? ` in ${def.container}` : '';
-            definitions.push(`${e.path}:${def.startLine}-${def.endLine}: ${def.kind} ${def.name}${owner}`);
-            for (let l = def.startLine; l <= def.endLine; l++) defLines.add(`${e.path}:${l}`);
+          const info = await stat(abs).catch(() => undefined);
+          if (!info?.isFile() || info.size > this.limits.maxReadBytes) continue;
+          const bytes = await readFile(abs);
+          if (bytes.includes(0)) continue;
+          const text = bytes.toString('utf8');
+          if (!text.includes(name)) continue;
+          const defLines = new Set<number>();
+          if (languageOf(e.path) !== 'other') {
+            for (const def of extractSymbols(e.path, text)) {
+              if (def.name !== name) continue;
+              const owner = def.container ? ` in ${def.container}` : '';
+              definitions.push(`${e.path}:${def.startLine}-${def.endLine}: ${def.kind} ${def.name}${owner}`);
+              for (let l = def.startLine; l <= def.endLine; l++) defLines.add(l);
+            }
+          }
+          const lines = text.split('\n');
+          for (let i = 0; i < lines.length && !truncated; i++) {
+            if (defLines.has(i + 1) || !word.test(lines[i])) continue;
+            if (references.length >= this.limits.maxSearchResults) truncated = true;
+            else references.push(`${e.path}:${i + 1}: ${clipLine(lines[i])}`);
           }
         }
-        const refs = await this.grep(new RegExp(`(^|[^\\w$])${name.replace(/\$/g, '\\$')}(?![\\w$])`), {
-          skip: (file, line) => defLines.has(`${file}:${line}`),
-        });
         const parts = [
           definitions.length ? `DEFINITIONS:\n${definitions.join('\n')}` : `no definition of ${name} found`,
-          refs.lines.length
-            ? `REFERENCES:\n${refs.lines.join('\n')}${refs.truncated ? '\n[... more references not shown ...]' : ''}`
+          references.length
+            ? `REFERENCES:\n${references.join('\n')}${truncated ? '\n[... more references not shown ...]' : ''}`
             : 'no references outside the definitions',
         ];
         return { output: parts.join('\n\n') };
@@ -538,6 +554,9 @@ export class AgentToolBox {
     };
   }
 }
+
+/** A matching line as a result shows it: trimmed, at most 200 characters. */
+const clipLine = (line: string) => (line.length > 200 ? `${line.slice(0, 200)}…` : line).trim();
 
 function occurrences(text: string, needle: string): number[] {
   const at: number[] = [];
