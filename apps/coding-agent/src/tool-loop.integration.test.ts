@@ -347,6 +347,30 @@ describe('the tool strategy on a Python repo (pytest)', () => {
     expect(firstPrompt).toContain('What fixed it: Added multiply next to subtract in calc.py');
   });
 
+  test('a long conversation is kept within the context window: older tool outputs are shortened first', async () => {
+    const big = { ...PYTHON_REPO, 'data/table.py': `TABLE = [\n${'    (1, 2, 3),\n'.repeat(300)}]\n` };
+    const { requests, trajectory, result } = await runTask(
+      big,
+      {
+        chat: [
+          call('read_file', { path: 'data/table.py' }),
+          ...Array.from({ length: 7 }, () => call('read_file', { path: 'calc.py', end_line: 2 })),
+        ],
+      },
+      {},
+      { contextWindowTokens: 2000, budget: { maxSteps: 8 } },
+    );
+    expect(result.failedStep).toBe('budget');
+    const toolMessages = (i: number) =>
+      requests[i].messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
+    expect(toolMessages(1)[0]).toMatch(/^ +1\| TABLE = \[/); // whole while the window allowed it
+    expect(toolMessages(7)[0]).toMatch(
+      /^\[shortened to keep the conversation in the context window: the read_file output had \d+ characters/,
+    );
+    expect(toolMessages(7).at(-1)).toBe('1| def add(a, b):\n2|     return a + b');
+    expect(trajectory.some((e) => e.event === 'step' && Number(e.shortenedMessages) > 0)).toBe(true);
+  });
+
   test('an endpoint without tool calling gets the diff strategy (auto)', async () => {
     const { result, refusedToolRequests } = await runTask(PYTHON_REPO, {
       chat: [{ answer: { diff: PY_ADD_MULTIPLY } }],
