@@ -247,6 +247,7 @@ async function runTaskSteps(task: farm.v1.ICodingTask, deps: AgentDeps): Promise
     }
     if (!('paths' in outcome)) return outcome;
     const ready = outcome as ReadyToCommit;
+    if (strategy === 'tools') attempts = state.attempts;
 
     const commitSha = await timed('commit', attempts, () =>
       commitAll({
