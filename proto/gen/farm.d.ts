@@ -1095,6 +1095,12 @@ export namespace farm {
 
             /** CodingTask contextBudgetTokens */
             contextBudgetTokens?: (number|null);
+
+            /** CodingTask strategy */
+            strategy?: (farm.v1.AgentStrategy|null);
+
+            /** CodingTask lessons */
+            lessons?: (farm.v1.ILesson[]|null);
         }
 
         /** Represents a CodingTask. */
@@ -1150,6 +1156,12 @@ export namespace farm {
 
             /** CodingTask contextBudgetTokens. */
             public contextBudgetTokens: number;
+
+            /** CodingTask strategy. */
+            public strategy: farm.v1.AgentStrategy;
+
+            /** CodingTask lessons. */
+            public lessons: farm.v1.ILesson[];
 
             /**
              * Creates a new CodingTask instance using the specified properties.
@@ -1223,6 +1235,249 @@ export namespace farm {
 
             /**
              * Gets the default type url for CodingTask
+             * @param [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns The default type url
+             */
+            public static getTypeUrl(typeUrlPrefix?: string): string;
+        }
+
+        /** AgentStrategy enum. */
+        enum AgentStrategy {
+            AGENT_STRATEGY_UNSPECIFIED = 0,
+            TOOLS = 1,
+            DIFF = 2
+        }
+
+        /** Properties of a Lesson. */
+        interface ILesson {
+
+            /** Lesson repoUrl */
+            repoUrl?: (string|null);
+
+            /** Lesson goal */
+            goal?: (string|null);
+
+            /** Lesson files */
+            files?: (string[]|null);
+
+            /** Lesson firstFailure */
+            firstFailure?: (string|null);
+
+            /** Lesson fix */
+            fix?: (string|null);
+
+            /** Lesson taskId */
+            taskId?: (string|null);
+        }
+
+        /** Represents a Lesson. */
+        class Lesson implements ILesson {
+
+            /**
+             * Constructs a new Lesson.
+             * @param [p] Properties to set
+             */
+            constructor(p?: farm.v1.ILesson);
+
+            /** Lesson repoUrl. */
+            public repoUrl: string;
+
+            /** Lesson goal. */
+            public goal: string;
+
+            /** Lesson files. */
+            public files: string[];
+
+            /** Lesson firstFailure. */
+            public firstFailure: string;
+
+            /** Lesson fix. */
+            public fix: string;
+
+            /** Lesson taskId. */
+            public taskId: string;
+
+            /**
+             * Creates a new Lesson instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns Lesson instance
+             */
+            public static create(properties?: farm.v1.ILesson): farm.v1.Lesson;
+
+            /**
+             * Encodes the specified Lesson message. Does not implicitly {@link farm.v1.Lesson.verify|verify} messages.
+             * @param m Lesson message or plain object to encode
+             * @param [w] Writer to encode to
+             * @returns Writer
+             */
+            public static encode(m: farm.v1.ILesson, w?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified Lesson message, length delimited. Does not implicitly {@link farm.v1.Lesson.verify|verify} messages.
+             * @param message Lesson message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            public static encodeDelimited(message: farm.v1.ILesson, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a Lesson message from the specified reader or buffer.
+             * @param r Reader or buffer to decode from
+             * @param [l] Message length if known beforehand
+             * @returns Lesson
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decode(r: ($protobuf.Reader|Uint8Array), l?: number): farm.v1.Lesson;
+
+            /**
+             * Decodes a Lesson message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns Lesson
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): farm.v1.Lesson;
+
+            /**
+             * Verifies a Lesson message.
+             * @param m Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            public static verify(m: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a Lesson message from a plain object. Also converts values to their respective internal types.
+             * @param d Plain object
+             * @returns Lesson
+             */
+            public static fromObject(d: { [k: string]: any }): farm.v1.Lesson;
+
+            /**
+             * Creates a plain object from a Lesson message. Also converts values to other types if specified.
+             * @param m Lesson
+             * @param [o] Conversion options
+             * @returns Plain object
+             */
+            public static toObject(m: farm.v1.Lesson, o?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this Lesson to JSON.
+             * @returns JSON object
+             */
+            public toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the default type url for Lesson
+             * @param [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns The default type url
+             */
+            public static getTypeUrl(typeUrlPrefix?: string): string;
+        }
+
+        /** Properties of a ReviewVerdict. */
+        interface IReviewVerdict {
+
+            /** ReviewVerdict approved */
+            approved?: (boolean|null);
+
+            /** ReviewVerdict objections */
+            objections?: (string[]|null);
+
+            /** ReviewVerdict round */
+            round?: (number|null);
+        }
+
+        /** Represents a ReviewVerdict. */
+        class ReviewVerdict implements IReviewVerdict {
+
+            /**
+             * Constructs a new ReviewVerdict.
+             * @param [p] Properties to set
+             */
+            constructor(p?: farm.v1.IReviewVerdict);
+
+            /** ReviewVerdict approved. */
+            public approved: boolean;
+
+            /** ReviewVerdict objections. */
+            public objections: string[];
+
+            /** ReviewVerdict round. */
+            public round: number;
+
+            /**
+             * Creates a new ReviewVerdict instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns ReviewVerdict instance
+             */
+            public static create(properties?: farm.v1.IReviewVerdict): farm.v1.ReviewVerdict;
+
+            /**
+             * Encodes the specified ReviewVerdict message. Does not implicitly {@link farm.v1.ReviewVerdict.verify|verify} messages.
+             * @param m ReviewVerdict message or plain object to encode
+             * @param [w] Writer to encode to
+             * @returns Writer
+             */
+            public static encode(m: farm.v1.IReviewVerdict, w?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified ReviewVerdict message, length delimited. Does not implicitly {@link farm.v1.ReviewVerdict.verify|verify} messages.
+             * @param message ReviewVerdict message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            public static encodeDelimited(message: farm.v1.IReviewVerdict, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a ReviewVerdict message from the specified reader or buffer.
+             * @param r Reader or buffer to decode from
+             * @param [l] Message length if known beforehand
+             * @returns ReviewVerdict
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decode(r: ($protobuf.Reader|Uint8Array), l?: number): farm.v1.ReviewVerdict;
+
+            /**
+             * Decodes a ReviewVerdict message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns ReviewVerdict
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): farm.v1.ReviewVerdict;
+
+            /**
+             * Verifies a ReviewVerdict message.
+             * @param m Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            public static verify(m: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a ReviewVerdict message from a plain object. Also converts values to their respective internal types.
+             * @param d Plain object
+             * @returns ReviewVerdict
+             */
+            public static fromObject(d: { [k: string]: any }): farm.v1.ReviewVerdict;
+
+            /**
+             * Creates a plain object from a ReviewVerdict message. Also converts values to other types if specified.
+             * @param m ReviewVerdict
+             * @param [o] Conversion options
+             * @returns Plain object
+             */
+            public static toObject(m: farm.v1.ReviewVerdict, o?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this ReviewVerdict to JSON.
+             * @returns JSON object
+             */
+            public toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the default type url for ReviewVerdict
              * @param [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
              * @returns The default type url
              */
@@ -1597,6 +1852,24 @@ export namespace farm {
 
             /** CommitResult dispatch */
             dispatch?: (number|null);
+
+            /** CommitResult costUsd */
+            costUsd?: (number|null);
+
+            /** CommitResult model */
+            model?: (string|null);
+
+            /** CommitResult steps */
+            steps?: (number|null);
+
+            /** CommitResult strategy */
+            strategy?: (farm.v1.AgentStrategy|null);
+
+            /** CommitResult lesson */
+            lesson?: (farm.v1.ILesson|null);
+
+            /** CommitResult reviews */
+            reviews?: (farm.v1.IReviewVerdict[]|null);
         }
 
         /** Represents a CommitResult. */
@@ -1640,6 +1913,24 @@ export namespace farm {
 
             /** CommitResult dispatch. */
             public dispatch: number;
+
+            /** CommitResult costUsd. */
+            public costUsd: number;
+
+            /** CommitResult model. */
+            public model: string;
+
+            /** CommitResult steps. */
+            public steps: number;
+
+            /** CommitResult strategy. */
+            public strategy: farm.v1.AgentStrategy;
+
+            /** CommitResult lesson. */
+            public lesson?: (farm.v1.ILesson|null);
+
+            /** CommitResult reviews. */
+            public reviews: farm.v1.IReviewVerdict[];
 
             /**
              * Creates a new CommitResult instance using the specified properties.

@@ -3496,6 +3496,8 @@ $root.farm = (function() {
              * @property {Array.<string>|null} [priorNotes] CodingTask priorNotes
              * @property {number|null} [dispatch] CodingTask dispatch
              * @property {number|null} [contextBudgetTokens] CodingTask contextBudgetTokens
+             * @property {farm.v1.AgentStrategy|null} [strategy] CodingTask strategy
+             * @property {Array.<farm.v1.ILesson>|null} [lessons] CodingTask lessons
              */
 
             /**
@@ -3512,6 +3514,7 @@ $root.farm = (function() {
                 this.dependsOn = [];
                 this.symbols = [];
                 this.priorNotes = [];
+                this.lessons = [];
                 if (p)
                     for (var ks = Object.keys(p), i = 0; i < ks.length; ++i)
                         if (p[ks[i]] != null && ks[i] !== "__proto__")
@@ -3639,6 +3642,22 @@ $root.farm = (function() {
             CodingTask.prototype.contextBudgetTokens = 0;
 
             /**
+             * CodingTask strategy.
+             * @member {farm.v1.AgentStrategy} strategy
+             * @memberof farm.v1.CodingTask
+             * @instance
+             */
+            CodingTask.prototype.strategy = 0;
+
+            /**
+             * CodingTask lessons.
+             * @member {Array.<farm.v1.ILesson>} lessons
+             * @memberof farm.v1.CodingTask
+             * @instance
+             */
+            CodingTask.prototype.lessons = $util.emptyArray;
+
+            /**
              * Creates a new CodingTask instance using the specified properties.
              * @function create
              * @memberof farm.v1.CodingTask
@@ -3706,6 +3725,12 @@ $root.farm = (function() {
                     w.uint32(112).uint32(m.dispatch);
                 if (m.contextBudgetTokens != null && Object.hasOwnProperty.call(m, "contextBudgetTokens"))
                     w.uint32(120).uint32(m.contextBudgetTokens);
+                if (m.strategy != null && Object.hasOwnProperty.call(m, "strategy"))
+                    w.uint32(128).int32(m.strategy);
+                if (m.lessons != null && m.lessons.length) {
+                    for (var i = 0; i < m.lessons.length; ++i)
+                        $root.farm.v1.Lesson.encode(m.lessons[i], w.uint32(138).fork(), q + 1).ldelim();
+                }
                 return w;
             };
 
@@ -3824,6 +3849,16 @@ $root.farm = (function() {
                         }
                     case 15: {
                             m.contextBudgetTokens = r.uint32();
+                            break;
+                        }
+                    case 16: {
+                            m.strategy = r.int32();
+                            break;
+                        }
+                    case 17: {
+                            if (!(m.lessons && m.lessons.length))
+                                m.lessons = [];
+                            m.lessons.push($root.farm.v1.Lesson.decode(r, r.uint32(), undefined, n + 1));
                             break;
                         }
                     default:
@@ -3962,6 +3997,27 @@ $root.farm = (function() {
                     if (!$util.isInteger(m.contextBudgetTokens))
                         return "contextBudgetTokens: integer expected";
                 }
+                if (m.strategy != null && Object.hasOwnProperty.call(m, "strategy")) {
+                    switch (m.strategy) {
+                    default:
+                        return "strategy: enum value expected";
+                    case 0:
+                    case 1:
+                    case 2:
+                        break;
+                    }
+                }
+                if (m.lessons != null && Object.hasOwnProperty.call(m, "lessons")) {
+                    if (!Array.isArray(m.lessons))
+                        return "lessons: array expected";
+                    for (var i = 0; i < m.lessons.length; ++i) {
+                        {
+                            var e = $root.farm.v1.Lesson.verify(m.lessons[i], n + 1);
+                            if (e)
+                                return "lessons." + e;
+                        }
+                    }
+                }
                 return null;
             };
 
@@ -4084,6 +4140,36 @@ $root.farm = (function() {
                 if (d.contextBudgetTokens != null) {
                     m.contextBudgetTokens = d.contextBudgetTokens >>> 0;
                 }
+                switch (d.strategy) {
+                default:
+                    if (typeof d.strategy === "number") {
+                        m.strategy = d.strategy;
+                        break;
+                    }
+                    break;
+                case "AGENT_STRATEGY_UNSPECIFIED":
+                case 0:
+                    m.strategy = 0;
+                    break;
+                case "TOOLS":
+                case 1:
+                    m.strategy = 1;
+                    break;
+                case "DIFF":
+                case 2:
+                    m.strategy = 2;
+                    break;
+                }
+                if (d.lessons) {
+                    if (!Array.isArray(d.lessons))
+                        throw TypeError(".farm.v1.CodingTask.lessons: array expected");
+                    m.lessons = [];
+                    for (var i = 0; i < d.lessons.length; ++i) {
+                        if (!$util.isObject(d.lessons[i]))
+                            throw TypeError(".farm.v1.CodingTask.lessons: object expected");
+                        m.lessons[i] = $root.farm.v1.Lesson.fromObject(d.lessons[i], n + 1);
+                    }
+                }
                 return m;
             };
 
@@ -4110,6 +4196,7 @@ $root.farm = (function() {
                     d.dependsOn = [];
                     d.symbols = [];
                     d.priorNotes = [];
+                    d.lessons = [];
                 }
                 if (o.defaults) {
                     d.id = "";
@@ -4122,6 +4209,7 @@ $root.farm = (function() {
                     d.maxRetries = 0;
                     d.dispatch = 0;
                     d.contextBudgetTokens = 0;
+                    d.strategy = o.enums === String ? "AGENT_STRATEGY_UNSPECIFIED" : 0;
                 }
                 if (m.id != null && Object.hasOwnProperty.call(m, "id")) {
                     d.id = m.id;
@@ -4183,6 +4271,15 @@ $root.farm = (function() {
                 if (m.contextBudgetTokens != null && Object.hasOwnProperty.call(m, "contextBudgetTokens")) {
                     d.contextBudgetTokens = m.contextBudgetTokens;
                 }
+                if (m.strategy != null && Object.hasOwnProperty.call(m, "strategy")) {
+                    d.strategy = o.enums === String ? $root.farm.v1.AgentStrategy[m.strategy] === undefined ? m.strategy : $root.farm.v1.AgentStrategy[m.strategy] : m.strategy;
+                }
+                if (m.lessons && m.lessons.length) {
+                    d.lessons = [];
+                    for (var j = 0; j < m.lessons.length; ++j) {
+                        d.lessons[j] = $root.farm.v1.Lesson.toObject(m.lessons[j], o, q + 1);
+                    }
+                }
                 return d;
             };
 
@@ -4213,6 +4310,734 @@ $root.farm = (function() {
             };
 
             return CodingTask;
+        })();
+
+        /**
+         * AgentStrategy enum.
+         * @name farm.v1.AgentStrategy
+         * @enum {number}
+         * @property {number} AGENT_STRATEGY_UNSPECIFIED=0 AGENT_STRATEGY_UNSPECIFIED value
+         * @property {number} TOOLS=1 TOOLS value
+         * @property {number} DIFF=2 DIFF value
+         */
+        v1.AgentStrategy = (function() {
+            var valuesById = {}, values = Object.create(valuesById);
+            values[valuesById[0] = "AGENT_STRATEGY_UNSPECIFIED"] = 0;
+            values[valuesById[1] = "TOOLS"] = 1;
+            values[valuesById[2] = "DIFF"] = 2;
+            return values;
+        })();
+
+        v1.Lesson = (function() {
+
+            /**
+             * Properties of a Lesson.
+             * @memberof farm.v1
+             * @interface ILesson
+             * @property {string|null} [repoUrl] Lesson repoUrl
+             * @property {string|null} [goal] Lesson goal
+             * @property {Array.<string>|null} [files] Lesson files
+             * @property {string|null} [firstFailure] Lesson firstFailure
+             * @property {string|null} [fix] Lesson fix
+             * @property {string|null} [taskId] Lesson taskId
+             */
+
+            /**
+             * Constructs a new Lesson.
+             * @memberof farm.v1
+             * @classdesc Represents a Lesson.
+             * @implements ILesson
+             * @constructor
+             * @param {farm.v1.ILesson=} [p] Properties to set
+             */
+            function Lesson(p) {
+                this.files = [];
+                if (p)
+                    for (var ks = Object.keys(p), i = 0; i < ks.length; ++i)
+                        if (p[ks[i]] != null && ks[i] !== "__proto__")
+                            this[ks[i]] = p[ks[i]];
+            }
+
+            /**
+             * Lesson repoUrl.
+             * @member {string} repoUrl
+             * @memberof farm.v1.Lesson
+             * @instance
+             */
+            Lesson.prototype.repoUrl = "";
+
+            /**
+             * Lesson goal.
+             * @member {string} goal
+             * @memberof farm.v1.Lesson
+             * @instance
+             */
+            Lesson.prototype.goal = "";
+
+            /**
+             * Lesson files.
+             * @member {Array.<string>} files
+             * @memberof farm.v1.Lesson
+             * @instance
+             */
+            Lesson.prototype.files = $util.emptyArray;
+
+            /**
+             * Lesson firstFailure.
+             * @member {string} firstFailure
+             * @memberof farm.v1.Lesson
+             * @instance
+             */
+            Lesson.prototype.firstFailure = "";
+
+            /**
+             * Lesson fix.
+             * @member {string} fix
+             * @memberof farm.v1.Lesson
+             * @instance
+             */
+            Lesson.prototype.fix = "";
+
+            /**
+             * Lesson taskId.
+             * @member {string} taskId
+             * @memberof farm.v1.Lesson
+             * @instance
+             */
+            Lesson.prototype.taskId = "";
+
+            /**
+             * Creates a new Lesson instance using the specified properties.
+             * @function create
+             * @memberof farm.v1.Lesson
+             * @static
+             * @param {farm.v1.ILesson=} [properties] Properties to set
+             * @returns {farm.v1.Lesson} Lesson instance
+             */
+            Lesson.create = function create(properties) {
+                return new Lesson(properties);
+            };
+
+            /**
+             * Encodes the specified Lesson message. Does not implicitly {@link farm.v1.Lesson.verify|verify} messages.
+             * @function encode
+             * @memberof farm.v1.Lesson
+             * @static
+             * @param {farm.v1.ILesson} m Lesson message or plain object to encode
+             * @param {$protobuf.Writer} [w] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            Lesson.encode = function encode(m, w, q) {
+                if (!w)
+                    w = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (m.repoUrl != null && Object.hasOwnProperty.call(m, "repoUrl"))
+                    w.uint32(10).string(m.repoUrl);
+                if (m.goal != null && Object.hasOwnProperty.call(m, "goal"))
+                    w.uint32(18).string(m.goal);
+                if (m.files != null && m.files.length) {
+                    for (var i = 0; i < m.files.length; ++i)
+                        w.uint32(26).string(m.files[i]);
+                }
+                if (m.firstFailure != null && Object.hasOwnProperty.call(m, "firstFailure"))
+                    w.uint32(34).string(m.firstFailure);
+                if (m.fix != null && Object.hasOwnProperty.call(m, "fix"))
+                    w.uint32(42).string(m.fix);
+                if (m.taskId != null && Object.hasOwnProperty.call(m, "taskId"))
+                    w.uint32(50).string(m.taskId);
+                return w;
+            };
+
+            /**
+             * Encodes the specified Lesson message, length delimited. Does not implicitly {@link farm.v1.Lesson.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof farm.v1.Lesson
+             * @static
+             * @param {farm.v1.ILesson} message Lesson message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            Lesson.encodeDelimited = function encodeDelimited(message, writer) {
+                return this.encode(message, writer && writer.len ? writer.fork() : writer).ldelim();
+            };
+
+            /**
+             * Decodes a Lesson message from the specified reader or buffer.
+             * @function decode
+             * @memberof farm.v1.Lesson
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} r Reader or buffer to decode from
+             * @param {number} [l] Message length if known beforehand
+             * @returns {farm.v1.Lesson} Lesson
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            Lesson.decode = function decode(r, l, e, n) {
+                if (!(r instanceof $Reader))
+                    r = $Reader.create(r);
+                if (n === undefined)
+                    n = 0;
+                if (n > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var c, m;
+                if (l === undefined)
+                    c = r.len;
+                else {
+                    c = r.pos + l;
+                    if (c > r.len)
+                        throw RangeError("index out of range");
+                    l = r.len;
+                    r.len = c;
+                }
+                m = new $root.farm.v1.Lesson();
+                while (r.pos < c) {
+                    var t = r.uint32();
+                    if (t === e)
+                        break;
+                    switch (t >>> 3) {
+                    case 1: {
+                            m.repoUrl = r.string();
+                            break;
+                        }
+                    case 2: {
+                            m.goal = r.string();
+                            break;
+                        }
+                    case 3: {
+                            if (!(m.files && m.files.length))
+                                m.files = [];
+                            m.files.push(r.string());
+                            break;
+                        }
+                    case 4: {
+                            m.firstFailure = r.string();
+                            break;
+                        }
+                    case 5: {
+                            m.fix = r.string();
+                            break;
+                        }
+                    case 6: {
+                            m.taskId = r.string();
+                            break;
+                        }
+                    default:
+                        r.skipType(t & 7, n);
+                        break;
+                    }
+                }
+                if (l !== undefined) {
+                    if (r.pos !== c)
+                        throw RangeError("index out of range");
+                    r.len = l;
+                }
+                return m;
+            };
+
+            /**
+             * Decodes a Lesson message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof farm.v1.Lesson
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {farm.v1.Lesson} Lesson
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            Lesson.decodeDelimited = function decodeDelimited(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.uint32());
+            };
+
+            /**
+             * Verifies a Lesson message.
+             * @function verify
+             * @memberof farm.v1.Lesson
+             * @static
+             * @param {Object.<string,*>} m Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            Lesson.verify = function verify(m, n) {
+                if (typeof m !== "object" || m === null)
+                    return "object expected";
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    return "maximum nesting depth exceeded";
+                if (m.repoUrl != null && Object.hasOwnProperty.call(m, "repoUrl")) {
+                    if (!$util.isString(m.repoUrl))
+                        return "repoUrl: string expected";
+                }
+                if (m.goal != null && Object.hasOwnProperty.call(m, "goal")) {
+                    if (!$util.isString(m.goal))
+                        return "goal: string expected";
+                }
+                if (m.files != null && Object.hasOwnProperty.call(m, "files")) {
+                    if (!Array.isArray(m.files))
+                        return "files: array expected";
+                    for (var i = 0; i < m.files.length; ++i) {
+                        if (!$util.isString(m.files[i]))
+                            return "files: string[] expected";
+                    }
+                }
+                if (m.firstFailure != null && Object.hasOwnProperty.call(m, "firstFailure")) {
+                    if (!$util.isString(m.firstFailure))
+                        return "firstFailure: string expected";
+                }
+                if (m.fix != null && Object.hasOwnProperty.call(m, "fix")) {
+                    if (!$util.isString(m.fix))
+                        return "fix: string expected";
+                }
+                if (m.taskId != null && Object.hasOwnProperty.call(m, "taskId")) {
+                    if (!$util.isString(m.taskId))
+                        return "taskId: string expected";
+                }
+                return null;
+            };
+
+            /**
+             * Creates a Lesson message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof farm.v1.Lesson
+             * @static
+             * @param {Object.<string,*>} d Plain object
+             * @returns {farm.v1.Lesson} Lesson
+             */
+            Lesson.fromObject = function fromObject(d, n) {
+                if (d instanceof $root.farm.v1.Lesson)
+                    return d;
+                if (!$util.isObject(d))
+                    throw TypeError(".farm.v1.Lesson: object expected");
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var m = new $root.farm.v1.Lesson();
+                if (d.repoUrl != null) {
+                    m.repoUrl = String(d.repoUrl);
+                }
+                if (d.goal != null) {
+                    m.goal = String(d.goal);
+                }
+                if (d.files) {
+                    if (!Array.isArray(d.files))
+                        throw TypeError(".farm.v1.Lesson.files: array expected");
+                    m.files = [];
+                    for (var i = 0; i < d.files.length; ++i) {
+                        m.files[i] = String(d.files[i]);
+                    }
+                }
+                if (d.firstFailure != null) {
+                    m.firstFailure = String(d.firstFailure);
+                }
+                if (d.fix != null) {
+                    m.fix = String(d.fix);
+                }
+                if (d.taskId != null) {
+                    m.taskId = String(d.taskId);
+                }
+                return m;
+            };
+
+            /**
+             * Creates a plain object from a Lesson message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof farm.v1.Lesson
+             * @static
+             * @param {farm.v1.Lesson} m Lesson
+             * @param {$protobuf.IConversionOptions} [o] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            Lesson.toObject = function toObject(m, o, q) {
+                if (!o)
+                    o = {};
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                var d = {};
+                if (o.arrays || o.defaults) {
+                    d.files = [];
+                }
+                if (o.defaults) {
+                    d.repoUrl = "";
+                    d.goal = "";
+                    d.firstFailure = "";
+                    d.fix = "";
+                    d.taskId = "";
+                }
+                if (m.repoUrl != null && Object.hasOwnProperty.call(m, "repoUrl")) {
+                    d.repoUrl = m.repoUrl;
+                }
+                if (m.goal != null && Object.hasOwnProperty.call(m, "goal")) {
+                    d.goal = m.goal;
+                }
+                if (m.files && m.files.length) {
+                    d.files = [];
+                    for (var j = 0; j < m.files.length; ++j) {
+                        d.files[j] = m.files[j];
+                    }
+                }
+                if (m.firstFailure != null && Object.hasOwnProperty.call(m, "firstFailure")) {
+                    d.firstFailure = m.firstFailure;
+                }
+                if (m.fix != null && Object.hasOwnProperty.call(m, "fix")) {
+                    d.fix = m.fix;
+                }
+                if (m.taskId != null && Object.hasOwnProperty.call(m, "taskId")) {
+                    d.taskId = m.taskId;
+                }
+                return d;
+            };
+
+            /**
+             * Converts this Lesson to JSON.
+             * @function toJSON
+             * @memberof farm.v1.Lesson
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            Lesson.prototype.toJSON = function toJSON() {
+                return this.constructor.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the default type url for Lesson
+             * @function getTypeUrl
+             * @memberof farm.v1.Lesson
+             * @static
+             * @param {string} [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns {string} The default type url
+             */
+            Lesson.getTypeUrl = function getTypeUrl(typeUrlPrefix) {
+                if (typeUrlPrefix === undefined) {
+                    typeUrlPrefix = "type.googleapis.com";
+                }
+                return typeUrlPrefix + "/farm.v1.Lesson";
+            };
+
+            return Lesson;
+        })();
+
+        v1.ReviewVerdict = (function() {
+
+            /**
+             * Properties of a ReviewVerdict.
+             * @memberof farm.v1
+             * @interface IReviewVerdict
+             * @property {boolean|null} [approved] ReviewVerdict approved
+             * @property {Array.<string>|null} [objections] ReviewVerdict objections
+             * @property {number|null} [round] ReviewVerdict round
+             */
+
+            /**
+             * Constructs a new ReviewVerdict.
+             * @memberof farm.v1
+             * @classdesc Represents a ReviewVerdict.
+             * @implements IReviewVerdict
+             * @constructor
+             * @param {farm.v1.IReviewVerdict=} [p] Properties to set
+             */
+            function ReviewVerdict(p) {
+                this.objections = [];
+                if (p)
+                    for (var ks = Object.keys(p), i = 0; i < ks.length; ++i)
+                        if (p[ks[i]] != null && ks[i] !== "__proto__")
+                            this[ks[i]] = p[ks[i]];
+            }
+
+            /**
+             * ReviewVerdict approved.
+             * @member {boolean} approved
+             * @memberof farm.v1.ReviewVerdict
+             * @instance
+             */
+            ReviewVerdict.prototype.approved = false;
+
+            /**
+             * ReviewVerdict objections.
+             * @member {Array.<string>} objections
+             * @memberof farm.v1.ReviewVerdict
+             * @instance
+             */
+            ReviewVerdict.prototype.objections = $util.emptyArray;
+
+            /**
+             * ReviewVerdict round.
+             * @member {number} round
+             * @memberof farm.v1.ReviewVerdict
+             * @instance
+             */
+            ReviewVerdict.prototype.round = 0;
+
+            /**
+             * Creates a new ReviewVerdict instance using the specified properties.
+             * @function create
+             * @memberof farm.v1.ReviewVerdict
+             * @static
+             * @param {farm.v1.IReviewVerdict=} [properties] Properties to set
+             * @returns {farm.v1.ReviewVerdict} ReviewVerdict instance
+             */
+            ReviewVerdict.create = function create(properties) {
+                return new ReviewVerdict(properties);
+            };
+
+            /**
+             * Encodes the specified ReviewVerdict message. Does not implicitly {@link farm.v1.ReviewVerdict.verify|verify} messages.
+             * @function encode
+             * @memberof farm.v1.ReviewVerdict
+             * @static
+             * @param {farm.v1.IReviewVerdict} m ReviewVerdict message or plain object to encode
+             * @param {$protobuf.Writer} [w] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            ReviewVerdict.encode = function encode(m, w, q) {
+                if (!w)
+                    w = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (m.approved != null && Object.hasOwnProperty.call(m, "approved"))
+                    w.uint32(8).bool(m.approved);
+                if (m.objections != null && m.objections.length) {
+                    for (var i = 0; i < m.objections.length; ++i)
+                        w.uint32(18).string(m.objections[i]);
+                }
+                if (m.round != null && Object.hasOwnProperty.call(m, "round"))
+                    w.uint32(24).uint32(m.round);
+                return w;
+            };
+
+            /**
+             * Encodes the specified ReviewVerdict message, length delimited. Does not implicitly {@link farm.v1.ReviewVerdict.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof farm.v1.ReviewVerdict
+             * @static
+             * @param {farm.v1.IReviewVerdict} message ReviewVerdict message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            ReviewVerdict.encodeDelimited = function encodeDelimited(message, writer) {
+                return this.encode(message, writer && writer.len ? writer.fork() : writer).ldelim();
+            };
+
+            /**
+             * Decodes a ReviewVerdict message from the specified reader or buffer.
+             * @function decode
+             * @memberof farm.v1.ReviewVerdict
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} r Reader or buffer to decode from
+             * @param {number} [l] Message length if known beforehand
+             * @returns {farm.v1.ReviewVerdict} ReviewVerdict
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            ReviewVerdict.decode = function decode(r, l, e, n) {
+                if (!(r instanceof $Reader))
+                    r = $Reader.create(r);
+                if (n === undefined)
+                    n = 0;
+                if (n > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var c, m;
+                if (l === undefined)
+                    c = r.len;
+                else {
+                    c = r.pos + l;
+                    if (c > r.len)
+                        throw RangeError("index out of range");
+                    l = r.len;
+                    r.len = c;
+                }
+                m = new $root.farm.v1.ReviewVerdict();
+                while (r.pos < c) {
+                    var t = r.uint32();
+                    if (t === e)
+                        break;
+                    switch (t >>> 3) {
+                    case 1: {
+                            m.approved = r.bool();
+                            break;
+                        }
+                    case 2: {
+                            if (!(m.objections && m.objections.length))
+                                m.objections = [];
+                            m.objections.push(r.string());
+                            break;
+                        }
+                    case 3: {
+                            m.round = r.uint32();
+                            break;
+                        }
+                    default:
+                        r.skipType(t & 7, n);
+                        break;
+                    }
+                }
+                if (l !== undefined) {
+                    if (r.pos !== c)
+                        throw RangeError("index out of range");
+                    r.len = l;
+                }
+                return m;
+            };
+
+            /**
+             * Decodes a ReviewVerdict message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof farm.v1.ReviewVerdict
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {farm.v1.ReviewVerdict} ReviewVerdict
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            ReviewVerdict.decodeDelimited = function decodeDelimited(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.uint32());
+            };
+
+            /**
+             * Verifies a ReviewVerdict message.
+             * @function verify
+             * @memberof farm.v1.ReviewVerdict
+             * @static
+             * @param {Object.<string,*>} m Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            ReviewVerdict.verify = function verify(m, n) {
+                if (typeof m !== "object" || m === null)
+                    return "object expected";
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    return "maximum nesting depth exceeded";
+                if (m.approved != null && Object.hasOwnProperty.call(m, "approved")) {
+                    if (typeof m.approved !== "boolean")
+                        return "approved: boolean expected";
+                }
+                if (m.objections != null && Object.hasOwnProperty.call(m, "objections")) {
+                    if (!Array.isArray(m.objections))
+                        return "objections: array expected";
+                    for (var i = 0; i < m.objections.length; ++i) {
+                        if (!$util.isString(m.objections[i]))
+                            return "objections: string[] expected";
+                    }
+                }
+                if (m.round != null && Object.hasOwnProperty.call(m, "round")) {
+                    if (!$util.isInteger(m.round))
+                        return "round: integer expected";
+                }
+                return null;
+            };
+
+            /**
+             * Creates a ReviewVerdict message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof farm.v1.ReviewVerdict
+             * @static
+             * @param {Object.<string,*>} d Plain object
+             * @returns {farm.v1.ReviewVerdict} ReviewVerdict
+             */
+            ReviewVerdict.fromObject = function fromObject(d, n) {
+                if (d instanceof $root.farm.v1.ReviewVerdict)
+                    return d;
+                if (!$util.isObject(d))
+                    throw TypeError(".farm.v1.ReviewVerdict: object expected");
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var m = new $root.farm.v1.ReviewVerdict();
+                if (d.approved != null) {
+                    m.approved = Boolean(d.approved);
+                }
+                if (d.objections) {
+                    if (!Array.isArray(d.objections))
+                        throw TypeError(".farm.v1.ReviewVerdict.objections: array expected");
+                    m.objections = [];
+                    for (var i = 0; i < d.objections.length; ++i) {
+                        m.objections[i] = String(d.objections[i]);
+                    }
+                }
+                if (d.round != null) {
+                    m.round = d.round >>> 0;
+                }
+                return m;
+            };
+
+            /**
+             * Creates a plain object from a ReviewVerdict message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof farm.v1.ReviewVerdict
+             * @static
+             * @param {farm.v1.ReviewVerdict} m ReviewVerdict
+             * @param {$protobuf.IConversionOptions} [o] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            ReviewVerdict.toObject = function toObject(m, o, q) {
+                if (!o)
+                    o = {};
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                var d = {};
+                if (o.arrays || o.defaults) {
+                    d.objections = [];
+                }
+                if (o.defaults) {
+                    d.approved = false;
+                    d.round = 0;
+                }
+                if (m.approved != null && Object.hasOwnProperty.call(m, "approved")) {
+                    d.approved = m.approved;
+                }
+                if (m.objections && m.objections.length) {
+                    d.objections = [];
+                    for (var j = 0; j < m.objections.length; ++j) {
+                        d.objections[j] = m.objections[j];
+                    }
+                }
+                if (m.round != null && Object.hasOwnProperty.call(m, "round")) {
+                    d.round = m.round;
+                }
+                return d;
+            };
+
+            /**
+             * Converts this ReviewVerdict to JSON.
+             * @function toJSON
+             * @memberof farm.v1.ReviewVerdict
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            ReviewVerdict.prototype.toJSON = function toJSON() {
+                return this.constructor.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the default type url for ReviewVerdict
+             * @function getTypeUrl
+             * @memberof farm.v1.ReviewVerdict
+             * @static
+             * @param {string} [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns {string} The default type url
+             */
+            ReviewVerdict.getTypeUrl = function getTypeUrl(typeUrlPrefix) {
+                if (typeUrlPrefix === undefined) {
+                    typeUrlPrefix = "type.googleapis.com";
+                }
+                return typeUrlPrefix + "/farm.v1.ReviewVerdict";
+            };
+
+            return ReviewVerdict;
         })();
 
         v1.TaskBundle = (function() {
@@ -5181,6 +6006,12 @@ $root.farm = (function() {
              * @property {Array.<farm.v1.IStepDuration>|null} [stepDurations] CommitResult stepDurations
              * @property {string|null} [failedStep] CommitResult failedStep
              * @property {number|null} [dispatch] CommitResult dispatch
+             * @property {number|null} [costUsd] CommitResult costUsd
+             * @property {string|null} [model] CommitResult model
+             * @property {number|null} [steps] CommitResult steps
+             * @property {farm.v1.AgentStrategy|null} [strategy] CommitResult strategy
+             * @property {farm.v1.ILesson|null} [lesson] CommitResult lesson
+             * @property {Array.<farm.v1.IReviewVerdict>|null} [reviews] CommitResult reviews
              */
 
             /**
@@ -5194,6 +6025,7 @@ $root.farm = (function() {
             function CommitResult(p) {
                 this.notes = [];
                 this.stepDurations = [];
+                this.reviews = [];
                 if (p)
                     for (var ks = Object.keys(p), i = 0; i < ks.length; ++i)
                         if (p[ks[i]] != null && ks[i] !== "__proto__")
@@ -5289,6 +6121,54 @@ $root.farm = (function() {
             CommitResult.prototype.dispatch = 0;
 
             /**
+             * CommitResult costUsd.
+             * @member {number} costUsd
+             * @memberof farm.v1.CommitResult
+             * @instance
+             */
+            CommitResult.prototype.costUsd = 0;
+
+            /**
+             * CommitResult model.
+             * @member {string} model
+             * @memberof farm.v1.CommitResult
+             * @instance
+             */
+            CommitResult.prototype.model = "";
+
+            /**
+             * CommitResult steps.
+             * @member {number} steps
+             * @memberof farm.v1.CommitResult
+             * @instance
+             */
+            CommitResult.prototype.steps = 0;
+
+            /**
+             * CommitResult strategy.
+             * @member {farm.v1.AgentStrategy} strategy
+             * @memberof farm.v1.CommitResult
+             * @instance
+             */
+            CommitResult.prototype.strategy = 0;
+
+            /**
+             * CommitResult lesson.
+             * @member {farm.v1.ILesson|null|undefined} lesson
+             * @memberof farm.v1.CommitResult
+             * @instance
+             */
+            CommitResult.prototype.lesson = null;
+
+            /**
+             * CommitResult reviews.
+             * @member {Array.<farm.v1.IReviewVerdict>} reviews
+             * @memberof farm.v1.CommitResult
+             * @instance
+             */
+            CommitResult.prototype.reviews = $util.emptyArray;
+
+            /**
              * Creates a new CommitResult instance using the specified properties.
              * @function create
              * @memberof farm.v1.CommitResult
@@ -5342,6 +6222,20 @@ $root.farm = (function() {
                     w.uint32(82).string(m.failedStep);
                 if (m.dispatch != null && Object.hasOwnProperty.call(m, "dispatch"))
                     w.uint32(88).uint32(m.dispatch);
+                if (m.costUsd != null && Object.hasOwnProperty.call(m, "costUsd"))
+                    w.uint32(97).double(m.costUsd);
+                if (m.model != null && Object.hasOwnProperty.call(m, "model"))
+                    w.uint32(106).string(m.model);
+                if (m.steps != null && Object.hasOwnProperty.call(m, "steps"))
+                    w.uint32(112).uint32(m.steps);
+                if (m.strategy != null && Object.hasOwnProperty.call(m, "strategy"))
+                    w.uint32(120).int32(m.strategy);
+                if (m.lesson != null && Object.hasOwnProperty.call(m, "lesson"))
+                    $root.farm.v1.Lesson.encode(m.lesson, w.uint32(130).fork(), q + 1).ldelim();
+                if (m.reviews != null && m.reviews.length) {
+                    for (var i = 0; i < m.reviews.length; ++i)
+                        $root.farm.v1.ReviewVerdict.encode(m.reviews[i], w.uint32(138).fork(), q + 1).ldelim();
+                }
                 return w;
             };
 
@@ -5438,6 +6332,32 @@ $root.farm = (function() {
                         }
                     case 11: {
                             m.dispatch = r.uint32();
+                            break;
+                        }
+                    case 12: {
+                            m.costUsd = r.double();
+                            break;
+                        }
+                    case 13: {
+                            m.model = r.string();
+                            break;
+                        }
+                    case 14: {
+                            m.steps = r.uint32();
+                            break;
+                        }
+                    case 15: {
+                            m.strategy = r.int32();
+                            break;
+                        }
+                    case 16: {
+                            m.lesson = $root.farm.v1.Lesson.decode(r, r.uint32(), undefined, n + 1);
+                            break;
+                        }
+                    case 17: {
+                            if (!(m.reviews && m.reviews.length))
+                                m.reviews = [];
+                            m.reviews.push($root.farm.v1.ReviewVerdict.decode(r, r.uint32(), undefined, n + 1));
                             break;
                         }
                     default:
@@ -5549,6 +6469,46 @@ $root.farm = (function() {
                     if (!$util.isInteger(m.dispatch))
                         return "dispatch: integer expected";
                 }
+                if (m.costUsd != null && Object.hasOwnProperty.call(m, "costUsd")) {
+                    if (typeof m.costUsd !== "number")
+                        return "costUsd: number expected";
+                }
+                if (m.model != null && Object.hasOwnProperty.call(m, "model")) {
+                    if (!$util.isString(m.model))
+                        return "model: string expected";
+                }
+                if (m.steps != null && Object.hasOwnProperty.call(m, "steps")) {
+                    if (!$util.isInteger(m.steps))
+                        return "steps: integer expected";
+                }
+                if (m.strategy != null && Object.hasOwnProperty.call(m, "strategy")) {
+                    switch (m.strategy) {
+                    default:
+                        return "strategy: enum value expected";
+                    case 0:
+                    case 1:
+                    case 2:
+                        break;
+                    }
+                }
+                if (m.lesson != null && Object.hasOwnProperty.call(m, "lesson")) {
+                    {
+                        var e = $root.farm.v1.Lesson.verify(m.lesson, n + 1);
+                        if (e)
+                            return "lesson." + e;
+                    }
+                }
+                if (m.reviews != null && Object.hasOwnProperty.call(m, "reviews")) {
+                    if (!Array.isArray(m.reviews))
+                        return "reviews: array expected";
+                    for (var i = 0; i < m.reviews.length; ++i) {
+                        {
+                            var e = $root.farm.v1.ReviewVerdict.verify(m.reviews[i], n + 1);
+                            if (e)
+                                return "reviews." + e;
+                        }
+                    }
+                }
                 return null;
             };
 
@@ -5638,6 +6598,50 @@ $root.farm = (function() {
                 if (d.dispatch != null) {
                     m.dispatch = d.dispatch >>> 0;
                 }
+                if (d.costUsd != null) {
+                    m.costUsd = Number(d.costUsd);
+                }
+                if (d.model != null) {
+                    m.model = String(d.model);
+                }
+                if (d.steps != null) {
+                    m.steps = d.steps >>> 0;
+                }
+                switch (d.strategy) {
+                default:
+                    if (typeof d.strategy === "number") {
+                        m.strategy = d.strategy;
+                        break;
+                    }
+                    break;
+                case "AGENT_STRATEGY_UNSPECIFIED":
+                case 0:
+                    m.strategy = 0;
+                    break;
+                case "TOOLS":
+                case 1:
+                    m.strategy = 1;
+                    break;
+                case "DIFF":
+                case 2:
+                    m.strategy = 2;
+                    break;
+                }
+                if (d.lesson != null) {
+                    if (!$util.isObject(d.lesson))
+                        throw TypeError(".farm.v1.CommitResult.lesson: object expected");
+                    m.lesson = $root.farm.v1.Lesson.fromObject(d.lesson, n + 1);
+                }
+                if (d.reviews) {
+                    if (!Array.isArray(d.reviews))
+                        throw TypeError(".farm.v1.CommitResult.reviews: array expected");
+                    m.reviews = [];
+                    for (var i = 0; i < d.reviews.length; ++i) {
+                        if (!$util.isObject(d.reviews[i]))
+                            throw TypeError(".farm.v1.CommitResult.reviews: object expected");
+                        m.reviews[i] = $root.farm.v1.ReviewVerdict.fromObject(d.reviews[i], n + 1);
+                    }
+                }
                 return m;
             };
 
@@ -5661,6 +6665,7 @@ $root.farm = (function() {
                 if (o.arrays || o.defaults) {
                     d.notes = [];
                     d.stepDurations = [];
+                    d.reviews = [];
                 }
                 if (o.defaults) {
                     d.taskId = "";
@@ -5672,6 +6677,11 @@ $root.farm = (function() {
                     d.tokenUsage = null;
                     d.failedStep = "";
                     d.dispatch = 0;
+                    d.costUsd = 0;
+                    d.model = "";
+                    d.steps = 0;
+                    d.strategy = o.enums === String ? "AGENT_STRATEGY_UNSPECIFIED" : 0;
+                    d.lesson = null;
                 }
                 if (m.taskId != null && Object.hasOwnProperty.call(m, "taskId")) {
                     d.taskId = m.taskId;
@@ -5711,6 +6721,27 @@ $root.farm = (function() {
                 }
                 if (m.dispatch != null && Object.hasOwnProperty.call(m, "dispatch")) {
                     d.dispatch = m.dispatch;
+                }
+                if (m.costUsd != null && Object.hasOwnProperty.call(m, "costUsd")) {
+                    d.costUsd = o.json && !isFinite(m.costUsd) ? String(m.costUsd) : m.costUsd;
+                }
+                if (m.model != null && Object.hasOwnProperty.call(m, "model")) {
+                    d.model = m.model;
+                }
+                if (m.steps != null && Object.hasOwnProperty.call(m, "steps")) {
+                    d.steps = m.steps;
+                }
+                if (m.strategy != null && Object.hasOwnProperty.call(m, "strategy")) {
+                    d.strategy = o.enums === String ? $root.farm.v1.AgentStrategy[m.strategy] === undefined ? m.strategy : $root.farm.v1.AgentStrategy[m.strategy] : m.strategy;
+                }
+                if (m.lesson != null && Object.hasOwnProperty.call(m, "lesson")) {
+                    d.lesson = $root.farm.v1.Lesson.toObject(m.lesson, o, q + 1);
+                }
+                if (m.reviews && m.reviews.length) {
+                    d.reviews = [];
+                    for (var j = 0; j < m.reviews.length; ++j) {
+                        d.reviews[j] = $root.farm.v1.ReviewVerdict.toObject(m.reviews[j], o, q + 1);
+                    }
                 }
                 return d;
             };

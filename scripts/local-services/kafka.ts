@@ -41,8 +41,8 @@ export async function startKafka(opts: { cacheDir?: string; log?: Logger } = {})
       `-Dlog4j.configuration=file:${join(dir, 'log4j.properties')}`,
       'kafka.tools.StorageTool',
       'format',
-      '-t',
-      clusterId,
+      // One argument: an id starting with '-' (a base64url character) would otherwise be read as an option.
+      `--cluster-id=${clusterId}`,
       '-c',
       props,
     ]);

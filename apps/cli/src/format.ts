@@ -1,5 +1,5 @@
 import { farm } from '@farm/proto';
-import type { RequestSummary, TaskSummary } from '@farm/orchestrator';
+import { formatCostUsd, type RequestSummary, type TaskSummary } from '@farm/orchestrator';
 
 /** One line per transition for people; --json prints the proto3 JSON mapping instead. */
 export function formatTransition(t: farm.v1.PhaseTransition): string {
@@ -38,7 +38,7 @@ export function formatRequest(r: RequestSummary, tasks: TaskSummary[]): string {
     `title:   ${r.title}`,
     `repo:    ${r.repoUrl} @ ${r.baseRef}${r.baseCommit ? ` (${r.baseCommit.slice(0, 12)})` : ''}`,
     `reason:  ${r.reason}`,
-    `effort:  ${r.attempts} attempt(s), ${r.tokens.total} tokens (${r.tokens.prompt} prompt, ${r.tokens.completion} completion)`,
+    `effort:  ${r.attempts} attempt(s), ${r.tokens.total} tokens (${r.tokens.prompt} prompt, ${r.tokens.completion} completion), ${formatCostUsd(r.costUsd)}`,
   ];
   if (r.integrationBranch) head.push(`branch:  ${r.integrationBranch}`);
   const rows = tasks.map((t) => [
@@ -47,8 +47,9 @@ export function formatRequest(r: RequestSummary, tasks: TaskSummary[]): string {
     String(t.dispatch),
     String(t.attempts),
     String(t.tokens.total),
+    formatCostUsd(t.costUsd),
     t.dependsOn.join(',') || '-',
     t.branch || '-',
   ]);
-  return `${head.join('\n')}\n\n${tasks.length ? table(['TASK', 'STATUS', 'DISPATCH', 'ATTEMPTS', 'TOKENS', 'AFTER', 'BRANCH'], rows) : 'no tasks yet'}`;
+  return `${head.join('\n')}\n\n${tasks.length ? table(['TASK', 'STATUS', 'DISPATCH', 'ATTEMPTS', 'TOKENS', 'COST', 'AFTER', 'BRANCH'], rows) : 'no tasks yet'}`;
 }

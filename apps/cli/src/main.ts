@@ -6,6 +6,7 @@ import { ConfigError, FarmError, createLogger, loadConfig, runService } from '@f
 import { loadCliConfig, requireBrokers, type CliConfig } from './config';
 import { runDemo } from './demo';
 import { registerScaleCommand } from './scale-command';
+import { registerLessonsCommand } from './lessons-command';
 import { formatRequest, formatRequestList } from './format';
 import { ProgressView } from './progress';
 import { localRepoPath } from './local-repos';
@@ -150,6 +151,7 @@ program
   });
 
 registerScaleCommand(program);
+registerLessonsCommand(program);
 
 /** Kafka only for a user who has only Kafka: KAFKA_BROKERS set and FARM_URL not. */
 function usesKafka(config: CliConfig): boolean {

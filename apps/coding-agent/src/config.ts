@@ -1,6 +1,25 @@
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, z } from '@farm/runtime';
+import { DEFAULT_MODEL_PRICES, modelPricesSchema } from './model-prices';
+
+const onOff = z.enum(['on', 'off']);
+
+/** A JSON price table in an environment variable, checked like every other setting. */
+const pricesVariable = z
+  .string()
+  .transform((text, ctx) => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        message: 'must be JSON: {"model": {"inputPerMillion": n, "outputPerMillion": n}}',
+      });
+      return z.NEVER;
+    }
+  })
+  .pipe(modelPricesSchema);
 
 /** The coding agent's settings: a Job or child process per task, or a worker-pool replica. */
 export const agentConfigSchema = z.object({
@@ -29,6 +48,25 @@ export const agentConfigSchema = z.object({
   FARM_AGENT_SPOOL_DIR: z.string().optional(),
   /** Comma-separated brokers; needed when the agent is not a child of a one-machine farm. */
   KAFKA_BROKERS: z.string().optional(),
+  /** `auto`: the tool loop, or the diff strategy when the endpoint refuses tool calls; a task may name its own. */
+  FARM_AGENT_STRATEGY: z.enum(['auto', 'tools', 'diff']).default('auto'),
+  /** Model calls, tokens and US dollars one task may use; reaching one ends it as SOFT_FAIL. */
+  FARM_AGENT_MAX_STEPS: z.coerce.number().int().positive().default(40),
+  FARM_AGENT_MAX_TOKENS: z.coerce.number().int().positive().default(400_000),
+  FARM_AGENT_MAX_COST_USD: z.coerce.number().positive().default(2),
+  /** US dollars per million tokens by model name; replaces the built-in table. */
+  FARM_MODEL_PRICES: pricesVariable.default(JSON.stringify(DEFAULT_MODEL_PRICES)),
+  /** The tool loop's conversation is kept within this many tokens (older tool outputs are shortened first). */
+  FARM_CONTEXT_WINDOW_TOKENS: z.coerce.number().int().min(4_000).default(100_000),
+  /** Characters of one tool result the model sees. */
+  FARM_TOOL_OUTPUT_CHARS: z.coerce.number().int().min(500).default(8_000),
+  /** Timeout (default and maximum) of the run_command tool. */
+  FARM_TOOL_COMMAND_TIMEOUT_S: z.coerce.number().int().positive().default(120),
+  /** The reviewer of final diffs: its model (default FARM_MODEL) and rounds (0: no review). */
+  FARM_REVIEW_MODEL: z.string().min(1).optional(),
+  FARM_REVIEW_ROUNDS: z.coerce.number().int().min(0).max(10).default(2),
+  /** Lessons from earlier tasks in the first prompt, and a lesson reported on SUCCESS. */
+  FARM_LESSONS: onOff.default('on'),
 });
 
 export type AgentConfig = z.infer<typeof agentConfigSchema>;

@@ -8,3 +8,9 @@ import path from 'node:path';
 /** Path of the Job-style entry point, for launchers that start the agent as a process. */
 export const AGENT_JOB_ENTRY = path.join(__dirname, 'job.ts');
 export { startAgentWorker } from './worker-pool';
+// The tool loop's parts, for benchmarks and embedders that drive it themselves.
+export { runToolLoop } from './tool-loop';
+export { AgentToolBox } from './tools/agent-tools';
+export { secretRedactor } from './tools/redact-secrets';
+export { TaskBudget } from './task-budget';
+export { openTrajectory } from './trajectory';

@@ -22,11 +22,12 @@ async function main(): Promise<number> {
   try {
     task = readTask(process.argv.slice(2), process.env);
     const config = loadAgentConfig();
-    configureGitCredentials(loadConfig(gitCredentialsConfigSchema));
+    const gitCredentials = loadConfig(gitCredentialsConfigSchema);
+    configureGitCredentials(gitCredentials);
     if (config.FARM_AGENT_SPOOL_DIR) bus = new SpoolDirBus(config.FARM_AGENT_SPOOL_DIR, log);
     else if (config.KAFKA_BROKERS) bus = await connectKafkaFromEnv(`coding-agent-${task.id}`, log);
     else throw new ConfigError('KAFKA_BROKERS is required when the agent does not run under a one-machine farm');
-    const result = await runCodingTask(task, agentDepsFromConfig(config, log));
+    const result = await runCodingTask(task, agentDepsFromConfig(config, log, [gitCredentials.FARM_GIT_TOKEN]));
     await bus.publish(Topics.commitResults, farm.v1.CommitResult.fromObject(result));
     await bus.close();
     return EXIT[result.status ?? 0] ?? 1;

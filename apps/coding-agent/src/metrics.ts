@@ -38,4 +38,28 @@ export const agentMetrics = {
     labelNames: ['kind', 'model'],
     registers: [metricsRegistry],
   }),
+  costUsd: new Counter({
+    name: 'farm_agent_cost_usd_total',
+    help: 'Model cost in US dollars from the price table, by model',
+    labelNames: ['model'],
+    registers: [metricsRegistry],
+  }),
+  toolCalls: new Counter({
+    name: 'farm_agent_tool_calls_total',
+    help: 'Tool calls of the tool strategy, by tool and outcome (ok, error)',
+    labelNames: ['tool', 'outcome'],
+    registers: [metricsRegistry],
+  }),
+  reviews: new Counter({
+    name: 'farm_agent_reviews_total',
+    help: 'Reviewer verdicts on final diffs (approved, objected)',
+    labelNames: ['verdict'],
+    registers: [metricsRegistry],
+  }),
+  budgetStops: new Counter({
+    name: 'farm_agent_budget_stops_total',
+    help: 'Tasks ended by a budget, by budget (steps, tokens, cost)',
+    labelNames: ['budget'],
+    registers: [metricsRegistry],
+  }),
 };

@@ -1,5 +1,6 @@
 import type { farm } from '@farm/proto';
 import type { ChatMessage } from '@farm/llm';
+import { renderLessons } from './lessons-prompt';
 
 export const SYSTEM_PROMPT = `You are a coding agent working in a git repository.
 Answer with one JSON object: {"diff": "<unified diff>", "reasoning": "<short explanation>"}.
@@ -19,6 +20,8 @@ export function buildPrompt(
 ): ChatMessage[] {
   const parts = [`TASK GOAL:\n${task.goal}`];
   if (task.path) parts.push(`MAIN FILE: ${task.path}`);
+  const lessons = renderLessons(task.lessons);
+  if (lessons) parts.push(lessons);
   parts.push(`REPOSITORY CONTEXT (read-only snippets with their line numbers):\n${context.text}`);
   if (context.omitted.length) parts.push(`Also relevant but left out for the budget: ${context.omitted.join(', ')}`);
   if (task.priorNotes?.length) parts.push(`NOTES FROM AN EARLIER RUN OF THIS TASK:\n${task.priorNotes.join('\n')}`);

@@ -117,7 +117,7 @@ describe('coding agent on a Python repo (pytest)', () => {
       { trajectoryDir },
     );
     expect([S[result.status!], result.attempts]).toEqual(['SUCCESS', 2]);
-    // The trajectory has each attempt's prompt, answer and check results, then the result.
+    // The trajectory has each attempt's prompt, model step, answer, check results and reward, then the result.
     const events = (await readFile(path.join(trajectoryDir, `task-${n}.1.jsonl`), 'utf8'))
       .trim()
       .split('\n')
@@ -126,7 +126,19 @@ describe('coding agent on a Python repo (pytest)', () => {
       events
         .filter((e) => e.event !== 'context' && e.event !== 'checks')
         .map((e) => `${e.event}${e.attempt ?? ''}${e.ok === undefined ? '' : `:${e.ok}`}`),
-    ).toEqual(['prompt1', 'answer1', 'check1:false', 'prompt2', 'answer2', 'check2:true', 'result']);
+    ).toEqual([
+      'prompt1',
+      'step1',
+      'answer1',
+      'check1:false',
+      'reward1',
+      'prompt2',
+      'step2',
+      'answer2',
+      'check2:true',
+      'reward2',
+      'result',
+    ]);
     expect(prompts[1]).toMatch(/test_add/);
     expect(prompts[1]).toMatch(/assert/);
   });

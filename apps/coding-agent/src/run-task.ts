@@ -3,18 +3,29 @@ import path from 'node:path';
 import { farm } from '@farm/proto';
 import { cloneAtCommit, commitAll, pushBranch, remoteBranchSha, PushRejected } from '@farm/git';
 import { applyModelEdit, PatchRejected } from '@farm/patch';
-import { ModelAnswerInvalid, type PatchModel } from '@farm/llm';
+import { ModelAnswerInvalid, ModelUnavailable, type JsonModel, type PatchModel, type ToolModel } from '@farm/llm';
 import { FarmError, errorMessage, type Logger } from '@farm/runtime';
 import { LeaseLost, type SymbolLeases } from '@farm/srm-client';
-import { describeFailure, planChecks, runChecks, type CheckStep } from '@farm/sandbox';
+import { describeFailure, planChecks, runChecks, type CheckStep, type CheckPlan } from '@farm/sandbox';
 import { buildPrompt } from './prompt';
 import { revertFiles } from './work-tree';
 import { retrieveContext } from './retrieve-context';
 import type { RagApi } from '@farm/rag';
 import { agentMetrics } from './metrics';
-import { openTrajectory } from './trajectory';
+import { openTrajectory, type Trajectory } from './trajectory';
+import { costOfCall, DEFAULT_MODEL_PRICES, type ModelPrices } from './model-prices';
+import { DEFAULT_BUDGET, TaskBudget, type BudgetLimits } from './task-budget';
+import { runToolLoop, type ToolLoopState } from './tool-loop';
+import { AgentToolBox, type ToolLimits } from './tools/agent-tools';
+import { secretRedactor, type Redactor } from './tools/redact-secrets';
+import { lessonFromTask } from './lessons-prompt';
+import type { RetrievedContext } from './retrieve-context';
 
 const S = farm.v1.CommitStatus;
+const Strategy = farm.v1.AgentStrategy;
+
+/** `auto`: the tool loop when a tool model is configured, falling back to `diff` when the endpoint refuses tools. */
+export type StrategySetting = 'auto' | 'tools' | 'diff';
 
 export interface AgentDeps {
   model: PatchModel;
@@ -35,6 +46,32 @@ export interface AgentDeps {
   author: { name: string; email: string };
   /** The srm, to claim the task's reserved leases after the push (and release them on a HARD_FAIL). */
   leases?: Pick<SymbolLeases, 'claim' | 'release'>;
+  /** The tool strategy's model; without it every task runs the diff strategy. */
+  toolModel?: ToolModel;
+  /** The reviewer of final diffs (tool strategy); without it nothing is reviewed. */
+  reviewModel?: JsonModel;
+  /** Default strategy for tasks that do not name one (default 'auto'). */
+  strategy?: StrategySetting;
+  /** Review rounds before an unapproved change ends the task as SOFT_FAIL (default 2; 0 turns review off). */
+  reviewRounds?: number;
+  /** Steps, tokens and cost a task may use (defaults in DEFAULT_BUDGET). */
+  budget?: Partial<BudgetLimits>;
+  /** US dollars per million tokens by model (default DEFAULT_MODEL_PRICES). */
+  prices?: ModelPrices;
+  /** Tokens the tool loop's conversation is kept within (default 100000). */
+  contextWindowTokens?: number;
+  toolLimits?: Partial<ToolLimits>;
+  /** Use the task's lessons in the prompt and report a lesson on SUCCESS (default true). */
+  lessons?: boolean;
+  /** Values that must never reach the model, a log or the trajectory (the model key, git tokens). */
+  secrets?: string[];
+}
+
+/** What a strategy hands over when the tree holds a change that passed the checks. */
+interface ReadyToCommit {
+  paths: string[];
+  notes: string[];
+  lesson?: farm.v1.ILesson;
 }
 
 /** Reserved lease ids travel as `<lease id>@<fencing token>`. */
@@ -57,8 +94,9 @@ class TaskAborted extends FarmError {
 }
 
 /**
- * The agent's loop for one task: clone at the base commit, ask the model for a diff, apply it, run the repo's
- * checks, feed failures back (up to maxRetries more attempts), then commit, push agt/<task_id> and report.
+ * One task: clone at the base commit, then either the tool loop (explore and edit with tools, finish only with
+ * passing checks and the reviewer's approval) or the diff strategy (one diff per attempt, checks, failures fed
+ * back), within the task's step/token/cost budget; then commit the net change, push agt/<task_id> and report.
  * Never throws for task failures: they become SOFT_FAIL / HARD_FAIL results with notes.
  */
 export async function runCodingTask(task: farm.v1.ICodingTask, deps: AgentDeps): Promise<farm.v1.ICommitResult> {
@@ -75,8 +113,11 @@ async function runTaskSteps(task: farm.v1.ICodingTask, deps: AgentDeps): Promise
   const branch = branchFor(task.id!);
   const url = task.repo?.url ?? '';
   const durations: farm.v1.IStepDuration[] = [];
-  const usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
   let attempts = 0;
+  const budget = new TaskBudget({ ...DEFAULT_BUDGET, ...deps.budget });
+  const state: ToolLoopState = { attempts: 0, reviews: [], model: '' };
+  let strategy = chooseStrategy(task, deps);
+  const redact = secretRedactor(deps.secrets ?? []);
   const timed = async <T>(step: string, attempt: number, fn: () => Promise<T>): Promise<T> => {
     const start = process.hrtime.bigint();
     try {
@@ -87,21 +128,36 @@ async function runTaskSteps(task: farm.v1.ICodingTask, deps: AgentDeps): Promise
       agentMetrics.stepSeconds.observe({ step }, seconds);
     }
   };
-  const trajectory = openTrajectory(deps.trajectoryDir, task.id!, task.dispatch ?? 1);
+  const trajectory = openTrajectory(deps.trajectoryDir, task.id!, task.dispatch ?? 1, redact);
   const result = (status: farm.v1.CommitStatus, fields: Partial<farm.v1.ICommitResult>): farm.v1.ICommitResult => {
+    if (strategy === 'tools') attempts = state.attempts;
     agentMetrics.tasks.inc({ status: S[status] });
     agentMetrics.attempts.observe(attempts);
-    trajectory.record('result', { status: S[status], ...fields });
-    return {
+    const full: farm.v1.ICommitResult = {
       taskId: task.id,
       changeRequestId: task.changeRequestId,
       dispatch: task.dispatch,
       status,
       attempts,
-      tokenUsage: usage,
+      tokenUsage: { ...budget.usage },
       stepDurations: durations,
+      costUsd: budget.costUsd,
+      model: state.model,
+      steps: budget.steps,
+      strategy: strategy === 'tools' ? Strategy.TOOLS : Strategy.DIFF,
+      reviews: state.reviews,
       ...fields,
+      notes: (fields.notes ?? []).map(redact),
     };
+    trajectory.record('result', {
+      status: S[status],
+      ...fields,
+      costUsd: full.costUsd,
+      steps: full.steps,
+      tokens: full.tokenUsage,
+      attempts,
+    });
+    return full;
   };
 
   // Idempotent by task id: a task redelivered after its push reports the pushed commit again.
@@ -133,109 +189,103 @@ async function runTaskSteps(task: farm.v1.ICodingTask, deps: AgentDeps): Promise
     );
     trajectory.record('context', { shown: context.shown, omitted: context.omitted, tokens: context.usedTokens });
     // The task's command wins; else the repo's .farm/checks.json; else what its toolchain implies.
-    const plan = task.checkCommand
-      ? { steps: [{ name: 'check', run: task.checkCommand }] as CheckStep[], maxRetries: undefined, skipped: [] }
+    const plan: CheckPlan = task.checkCommand
+      ? { steps: [{ name: 'check', run: task.checkCommand }] as CheckStep[], source: 'config', skipped: [] }
       : planChecks(repoDir);
-    trajectory.record('checks', { steps: plan.steps, skipped: plan.skipped });
-    const feedback: string[] = [];
-    const maxAttempts = 1 + (task.maxRetries || plan.maxRetries || deps.maxRetries);
+    trajectory.record('checks', { steps: plan.steps, skipped: plan.skipped, strategy });
+    const taskForModel = deps.lessons === false ? { ...task, lessons: [] } : task;
 
-    for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-      attempts = attempt;
-      const messages = buildPrompt(task, context, feedback);
-      trajectory.record('prompt', { attempt, messages });
-      let diff: string;
+    let outcome: ReadyToCommit | farm.v1.ICommitResult;
+    if (strategy === 'tools') {
       try {
-        const answer = await timed('llm', attempt, () => deps.model.proposePatch(messages));
-        usage.promptTokens += answer.usage.promptTokens;
-        usage.completionTokens += answer.usage.completionTokens;
-        usage.totalTokens += answer.usage.totalTokens;
-        agentMetrics.tokens.inc({ kind: 'prompt', model: answer.model }, answer.usage.promptTokens);
-        agentMetrics.tokens.inc({ kind: 'completion', model: answer.model }, answer.usage.completionTokens);
-        diff = answer.diff;
+        outcome = await runToolStrategy(taskForModel, repoDir, context, plan, {
+          deps,
+          budget,
+          state,
+          trajectory,
+          redact,
+          log,
+          timed,
+          result,
+        });
       } catch (err) {
-        if (!(err instanceof ModelAnswerInvalid))
-          throw new TaskAborted('llm', `model unavailable: ${errorMessage(err)}`);
-        feedback.splice(0, feedback.length, `Your answer was not the JSON object asked for: ${err.message}`);
-        log.warn('invalid model answer', { attempt, err });
-        continue;
-      }
-
-      trajectory.record('answer', { attempt, diff });
-      let applied: Awaited<ReturnType<typeof applyModelEdit>>;
-      try {
-        applied = await timed('apply', attempt, () => applyModelEdit(repoDir, diff));
-      } catch (err) {
-        if (!(err instanceof PatchRejected)) throw err;
-        agentMetrics.patches.inc({ result: 'rejected' });
-        feedback.splice(0, feedback.length, `The diff was rejected and nothing was applied: ${err.message}`);
-        trajectory.record('rejected', { attempt, reason: err.message });
-        log.warn('patch rejected', { attempt, reason: err.message });
-        continue;
-      }
-
-      if (plan.steps.length) {
-        const checks = await timed('check', attempt, () =>
-          runChecks(repoDir, plan.steps, {
-            defaultTimeoutSeconds: Math.round(deps.checkTimeoutMs / 1000),
-            env: deps.checkEnv,
-            log,
-          }),
-        );
-        trajectory.record('check', { attempt, ok: checks.ok, steps: checks.steps, isolation: checks.isolation });
-        if (!checks.ok) {
-          agentMetrics.patches.inc({ result: 'check_failed' });
-          const denied = checks.failed?.denied;
-          if (denied) throw new TaskAborted('check', `sandbox refused \`${checks.failed!.run}\`: ${denied.reason}`);
-          feedback.splice(0, feedback.length, `The diff applied, but a check failed. ${describeFailure(checks)}`);
-          log.warn('self-check failed', { attempt, step: checks.failed?.name, exitCode: checks.failed?.exitCode });
-          await revertFiles(repoDir, applied.files);
-          continue;
+        // `auto` on an endpoint without tool calling: its first request is refused; the task runs as a diff.
+        const refusesTools =
+          err instanceof ModelUnavailable && [400, 404, 422].includes(err.status ?? 0) && budget.steps === 0;
+        if (!(refusesTools && deps.strategy !== 'tools' && !task.strategy)) {
+          throw err instanceof ModelUnavailable
+            ? new TaskAborted('llm', `model unavailable: ${errorMessage(err)}`)
+            : err;
         }
+        log.warn('the endpoint refused tool calls; running the task with the diff strategy', { err });
+        trajectory.record('fallback', { from: 'tools', to: 'diff', reason: errorMessage(err) });
+        strategy = 'diff';
+        outcome = await runDiffStrategy(taskForModel, repoDir, context, plan, {
+          deps,
+          budget,
+          state,
+          trajectory,
+          redact,
+          log,
+          timed,
+          result,
+          setAttempts: (n) => (attempts = n),
+        });
       }
-      agentMetrics.patches.inc({ result: 'applied' });
-
-      const commitSha = await timed('commit', attempt, () =>
-        commitAll({
-          dir: repoDir,
-          paths: applied.files.map((f) => f.path),
-          branch,
-          author: deps.author,
-          message: `${kindWord(task.kind)}(${task.id}): ${firstLine(task.goal)}\n\n[agent:${task.id}]`,
-        }),
-      ).catch((err) => {
-        throw new TaskAborted('commit', `commit failed: ${errorMessage(err)}`);
-      });
-      try {
-        await timed('push', attempt, () => pushBranch({ dir: repoDir, url, branch }));
-      } catch (err) {
-        // Another agent with the same task pushed first: its branch is the result.
-        const theirs =
-          err instanceof PushRejected ? await remoteBranchSha(url, branch).catch(() => undefined) : undefined;
-        if (theirs)
-          return result(S.SUCCESS, {
-            commitSha: theirs,
-            branchName: branch,
-            notes: ['branch pushed by another agent'],
-          });
-        throw new TaskAborted('push', `push failed: ${errorMessage(err)}`);
-      }
-      await timed('claim', attempt, () => claimLeases(task, commitSha, deps)).catch((err) => {
-        throw new TaskAborted(
-          'claim',
-          err instanceof LeaseLost ? `lease lost: ${err.message}` : `claiming leases failed: ${errorMessage(err)}`,
-        );
-      });
-      log.info('task succeeded', { attempt, branch, commitSha });
-      return result(S.SUCCESS, {
-        commitSha,
-        branchName: branch,
-        notes: applied.fuzzy ? ['patch applied by context (line numbers were off)'] : [],
+    } else {
+      outcome = await runDiffStrategy(taskForModel, repoDir, context, plan, {
+        deps,
+        budget,
+        state,
+        trajectory,
+        redact,
+        log,
+        timed,
+        result,
+        setAttempts: (n) => (attempts = n),
       });
     }
-    return result(S.SOFT_FAIL, {
-      failedStep: 'attempts',
-      notes: [`no passing patch after ${attempts} attempt(s)`, feedback.join('\n').slice(0, 2000)],
+    if (!('paths' in outcome)) return outcome;
+    const ready = outcome as ReadyToCommit;
+    if (strategy === 'tools') attempts = state.attempts;
+
+    const commitSha = await timed('commit', attempts, () =>
+      commitAll({
+        dir: repoDir,
+        paths: ready.paths,
+        branch,
+        author: deps.author,
+        message: `${kindWord(task.kind)}(${task.id}): ${firstLine(task.goal)}\n\n[agent:${task.id}]`,
+      }),
+    ).catch((err) => {
+      throw new TaskAborted('commit', `commit failed: ${errorMessage(err)}`);
+    });
+    try {
+      await timed('push', attempts, () => pushBranch({ dir: repoDir, url, branch }));
+    } catch (err) {
+      // Another agent with the same task pushed first: its branch is the result.
+      const theirs =
+        err instanceof PushRejected ? await remoteBranchSha(url, branch).catch(() => undefined) : undefined;
+      if (theirs)
+        return result(S.SUCCESS, {
+          commitSha: theirs,
+          branchName: branch,
+          notes: ['branch pushed by another agent'],
+        });
+      throw new TaskAborted('push', `push failed: ${errorMessage(err)}`);
+    }
+    await timed('claim', attempts, () => claimLeases(task, commitSha, deps)).catch((err) => {
+      throw new TaskAborted(
+        'claim',
+        err instanceof LeaseLost ? `lease lost: ${err.message}` : `claiming leases failed: ${errorMessage(err)}`,
+      );
+    });
+    log.info('task succeeded', { attempts, branch, commitSha, strategy, costUsd: budget.costUsd });
+    return result(S.SUCCESS, {
+      commitSha,
+      branchName: branch,
+      notes: ready.notes,
+      ...(ready.lesson && deps.lessons !== false ? { lesson: ready.lesson } : {}),
     });
   } catch (err) {
     if (err instanceof TaskAborted) {
@@ -249,6 +299,196 @@ async function runTaskSteps(task: farm.v1.ICodingTask, deps: AgentDeps): Promise
     await trajectory.close();
     await rm(workDir, { recursive: true, force: true });
   }
+}
+
+function chooseStrategy(task: farm.v1.ICodingTask, deps: AgentDeps): 'tools' | 'diff' {
+  if (task.strategy === Strategy.DIFF) return 'diff';
+  if (task.strategy === Strategy.TOOLS) return deps.toolModel ? 'tools' : 'diff';
+  if (deps.strategy === 'diff') return 'diff';
+  return deps.toolModel ? 'tools' : 'diff';
+}
+
+interface StrategyRun {
+  deps: AgentDeps;
+  budget: TaskBudget;
+  state: ToolLoopState;
+  trajectory: Trajectory;
+  redact: Redactor;
+  log: Logger;
+  timed: <T>(step: string, attempt: number, fn: () => Promise<T>) => Promise<T>;
+  result: (status: farm.v1.CommitStatus, fields: Partial<farm.v1.ICommitResult>) => farm.v1.ICommitResult;
+}
+
+const budgetName = (reason: string) => (/^token/.test(reason) ? 'tokens' : /^cost/.test(reason) ? 'cost' : 'steps');
+
+/** The tool loop: explore and edit with tools, verified finish, review; the tree's net change is committed. */
+async function runToolStrategy(
+  task: farm.v1.ICodingTask,
+  repoDir: string,
+  context: RetrievedContext,
+  plan: CheckPlan,
+  run: StrategyRun,
+): Promise<ReadyToCommit | farm.v1.ICommitResult> {
+  const { deps } = run;
+  const toolbox = new AgentToolBox({
+    root: repoDir,
+    redact: run.redact,
+    checks: plan.steps,
+    checkTimeoutSeconds: Math.round(deps.checkTimeoutMs / 1000),
+    env: deps.checkEnv,
+    limits: deps.toolLimits,
+    log: run.log,
+  });
+  const outcome = await runToolLoop(
+    task,
+    { toolbox, repoDir, context },
+    {
+      model: deps.toolModel!,
+      reviewer: deps.reviewModel,
+      reviewRounds: deps.reviewRounds ?? 2,
+      prices: deps.prices ?? DEFAULT_MODEL_PRICES,
+      contextWindowTokens: deps.contextWindowTokens ?? 100_000,
+      budget: run.budget,
+      redact: run.redact,
+      trajectory: run.trajectory,
+      log: run.log,
+      timed: run.timed,
+    },
+    run.state,
+  ).catch((err) => {
+    if (err instanceof ModelUnavailable && run.budget.steps === 0) throw err; // maybe an endpoint without tools
+    throw new TaskAborted('llm', `model unavailable: ${errorMessage(err)}`);
+  });
+  if (outcome.kind === 'aborted') throw new TaskAborted(outcome.failedStep, outcome.reason);
+  if (outcome.kind === 'stopped') {
+    if (outcome.failedStep === 'budget') agentMetrics.budgetStops.inc({ budget: budgetName(outcome.reason) });
+    run.log.warn('task stopped', { failedStep: outcome.failedStep, reason: outcome.reason });
+    return run.result(S.SOFT_FAIL, { failedStep: outcome.failedStep, notes: [outcome.reason] });
+  }
+  const files = outcome.changes.map((c) => c.path);
+  const verdicts = run.state.reviews;
+  const notes = [
+    run.redact(`summary: ${outcome.summary}`),
+    ...(verdicts.length
+      ? [`review: approved in round ${verdicts.length}${verdicts.length > 1 ? ' after objections' : ''}`]
+      : ['review: none']),
+    ...verdicts
+      .filter((v) => !v.approved)
+      .map((v) => run.redact(`review round ${v.round} objections: ${(v.objections ?? []).join('; ')}`)),
+  ];
+  return {
+    paths: files,
+    notes,
+    lesson: lessonFromTask(task, {
+      files,
+      firstFailure: outcome.firstFailure && run.redact(outcome.firstFailure),
+      fix: run.redact(outcome.summary),
+    }),
+  };
+}
+
+/** Today's one-shot strategy: one diff per attempt, applied, checked, failures fed back. */
+async function runDiffStrategy(
+  task: farm.v1.ICodingTask,
+  repoDir: string,
+  context: RetrievedContext,
+  plan: CheckPlan,
+  run: StrategyRun & { setAttempts: (n: number) => void },
+): Promise<ReadyToCommit | farm.v1.ICommitResult> {
+  const { deps, budget, trajectory, log, timed } = run;
+  const feedback: string[] = [];
+  let firstFailure: string | undefined;
+  const maxAttempts = 1 + (task.maxRetries || plan.maxRetries || deps.maxRetries);
+  let attempts = 0;
+  for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+    const exhausted = budget.exhausted();
+    if (exhausted) {
+      agentMetrics.budgetStops.inc({ budget: budgetName(exhausted) });
+      return run.result(S.SOFT_FAIL, { failedStep: 'budget', notes: [exhausted] });
+    }
+    attempts = attempt;
+    run.setAttempts(attempt);
+    const messages = buildPrompt(task, context, feedback).map((m) => ({ ...m, content: run.redact(m.content) }));
+    trajectory.record('prompt', { attempt, messages });
+    let diff: string;
+    try {
+      const answer = await timed('llm', attempt, () => deps.model.proposePatch(messages));
+      const cost = costOfCall(deps.prices ?? DEFAULT_MODEL_PRICES, answer.model, answer.usage);
+      budget.record(answer.usage, cost.usd);
+      run.state.model = answer.model;
+      agentMetrics.tokens.inc({ kind: 'prompt', model: answer.model }, answer.usage.promptTokens);
+      agentMetrics.tokens.inc({ kind: 'completion', model: answer.model }, answer.usage.completionTokens);
+      if (cost.usd > 0) agentMetrics.costUsd.inc({ model: answer.model }, cost.usd);
+      trajectory.record('step', {
+        attempt,
+        step: budget.steps,
+        model: answer.model,
+        tokens: answer.usage,
+        costUsd: cost.usd,
+      });
+      diff = answer.diff;
+    } catch (err) {
+      if (!(err instanceof ModelAnswerInvalid)) throw new TaskAborted('llm', `model unavailable: ${errorMessage(err)}`);
+      feedback.splice(0, feedback.length, `Your answer was not the JSON object asked for: ${err.message}`);
+      log.warn('invalid model answer', { attempt, err });
+      continue;
+    }
+
+    trajectory.record('answer', { attempt, diff });
+    let applied: Awaited<ReturnType<typeof applyModelEdit>>;
+    try {
+      applied = await timed('apply', attempt, () => applyModelEdit(repoDir, diff));
+    } catch (err) {
+      if (!(err instanceof PatchRejected)) throw err;
+      agentMetrics.patches.inc({ result: 'rejected' });
+      feedback.splice(0, feedback.length, `The diff was rejected and nothing was applied: ${err.message}`);
+      firstFailure ??= `the diff was rejected: ${err.reason}`;
+      trajectory.record('rejected', { attempt, reason: err.message });
+      trajectory.record('reward', { attempt, reward: 0, checksOk: false, reason: 'rejected' });
+      log.warn('patch rejected', { attempt, reason: err.message });
+      continue;
+    }
+
+    if (plan.steps.length) {
+      const checks = await timed('check', attempt, () =>
+        runChecks(repoDir, plan.steps, {
+          defaultTimeoutSeconds: Math.round(deps.checkTimeoutMs / 1000),
+          env: deps.checkEnv,
+          log,
+        }),
+      );
+      trajectory.record('check', { attempt, ok: checks.ok, steps: checks.steps, isolation: checks.isolation });
+      trajectory.record('reward', { attempt, reward: checks.ok ? 1 : 0, checksOk: checks.ok });
+      if (!checks.ok) {
+        agentMetrics.patches.inc({ result: 'check_failed' });
+        const denied = checks.failed?.denied;
+        if (denied) throw new TaskAborted('check', `sandbox refused \`${checks.failed!.run}\`: ${denied.reason}`);
+        const why = describeFailure(checks) ?? 'a check failed';
+        firstFailure ??= why;
+        feedback.splice(0, feedback.length, `The diff applied, but a check failed. ${why}`);
+        log.warn('self-check failed', { attempt, step: checks.failed?.name, exitCode: checks.failed?.exitCode });
+        await revertFiles(repoDir, applied.files);
+        continue;
+      }
+    } else {
+      trajectory.record('reward', { attempt, reward: 1, checksOk: true, reason: 'no checks configured' });
+    }
+    agentMetrics.patches.inc({ result: 'applied' });
+    const files = applied.files.map((f) => f.path);
+    return {
+      paths: files,
+      notes: applied.fuzzy ? ['patch applied by context (line numbers were off)'] : [],
+      lesson: lessonFromTask(task, {
+        files,
+        firstFailure: firstFailure && run.redact(firstFailure),
+        fix: `a diff to ${files.join(', ')}${attempt > 1 ? ` on attempt ${attempt}` : ''}`,
+      }),
+    };
+  }
+  return run.result(S.SOFT_FAIL, {
+    failedStep: 'attempts',
+    notes: [`no passing patch after ${attempts} attempt(s)`, feedback.join('\n').slice(0, 2000)],
+  });
 }
 
 async function claimLeases(task: farm.v1.ICodingTask, commitSha: string, deps: AgentDeps): Promise<void> {

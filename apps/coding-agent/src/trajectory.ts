@@ -2,8 +2,10 @@ import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import path from 'node:path';
 
 /**
- * One JSONL file per task: every attempt's prompt, the model's answer, what was applied and the check
- * results, then the result. For reviewing what the agent did and for building evaluation sets.
+ * One JSONL file per task: prompts, every model step (tokens, cost, duration), every tool call (tool,
+ * arguments, output size, duration), check results, a reward per attempt (1 when the checks passed), review
+ * verdicts, then the result. For reviewing what the agent did and for building evaluation sets. Secret
+ * values are redacted from every line.
  */
 export interface Trajectory {
   record(event: string, data: Record<string, unknown>): void;
@@ -11,7 +13,12 @@ export interface Trajectory {
   readonly file?: string;
 }
 
-export function openTrajectory(dir: string | undefined, taskId: string, dispatch: number): Trajectory {
+export function openTrajectory(
+  dir: string | undefined,
+  taskId: string,
+  dispatch: number,
+  redact: (text: string) => string = (t) => t,
+): Trajectory {
   if (!dir) return { record() {}, close: async () => {} };
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${taskId.replace(/[^A-Za-z0-9._-]/g, '_')}.${dispatch || 1}.jsonl`);
@@ -19,7 +26,7 @@ export function openTrajectory(dir: string | undefined, taskId: string, dispatch
   return {
     file,
     record(event, data) {
-      out.write(JSON.stringify({ ts: new Date().toISOString(), event, taskId, dispatch, ...data }) + '\n');
+      out.write(redact(JSON.stringify({ ts: new Date().toISOString(), event, taskId, dispatch, ...data })) + '\n');
     },
     close: () => new Promise((resolve) => out.end(resolve)),
   };

@@ -8,9 +8,10 @@ import { startAgentWorker } from './worker-pool';
 
 const log = createLogger('coding-agent');
 const config = loadConfigOrExit(agentConfigSchema.merge(agentWorkerConfigSchema).merge(busConfigSchema));
-configureGitCredentials(loadConfigOrExit(gitCredentialsConfigSchema));
+const gitCredentials = loadConfigOrExit(gitCredentialsConfigSchema);
+configureGitCredentials(gitCredentials);
 void runService(log, config.FARM_METRICS_PORT, async () => {
-  const deps = agentDepsFromConfig(config, log);
+  const deps = agentDepsFromConfig(config, log, [gitCredentials.FARM_GIT_TOKEN]);
   const bus = await connectKafka(config, 'coding-agent', log);
   const sub = await startAgentWorker(bus, deps, config.FARM_AGENT_GROUP);
   return { stop: async () => (await sub.stop(), await bus.close()) };

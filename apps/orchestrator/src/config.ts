@@ -1,9 +1,10 @@
 import path from 'node:path';
 import { loadConfig, z } from '@farm/runtime';
 import type { OrchestratorOptions } from './orchestrator';
+import { taskAccountingConfigSchema, taskAccountingSettingsFrom } from './task-accounting';
 
 /** The orchestrator's settings; `farm up` and the orchestrator deployment both read them through this. */
-export const orchestratorConfigSchema = z.object({
+export const orchestratorConfigSchema = taskAccountingConfigSchema.extend({
   /** PostgreSQL; without it PGlite keeps the state under FARM_STATE_DIR. */
   DATABASE_URL: z.string().optional(),
   FARM_STATE_DIR: z.string().default('.farm/state'),
@@ -26,6 +27,7 @@ export function orchestratorOptionsFrom(c: OrchestratorConfig): Partial<Orchestr
     parallelism: c.FARM_TASK_PARALLELISM,
     taskDeadlineMs: c.FARM_TASK_DEADLINE_S * 1000,
     maxDispatches: c.FARM_MAX_TASK_DISPATCHES,
+    accounting: taskAccountingSettingsFrom(c),
   };
 }
 

@@ -1,4 +1,5 @@
 import { farm } from '@farm/proto';
+import type { StoredLesson } from '@farm/lessons';
 import { ApiError, ApiUnreachable } from './api-error';
 import { isFinalTransition } from './change-request-events';
 import { SseDecoder } from './server-sent-events';
@@ -126,6 +127,14 @@ export class ChangeRequestClient {
       options.signal?.removeEventListener('abort', onAbort);
       stop.abort(); // also when the caller stops iterating early
     }
+  }
+
+  /** What the agents learned, newest first: of one repository (its clone URL), or of all. */
+  async lessons(options: { repo?: string; limit?: number } = {}): Promise<StoredLesson[]> {
+    const query = new URLSearchParams();
+    if (options.repo) query.set('repo', options.repo);
+    query.set('limit', String(options.limit ?? 50));
+    return (await this.call<{ lessons: StoredLesson[] }>('GET', `/v1/lessons?${query}`)).lessons;
   }
 
   private async call<T>(method: string, path: string, body?: unknown): Promise<T> {

@@ -333,6 +333,13 @@ describe.each(modes)('the HTTP API on %s and PostgreSQL', (_mode, openBus) => {
     expect(await (await fetch(`${base}/metrics`)).text()).toContain('farm_orchestrator_phase_transitions_total');
   });
 
+  test('the lessons the agents left are listed, of one repository or of all; a bad limit names the field', async () => {
+    const lessons = await call('GET', `/v1/lessons?repo=${encodeURIComponent('http://git.example.com/none.git')}`);
+    expect([lessons.status, lessons.json]).toEqual([200, { lessons: [] }]);
+    const bad = await call('GET', '/v1/lessons?limit=0');
+    expect([bad.status, bad.json.error.field]).toEqual([400, 'limit']);
+  });
+
   test('a quiet stream gets keep-alive comments; a client that goes away stops its stream', async () => {
     const quiet = (await call('GET', '/v1/change-requests?limit=10')).json.changeRequests.find(
       (r: { phase: string }) => r.phase === 'PLANNING', // the second request: no planner answers it

@@ -4,6 +4,7 @@ import { FINAL_PHASES, farm } from '@farm/proto';
 import { Topics } from '@farm/bus';
 import { FarmError, errorMessage, type Logger, type RouteHandler } from '@farm/runtime';
 import type { SqlStore } from '@farm/store';
+import { listLessons } from '@farm/lessons';
 import { ApiError, badRequest, notFound } from './api-error';
 import {
   parseCancelInput,
@@ -46,7 +47,15 @@ export function changeRequestApi(deps: ChangeRequestApiDeps): RouteHandler {
     { pattern: /^\/v1\/change-requests\/([^/]+)$/, methods: { GET: status } },
     { pattern: /^\/v1\/change-requests\/([^/]+)\/events$/, methods: { GET: events } },
     { pattern: /^\/v1\/change-requests\/([^/]+)\/cancel$/, methods: { POST: cancel } },
+    { pattern: /^\/v1\/lessons$/, methods: { GET: lessons } },
   ];
+
+  async function lessons(_req: IncomingMessage, res: ServerResponse, url: URL) {
+    const repoUrl = url.searchParams.get('repo') || undefined;
+    sendJson(res, 200, {
+      lessons: await listLessons(deps.store, { repoUrl, limit: parseLimit(url.searchParams.get('limit')) }),
+    });
+  }
 
   async function list(_req: IncomingMessage, res: ServerResponse, url: URL) {
     const changeRequests = await listRequests(deps.store, parseLimit(url.searchParams.get('limit')));

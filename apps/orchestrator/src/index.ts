@@ -35,3 +35,20 @@ export { ApiError, ApiUnreachable } from './api-error';
 export { ChangeRequestClient, type ChangeRequestClientOptions, type ChangeRequestDetail } from './http-api-client';
 export { parseChangeRequestInput, type ChangeRequestInput } from './change-request-input';
 export { readTransitions, isFinalTransition } from './change-request-events';
+export {
+  costCapConfigSchema,
+  costCapMigrations,
+  mayStartTask,
+  requestCostSoFar,
+  formatCostUsd,
+  type CostCapDecision,
+} from './cost-cap';
+export {
+  beforeDispatch,
+  afterResult,
+  taskAccountingConfigSchema,
+  taskAccountingMigrations,
+  taskAccountingSettingsFrom,
+  type TaskAccountingSettings,
+  type DispatchGate,
+} from './task-accounting';

@@ -6,9 +6,12 @@ import { migrate, type SqlExecutor, type SqlStore } from '@farm/store';
 import { reportForAgent, type TaskLauncher } from './launcher';
 import { canMove, codingOutcome, parsePhase, readyTasks, type TaskState } from './phases';
 import { orchestratorMigrations } from './schema';
+import { afterResult, beforeDispatch, type TaskAccountingSettings } from './task-accounting';
 import { measureStateFrom, orchestratorMetrics } from './metrics';
 
 const P = farm.v1.Phase;
+/** Failed steps whose SOFT_FAIL another dispatch would only repeat at a cost. */
+const NOT_RETRIED_STEPS = new Set(['budget', 'review']);
 const S = farm.v1.CommitStatus;
 type Phase = farm.v1.Phase;
 
@@ -33,6 +36,8 @@ export interface OrchestratorOptions {
   maxDispatches: number;
   /** How often deadlines are checked. */
   deadlineCheckMs: number;
+  /** The request cost cap and the lessons given to tasks. */
+  accounting: TaskAccountingSettings;
 }
 
 export const DEFAULT_ORCHESTRATOR_OPTIONS: OrchestratorOptions = {
@@ -40,6 +45,7 @@ export const DEFAULT_ORCHESTRATOR_OPTIONS: OrchestratorOptions = {
   taskDeadlineMs: 30 * 60_000,
   maxDispatches: 2,
   deadlineCheckMs: 5_000,
+  accounting: { requestMaxCostUsd: 0, lessons: true, lessonsPerTask: 3 },
 };
 
 export interface OrchestratorDeps {
@@ -176,10 +182,17 @@ export class Orchestrator {
       }
       // Only the running dispatch's result counts; a late one from an earlier dispatch is ignored.
       if (task.status !== 'DISPATCHED' || (result.dispatch && result.dispatch !== task.dispatch)) return;
+      // The task's cost adds to its request's; a success leaves a lesson for later tasks on the repository.
+      await afterResult(tx, result, this.options.accounting);
       orchestratorMetrics.taskResults.inc({ status });
       const phase = parsePhase(cr.phase);
       const notes = result.notes.join('\n');
-      const retry = status === 'SOFT_FAIL' && task.dispatch < this.options.maxDispatches && phase === P.CODING;
+      // A task stopped by its budget or its reviewer would only spend again: it is not re-dispatched.
+      const retry =
+        status === 'SOFT_FAIL' &&
+        !NOT_RETRIED_STEPS.has(result.failedStep) &&
+        task.dispatch < this.options.maxDispatches &&
+        phase === P.CODING;
       if (retry) {
         // Back to PENDING, carrying what went wrong so the next agent starts from it.
         const again = farm.v1.CodingTask.decode(Buffer.from(task.task_b64, 'base64'));
@@ -298,15 +311,30 @@ export class Orchestrator {
         .map((d) => tasks.rows.find((t) => t.id === d))
         .find((t) => t?.commit_sha);
       if (base) task.repo = { ...task.repo, baseRef: base.branch, baseCommit: String(base.commit_sha) };
+      // The request's cost cap, and the lessons of earlier tasks on the repository.
+      const gate = await beforeDispatch(tx, crId, task, this.options.accounting);
+      if (gate.start) task.lessons = (gate.task.lessons ?? []).map((l) => farm.v1.Lesson.fromObject(l));
+      // The task as launched (base, lessons) is kept, so a restarted farm launches exactly this one.
       await tx.query(
-        `UPDATE tasks SET status = 'DISPATCHED', dispatch = $2, dispatched_at = now(),
+        `UPDATE tasks SET status = 'DISPATCHED', dispatch = $2, dispatched_at = now(), task_b64 = $4,
          deadline_at = now() + ($3::text || ' milliseconds')::interval WHERE id = $1`,
-        [id, task.dispatch, String(this.options.taskDeadlineMs)],
+        [id, task.dispatch, String(this.options.taskDeadlineMs), encodeTask(task)],
       );
       await this.taskEvent(tx, crId, P.CODING, id, 'DISPATCHED', {
         reason: `task ${id}: dispatched (${task.dispatch})`,
       });
       tx.after.push(async () => {
+        if (!gate.start) {
+          this.deps.log.warn('task not started: cost cap', { changeRequestId: crId, taskId: id, reason: gate.reason });
+          await reportForAgent(
+            this.deps.bus,
+            { id, changeRequestId: crId, dispatch: task.dispatch },
+            S.HARD_FAIL,
+            'cost-cap',
+            [gate.reason],
+          );
+          return;
+        }
         this.deps.log.info('dispatching task', { changeRequestId: crId, taskId: id, dispatch: task.dispatch });
         try {
           await this.deps.launcher.launch(task);

@@ -1,3 +1,5 @@
+import { taskAccountingMigrations } from './task-accounting';
+
 export const orchestratorMigrations = [
   {
     name: 'orchestrator-001-state',
@@ -80,3 +82,6 @@ CREATE TABLE api_submissions (
 CREATE INDEX outbox_by_key ON outbox (msg_key, id);
 `,
 });
+
+// Task costs (the request cost cap) and the lessons table.
+orchestratorMigrations.push(...taskAccountingMigrations);

@@ -22,6 +22,8 @@ export interface RequestSummary {
   /** Agent attempts over all tasks and dispatches. */
   attempts: number;
   tokens: TokenTotals;
+  /** What the model calls of all its tasks cost, in US dollars (from the agents' price table). */
+  costUsd: number;
   createdAt: string;
   updatedAt: string;
 }
@@ -37,24 +39,27 @@ export interface TaskSummary {
   notes: string;
   dependsOn: string[];
   tokens: TokenTotals;
+  costUsd: number;
 }
 
 export const SUBMITTED = 'SUBMITTED';
 
 const CONSUMED = `SELECT c.id, c.phase, c.title, c.repo_url, c.base_ref, c.base_commit, c.reason, c.integration_branch,
-  c.created_at, c.updated_at, s.done, s.total, s.attempts, s.prompt_tokens, s.completion_tokens, s.total_tokens
+  c.created_at, c.updated_at, s.done, s.total, s.attempts, s.prompt_tokens, s.completion_tokens, s.total_tokens,
+  s.cost_usd
   FROM change_requests c
   LEFT JOIN LATERAL (
     SELECT count(*) FILTER (WHERE t.status = 'SUCCESS') AS done, count(*) AS total,
       coalesce(sum(t.attempts), 0) AS attempts, coalesce(sum(t.prompt_tokens), 0) AS prompt_tokens,
-      coalesce(sum(t.completion_tokens), 0) AS completion_tokens, coalesce(sum(t.total_tokens), 0) AS total_tokens
+      coalesce(sum(t.completion_tokens), 0) AS completion_tokens, coalesce(sum(t.total_tokens), 0) AS total_tokens,
+      coalesce(sum(t.cost_usd), 0) AS cost_usd
     FROM tasks t WHERE t.change_request_id = c.id
   ) s ON true`;
 
 // Accepted by the HTTP API but not yet in change_requests: shown as SUBMITTED rather than unknown.
 const SUBMITTED_ONLY = `SELECT a.id, '${SUBMITTED}' AS phase, a.title, a.repo_url, a.base_ref, '' AS base_commit, '' AS reason,
   '' AS integration_branch, a.created_at, a.created_at AS updated_at, 0 AS done, 0 AS total, 0 AS attempts,
-  0 AS prompt_tokens, 0 AS completion_tokens, 0 AS total_tokens
+  0 AS prompt_tokens, 0 AS completion_tokens, 0 AS total_tokens, 0 AS cost_usd
   FROM api_submissions a WHERE NOT EXISTS (SELECT 1 FROM change_requests c WHERE c.id = a.id)`;
 
 const tokens = (r: Record<string, unknown>): TokenTotals => ({
@@ -77,6 +82,7 @@ function toSummary(r: Record<string, unknown>): RequestSummary {
     tasksTotal: Number(r.total ?? 0),
     attempts: Number(r.attempts ?? 0),
     tokens: tokens(r),
+    costUsd: Number(r.cost_usd ?? 0),
     createdAt: new Date(r.created_at as string).toISOString(),
     updatedAt: new Date(r.updated_at as string).toISOString(),
   };
@@ -112,6 +118,7 @@ export async function getRequest(
       notes: String(t.notes),
       dependsOn: JSON.parse(String(t.depends_on)) as string[],
       tokens: tokens(t),
+      costUsd: Number(t.cost_usd ?? 0),
     })),
   };
 }

@@ -77,7 +77,7 @@ export interface Embedder {
 // to come out differently.
 const TEMPERATURE = 0.1;
 
-function openaiClient(cfg: ModelClientConfig): OpenAI {
+export function openaiClient(cfg: ModelClientConfig): OpenAI {
   return new OpenAI({
     baseURL: cfg.baseURL,
     apiKey: cfg.apiKey,
@@ -112,7 +112,6 @@ export function toModelError(err: unknown): FarmError {
   return new ModelUnavailable(`model API call failed: ${errorMessage(err)}`, { retryable: true, cause: err });
 }
 
-/** Parses the model's content as `{diff, reasoning}`; tolerates a surrounding ```json fence some models add. */
 /** Parses the model's content as `{diff, reasoning}`; tolerates a surrounding ```json fence some models add. */
 export function parsePatchAnswer(content: string): { diff: string; reasoning: string } {
   const obj = parseJsonAnswer(content) as { diff?: unknown; reasoning?: unknown } | null;

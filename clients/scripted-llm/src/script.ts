@@ -13,9 +13,21 @@ export interface ScriptFault {
   retryAfterMs?: number;
 }
 
+/** A tool call the scripted model makes; the server checks it against the tools the request offers. */
+export interface ScriptToolCall {
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
 export interface ScriptStep {
   /** Substring that must occur in the request's joined message contents. */
   match?: string;
+  /** Substring that must occur in the request's last message (e.g. the latest tool result). */
+  matchLast?: string;
+  /** Answer with these tool calls (content, when also given, is the text beside them). */
+  toolCalls?: ScriptToolCall[];
+  /** Report this usage instead of the estimate from the text's length (budget tests). */
+  usage?: { promptTokens: number; completionTokens: number };
   /** A repeating step is never consumed. */
   repeat?: boolean;
   content?: string;
@@ -35,6 +47,15 @@ export class ModelScriptInvalid extends FarmError {}
 const stepSchema = z
   .object({
     match: z.string().min(1).optional(),
+    matchLast: z.string().min(1).optional(),
+    toolCalls: z
+      .array(z.object({ name: z.string().min(1), arguments: z.record(z.unknown()) }).strict())
+      .min(1)
+      .optional(),
+    usage: z
+      .object({ promptTokens: z.number().int().nonnegative(), completionTokens: z.number().int().nonnegative() })
+      .strict()
+      .optional(),
     repeat: z.boolean().optional(),
     content: z.string().optional(),
     answer: z.object({ diff: z.string(), reasoning: z.string().optional() }).strict().optional(),
@@ -51,7 +72,8 @@ const stepSchema = z
   .strict()
   .superRefine((s, ctx) => {
     const outcomes = [
-      s.content !== undefined,
+      s.toolCalls !== undefined,
+      s.content !== undefined && s.toolCalls === undefined,
       s.answer !== undefined,
       s.fault?.status !== undefined,
       !!s.fault?.malformed,
@@ -61,7 +83,7 @@ const stepSchema = z
     if (n !== 1) {
       ctx.addIssue({
         code: z.ZodIssueCode.custom,
-        message: `step needs exactly one of content, answer, fault.status, fault.malformed (has ${n})`,
+        message: `step needs exactly one of toolCalls, content, answer, fault.status, fault.malformed (has ${n})`,
       });
     }
   });

@@ -96,7 +96,7 @@ describe('loadModelScript', () => {
     expect(err).toBeInstanceOf(ModelScriptInvalid);
     expect(err.message).toContain('bad.json');
     expect(err.message).toContain(
-      'chat.0: step needs exactly one of content, answer, fault.status, fault.malformed (has 2)',
+      'chat.0: step needs exactly one of toolCalls, content, answer, fault.status, fault.malformed (has 2)',
     );
     expect(err.message).toMatch(/chat\.1\.fault\.status: .*number/i);
   });

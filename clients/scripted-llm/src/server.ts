@@ -8,25 +8,46 @@ export interface RecordedChatRequest {
   messages: Array<{ role: string; content: unknown }>;
   response_format?: unknown;
   temperature?: number;
+  /** Names of the tools the request offered (empty without tools). */
+  tools: string[];
   /** Index in the script of the step that answered; null when none matched. */
   step: number | null;
-  outcome: 'answer' | 'fault' | 'malformed' | 'no-step';
+  outcome: 'answer' | 'tool-calls' | 'fault' | 'malformed' | 'no-step' | 'mismatch';
+  /** Why the step's tool calls did not fit the offered tools (outcome 'mismatch'). */
+  mismatch?: string;
 }
 
 export interface ScriptedModelServer {
   /** Ends with /v1, ready for `new OpenAI({ baseURL })`. */
   baseURL: string;
-  /** Live list of every chat request received, in order. */
+  /** Live list of every chat request received, in order (except the refused tool requests below). */
   requests: RecordedChatRequest[];
+  /**
+   * Requests that offered tools to a script without any tool-call step: refused with 400 `tools_unsupported`,
+   * as an endpoint without tool calling does, so a client can fall back to plain answers.
+   */
+  refusedToolRequests: number;
   /** Swaps the script and forgets which steps were consumed; recorded requests are kept. */
   setScript(s: ModelScript): void;
   close(): Promise<void>;
 }
 
 /** What the handlers read from request bodies; every field may be missing or of the wrong type. */
+interface OfferedTool {
+  type?: string;
+  function?: { name?: string; parameters?: JsonSchema };
+}
+interface JsonSchema {
+  type?: string;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  additionalProperties?: boolean;
+  items?: JsonSchema;
+}
 interface ChatBody {
   model?: string;
   messages?: Array<{ role: string; content: unknown }>;
+  tools?: OfferedTool[];
   response_format?: unknown;
   temperature?: number;
 }
@@ -65,6 +86,36 @@ export function hashedEmbedding(text: string, dimensions: number): number[] {
   return norm === 0 ? v : v.map((x) => x / norm);
 }
 
+const typeOf = (v: unknown): string =>
+  Array.isArray(v) ? 'array' : v === null ? 'null' : Number.isInteger(v) ? 'integer' : typeof v;
+
+/** Why `value` does not fit `schema` (the subset tool schemas use), or undefined when it does. */
+export function schemaMismatch(value: unknown, schema: JsonSchema | undefined, at = 'arguments'): string | undefined {
+  if (!schema?.type) return undefined;
+  const actual = typeOf(value);
+  const fits = schema.type === actual || (schema.type === 'number' && actual === 'integer');
+  if (!fits) return `${at} should be ${schema.type}, is ${actual}`;
+  if (schema.type === 'array' && schema.items) {
+    for (const [i, item] of (value as unknown[]).entries()) {
+      const problem = schemaMismatch(item, schema.items, `${at}[${i}]`);
+      if (problem) return problem;
+    }
+  }
+  if (schema.type !== 'object') return undefined;
+  const obj = value as Record<string, unknown>;
+  for (const name of schema.required ?? []) if (!(name in obj)) return `${at}.${name} is required`;
+  for (const [name, v] of Object.entries(obj)) {
+    const prop = schema.properties?.[name];
+    if (!prop) {
+      if (schema.additionalProperties === false) return `${at}.${name} is not a parameter of the tool`;
+      continue;
+    }
+    const problem = schemaMismatch(v, prop, `${at}.${name}`);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
 export async function startScriptedModelServer(opts: {
   script: ModelScript;
   port?: number;
@@ -73,6 +124,7 @@ export async function startScriptedModelServer(opts: {
   let script = validateModelScript(opts.script);
   let consumed = new Set<number>();
   const requests: RecordedChatRequest[] = [];
+  let refusedToolRequests = 0;
   const timers = new Set<NodeJS.Timeout>();
 
   const sleep = (ms: number) =>
@@ -90,8 +142,15 @@ export async function startScriptedModelServer(opts: {
     error: { message, type, param: null, code },
   });
 
-  const takeStep = (text: string): number | null => {
-    const i = script.chat.findIndex((s, i) => !consumed.has(i) && (s.match === undefined || text.includes(s.match)));
+  const takeStep = (text: string, last: string, offersTools: boolean): number | null => {
+    const i = script.chat.findIndex(
+      (s, i) =>
+        !consumed.has(i) &&
+        (s.match === undefined || text.includes(s.match)) &&
+        (s.matchLast === undefined || last.includes(s.matchLast)) &&
+        // a tool-calling step answers only a request that offers tools (not, say, the reviewer's call)
+        (s.toolCalls === undefined || offersTools),
+    );
     if (i < 0) return null;
     if (!script.chat[i].repeat) consumed.add(i);
     return i;
@@ -100,24 +159,62 @@ export async function startScriptedModelServer(opts: {
   async function chat(body: ChatBody, res: http.ServerResponse) {
     const messages = Array.isArray(body.messages) ? body.messages : [];
     const prompt = messages.map((m) => contentText(m?.content)).join('\n');
-    const index = takeStep(prompt);
+    const offered = new Map<string, JsonSchema | undefined>();
+    for (const t of Array.isArray(body.tools) ? body.tools : []) {
+      if (t?.type === 'function' && typeof t.function?.name === 'string')
+        offered.set(t.function.name, t.function.parameters);
+    }
+    if (offered.size > 0 && !script.chat.some((s) => s.toolCalls)) {
+      refusedToolRequests++;
+      return send(
+        res,
+        400,
+        apiError(
+          'this scripted model does not support tools (its script has no tool calls)',
+          'invalid_request_error',
+          'tools_unsupported',
+        ),
+      );
+    }
+    const index = takeStep(prompt, contentText(messages.at(-1)?.content), offered.size > 0);
     const step: ScriptStep | undefined = index === null ? undefined : script.chat[index];
+    // The script says which tools the model calls; the request must offer them, with fitting parameters.
+    let mismatch: string | undefined;
+    for (const call of step?.toolCalls ?? []) {
+      mismatch = !offered.has(call.name)
+        ? `tool ${call.name} was not offered (offered: ${[...offered.keys()].join(', ')})`
+        : schemaMismatch(call.arguments, offered.get(call.name), `${call.name}.arguments`);
+      if (mismatch) break;
+    }
     const outcome: RecordedChatRequest['outcome'] = !step
       ? 'no-step'
-      : step.fault?.status
-        ? 'fault'
-        : step.fault?.malformed
-          ? 'malformed'
-          : 'answer';
+      : mismatch
+        ? 'mismatch'
+        : step.fault?.status
+          ? 'fault'
+          : step.fault?.malformed
+            ? 'malformed'
+            : step.toolCalls
+              ? 'tool-calls'
+              : 'answer';
     requests.push({
       at: new Date().toISOString(),
       model: String(body.model ?? ''),
       messages,
       response_format: body.response_format,
       temperature: body.temperature,
+      tools: [...offered.keys()],
       step: index,
       outcome,
+      ...(mismatch ? { mismatch } : {}),
     });
+    if (mismatch) {
+      return send(
+        res,
+        400,
+        apiError(`scripted step ${index}: ${mismatch}`, 'invalid_request_error', 'script_mismatch'),
+      );
+    }
     if (!step) {
       // 400 rather than 404 so the openai client neither retries nor hides it: a test script is missing a step.
       return send(
@@ -136,15 +233,27 @@ export async function startScriptedModelServer(opts: {
       return send(res, fault.status, apiError(`scripted fault ${fault.status}`, type, fault.status), headers);
     }
     if (fault.malformed) return send(res, 200, '{"id": "chatcmpl-broken", "choices": [');
-    const content = step.content ?? JSON.stringify(step.answer);
-    const promptTokens = estimateTokens(prompt);
-    const completionTokens = estimateTokens(content);
+    const toolCalls = step.toolCalls?.map((c, i) => ({
+      id: `call_${requests.length}_${i}`,
+      type: 'function',
+      function: { name: c.name, arguments: JSON.stringify(c.arguments) },
+    }));
+    const content = toolCalls ? (step.content ?? null) : (step.content ?? JSON.stringify(step.answer));
+    const promptTokens = step.usage?.promptTokens ?? estimateTokens(prompt);
+    const completionTokens = step.usage?.completionTokens ?? estimateTokens(content ?? JSON.stringify(toolCalls));
     send(res, 200, {
       id: `chatcmpl-${randomUUID()}`,
       object: 'chat.completion',
       created: Math.floor(Date.now() / 1000),
       model: typeof body.model === 'string' ? body.model : MODEL_ID,
-      choices: [{ index: 0, message: { role: 'assistant', content }, logprobs: null, finish_reason: 'stop' }],
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content, ...(toolCalls ? { tool_calls: toolCalls } : {}) },
+          logprobs: null,
+          finish_reason: toolCalls ? 'tool_calls' : 'stop',
+        },
+      ],
       usage: {
         prompt_tokens: promptTokens,
         completion_tokens: completionTokens,
@@ -216,6 +325,9 @@ export async function startScriptedModelServer(opts: {
   return {
     baseURL: `http://${host}:${port}/v1`,
     requests,
+    get refusedToolRequests() {
+      return refusedToolRequests;
+    },
     setScript(s) {
       script = validateModelScript(s);
       consumed = new Set();

@@ -1,0 +1,40 @@
+import type { TokenUsage } from '@farm/llm';
+
+export interface BudgetLimits {
+  /** Model calls per task. */
+  maxSteps: number;
+  /** Prompt plus completion tokens per task. */
+  maxTokens: number;
+  /** US dollars per task (from the price table). */
+  maxCostUsd: number;
+}
+
+export const DEFAULT_BUDGET: BudgetLimits = { maxSteps: 40, maxTokens: 400_000, maxCostUsd: 2 };
+
+/** What one task has spent so far, and whether a limit is reached (the reason says which and how far). */
+export class TaskBudget {
+  steps = 0;
+  readonly usage: TokenUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+  costUsd = 0;
+
+  constructor(readonly limits: BudgetLimits) {}
+
+  record(usage: TokenUsage, costUsd: number): void {
+    this.steps++;
+    this.usage.promptTokens += usage.promptTokens;
+    this.usage.completionTokens += usage.completionTokens;
+    this.usage.totalTokens += usage.totalTokens || usage.promptTokens + usage.completionTokens;
+    this.costUsd += costUsd;
+  }
+
+  /** Why no further model call may be made, or undefined while the budget lasts. */
+  exhausted(): string | undefined {
+    const { maxSteps, maxTokens, maxCostUsd } = this.limits;
+    if (this.usage.totalTokens > maxTokens)
+      return `token budget exceeded: ${this.usage.totalTokens} tokens used, the limit is ${maxTokens}`;
+    if (this.costUsd > maxCostUsd)
+      return `cost budget exceeded: $${this.costUsd.toFixed(4)} spent, the limit is $${maxCostUsd.toFixed(2)}`;
+    if (this.steps >= maxSteps) return `step budget used up: ${this.steps} model calls, the limit is ${maxSteps}`;
+    return undefined;
+  }
+}

@@ -1,0 +1,303 @@
+import { readlinkSync } from 'node:fs';
+import { lstat, realpath } from 'node:fs/promises';
+import path from 'node:path';
+import type { farm } from '@farm/proto';
+import {
+  ModelAnswerInvalid,
+  type ConversationMessage,
+  type JsonModel,
+  type TokenUsage,
+  type ToolCall,
+  type ToolModel,
+} from '@farm/llm';
+import { errorMessage, type Logger } from '@farm/runtime';
+import type { ChecksResult } from '@farm/sandbox';
+import { fitConversation } from './conversation-window';
+import { renderLessons } from './lessons-prompt';
+import { agentMetrics } from './metrics';
+import { costOfCall, type ModelPrices } from './model-prices';
+import { reviewDiff } from './review-diff';
+import type { TaskBudget } from './task-budget';
+import type { AgentToolBox, ToolOutcome } from './tools/agent-tools';
+import type { Redactor } from './tools/redact-secrets';
+import { unifiedTreeDiff, type TreeChange } from './tools/tree-diff';
+import type { Trajectory } from './trajectory';
+
+export const TOOL_SYSTEM_PROMPT = `You are a coding agent working in a git checkout, with tools to explore and change it.
+Work in small steps: find the relevant code (list_files, search, find_symbol, read_file), change it with
+edit_file (exact text replacement) or create_file/delete_file, run the repository's checks with run_checks,
+fix what fails, and call finish with a short summary once the checks pass. finish is refused while a check
+fails, and a reviewer reads the final diff before it is committed; address the reviewer's objections.
+Keep the change to what the goal asks. Paths are relative to the repository root; .git/ is off limits;
+run_command runs in a sandbox without network.`;
+
+export interface ToolLoopDeps {
+  model: ToolModel;
+  /** Reads the final diff before the commit; none: no review. */
+  reviewer?: JsonModel;
+  /** Review rounds before an unapproved change ends the task. */
+  reviewRounds: number;
+  prices: ModelPrices;
+  contextWindowTokens: number;
+  budget: TaskBudget;
+  redact: Redactor;
+  trajectory: Trajectory;
+  log: Logger;
+  /** Called with each model call's time, for the task's step durations. */
+  timed: <T>(step: string, attempt: number, fn: () => Promise<T>) => Promise<T>;
+}
+
+export type ToolLoopOutcome =
+  | {
+      kind: 'finished';
+      summary: string;
+      changes: TreeChange[];
+      /** What failed first on the way (a check, a refused finish), for the lesson. */
+      firstFailure?: string;
+    }
+  /** Ran out of budget or review rounds: SOFT_FAIL, nothing pushed. */
+  | { kind: 'stopped'; failedStep: 'budget' | 'review'; reason: string }
+  /** Nothing the model can fix (the sandbox refuses the repository's own check): HARD_FAIL. */
+  | { kind: 'aborted'; failedStep: 'check'; reason: string };
+
+export interface ToolLoopState {
+  /** finish calls so far: each is an attempt, rewarded 1 when the checks passed on the tree it finished. */
+  attempts: number;
+  reviews: farm.v1.IReviewVerdict[];
+  model: string;
+}
+
+/** The first messages: the rules, then the goal, the lessons and what retrieval found. */
+export function toolLoopPrompt(task: farm.v1.ICodingTask, context: { text: string; omitted: string[] }): string {
+  const parts = [`TASK GOAL:\n${task.goal}`];
+  if (task.path) parts.push(`MAIN FILE: ${task.path}`);
+  const lessons = renderLessons(task.lessons);
+  if (lessons) parts.push(lessons);
+  if (task.priorNotes?.length) parts.push(`NOTES FROM AN EARLIER RUN OF THIS TASK:\n${task.priorNotes.join('\n')}`);
+  if (context.text)
+    parts.push(`POSSIBLY RELEVANT CODE (snippets found for the goal; read the files for more):\n${context.text}`);
+  if (context.omitted.length) parts.push(`Also possibly relevant: ${context.omitted.join(', ')}`);
+  return parts.join('\n\n');
+}
+
+/** Short JSON of a call's arguments for the trajectory: long strings cut, secrets redacted. */
+function argumentsForRecord(call: ToolCall, redact: Redactor): unknown {
+  try {
+    const args = JSON.parse(call.arguments || '{}') as Record<string, unknown>;
+    const cut = Object.fromEntries(
+      Object.entries(args).map(([k, v]) => [
+        k,
+        typeof v === 'string' && v.length > 400 ? `${v.slice(0, 400)}… (${v.length} chars)` : v,
+      ]),
+    );
+    return JSON.parse(redact(JSON.stringify(cut)));
+  } catch {
+    return redact(call.arguments.slice(0, 400));
+  }
+}
+
+/**
+ * The tool-using loop of one task: the model calls tools over the checkout until it finishes with the checks
+ * passing on the final tree and the reviewer approving, or a budget (steps, tokens, cost) runs out. Model
+ * outages propagate (the caller ends the task); everything the model gets wrong goes back to it as a result.
+ */
+export async function runToolLoop(
+  task: farm.v1.ICodingTask,
+  input: { toolbox: AgentToolBox; repoDir: string; context: { text: string; omitted: string[] } },
+  deps: ToolLoopDeps,
+  state: ToolLoopState,
+): Promise<ToolLoopOutcome> {
+  const { toolbox, repoDir } = input;
+  const { budget, trajectory, redact } = deps;
+  const messages: ConversationMessage[] = [
+    { role: 'system', content: TOOL_SYSTEM_PROMPT },
+    { role: 'user', content: redact(toolLoopPrompt(task, input.context)) },
+  ];
+  trajectory.record('prompt', { strategy: 'tools', messages });
+  let firstFailure: string | undefined;
+  const noteFailure = (what: string) => (firstFailure ??= what);
+
+  for (;;) {
+    const exhausted = budget.exhausted();
+    if (exhausted) return { kind: 'stopped', failedStep: 'budget', reason: exhausted };
+    const shortened = fitConversation(messages, deps.contextWindowTokens);
+    const step = budget.steps + 1;
+    const started = performance.now();
+    let turn;
+    try {
+      turn = await deps.timed('llm', step, () => deps.model.nextTurn(messages, toolbox.specs));
+    } catch (err) {
+      if (!(err instanceof ModelAnswerInvalid)) throw err;
+      // Counted as a step: an endpoint that keeps answering garbage must still hit the budget.
+      budget.record({ promptTokens: 0, completionTokens: 0, totalTokens: 0 }, 0);
+      trajectory.record('step', { step, error: err.message });
+      messages.push({ role: 'user', content: `Your last answer could not be read (${err.message}). Use the tools.` });
+      continue;
+    }
+    const cost = costOfCall(deps.prices, turn.model, turn.usage);
+    budget.record(turn.usage, cost.usd);
+    state.model = turn.model;
+    recordModelUse(turn.model, turn.usage, cost.usd);
+    trajectory.record('step', {
+      step,
+      model: turn.model,
+      tokens: turn.usage,
+      costUsd: cost.usd,
+      priced: cost.priced,
+      durationMs: Math.round(performance.now() - started),
+      toolCalls: turn.toolCalls.map((c) => c.name),
+      ...(shortened ? { shortenedMessages: shortened } : {}),
+    });
+    messages.push({ role: 'assistant', content: turn.content, toolCalls: turn.toolCalls });
+    if (!turn.toolCalls.length) {
+      messages.push({
+        role: 'user',
+        content: 'Continue with the tools. Call finish when the goal is done and the checks pass.',
+      });
+      continue;
+    }
+
+    let finished: ToolLoopOutcome | undefined;
+    for (const call of turn.toolCalls) {
+      if (finished) {
+        // Every call of a turn needs its result in the conversation; after an accepted finish none runs.
+        messages.push({ role: 'tool', toolCallId: call.id, content: 'not run: the task was finished' });
+        continue;
+      }
+      const toolStarted = performance.now();
+      let outcome: ToolOutcome = await toolbox.call(call.name, call.arguments);
+      if (outcome.checks && !outcome.checks.ok) noteFailure(toolbox.describeChecks(outcome.checks));
+      if (outcome.finish) {
+        const gate = await finishGate(outcome.finish.summary, { task, toolbox, repoDir }, deps, state, noteFailure);
+        if (gate.done) finished = gate.done;
+        outcome = { ...outcome, ok: !!gate.done && gate.done.kind === 'finished', output: gate.output };
+      }
+      agentMetrics.toolCalls.inc({ tool: call.name, outcome: outcome.ok ? 'ok' : 'error' });
+      deps.log.debug('tool call', {
+        step,
+        tool: call.name,
+        ok: outcome.ok,
+        outputChars: outcome.output.length,
+        durationMs: Math.round(performance.now() - toolStarted),
+      });
+      trajectory.record('tool', {
+        step,
+        tool: call.name,
+        arguments: argumentsForRecord(call, redact),
+        ok: outcome.ok,
+        outputChars: outcome.output.length,
+        durationMs: Math.round(performance.now() - toolStarted),
+        ...(outcome.changed ? { changed: outcome.changed } : {}),
+      });
+      messages.push({ role: 'tool', toolCallId: call.id, content: outcome.output });
+    }
+    if (finished) {
+      if (finished.kind === 'finished') finished.firstFailure = firstFailure;
+      return finished;
+    }
+  }
+}
+
+function recordModelUse(model: string, usage: TokenUsage, costUsd: number): void {
+  agentMetrics.tokens.inc({ kind: 'prompt', model }, usage.promptTokens);
+  agentMetrics.tokens.inc({ kind: 'completion', model }, usage.completionTokens);
+  if (costUsd > 0) agentMetrics.costUsd.inc({ model }, costUsd);
+}
+
+/**
+ * finish is accepted only when the checks pass on the final tree, the tree has a change, and the reviewer
+ * approves; otherwise the reason goes back to the model as the tool's result.
+ */
+async function finishGate(
+  summary: string,
+  ctx: { task: farm.v1.ICodingTask; toolbox: AgentToolBox; repoDir: string },
+  deps: ToolLoopDeps,
+  state: ToolLoopState,
+  noteFailure: (what: string) => void,
+): Promise<{ output: string; done?: ToolLoopOutcome }> {
+  const attempt = ++state.attempts;
+  const changes = await ctx.toolbox.agentChanges();
+  if (!changes.length) {
+    deps.trajectory.record('reward', { attempt, reward: 0, checksOk: false, reason: 'no change' });
+    return { output: 'finish refused: the tree has no change against the base commit; make the change first.' };
+  }
+  const escaping = await symlinksLeavingTree(ctx.repoDir, changes);
+  if (escaping.length) {
+    deps.trajectory.record('reward', { attempt, reward: 0, checksOk: false, reason: 'symlink out of the tree' });
+    return {
+      output: `finish refused: ${escaping.join(', ')} would be committed as symlink(s) leading outside the repository; remove them.`,
+    };
+  }
+  const checks: ChecksResult = await deps.timed('check', attempt, () => ctx.toolbox.runRepositoryChecks());
+  const checkText = ctx.toolbox.describeChecks(checks);
+  deps.trajectory.record('check', { attempt, ok: checks.ok, steps: checks.steps, isolation: checks.isolation });
+  deps.trajectory.record('reward', { attempt, reward: checks.ok ? 1 : 0, checksOk: checks.ok });
+  agentMetrics.patches.inc({ result: checks.ok ? 'applied' : 'check_failed' });
+  if (!checks.ok) {
+    noteFailure(checkText);
+    if (checks.failed?.denied) {
+      // The repository's own check is refused by the sandbox: nothing the model can change.
+      return {
+        output: `finish refused: ${checkText}`,
+        done: { kind: 'aborted', failedStep: 'check', reason: `sandbox refused a check: ${checkText}` },
+      };
+    }
+    return {
+      output: `finish refused: the checks fail on the final tree. Fix this, then call finish again.\n${checkText}`,
+    };
+  }
+  if (deps.reviewer && deps.reviewRounds > 0) {
+    const round = state.reviews.length + 1;
+    const diff = deps.redact(await unifiedTreeDiff(ctx.repoDir, changes));
+    let approved: boolean;
+    let objections: string[];
+    try {
+      const verdict = await deps.timed('review', round, () =>
+        reviewDiff(deps.reviewer!, { goal: ctx.task.goal ?? '', summary, diff, checks: checkText }),
+      );
+      const cost = costOfCall(deps.prices, verdict.model, verdict.usage);
+      deps.budget.record(verdict.usage, cost.usd);
+      recordModelUse(verdict.model, verdict.usage, cost.usd);
+      ({ approved, objections } = verdict);
+    } catch (err) {
+      if (!(err instanceof ModelAnswerInvalid)) throw err;
+      approved = false;
+      objections = [`the reviewer's answer could not be read (${errorMessage(err)}); check the change once more`];
+    }
+    state.reviews.push({ approved, objections, round });
+    deps.trajectory.record('review', { round, approved, objections });
+    agentMetrics.reviews.inc({ verdict: approved ? 'approved' : 'objected' });
+    if (!approved) {
+      noteFailure(`reviewer: ${objections.join('; ')}`);
+      const list = objections.map((o) => `- ${o}`).join('\n');
+      if (round >= deps.reviewRounds) {
+        return {
+          output: `finish refused by the reviewer:\n${list}`,
+          done: {
+            kind: 'stopped',
+            failedStep: 'review',
+            reason: `the reviewer did not approve after ${round} round(s): ${objections.join('; ')}`,
+          },
+        };
+      }
+      return { output: `finish refused: the reviewer objected. Address this, then call finish again.\n${list}` };
+    }
+  }
+  deps.log.info('finish accepted', { attempt, files: changes.length, reviews: state.reviews.length });
+  return { output: 'finished', done: { kind: 'finished', summary, changes } };
+}
+
+/** Changed paths that are symlinks resolving outside the checkout (a commit must not carry them). */
+async function symlinksLeavingTree(root: string, changes: TreeChange[]): Promise<string[]> {
+  const realRoot = await realpath(root);
+  const out: string[] = [];
+  for (const c of changes) {
+    if (c.change === 'deleted') continue;
+    const abs = path.join(root, c.path);
+    if (!(await lstat(abs)).isSymbolicLink()) continue;
+    const target = await realpath(abs).catch(() => path.resolve(path.dirname(abs), readlinkSync(abs)));
+    const rel = path.relative(realRoot, target);
+    if (rel.startsWith('..') || path.isAbsolute(rel)) out.push(c.path);
+  }
+  return out;
+}

@@ -1,0 +1,52 @@
+import http from 'node:http';
+import { migrateLessons, storeLesson } from '@farm/lessons';
+import { createPgliteStore, type SqlStore } from '@farm/store';
+import { InProcessBus } from '@farm/bus';
+import { silentLogger } from '@farm/runtime';
+import { changeRequestApi } from './http-api';
+import { TaskTopicLauncher } from './launcher';
+import { Orchestrator } from './orchestrator';
+
+let store: SqlStore;
+let server: http.Server;
+let base: string;
+
+beforeAll(async () => {
+  store = await createPgliteStore();
+  await migrateLessons(store);
+  await storeLesson(store, { taskId: 't1', repoUrl: 'http://git/a.git', goal: 'Add multiply', files: ['calc.py'] });
+  await storeLesson(store, { taskId: 't2', repoUrl: 'http://git/b.git', goal: 'Fix greet', files: ['greet.js'] });
+  const bus = new InProcessBus();
+  const orchestrator = new Orchestrator({ bus, store, launcher: new TaskTopicLauncher(bus), log: silentLogger });
+  const routes = changeRequestApi({ store, orchestrator, log: silentLogger });
+  server = http.createServer((req, res) => {
+    void routes(req, res).then((handled) => {
+      if (!handled) res.writeHead(404).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+});
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  await store.close();
+});
+
+describe('GET /v1/lessons of the farm API', () => {
+  test('lists the lessons of one repository, or of all', async () => {
+    const one = (await (await fetch(`${base}/v1/lessons?repo=${encodeURIComponent('http://git/a.git')}`)).json()) as {
+      lessons: { taskId: string; files: string[] }[];
+    };
+    expect(one.lessons.map((l) => [l.taskId, l.files])).toEqual([['t1', ['calc.py']]]);
+    const all = (await (await fetch(`${base}/v1/lessons`)).json()) as { lessons: unknown[] };
+    expect(all.lessons).toHaveLength(2);
+  });
+
+  test('a bad limit is a 400 naming the field', async () => {
+    const bad = await fetch(`${base}/v1/lessons?limit=lots`);
+    expect([bad.status, await bad.json()]).toEqual([
+      400,
+      { error: { message: 'limit must be an integer from 1 to 500', field: 'limit' } },
+    ]);
+  });
+});

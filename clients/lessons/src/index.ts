@@ -1,0 +1,2 @@
+export * from './lesson-store';
+export * from './rank-lessons';

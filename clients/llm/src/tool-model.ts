@@ -1,0 +1,114 @@
+import type OpenAI from 'openai';
+import { silentLogger } from '@farm/runtime';
+import { openaiClient, toModelError, type ModelClientConfig, type TokenUsage } from './client';
+import { ModelAnswerInvalid } from './errors';
+
+/** A tool the model may call: a name, what it does, and a JSON schema of its arguments. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  /** The arguments as the model wrote them: JSON text, not yet parsed or checked. */
+  arguments: string;
+}
+
+/** A conversation with tools, in the farm's own shape (mapped to the OpenAI wire format per call). */
+export type ConversationMessage =
+  | { role: 'system' | 'user'; content: string }
+  | { role: 'assistant'; content: string | null; toolCalls?: ToolCall[] }
+  | { role: 'tool'; toolCallId: string; content: string };
+
+export interface ToolTurn {
+  /** Text the model wrote besides (or instead of) tool calls. */
+  content: string | null;
+  toolCalls: ToolCall[];
+  usage: TokenUsage;
+  model: string;
+  finishReason: string;
+}
+
+/** A chat model that answers with tool calls (the coding agent's tool strategy). */
+export interface ToolModel {
+  readonly model: string;
+  nextTurn(messages: ConversationMessage[], tools: ToolSpec[]): Promise<ToolTurn>;
+}
+
+// Near-deterministic like the patch model; a repeated turn after a tool error still gets a chance to differ.
+const TEMPERATURE = 0.1;
+
+export function toOpenAiMessages(messages: ConversationMessage[]): OpenAI.ChatCompletionMessageParam[] {
+  return messages.map((m): OpenAI.ChatCompletionMessageParam => {
+    if (m.role === 'tool') return { role: 'tool', tool_call_id: m.toolCallId, content: m.content };
+    if (m.role === 'assistant') {
+      return {
+        role: 'assistant',
+        content: m.content,
+        ...(m.toolCalls?.length
+          ? {
+              tool_calls: m.toolCalls.map((c) => ({
+                id: c.id,
+                type: 'function' as const,
+                function: { name: c.name, arguments: c.arguments },
+              })),
+            }
+          : {}),
+      };
+    }
+    return { role: m.role, content: m.content };
+  });
+}
+
+export function createToolModel(cfg: ModelClientConfig): ToolModel {
+  const client = openaiClient(cfg);
+  const log = (cfg.log ?? silentLogger).child({ model: cfg.model });
+  return {
+    model: cfg.model,
+    async nextTurn(messages, tools) {
+      const started = Date.now();
+      let completion: OpenAI.ChatCompletion;
+      try {
+        completion = await client.chat.completions.create({
+          model: cfg.model,
+          messages: toOpenAiMessages(messages),
+          tools: tools.map((t) => ({
+            type: 'function' as const,
+            function: { name: t.name, description: t.description, parameters: t.parameters },
+          })),
+          tool_choice: 'auto',
+          // One call at a time keeps the trajectory a sequence the model can reason about step by step.
+          parallel_tool_calls: false,
+          temperature: TEMPERATURE,
+        });
+      } catch (err) {
+        const e = toModelError(err);
+        log.warn('model call failed', { err: e, retryable: e.retryable, ms: Date.now() - started });
+        throw e;
+      }
+      const choice = completion.choices?.[0];
+      if (!choice?.message) {
+        throw new ModelAnswerInvalid('model response has no message', JSON.stringify(completion ?? null));
+      }
+      const toolCalls: ToolCall[] = (choice.message.tool_calls ?? [])
+        .filter((c) => c.type === 'function')
+        .map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments ?? '' }));
+      const usage: TokenUsage = {
+        promptTokens: completion.usage?.prompt_tokens ?? 0,
+        completionTokens: completion.usage?.completion_tokens ?? 0,
+        totalTokens: completion.usage?.total_tokens ?? 0,
+      };
+      log.info('model answered', { ms: Date.now() - started, ...usage, toolCalls: toolCalls.map((c) => c.name) });
+      return {
+        content: choice.message.content ?? null,
+        toolCalls,
+        usage,
+        model: completion.model ?? cfg.model,
+        finishReason: choice.finish_reason ?? '',
+      };
+    },
+  };
+}
