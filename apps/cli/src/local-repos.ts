@@ -123,7 +123,8 @@ export class LocalRepoMirrors {
         [changeRequestId],
       );
       if (!r.rows.length || r.rows[0].synced_at) return;
-      if (Date.now() > deadline) throw new FarmError(`branches of ${changeRequestId} not back within ${timeoutMs} ms`);
+      if (Date.now() > deadline)
+        throw new FarmError(`branches of ${changeRequestId} not back within ${timeoutMs} ms`, { retryable: true });
       await new Promise((res) => setTimeout(res, 100));
     }
   }

@@ -173,7 +173,7 @@ async function watchOverHttp(api: ChangeRequestClient, id: string, json: boolean
       last = t;
     }
   } catch (err) {
-    if (signal?.aborted) throw new FarmError(`no final phase for ${id} within ${timeoutS} s`);
+    if (signal?.aborted) throw new FarmError(`no final phase for ${id} within ${timeoutS} s`, { retryable: true });
     throw err;
   } finally {
     view.close();

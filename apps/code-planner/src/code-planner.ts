@@ -1,7 +1,7 @@
 import { type farm } from '@farm/proto';
 import { Topics, type EventBus, type Subscription } from '@farm/bus';
 import { RefNotFound, resolveRemoteRef } from '@farm/git';
-import { FarmError, errorMessage, type Logger } from '@farm/runtime';
+import { FarmError, errorMessage, type FarmErrorOptions, type Logger } from '@farm/runtime';
 import { bundlePlan } from './bundle-plan';
 import { serializeSharedTouches } from './serialize-shared';
 import { cloneAndLocateSymbols, type SymbolLocator } from './locate-symbols';
@@ -29,7 +29,11 @@ export interface CodePlannerDeps {
 }
 
 /** A plan that cannot become a bundle; the request fails with this reason instead of hanging. */
-class PlanningFailed extends FarmError {}
+class PlanningFailed extends FarmError {
+  constructor(message: string, options: Omit<FarmErrorOptions, 'retryable'> = {}) {
+    super(message, { ...options, retryable: false }); // the same plan fails the same way
+  }
+}
 
 /**
  * Plan -> TaskBundle: resolves the base ref to a commit, finds the files defining each item's symbols,

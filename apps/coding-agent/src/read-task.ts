@@ -1,8 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { farm } from '@farm/proto';
-import { FarmError, errorMessage } from '@farm/runtime';
+import { FarmError, errorMessage, type FarmErrorOptions } from '@farm/runtime';
 
-export class BadTaskInput extends FarmError {}
+export class BadTaskInput extends FarmError {
+  constructor(message: string, options: Omit<FarmErrorOptions, 'retryable'> = {}) {
+    super(message, { ...options, retryable: false }); // the same input is as bad next time
+  }
+}
 
 /**
  * The one task of a Job-style run, from `--task-file <path>`, `--task <value>` or $FARM_TASK. A value is

@@ -89,7 +89,7 @@ class TaskAborted extends FarmError {
     message: string,
     readonly status: farm.v1.CommitStatus = S.HARD_FAIL,
   ) {
-    super(message);
+    super(message, { retryable: false }); // the task ends; the orchestrator decides about another dispatch
   }
 }
 

@@ -425,7 +425,8 @@ export class Orchestrator {
     const from = parsePhase(cur.rows[0].phase);
     if (from !== P.PHASE_UNSPECIFIED)
       orchestratorMetrics.phaseSeconds.observe({ phase: phaseName(from) }, Number(cur.rows[0].secs));
-    if (!canMove(from, to)) throw new FarmError(`illegal move ${phaseName(from)} -> ${phaseName(to)} for ${id}`);
+    if (!canMove(from, to))
+      throw new FarmError(`illegal move ${phaseName(from)} -> ${phaseName(to)} for ${id}`, { retryable: false });
     await tx.query('UPDATE change_requests SET phase = $2, reason = $3, updated_at = now() WHERE id = $1', [
       id,
       phaseName(to),

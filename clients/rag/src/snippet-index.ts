@@ -1,4 +1,4 @@
-import { FarmError } from '@farm/runtime';
+import { FarmError, type FarmErrorOptions } from '@farm/runtime';
 import { queryIdentifiers } from './bm25';
 import type { Chunk } from './chunker';
 
@@ -41,7 +41,11 @@ export class SnippetIndexUnavailable extends FarmError {
 }
 
 /** The backend's set-up contradicts the configuration (e.g. a collection without the dense vector). */
-export class SnippetIndexMisconfigured extends FarmError {}
+export class SnippetIndexMisconfigured extends FarmError {
+  constructor(message: string, options: Omit<FarmErrorOptions, 'retryable'> = {}) {
+    super(message, { ...options, retryable: false }); // configuration does not fix itself
+  }
+}
 
 /**
  * The name a repository is indexed under: its URL without credentials or a trailing slash, so that

@@ -1,4 +1,4 @@
-import { FarmError } from '@farm/runtime';
+import { FarmError, type FarmErrorOptions } from '@farm/runtime';
 
 /** The denylist refused a command before it ran. Running it again cannot help: the command must change. */
 export class CommandDenied extends FarmError {
@@ -15,7 +15,11 @@ export class CommandDenied extends FarmError {
 }
 
 /** The sandbox could not start the command at all (missing working directory, unusable tools). */
-export class SandboxError extends FarmError {}
+export class SandboxError extends FarmError {
+  constructor(message: string, options: Omit<FarmErrorOptions, 'retryable'> = {}) {
+    super(message, { ...options, retryable: false }); // a command that cannot be run as asked
+  }
+}
 
 /** A repository's `.farm/checks.json` is not valid; the message names each problem and where it is. */
 export class ChecksConfigInvalid extends FarmError {

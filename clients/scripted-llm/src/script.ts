@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { FarmError, z } from '@farm/runtime';
+import { FarmError, z, type FarmErrorOptions } from '@farm/runtime';
 
 /** Makes the scripted model misbehave the way real providers do, so clients' error paths can be tested. */
 export interface ScriptFault {
@@ -42,7 +42,11 @@ export interface ModelScript {
   embeddingDimensions?: number;
 }
 
-export class ModelScriptInvalid extends FarmError {}
+export class ModelScriptInvalid extends FarmError {
+  constructor(message: string, options: Omit<FarmErrorOptions, 'retryable'> = {}) {
+    super(message, { ...options, retryable: false }); // the script must be edited
+  }
+}
 
 const stepSchema = z
   .object({
