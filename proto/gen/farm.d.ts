@@ -1066,9 +1066,6 @@ export namespace farm {
             /** CodingTask blobIds */
             blobIds?: (string[]|null);
 
-            /** CodingTask reservedLeaseIds */
-            reservedLeaseIds?: (string[]|null);
-
             /** CodingTask changeRequestId */
             changeRequestId?: (string|null);
 
@@ -1101,6 +1098,9 @@ export namespace farm {
 
             /** CodingTask lessons */
             lessons?: (farm.v1.ILesson[]|null);
+
+            /** CodingTask reservedLeases */
+            reservedLeases?: (farm.v1.ILeaseRef[]|null);
         }
 
         /** Represents a CodingTask. */
@@ -1126,9 +1126,6 @@ export namespace farm {
 
             /** CodingTask blobIds. */
             public blobIds: string[];
-
-            /** CodingTask reservedLeaseIds. */
-            public reservedLeaseIds: string[];
 
             /** CodingTask changeRequestId. */
             public changeRequestId: string;
@@ -1162,6 +1159,9 @@ export namespace farm {
 
             /** CodingTask lessons. */
             public lessons: farm.v1.ILesson[];
+
+            /** CodingTask reservedLeases. */
+            public reservedLeases: farm.v1.ILeaseRef[];
 
             /**
              * Creates a new CodingTask instance using the specified properties.
@@ -1235,6 +1235,115 @@ export namespace farm {
 
             /**
              * Gets the default type url for CodingTask
+             * @param [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns The default type url
+             */
+            public static getTypeUrl(typeUrlPrefix?: string): string;
+        }
+
+        /** Properties of a LeaseRef. */
+        interface ILeaseRef {
+
+            /** LeaseRef id */
+            id?: (string|null);
+
+            /** LeaseRef fencingToken */
+            fencingToken?: (string|null);
+
+            /** LeaseRef symbol */
+            symbol?: (string|null);
+        }
+
+        /** Represents a LeaseRef. */
+        class LeaseRef implements ILeaseRef {
+
+            /**
+             * Constructs a new LeaseRef.
+             * @param [p] Properties to set
+             */
+            constructor(p?: farm.v1.ILeaseRef);
+
+            /** LeaseRef id. */
+            public id: string;
+
+            /** LeaseRef fencingToken. */
+            public fencingToken: string;
+
+            /** LeaseRef symbol. */
+            public symbol: string;
+
+            /**
+             * Creates a new LeaseRef instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns LeaseRef instance
+             */
+            public static create(properties?: farm.v1.ILeaseRef): farm.v1.LeaseRef;
+
+            /**
+             * Encodes the specified LeaseRef message. Does not implicitly {@link farm.v1.LeaseRef.verify|verify} messages.
+             * @param m LeaseRef message or plain object to encode
+             * @param [w] Writer to encode to
+             * @returns Writer
+             */
+            public static encode(m: farm.v1.ILeaseRef, w?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified LeaseRef message, length delimited. Does not implicitly {@link farm.v1.LeaseRef.verify|verify} messages.
+             * @param message LeaseRef message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            public static encodeDelimited(message: farm.v1.ILeaseRef, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a LeaseRef message from the specified reader or buffer.
+             * @param r Reader or buffer to decode from
+             * @param [l] Message length if known beforehand
+             * @returns LeaseRef
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decode(r: ($protobuf.Reader|Uint8Array), l?: number): farm.v1.LeaseRef;
+
+            /**
+             * Decodes a LeaseRef message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns LeaseRef
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): farm.v1.LeaseRef;
+
+            /**
+             * Verifies a LeaseRef message.
+             * @param m Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            public static verify(m: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a LeaseRef message from a plain object. Also converts values to their respective internal types.
+             * @param d Plain object
+             * @returns LeaseRef
+             */
+            public static fromObject(d: { [k: string]: any }): farm.v1.LeaseRef;
+
+            /**
+             * Creates a plain object from a LeaseRef message. Also converts values to other types if specified.
+             * @param m LeaseRef
+             * @param [o] Conversion options
+             * @returns Plain object
+             */
+            public static toObject(m: farm.v1.LeaseRef, o?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this LeaseRef to JSON.
+             * @returns JSON object
+             */
+            public toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the default type url for LeaseRef
              * @param [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
              * @returns The default type url
              */

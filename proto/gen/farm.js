@@ -3486,7 +3486,6 @@ $root.farm = (function() {
              * @property {farm.v1.TaskKind|null} [kind] CodingTask kind
              * @property {string|null} [path] CodingTask path
              * @property {Array.<string>|null} [blobIds] CodingTask blobIds
-             * @property {Array.<string>|null} [reservedLeaseIds] CodingTask reservedLeaseIds
              * @property {string|null} [changeRequestId] CodingTask changeRequestId
              * @property {farm.v1.IRepoRef|null} [repo] CodingTask repo
              * @property {Array.<string>|null} [dependsOn] CodingTask dependsOn
@@ -3498,6 +3497,7 @@ $root.farm = (function() {
              * @property {number|null} [contextBudgetTokens] CodingTask contextBudgetTokens
              * @property {farm.v1.AgentStrategy|null} [strategy] CodingTask strategy
              * @property {Array.<farm.v1.ILesson>|null} [lessons] CodingTask lessons
+             * @property {Array.<farm.v1.ILeaseRef>|null} [reservedLeases] CodingTask reservedLeases
              */
 
             /**
@@ -3510,11 +3510,11 @@ $root.farm = (function() {
              */
             function CodingTask(p) {
                 this.blobIds = [];
-                this.reservedLeaseIds = [];
                 this.dependsOn = [];
                 this.symbols = [];
                 this.priorNotes = [];
                 this.lessons = [];
+                this.reservedLeases = [];
                 if (p)
                     for (var ks = Object.keys(p), i = 0; i < ks.length; ++i)
                         if (p[ks[i]] != null && ks[i] !== "__proto__")
@@ -3560,14 +3560,6 @@ $root.farm = (function() {
              * @instance
              */
             CodingTask.prototype.blobIds = $util.emptyArray;
-
-            /**
-             * CodingTask reservedLeaseIds.
-             * @member {Array.<string>} reservedLeaseIds
-             * @memberof farm.v1.CodingTask
-             * @instance
-             */
-            CodingTask.prototype.reservedLeaseIds = $util.emptyArray;
 
             /**
              * CodingTask changeRequestId.
@@ -3658,6 +3650,14 @@ $root.farm = (function() {
             CodingTask.prototype.lessons = $util.emptyArray;
 
             /**
+             * CodingTask reservedLeases.
+             * @member {Array.<farm.v1.ILeaseRef>} reservedLeases
+             * @memberof farm.v1.CodingTask
+             * @instance
+             */
+            CodingTask.prototype.reservedLeases = $util.emptyArray;
+
+            /**
              * Creates a new CodingTask instance using the specified properties.
              * @function create
              * @memberof farm.v1.CodingTask
@@ -3697,10 +3697,6 @@ $root.farm = (function() {
                     for (var i = 0; i < m.blobIds.length; ++i)
                         w.uint32(42).string(m.blobIds[i]);
                 }
-                if (m.reservedLeaseIds != null && m.reservedLeaseIds.length) {
-                    for (var i = 0; i < m.reservedLeaseIds.length; ++i)
-                        w.uint32(50).string(m.reservedLeaseIds[i]);
-                }
                 if (m.changeRequestId != null && Object.hasOwnProperty.call(m, "changeRequestId"))
                     w.uint32(58).string(m.changeRequestId);
                 if (m.repo != null && Object.hasOwnProperty.call(m, "repo"))
@@ -3730,6 +3726,10 @@ $root.farm = (function() {
                 if (m.lessons != null && m.lessons.length) {
                     for (var i = 0; i < m.lessons.length; ++i)
                         $root.farm.v1.Lesson.encode(m.lessons[i], w.uint32(138).fork(), q + 1).ldelim();
+                }
+                if (m.reservedLeases != null && m.reservedLeases.length) {
+                    for (var i = 0; i < m.reservedLeases.length; ++i)
+                        $root.farm.v1.LeaseRef.encode(m.reservedLeases[i], w.uint32(146).fork(), q + 1).ldelim();
                 }
                 return w;
             };
@@ -3803,12 +3803,6 @@ $root.farm = (function() {
                             m.blobIds.push(r.string());
                             break;
                         }
-                    case 6: {
-                            if (!(m.reservedLeaseIds && m.reservedLeaseIds.length))
-                                m.reservedLeaseIds = [];
-                            m.reservedLeaseIds.push(r.string());
-                            break;
-                        }
                     case 7: {
                             m.changeRequestId = r.string();
                             break;
@@ -3859,6 +3853,12 @@ $root.farm = (function() {
                             if (!(m.lessons && m.lessons.length))
                                 m.lessons = [];
                             m.lessons.push($root.farm.v1.Lesson.decode(r, r.uint32(), undefined, n + 1));
+                            break;
+                        }
+                    case 18: {
+                            if (!(m.reservedLeases && m.reservedLeases.length))
+                                m.reservedLeases = [];
+                            m.reservedLeases.push($root.farm.v1.LeaseRef.decode(r, r.uint32(), undefined, n + 1));
                             break;
                         }
                     default:
@@ -3938,14 +3938,6 @@ $root.farm = (function() {
                             return "blobIds: string[] expected";
                     }
                 }
-                if (m.reservedLeaseIds != null && Object.hasOwnProperty.call(m, "reservedLeaseIds")) {
-                    if (!Array.isArray(m.reservedLeaseIds))
-                        return "reservedLeaseIds: array expected";
-                    for (var i = 0; i < m.reservedLeaseIds.length; ++i) {
-                        if (!$util.isString(m.reservedLeaseIds[i]))
-                            return "reservedLeaseIds: string[] expected";
-                    }
-                }
                 if (m.changeRequestId != null && Object.hasOwnProperty.call(m, "changeRequestId")) {
                     if (!$util.isString(m.changeRequestId))
                         return "changeRequestId: string expected";
@@ -4018,6 +4010,17 @@ $root.farm = (function() {
                         }
                     }
                 }
+                if (m.reservedLeases != null && Object.hasOwnProperty.call(m, "reservedLeases")) {
+                    if (!Array.isArray(m.reservedLeases))
+                        return "reservedLeases: array expected";
+                    for (var i = 0; i < m.reservedLeases.length; ++i) {
+                        {
+                            var e = $root.farm.v1.LeaseRef.verify(m.reservedLeases[i], n + 1);
+                            if (e)
+                                return "reservedLeases." + e;
+                        }
+                    }
+                }
                 return null;
             };
 
@@ -4086,14 +4089,6 @@ $root.farm = (function() {
                     m.blobIds = [];
                     for (var i = 0; i < d.blobIds.length; ++i) {
                         m.blobIds[i] = String(d.blobIds[i]);
-                    }
-                }
-                if (d.reservedLeaseIds) {
-                    if (!Array.isArray(d.reservedLeaseIds))
-                        throw TypeError(".farm.v1.CodingTask.reservedLeaseIds: array expected");
-                    m.reservedLeaseIds = [];
-                    for (var i = 0; i < d.reservedLeaseIds.length; ++i) {
-                        m.reservedLeaseIds[i] = String(d.reservedLeaseIds[i]);
                     }
                 }
                 if (d.changeRequestId != null) {
@@ -4170,6 +4165,16 @@ $root.farm = (function() {
                         m.lessons[i] = $root.farm.v1.Lesson.fromObject(d.lessons[i], n + 1);
                     }
                 }
+                if (d.reservedLeases) {
+                    if (!Array.isArray(d.reservedLeases))
+                        throw TypeError(".farm.v1.CodingTask.reservedLeases: array expected");
+                    m.reservedLeases = [];
+                    for (var i = 0; i < d.reservedLeases.length; ++i) {
+                        if (!$util.isObject(d.reservedLeases[i]))
+                            throw TypeError(".farm.v1.CodingTask.reservedLeases: object expected");
+                        m.reservedLeases[i] = $root.farm.v1.LeaseRef.fromObject(d.reservedLeases[i], n + 1);
+                    }
+                }
                 return m;
             };
 
@@ -4192,11 +4197,11 @@ $root.farm = (function() {
                 var d = {};
                 if (o.arrays || o.defaults) {
                     d.blobIds = [];
-                    d.reservedLeaseIds = [];
                     d.dependsOn = [];
                     d.symbols = [];
                     d.priorNotes = [];
                     d.lessons = [];
+                    d.reservedLeases = [];
                 }
                 if (o.defaults) {
                     d.id = "";
@@ -4227,12 +4232,6 @@ $root.farm = (function() {
                     d.blobIds = [];
                     for (var j = 0; j < m.blobIds.length; ++j) {
                         d.blobIds[j] = m.blobIds[j];
-                    }
-                }
-                if (m.reservedLeaseIds && m.reservedLeaseIds.length) {
-                    d.reservedLeaseIds = [];
-                    for (var j = 0; j < m.reservedLeaseIds.length; ++j) {
-                        d.reservedLeaseIds[j] = m.reservedLeaseIds[j];
                     }
                 }
                 if (m.changeRequestId != null && Object.hasOwnProperty.call(m, "changeRequestId")) {
@@ -4280,6 +4279,12 @@ $root.farm = (function() {
                         d.lessons[j] = $root.farm.v1.Lesson.toObject(m.lessons[j], o, q + 1);
                     }
                 }
+                if (m.reservedLeases && m.reservedLeases.length) {
+                    d.reservedLeases = [];
+                    for (var j = 0; j < m.reservedLeases.length; ++j) {
+                        d.reservedLeases[j] = $root.farm.v1.LeaseRef.toObject(m.reservedLeases[j], o, q + 1);
+                    }
+                }
                 return d;
             };
 
@@ -4310,6 +4315,304 @@ $root.farm = (function() {
             };
 
             return CodingTask;
+        })();
+
+        v1.LeaseRef = (function() {
+
+            /**
+             * Properties of a LeaseRef.
+             * @memberof farm.v1
+             * @interface ILeaseRef
+             * @property {string|null} [id] LeaseRef id
+             * @property {string|null} [fencingToken] LeaseRef fencingToken
+             * @property {string|null} [symbol] LeaseRef symbol
+             */
+
+            /**
+             * Constructs a new LeaseRef.
+             * @memberof farm.v1
+             * @classdesc Represents a LeaseRef.
+             * @implements ILeaseRef
+             * @constructor
+             * @param {farm.v1.ILeaseRef=} [p] Properties to set
+             */
+            function LeaseRef(p) {
+                if (p)
+                    for (var ks = Object.keys(p), i = 0; i < ks.length; ++i)
+                        if (p[ks[i]] != null && ks[i] !== "__proto__")
+                            this[ks[i]] = p[ks[i]];
+            }
+
+            /**
+             * LeaseRef id.
+             * @member {string} id
+             * @memberof farm.v1.LeaseRef
+             * @instance
+             */
+            LeaseRef.prototype.id = "";
+
+            /**
+             * LeaseRef fencingToken.
+             * @member {string} fencingToken
+             * @memberof farm.v1.LeaseRef
+             * @instance
+             */
+            LeaseRef.prototype.fencingToken = "";
+
+            /**
+             * LeaseRef symbol.
+             * @member {string} symbol
+             * @memberof farm.v1.LeaseRef
+             * @instance
+             */
+            LeaseRef.prototype.symbol = "";
+
+            /**
+             * Creates a new LeaseRef instance using the specified properties.
+             * @function create
+             * @memberof farm.v1.LeaseRef
+             * @static
+             * @param {farm.v1.ILeaseRef=} [properties] Properties to set
+             * @returns {farm.v1.LeaseRef} LeaseRef instance
+             */
+            LeaseRef.create = function create(properties) {
+                return new LeaseRef(properties);
+            };
+
+            /**
+             * Encodes the specified LeaseRef message. Does not implicitly {@link farm.v1.LeaseRef.verify|verify} messages.
+             * @function encode
+             * @memberof farm.v1.LeaseRef
+             * @static
+             * @param {farm.v1.ILeaseRef} m LeaseRef message or plain object to encode
+             * @param {$protobuf.Writer} [w] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            LeaseRef.encode = function encode(m, w, q) {
+                if (!w)
+                    w = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (m.id != null && Object.hasOwnProperty.call(m, "id"))
+                    w.uint32(10).string(m.id);
+                if (m.fencingToken != null && Object.hasOwnProperty.call(m, "fencingToken"))
+                    w.uint32(18).string(m.fencingToken);
+                if (m.symbol != null && Object.hasOwnProperty.call(m, "symbol"))
+                    w.uint32(26).string(m.symbol);
+                return w;
+            };
+
+            /**
+             * Encodes the specified LeaseRef message, length delimited. Does not implicitly {@link farm.v1.LeaseRef.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof farm.v1.LeaseRef
+             * @static
+             * @param {farm.v1.ILeaseRef} message LeaseRef message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            LeaseRef.encodeDelimited = function encodeDelimited(message, writer) {
+                return this.encode(message, writer && writer.len ? writer.fork() : writer).ldelim();
+            };
+
+            /**
+             * Decodes a LeaseRef message from the specified reader or buffer.
+             * @function decode
+             * @memberof farm.v1.LeaseRef
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} r Reader or buffer to decode from
+             * @param {number} [l] Message length if known beforehand
+             * @returns {farm.v1.LeaseRef} LeaseRef
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            LeaseRef.decode = function decode(r, l, e, n) {
+                if (!(r instanceof $Reader))
+                    r = $Reader.create(r);
+                if (n === undefined)
+                    n = 0;
+                if (n > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var c, m;
+                if (l === undefined)
+                    c = r.len;
+                else {
+                    c = r.pos + l;
+                    if (c > r.len)
+                        throw RangeError("index out of range");
+                    l = r.len;
+                    r.len = c;
+                }
+                m = new $root.farm.v1.LeaseRef();
+                while (r.pos < c) {
+                    var t = r.uint32();
+                    if (t === e)
+                        break;
+                    switch (t >>> 3) {
+                    case 1: {
+                            m.id = r.string();
+                            break;
+                        }
+                    case 2: {
+                            m.fencingToken = r.string();
+                            break;
+                        }
+                    case 3: {
+                            m.symbol = r.string();
+                            break;
+                        }
+                    default:
+                        r.skipType(t & 7, n);
+                        break;
+                    }
+                }
+                if (l !== undefined) {
+                    if (r.pos !== c)
+                        throw RangeError("index out of range");
+                    r.len = l;
+                }
+                return m;
+            };
+
+            /**
+             * Decodes a LeaseRef message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof farm.v1.LeaseRef
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {farm.v1.LeaseRef} LeaseRef
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            LeaseRef.decodeDelimited = function decodeDelimited(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.uint32());
+            };
+
+            /**
+             * Verifies a LeaseRef message.
+             * @function verify
+             * @memberof farm.v1.LeaseRef
+             * @static
+             * @param {Object.<string,*>} m Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            LeaseRef.verify = function verify(m, n) {
+                if (typeof m !== "object" || m === null)
+                    return "object expected";
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    return "maximum nesting depth exceeded";
+                if (m.id != null && Object.hasOwnProperty.call(m, "id")) {
+                    if (!$util.isString(m.id))
+                        return "id: string expected";
+                }
+                if (m.fencingToken != null && Object.hasOwnProperty.call(m, "fencingToken")) {
+                    if (!$util.isString(m.fencingToken))
+                        return "fencingToken: string expected";
+                }
+                if (m.symbol != null && Object.hasOwnProperty.call(m, "symbol")) {
+                    if (!$util.isString(m.symbol))
+                        return "symbol: string expected";
+                }
+                return null;
+            };
+
+            /**
+             * Creates a LeaseRef message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof farm.v1.LeaseRef
+             * @static
+             * @param {Object.<string,*>} d Plain object
+             * @returns {farm.v1.LeaseRef} LeaseRef
+             */
+            LeaseRef.fromObject = function fromObject(d, n) {
+                if (d instanceof $root.farm.v1.LeaseRef)
+                    return d;
+                if (!$util.isObject(d))
+                    throw TypeError(".farm.v1.LeaseRef: object expected");
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var m = new $root.farm.v1.LeaseRef();
+                if (d.id != null) {
+                    m.id = String(d.id);
+                }
+                if (d.fencingToken != null) {
+                    m.fencingToken = String(d.fencingToken);
+                }
+                if (d.symbol != null) {
+                    m.symbol = String(d.symbol);
+                }
+                return m;
+            };
+
+            /**
+             * Creates a plain object from a LeaseRef message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof farm.v1.LeaseRef
+             * @static
+             * @param {farm.v1.LeaseRef} m LeaseRef
+             * @param {$protobuf.IConversionOptions} [o] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            LeaseRef.toObject = function toObject(m, o, q) {
+                if (!o)
+                    o = {};
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                var d = {};
+                if (o.defaults) {
+                    d.id = "";
+                    d.fencingToken = "";
+                    d.symbol = "";
+                }
+                if (m.id != null && Object.hasOwnProperty.call(m, "id")) {
+                    d.id = m.id;
+                }
+                if (m.fencingToken != null && Object.hasOwnProperty.call(m, "fencingToken")) {
+                    d.fencingToken = m.fencingToken;
+                }
+                if (m.symbol != null && Object.hasOwnProperty.call(m, "symbol")) {
+                    d.symbol = m.symbol;
+                }
+                return d;
+            };
+
+            /**
+             * Converts this LeaseRef to JSON.
+             * @function toJSON
+             * @memberof farm.v1.LeaseRef
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            LeaseRef.prototype.toJSON = function toJSON() {
+                return this.constructor.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the default type url for LeaseRef
+             * @function getTypeUrl
+             * @memberof farm.v1.LeaseRef
+             * @static
+             * @param {string} [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns {string} The default type url
+             */
+            LeaseRef.getTypeUrl = function getTypeUrl(typeUrlPrefix) {
+                if (typeUrlPrefix === undefined) {
+                    typeUrlPrefix = "type.googleapis.com";
+                }
+                return typeUrlPrefix + "/farm.v1.LeaseRef";
+            };
+
+            return LeaseRef;
         })();
 
         /**

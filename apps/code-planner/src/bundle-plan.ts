@@ -21,7 +21,7 @@ export function bundlePlan(plan: farm.v1.IPlan, baseCommit: string): farm.v1.ITa
       repo,
       checkCommand: plan.checkCommand,
       blobIds: [],
-      reservedLeaseIds: [],
+      reservedLeases: [],
     })),
   };
 }

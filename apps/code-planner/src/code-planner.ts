@@ -1,4 +1,4 @@
-import { type farm } from '@farm/proto';
+import { farm } from '@farm/proto';
 import { Topics, type EventBus, type Subscription } from '@farm/bus';
 import { RefNotFound, resolveRemoteRef } from '@farm/git';
 import { FarmError, errorMessage, type FarmErrorOptions, type Logger } from '@farm/runtime';
@@ -93,9 +93,14 @@ export async function planBundle(
         throw new PlanningFailed(`cannot reserve symbols: ${err.message}`);
       throw err;
     }
-    const leaseOf = new Map(leases.map((l) => [l.symbol, `${l.id}@${l.fencingToken}`]));
+    const leaseOf = new Map(
+      leases.map((l) => [
+        l.symbol,
+        farm.v1.LeaseRef.create({ id: l.id, fencingToken: l.fencingToken, symbol: l.symbol }),
+      ]),
+    );
     for (const task of bundle.tasks ?? []) {
-      task.reservedLeaseIds = (task.symbols ?? []).map((s) => leaseOf.get(s)).filter((l): l is string => !!l);
+      task.reservedLeases = (task.symbols ?? []).map((s) => leaseOf.get(s)).filter((l) => l !== undefined);
     }
   }
   return bundle;

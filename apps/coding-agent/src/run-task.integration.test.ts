@@ -213,7 +213,7 @@ describe('coding agent on a Python repo (pytest)', () => {
     const ok = await runTask(
       PYTHON_REPO,
       { chat: [{ answer: { diff: PY_ADD_MULTIPLY } }] },
-      { reservedLeaseIds: [`${held.id}@${held.fencingToken}`] },
+      { reservedLeases: [{ id: held.id, fencingToken: held.fencingToken, symbol: held.symbol }] },
       { leases },
     );
     expect(S[ok.result.status!]).toBe('SUCCESS');
@@ -233,7 +233,7 @@ describe('coding agent on a Python repo (pytest)', () => {
     const bad = await runTask(
       PYTHON_REPO,
       { chat: [{ answer: { diff: PY_ADD_MULTIPLY } }] },
-      { reservedLeaseIds: [`${lost.id}@${lost.fencingToken}`] },
+      { reservedLeases: [{ id: lost.id, fencingToken: lost.fencingToken, symbol: lost.symbol }] },
       { leases },
     );
     expect([S[bad.result.status!], bad.result.failedStep]).toEqual(['HARD_FAIL', 'claim']);

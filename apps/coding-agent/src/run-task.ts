@@ -74,12 +74,6 @@ interface ReadyToCommit {
   lesson?: farm.v1.ILesson;
 }
 
-/** Reserved lease ids travel as `<lease id>@<fencing token>`. */
-export function parseLeaseRef(ref: string): { id: string; token: string } {
-  const at = ref.lastIndexOf('@');
-  return at > 0 ? { id: ref.slice(0, at), token: ref.slice(at + 1) } : { id: ref, token: '' };
-}
-
 export const branchFor = (taskId: string) => `agt/${taskId}`;
 
 /** A failure that ends the task at once; `step` names where (clone, llm, push, ...). */
@@ -493,19 +487,15 @@ async function runDiffStrategy(
 
 async function claimLeases(task: farm.v1.ICodingTask, commitSha: string, deps: AgentDeps): Promise<void> {
   if (!deps.leases) return;
-  for (const ref of task.reservedLeaseIds ?? []) {
-    const { id, token } = parseLeaseRef(ref);
-    await deps.leases.claim(id, token, commitSha);
-  }
+  for (const lease of task.reservedLeases ?? []) await deps.leases.claim(lease.id!, lease.fencingToken!, commitSha);
 }
 
 /** Giving up: free the task's symbols for others (best effort; the orchestrator releases them too). */
 async function releaseLeases(task: farm.v1.ICodingTask, deps: AgentDeps, log: Logger): Promise<void> {
-  for (const ref of task.reservedLeaseIds ?? []) {
-    const { id, token } = parseLeaseRef(ref);
+  for (const lease of task.reservedLeases ?? []) {
     await deps.leases
-      ?.release(id, token || undefined)
-      .catch((err) => log.warn('lease release failed', { leaseId: id, err }));
+      ?.release(lease.id!, lease.fencingToken || undefined)
+      .catch((err) => log.warn('lease release failed', { leaseId: lease.id, err }));
   }
 }
 
