@@ -57,3 +57,15 @@ export function phaseName(phase: farm.v1.Phase): string {
 export function commitStatusName(status: farm.v1.CommitStatus): string {
   return farm.v1.CommitStatus[status] ?? String(status);
 }
+
+/**
+ * A CodingTask as one base64 string of its protobuf bytes: how a task travels to an agent process (FARM_TASK)
+ * and how the orchestrator keeps it. The one encoding, so every reader and writer agree.
+ */
+export function encodeTaskBase64(task: farm.v1.ICodingTask): string {
+  return Buffer.from(farm.v1.CodingTask.encode(task).finish()).toString('base64');
+}
+
+export function decodeTaskBase64(b64: string): farm.v1.CodingTask {
+  return farm.v1.CodingTask.decode(Buffer.from(b64, 'base64'));
+}

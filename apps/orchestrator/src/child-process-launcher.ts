@@ -13,7 +13,7 @@ import {
 import os from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { farm } from '@farm/proto';
+import { encodeTaskBase64, farm } from '@farm/proto';
 import { Topics, readSpoolDir, type EventBus } from '@farm/bus';
 import type { Logger } from '@farm/runtime';
 import { reportForAgent, type TaskLauncher } from './launcher';
@@ -91,7 +91,7 @@ export class ChildProcessLauncher implements TaskLauncher {
       child = spawn(process.execPath, ['--import', TSX_LOADER, this.config.agentEntry], {
         env: {
           ...(this.config.env ?? process.env),
-          FARM_TASK: Buffer.from(farm.v1.CodingTask.encode(task).finish()).toString('base64'),
+          FARM_TASK: encodeTaskBase64(task),
           FARM_AGENT_SPOOL_DIR: join(dir, 'out'),
         },
         stdio: ['ignore', fd, fd],

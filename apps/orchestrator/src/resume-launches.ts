@@ -1,4 +1,4 @@
-import { farm } from '@farm/proto';
+import { decodeTaskBase64 } from '@farm/proto';
 import { migrate, type SqlStore } from '@farm/store';
 import type { TaskLauncher } from './launcher';
 import { orchestratorMigrations } from './schema';
@@ -14,7 +14,7 @@ export async function resumeLaunches(store: SqlStore, launcher: TaskLauncher): P
     `SELECT task_b64, dispatch FROM tasks WHERE status = 'DISPATCHED' ORDER BY id`,
   );
   const tasks = rows.rows.map((r) => {
-    const task = farm.v1.CodingTask.decode(Buffer.from(r.task_b64, 'base64'));
+    const task = decodeTaskBase64(r.task_b64);
     task.dispatch = Number(r.dispatch);
     return task;
   });

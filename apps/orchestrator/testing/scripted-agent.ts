@@ -1,11 +1,11 @@
 // Test agent for the process launcher's own tests: follows the agent's process contract (FARM_TASK in,
 // results spooled to FARM_AGENT_SPOOL_DIR, exit code) and does what FARM_TEST_AGENT says instead of coding.
-import { farm } from '@farm/proto';
+import { decodeTaskBase64, farm } from '@farm/proto';
 import { SpoolDirBus, Topics } from '@farm/bus';
 import { silentLogger } from '@farm/runtime';
 
 async function main(): Promise<void> {
-  const task = farm.v1.CodingTask.decode(Buffer.from(process.env.FARM_TASK!, 'base64'));
+  const task = decodeTaskBase64(process.env.FARM_TASK!);
   const [behaviour, arg] = (process.env.FARM_TEST_AGENT ?? 'succeed').split(':');
   if (behaviour === 'wait-for-file') {
     const { existsSync } = await import('node:fs');
