@@ -52,6 +52,7 @@ export interface ProcessNodeOptions {
 
 const STRATEGIC = { headers: { 'Content-Type': PatchUtils.PATCH_FORMAT_STRATEGIC_MERGE_PATCH } };
 const now = () => new Date();
+type Phase = 'Pending' | 'Running' | 'Succeeded' | 'Failed';
 
 interface RunningPod {
   uid: string;
@@ -62,6 +63,9 @@ interface RunningPod {
   procs: Map<string, Guarded>;
   statuses: Map<string, V1ContainerStatus>;
   startTime: Date;
+  phase: Phase;
+  /** The status updates in flight, in order. */
+  reports: Promise<void>;
   deleting?: Promise<void>;
   stopped: boolean;
 }
@@ -188,7 +192,7 @@ export class ProcessNode {
     const known = this.pods.get(uid);
     if (pod.metadata?.deletionTimestamp) {
       if (known) {
-        known.deleting ??= this.terminate(known, pod);
+        known.deleting ??= this.terminate(known, pod).catch((err) => this.warn('terminating pod failed', pod, err));
       } else {
         // Never started here (or already finished): nothing to kill, just let it go.
         void this.forceDelete(pod).catch((err) => this.warn('deleting pod failed', pod, err));
@@ -210,6 +214,8 @@ export class ProcessNode {
       procs: new Map(),
       statuses: new Map(),
       startTime: now(),
+      phase: 'Pending',
+      reports: Promise.resolve(),
       stopped: false,
     };
     this.pods.set(p.uid, p);
@@ -312,8 +318,8 @@ export class ProcessNode {
       }),
     );
     p.procs.clear();
-    const phase = pod.status?.phase === 'Succeeded' ? 'Succeeded' : 'Failed';
-    await this.report(p, phase).catch((err) => this.warn('status update failed', p, err));
+    // Stays Succeeded when it had finished before the deletion.
+    await this.report(p, 'Failed').catch((err) => this.warn('status update failed', p, err));
     await this.forceDelete(pod).catch((err) => this.warn('deleting pod failed', p, err));
     this.pods.delete(p.uid);
     rmSync(p.dir, { recursive: true, force: true });
@@ -339,7 +345,20 @@ export class ProcessNode {
     }
   }
 
-  private async report(p: RunningPod, phase: 'Pending' | 'Running' | 'Succeeded' | 'Failed'): Promise<void> {
+  /**
+   * Sends the pod's status as it is when the previous update is through: updates go out one at a time and in
+   * order, so a quick exit's Succeeded is never overtaken by the Running sent at start. A phase never leaves
+   * Succeeded or Failed.
+   */
+  private report(p: RunningPod, phase: Phase): Promise<void> {
+    if (p.phase !== 'Succeeded' && p.phase !== 'Failed') p.phase = phase;
+    const sent = p.reports.then(() => this.sendStatus(p));
+    p.reports = sent.catch(() => undefined);
+    return sent;
+  }
+
+  private async sendStatus(p: RunningPod): Promise<void> {
+    const phase = p.phase;
     const statuses = [...p.statuses.values()];
     const ready = phase === 'Running' && statuses.every((s) => s.ready);
     const t = now();
@@ -486,7 +505,12 @@ export class ProcessNode {
       'uid' in pod && 'dir' in pod
         ? `${pod.namespace}/${pod.name}`
         : `${pod.metadata?.namespace}/${pod.metadata?.name}`;
-    this.opts.log.warn(`process node: ${what}`, { pod: name, err: errorMessage(err) });
+    const e = err as { statusCode?: number; body?: { message?: string } };
+    this.opts.log.warn(`process node: ${what}`, {
+      pod: name,
+      code: e?.statusCode,
+      err: e?.body?.message ?? errorMessage(err),
+    });
   }
 }
 

@@ -4,15 +4,10 @@
 // chart's ServiceAccounts and Role, and the orchestrator talks to the API with its ServiceAccount's token.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import https from 'node:https';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import {
-  CoreV1Api,
-  KubeConfig,
-  KubernetesObjectApi,
-  loadAllYaml,
-  type KubernetesObject,
-} from '@kubernetes/client-node';
+import { CoreV1Api, KubeConfig, VersionApi, loadAllYaml, type KubernetesObject } from '@kubernetes/client-node';
 
 const exec = promisify(execFile);
 export const CHART = path.resolve(__dirname, '../../../helm/agent-farm');
@@ -46,22 +41,76 @@ export function helmBinary(): string {
   return process.env.FARM_TEST_HELM ?? 'helm';
 }
 
-/** `helm template` of the chart; the manifests as objects. */
+/** The cluster's version, for `helm template` (which otherwise assumes an old one and refuses the chart). */
+export async function serverVersion(kc: KubeConfig): Promise<string> {
+  return (await kc.makeApiClient(VersionApi).getCode()).body.gitVersion;
+}
+
+/** `helm template` of the chart for the cluster in `kc`; the manifests as objects. */
 export async function renderChart(
+  kc: KubeConfig,
   release: string,
   namespace: string,
   args: string[] = [],
 ): Promise<KubernetesObject[]> {
-  const { stdout } = await exec(helmBinary(), ['template', release, CHART, '--namespace', namespace, ...args], {
-    maxBuffer: 16 * 1024 * 1024,
-  });
+  const { stdout } = await exec(
+    helmBinary(),
+    ['template', release, CHART, '--namespace', namespace, '--kube-version', await serverVersion(kc), ...args],
+    { maxBuffer: 16 * 1024 * 1024 },
+  );
   return loadAllYaml(stdout).filter((o): o is KubernetesObject => !!o?.kind);
 }
 
-/** Creates each object as the API server validates it (strict field validation: an unknown field is an error). */
-export async function createObjects(kc: KubeConfig, objects: KubernetesObject[]): Promise<void> {
-  const api = KubernetesObjectApi.makeApiClient(kc);
-  for (const o of objects) await api.create(o, undefined, undefined, 'farm-test', { headers: {} });
+/**
+ * Creates each object with strict field validation (an unknown or duplicate field is an error, not a
+ * warning), or only validates it with `dryRun`. The error carries the server's Status message.
+ */
+export async function createObjects(
+  kc: KubeConfig,
+  objects: KubernetesObject[],
+  opts: { dryRun?: boolean } = {},
+): Promise<void> {
+  const query = `fieldValidation=Strict&fieldManager=farm-test${opts.dryRun ? '&dryRun=All' : ''}`;
+  for (const o of objects) await apiRequest(kc, 'POST', `${collectionPath(o)}?${query}`, o);
+}
+
+/** The object as the server has it (rejects with statusCode 404 when it is not there). */
+export function readObject(kc: KubeConfig, o: KubernetesObject): Promise<KubernetesObject> {
+  return apiRequest(kc, 'GET', `${collectionPath(o)}/${o.metadata!.name}`) as Promise<KubernetesObject>;
+}
+
+function collectionPath(o: KubernetesObject): string {
+  const [group, version] = o.apiVersion!.includes('/') ? o.apiVersion!.split('/') : ['', o.apiVersion!];
+  const base = group ? `/apis/${group}/${version}` : `/api/${version}`;
+  const ns = CLUSTER_SCOPED.has(o.kind!) ? '' : `/namespaces/${o.metadata!.namespace ?? 'default'}`;
+  return `${base}${ns}/${plural(o.kind!)}`;
+}
+
+const CLUSTER_SCOPED = new Set(['Namespace', 'ClusterRole', 'ClusterRoleBinding', 'CustomResourceDefinition', 'Node']);
+const plural = (kind: string) =>
+  kind
+    .toLowerCase()
+    .replace(/(s|x|ch|sh)$/, '$1e')
+    .replace(/([^aeiou])y$/, '$1ie') + 's';
+
+/** One API call with the kubeconfig's credentials; rejects with the Status message on a non-2xx answer. */
+export async function apiRequest(kc: KubeConfig, method: string, path: string, body?: unknown): Promise<unknown> {
+  const url = new URL(kc.getCurrentCluster()!.server + path);
+  const opts: https.RequestOptions = { method, headers: { 'Content-Type': 'application/json' } };
+  await kc.applyToHTTPSOptions(opts);
+  return new Promise((resolve, reject) => {
+    const req = https.request(url, opts, (res) => {
+      let text = '';
+      res.on('data', (d) => (text += d));
+      res.on('end', () => {
+        const parsed = text ? JSON.parse(text) : undefined;
+        if (res.statusCode! < 300) resolve(parsed);
+        else reject(Object.assign(new Error(parsed?.message ?? text), { statusCode: res.statusCode, body: parsed }));
+      });
+    });
+    req.on('error', reject);
+    req.end(body === undefined ? undefined : JSON.stringify(body));
+  });
 }
 
 /**
@@ -76,7 +125,13 @@ export async function orchestratorAsChartServiceAccount(
 ): Promise<{ kubeConfig: KubeConfig; agentServiceAccount: string; orchestratorServiceAccount: string }> {
   await createObjects(
     admin,
-    await renderChart(release, namespace, ['-s', 'templates/rbac.yaml', '--set', 'launcher.mode=jobs', ...values]),
+    await renderChart(admin, release, namespace, [
+      '-s',
+      'templates/rbac.yaml',
+      '--set',
+      'launcher.mode=jobs',
+      ...values,
+    ]),
   );
   const orchestratorServiceAccount = `${release}-orchestrator`;
   const kubeConfig = await serviceAccountKubeConfig(admin, namespace, orchestratorServiceAccount);
