@@ -109,6 +109,7 @@ export class KubernetesJobLauncher implements TaskLauncher {
   private results?: Subscription;
   private cap: number;
   private closed = false;
+  private closing?: Promise<void>;
 
   constructor(private readonly config: KubernetesJobLauncherConfig) {
     this.batch = config.kubeConfig.makeApiClient(BatchV1Api);
@@ -177,8 +178,13 @@ export class KubernetesJobLauncher implements TaskLauncher {
     await this.pump();
   }
 
-  /** Stops watching; running Jobs go on and are adopted by the next process. */
-  async close(): Promise<void> {
+  /** Stops watching; running Jobs go on and are adopted by the next process. Idempotent. */
+  close(): Promise<void> {
+    this.closing ??= this.closeOnce();
+    return this.closing;
+  }
+
+  private async closeOnce(): Promise<void> {
     this.closed = true;
     clearTimeout(this.rewatchTimer);
     clearInterval(this.pollTimer);
