@@ -103,7 +103,8 @@ export async function ensureControlPlaneBinaries(log: Logger): Promise<string> {
   try {
     await run('go', ['build', `-ldflags=${LDFLAGS}`, '-o', staging + '/', ...PACKAGES], {
       cwd: MODULE_DIR,
-      env: { ...process.env, GOFLAGS: '-mod=mod' },
+      // -mod=mod lets go record sums go.sum lacks; no VCS stamping: the binaries depend on the sources only.
+      env: { ...process.env, GOFLAGS: '-mod=mod -buildvcs=false' },
     });
     if (complete()) rmSync(staging, { recursive: true, force: true });
     else renameSync(staging, dir);
