@@ -506,7 +506,8 @@ export class ProcessNode {
         ? `${pod.namespace}/${pod.name}`
         : `${pod.metadata?.namespace}/${pod.metadata?.name}`;
     const e = err as { statusCode?: number; body?: { message?: string } };
-    this.opts.log.warn(`process node: ${what}`, {
+    // 404: the pod went meanwhile (its Job or namespace was deleted), as happens to a kubelet too.
+    this.opts.log[e?.statusCode === 404 ? 'debug' : 'warn'](`process node: ${what}`, {
       pod: name,
       code: e?.statusCode,
       err: e?.body?.message ?? errorMessage(err),
