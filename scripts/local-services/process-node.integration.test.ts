@@ -96,7 +96,7 @@ test('a pod runs with its command, args, env, envFrom, key refs, downward API an
   expect(readFileSync(join(out, 'args'), 'utf8').trim()).toBe('x');
 });
 
-test('a missing Secret keeps the pod Pending with CreateContainerConfigError; an unknown image with ErrImagePull', async () => {
+test('a missing Secret keeps the pod Pending with CreateContainerConfigError until it exists; an unknown image gives ErrImagePull', async () => {
   await core.createNamespacedPod(ns, {
     metadata: { name: 'no-secret' },
     spec: {
@@ -119,6 +119,9 @@ test('a missing Secret keeps the pod Pending with CreateContainerConfigError; an
   );
   expect(a.status!.phase).toBe('Pending');
   expect(waiting(a)).toMatchObject({ reason: 'CreateContainerConfigError', message: 'secret "absent" not found' });
+  // Once the Secret exists the pod starts, as a kubelet retries.
+  await core.createNamespacedSecret(ns, { metadata: { name: 'absent' }, stringData: { K: 'v' } });
+  await waitForPod('no-secret', (p) => p.status?.phase === 'Succeeded', 'the pod to run once its Secret exists');
   const b = await waitForPod(
     'no-image',
     (p) => !!waiting(p)?.reason && waiting(p)!.reason !== 'ContainerCreating',

@@ -53,6 +53,7 @@ export interface ProcessNodeOptions {
 const STRATEGIC = { headers: { 'Content-Type': PatchUtils.PATCH_FORMAT_STRATEGIC_MERGE_PATCH } };
 const now = () => new Date();
 type Phase = 'Pending' | 'Running' | 'Succeeded' | 'Failed';
+const CONFIG_RETRY_MS = 2000;
 
 interface RunningPod {
   uid: string;
@@ -240,8 +241,15 @@ export class ProcessNode {
         state: { waiting: waiting ?? { reason: 'ContainerCreating' } },
       });
     if (prepared.some((x) => x.waiting)) {
-      // Like a kubelet that cannot pull or configure: the pod stays Pending and says why.
+      // Like a kubelet that cannot pull or configure: the pod stays Pending and says why. A missing Secret or
+      // ConfigMap may still come, so that is tried again; an image this node does not have never will.
       await this.report(p, 'Pending');
+      if (prepared.some((x) => x.waiting?.reason === 'CreateContainerConfigError'))
+        setTimeout(() => {
+          if (this.closed || p.stopped || this.pods.get(p.uid) !== p) return;
+          this.pods.delete(p.uid);
+          void this.run(pod).catch((err) => this.warn('starting pod failed', pod, err));
+        }, CONFIG_RETRY_MS).unref();
       return;
     }
     for (const { c, launch } of prepared) this.startContainer(p, c, launch!, spec.restartPolicy ?? 'Always');
