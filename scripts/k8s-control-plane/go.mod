@@ -2,7 +2,7 @@
 // kube-controller-manager and kube-scheduler, built from the Go module proxy by
 // scripts/local-services/kube-control-plane.ts. k8s.io/kubernetes is not meant to be required as a module:
 // its go.mod points every k8s.io/* staging module at ./staging, so each one is pinned here to its
-// published tag (v0.X.Y for Kubernetes v1.X.Y). Change the versions here and in KUBERNETES_VERSION there.
+// published tag (v0.X.Y for Kubernetes v1.X.Y). Change the version here and in versions.env together.
 module agentfarm/scripts/k8s-control-plane
 
 go 1.22.0
