@@ -59,7 +59,7 @@ const CONTROLLERS = [
   'pod-garbage-collector-controller',
 ];
 const READY_TIMEOUT_MS = 60_000;
-const BUILD_TIMEOUT_NOTE = 'a cold build takes ~5 min on 2 cores; later runs use the cache';
+const COLD_BUILD_NOTE = 'a cold build takes 7-14 min on 2 cores; later runs use the cache';
 
 export interface LocalKubernetes {
   /** A kubeconfig file (JSON) for the cluster's administrator (group system:masters), namespace default. */
@@ -97,7 +97,7 @@ export async function ensureControlPlaneBinaries(log: Logger): Promise<string> {
   mkdirSync(parent, { recursive: true });
   const staging = mkdtempSync(`${dir}.build-`);
   const started = Date.now();
-  log.info(`building the Kubernetes control plane ${KUBERNETES_VERSION} with go (${BUILD_TIMEOUT_NOTE})`, {
+  log.info(`building the Kubernetes control plane ${KUBERNETES_VERSION} with go (${COLD_BUILD_NOTE})`, {
     cacheDir: dir,
   });
   try {
