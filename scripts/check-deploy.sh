@@ -10,7 +10,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-HELM_VERSION=v3.16.4
+# shellcheck source=k8s-control-plane/versions.env
+. scripts/k8s-control-plane/versions.env # HELM_VERSION (shared with the test set-up)
 KUBE_VERSION=1.31.0 # podFailurePolicy is GA from 1.31 (beta, on by default, from 1.26)
 CHART=helm/agent-farm
 RENDERED=deploy/kubernetes/agent-farm.yaml

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Every test, from a fresh clone: installs what the tests need, checks the generated contracts, types and
-# lint, runs jest (Kafka and PostgreSQL are started by the jest global set-up and stopped at the end, unless
-# KAFKA_BROKERS / DATABASE_URL point at running ones; the git server, scripted model, srm and Qdrant double
-# run in-process), then checks the Helm chart, manifests, compose file, Prometheus rules and dashboard.
+# lint, runs jest (Kafka, PostgreSQL and a Kubernetes control plane with the process node are started by the
+# jest global set-up and stopped at the end, unless KAFKA_BROKERS / DATABASE_URL / KUBECONFIG point at running
+# ones; the git server, scripted model, srm and Qdrant double run in-process), then checks the Helm chart,
+# manifests, compose file, Prometheus rules and dashboard.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,7 +15,7 @@ apt_install() {
 }
 # Kafka's broker runs from its Maven Central jars; PostgreSQL is installed by the test set-up when missing.
 { need java && need mvn; } || apt_install default-jre-headless maven
-need go || apt_install golang-go                  # builds helm and the manifest validator
+need go || apt_install golang-go                  # builds the Kubernetes control plane (Go 1.22+), helm, the validator
 need unshare && need prlimit || apt_install util-linux # sandbox: namespaces and resource limits
 need docker-compose || apt_install docker-compose  # `config` validates docker-compose.yml (no engine needed)
 need promtool || apt_install prometheus            # promtool checks rules and metrics

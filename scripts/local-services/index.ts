@@ -1,19 +1,27 @@
-/** Starts the local Kafka/Postgres pair; shared by the jest global setup and the services.ts CLI. */
+/** Starts the local Kafka/Postgres/Kubernetes; shared by the jest global setup and the services.ts CLI. */
 import { createLogger, type LogFields, type Logger } from '@farm/runtime';
 import { startKafka, type LocalKafka } from './kafka';
+import { startLocalKubernetes, type LocalKubernetesCluster } from './local-kubernetes';
 import { startPostgres, type LocalPostgres } from './postgres';
 
 export { startKafka, type LocalKafka } from './kafka';
 export { startPostgres, type LocalPostgres } from './postgres';
+export { startLocalKubernetes, type LocalKubernetesCluster } from './local-kubernetes';
 
 export interface LocalServices {
   /** Only the variables of the services actually started. */
-  env: { KAFKA_BROKERS?: string; DATABASE_URL?: string };
+  env: {
+    KAFKA_BROKERS?: string;
+    DATABASE_URL?: string;
+    KUBECONFIG?: string;
+    FARM_TEST_AGENT_IMAGE?: string;
+    FARM_TEST_HELM?: string;
+  };
   stop(): Promise<void>;
 }
 
 export async function startLocalServices(
-  want: { kafka: boolean; postgres: boolean },
+  want: { kafka: boolean; postgres: boolean; kubernetes?: boolean },
   log: Logger = createLogger('local-services'),
 ): Promise<LocalServices> {
   const timed = async <T>(service: string, start: () => Promise<T>, fields: (s: T) => LogFields) => {
@@ -22,8 +30,9 @@ export async function startLocalServices(
     log.info(`${service} started`, { ...fields(s), ms: Date.now() - started });
     return s;
   };
-  // In parallel: the JVM start dominates and Postgres fits inside it.
-  const [kafka, pg] = await Promise.allSettled([
+  // In parallel: the JVM start dominates and Postgres fits inside it; the control plane starts in a few
+  // seconds once built (a cold build is minutes, and overlaps the others).
+  const [kafka, pg, k8s] = await Promise.allSettled([
     want.kafka
       ? timed(
           'kafka',
@@ -38,16 +47,23 @@ export async function startLocalServices(
           (p) => ({ url: p.url }),
         )
       : undefined,
+    want.kubernetes
+      ? timed(
+          'kubernetes',
+          () => startLocalKubernetes({ log: log.child({ service: 'kubernetes' }) }),
+          (k) => ({ kubeconfig: k.env.KUBECONFIG }),
+        )
+      : undefined,
   ]);
-  const up = [kafka, pg].flatMap((r) =>
-    r.status === 'fulfilled' && r.value ? [r.value as LocalKafka | LocalPostgres] : [],
+  const up = [kafka, pg, k8s].flatMap((r) =>
+    r.status === 'fulfilled' && r.value ? [r.value as LocalKafka | LocalPostgres | LocalKubernetesCluster] : [],
   );
   const stop = async () => {
     await Promise.all(
       up.splice(0).map((s) => s.stop().catch((err) => log.error('stopping local service failed', { err }))),
     );
   };
-  for (const r of [kafka, pg]) {
+  for (const r of [kafka, pg, k8s]) {
     if (r.status === 'rejected') {
       await stop(); // don't leak the one that did come up
       throw r.reason;
@@ -56,5 +72,6 @@ export async function startLocalServices(
   const env: LocalServices['env'] = {};
   if (kafka.status === 'fulfilled' && kafka.value) env.KAFKA_BROKERS = kafka.value.brokers;
   if (pg.status === 'fulfilled' && pg.value) env.DATABASE_URL = pg.value.url;
+  if (k8s.status === 'fulfilled' && k8s.value) Object.assign(env, k8s.value.env);
   return { env, stop };
 }

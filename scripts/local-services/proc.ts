@@ -74,9 +74,8 @@ export function spawnGuarded(
     else child.once('exit', (code) => resolve(code)).once('error', () => resolve(null));
   });
   // Belt and braces for a normal exit: the pipe would do it, but only once the event loop is gone.
-  const onExit = () => killGroup(child, 'SIGKILL');
-  process.once('exit', onExit);
-  void exited.then(() => process.off('exit', onExit));
+  killOnExit.add(child);
+  void exited.then(() => killOnExit.delete(child));
 
   return {
     child,
@@ -91,6 +90,10 @@ export function spawnGuarded(
     },
   };
 }
+
+/** One exit hook for every guarded child (the process node runs many: one listener each would pile up). */
+const killOnExit = new Set<ChildProcess>();
+process.once('exit', () => killOnExit.forEach((child) => killGroup(child, 'SIGKILL')));
 
 function killGroup(child: ChildProcess, signal: NodeJS.Signals) {
   try {

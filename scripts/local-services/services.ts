@@ -1,5 +1,5 @@
 /**
- * Developer CLI: `npx tsx scripts/local-services/services.ts up` runs Kafka + Postgres until Ctrl-C / SIGTERM.
+ * Developer CLI: `npx tsx scripts/local-services/services.ts up` runs Kafka + Postgres + Kubernetes until Ctrl-C / SIGTERM.
  * stdout gets only the `export ...` lines (paste them into another shell); logs go to stderr.
  */
 import { once } from 'node:events';
@@ -12,7 +12,7 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const log = createLogger('local-services');
-  const services = await startLocalServices({ kafka: true, postgres: true }, log);
+  const services = await startLocalServices({ kafka: true, postgres: true, kubernetes: true }, log);
   for (const [name, value] of Object.entries(services.env)) process.stdout.write(`export ${name}=${value}\n`);
 
   const signal = await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);

@@ -1,13 +1,14 @@
 // Test harness: a farm on the given bus and store with the git smart-HTTP server, the scripted model (for the
 // planner and the agents), the srm over HTTP and an agent process per task — what a user runs, minus Kafka set-up.
+// Another launcher (a Kubernetes Job per task) can be given; it gets the environment the agents need.
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { type farm } from '@farm/proto';
+import { farm } from '@farm/proto';
 import { Topics, type EventBus, type Subscription } from '@farm/bus';
 import { seedBareRepo, startGitHttpServer, type GitHttpServer } from '@farm/git';
 import { createJsonModel } from '@farm/llm';
-import { Orchestrator, type ChildProcessLauncher } from '@farm/orchestrator';
+import { Orchestrator, type ChildProcessLauncher, type TaskLauncher } from '@farm/orchestrator';
 import { createLogger, silentLogger } from '@farm/runtime';
 import { startScriptedModelServer, type ModelScript, type ScriptedModelServer } from '@farm/scripted-llm';
 import { startSrmServer } from '@farm/srm';
@@ -18,42 +19,68 @@ import { submitChangeRequest, watchChangeRequest } from './submit';
 
 export const testLog = process.env.FARM_TEST_LOGS ? createLogger('test') : silentLogger;
 
-export interface FarmHarness {
+export interface FarmHarness<L extends TaskLauncher = ChildProcessLauncher> {
   bus: EventBus;
   store: SqlStore;
   git: GitHttpServer;
   model: ScriptedModelServer;
   leases: PostgresSymbolLeases;
-  launcher: ChildProcessLauncher;
+  /** The current launcher (a new one after restartOrchestrator when the harness was given a factory). */
+  launcher: L;
   results: farm.v1.CommitResult[];
   builds: farm.v1.BuildResult[];
   farm: { orchestrator: Orchestrator; stop(): Promise<void> };
   seed(name: string, files: Record<string, string>): Promise<{ url: string; baseCommit: string }>;
   submit(input: { repoUrl: string; title: string; description?: string; checkCommand?: string }): Promise<string>;
   watch(id: string, onTransition?: (t: farm.v1.PhaseTransition) => void): Promise<farm.v1.PhaseTransition[]>;
-  /** Replaces the orchestrator by a new one on the same store, as after a crash and restart. */
+  /**
+   * Replaces the orchestrator by a new one on the same store, as after a crash and restart; with a launcher
+   * factory, its launcher too (a new process has a new one).
+   */
   restartOrchestrator(): Promise<void>;
   close(): Promise<void>;
 }
 
-export async function startFarmHarness(bus: EventBus, store: SqlStore, script: ModelScript): Promise<FarmHarness> {
+/** What the agents need to reach the harness' services, whatever runs them. */
+export interface AgentServices {
+  OPENAI_BASE_URL: string;
+  OPENAI_API_KEY: string;
+  FARM_SRM_URL: string;
+  FARM_LLM_MAX_RETRIES: string;
+}
+
+export async function startFarmHarness(bus: EventBus, store: SqlStore, script: ModelScript): Promise<FarmHarness>;
+export async function startFarmHarness<L extends TaskLauncher>(
+  bus: EventBus,
+  store: SqlStore,
+  script: ModelScript,
+  launcherFor: (agent: AgentServices) => Promise<L>,
+): Promise<FarmHarness<L>>;
+export async function startFarmHarness(
+  bus: EventBus,
+  store: SqlStore,
+  script: ModelScript,
+  launcherFor?: (agent: AgentServices) => Promise<TaskLauncher>,
+): Promise<FarmHarness<TaskLauncher>> {
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'farm-harness-'));
   const git = await startGitHttpServer({ root: path.join(tmp, 'git') });
   const model = await startScriptedModelServer({ script });
   const leases = await PostgresSymbolLeases.open(store);
   const srm = await startSrmServer({ leases, port: 0, host: '127.0.0.1' });
-  const launcher = agentProcessLauncher(path.join(tmp, 'state'), {
-    bus,
-    log: testLog,
-    agentEnv: {
-      ...process.env,
-      OPENAI_BASE_URL: model.baseURL,
-      OPENAI_API_KEY: 'test-key',
-      FARM_WORK_DIR: path.join(tmp, 'work'),
-      FARM_LLM_MAX_RETRIES: '0',
-      FARM_SRM_URL: srm.url,
-    },
-  });
+  const agent: AgentServices = {
+    OPENAI_BASE_URL: model.baseURL,
+    OPENAI_API_KEY: 'test-key',
+    FARM_LLM_MAX_RETRIES: '0',
+    FARM_SRM_URL: srm.url,
+  };
+  const firstLauncher =
+    (await launcherFor?.(agent)) ??
+    agentProcessLauncher(path.join(tmp, 'state'), {
+      bus,
+      log: testLog,
+      agentEnv: { ...process.env, ...agent, FARM_WORK_DIR: path.join(tmp, 'work') },
+    });
+  let launcher = firstLauncher;
   const results: farm.v1.CommitResult[] = [];
   const builds: farm.v1.BuildResult[] = [];
   const subs: Subscription[] = [
@@ -65,7 +92,7 @@ export async function startFarmHarness(bus: EventBus, store: SqlStore, script: M
   const parts = {
     bus,
     store,
-    launcher,
+    launcher: firstLauncher,
     log: testLog,
     leases: leaseParts,
     plannerModel,
@@ -73,13 +100,15 @@ export async function startFarmHarness(bus: EventBus, store: SqlStore, script: M
   };
   const app = await startFarm(parts);
   let orchestrator = app.orchestrator;
-  const harness: FarmHarness = {
+  const harness: FarmHarness<TaskLauncher> = {
     bus,
     store,
     git,
     model,
     leases,
-    launcher,
+    get launcher() {
+      return launcher;
+    },
     results,
     builds,
     farm: app,
@@ -103,6 +132,10 @@ export async function startFarmHarness(bus: EventBus, store: SqlStore, script: M
     },
     async restartOrchestrator() {
       await orchestrator.stop();
+      if (launcherFor) {
+        await launcher.close(); // app.stop() closes the first one again: close() is idempotent
+        launcher = await launcherFor(agent);
+      }
       orchestrator = new Orchestrator({
         bus,
         store,
@@ -117,6 +150,7 @@ export async function startFarmHarness(bus: EventBus, store: SqlStore, script: M
       await Promise.all(subs.map((s) => s.stop()));
       await app.stop();
       if (orchestrator !== app.orchestrator) await orchestrator.stop();
+      if (launcher !== firstLauncher) await launcher.close();
       await srm.close();
       await model.close();
       await git.close();

@@ -46,6 +46,8 @@ export interface KubernetesJobLauncherConfig {
   imagePullGraceMs?: number;
   /** Pause before listing and watching again after a watch ended or failed (default 1 s). */
   rewatchDelayMs?: number;
+  /** How long the server keeps one Job watch open before ending it (default 300 s); the launcher lists again. */
+  watchTimeoutSeconds?: number;
 }
 
 export const DEFAULT_CAP_CONFIGMAP = 'farm-launcher';
@@ -107,6 +109,7 @@ export class KubernetesJobLauncher implements TaskLauncher {
   private results?: Subscription;
   private cap: number;
   private closed = false;
+  private closing?: Promise<void>;
 
   constructor(private readonly config: KubernetesJobLauncherConfig) {
     this.batch = config.kubeConfig.makeApiClient(BatchV1Api);
@@ -175,8 +178,13 @@ export class KubernetesJobLauncher implements TaskLauncher {
     await this.pump();
   }
 
-  /** Stops watching; running Jobs go on and are adopted by the next process. */
-  async close(): Promise<void> {
+  /** Stops watching; running Jobs go on and are adopted by the next process. Idempotent. */
+  close(): Promise<void> {
+    this.closing ??= this.closeOnce();
+    return this.closing;
+  }
+
+  private async closeOnce(): Promise<void> {
     this.closed = true;
     clearTimeout(this.rewatchTimer);
     clearInterval(this.pollTimer);
@@ -231,7 +239,7 @@ export class KubernetesJobLauncher implements TaskLauncher {
     const query = {
       labelSelector: this.selector,
       resourceVersion: list.body.metadata?.resourceVersion,
-      timeoutSeconds: 300,
+      timeoutSeconds: this.config.watchTimeoutSeconds ?? 300,
     };
     this.watchRequest = await new Watch(this.config.kubeConfig).watch(
       path,
@@ -248,6 +256,7 @@ export class KubernetesJobLauncher implements TaskLauncher {
   private rewatch(err?: unknown): void {
     if (this.closed) return;
     if (err) this.config.log.warn('Job watch ended', { err: errorMessage(err) });
+    else this.config.log.debug('Job watch ended; listing again');
     this.rewatchTimer = setTimeout(
       () => void this.listAndWatch(false).catch((e) => this.rewatch(e)),
       this.config.rewatchDelayMs ?? 1000,

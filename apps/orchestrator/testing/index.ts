@@ -1,2 +1,1 @@
 export * from './openapi-conformance';
-export * from './kubernetes-api-double';
