@@ -8,7 +8,7 @@ import { Topics } from '@farm/bus';
 import { createLogger } from '@farm/runtime';
 import { loadModelScript, startScriptedModelServer, type ModelScript } from '@farm/scripted-llm';
 import { startFarmUp, submitToFarm } from './farm-up';
-import { planStep } from './multi-task-repo';
+import { planStep } from './sample-repo';
 import { SAMPLE_DIFF, SAMPLE_REPO_FILES, SAMPLE_REQUEST } from './sample-repo';
 import { formatTransition } from './format';
 import { watchChangeRequest } from './submit';

@@ -8,8 +8,8 @@ import { ChangeRequestClient, changeRequestApi } from '@farm/orchestrator';
 import { OpenApiConformance, conformingFetch } from '@farm/orchestrator/testing';
 import { serveMetrics } from '@farm/runtime';
 import { createPgStore, type SqlStore } from '@farm/store';
-import { startFarmHarness, testLog, type FarmHarness } from './farm-harness';
-import { ADD_MULTIPLY, MULTI_REPO_FILES, agentStep, planStep } from './multi-task-repo';
+import { startFarmHarness, testLog, type FarmHarness } from '../testing/farm-harness';
+import { ADD_MULTIPLY, MULTI_REPO_FILES, agentStep, planStep } from '../testing/multi-task-repo';
 
 const conformance = new OpenApiConformance();
 

@@ -7,17 +7,17 @@ import { BatchV1Api, CoreV1Api, type KubeConfig, type V1Job } from '@kubernetes/
 import { farm } from '@farm/proto';
 import { KafkaBus } from '@farm/bus';
 import { getRequest } from '@farm/orchestrator';
-import { KubernetesJobLauncher, type KubernetesJobLauncherConfig } from '@farm/orchestrator/src/kubernetes-launcher';
+import { KubernetesJobLauncher, type KubernetesJobLauncherConfig } from '@farm/orchestrator';
 import {
   TEST_AGENT_IMAGE,
   adminKubeConfig,
   createTestNamespace,
   deleteTestNamespace,
   orchestratorAsChartServiceAccount,
-} from '@farm/orchestrator/src/kubernetes-test-cluster';
+} from '@farm/orchestrator/testing';
 import { remoteBranchSha } from '@farm/git';
 import { createPgStore, type SqlStore } from '@farm/store';
-import { startFarmHarness, testLog, type AgentServices, type FarmHarness } from './farm-harness';
+import { startFarmHarness, testLog, type AgentServices, type FarmHarness } from '../testing/farm-harness';
 import { cancelChangeRequest } from './submit';
 import {
   ADD_DIVIDE_AFTER_MULTIPLY,
@@ -26,7 +26,7 @@ import {
   MULTI_REPO_FILES,
   agentStep,
   planStep,
-} from './multi-task-repo';
+} from '../testing/multi-task-repo';
 
 const phasesOf = (ts: farm.v1.PhaseTransition[]) => ts.filter((t) => !t.taskId).map((t) => farm.v1.Phase[t.toPhase]);
 const THREE_ITEMS = [

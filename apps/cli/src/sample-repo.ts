@@ -85,3 +85,23 @@ export const NON_APPLYING_DIFF = `--- a/src/calculator.js
 +  return b === 0 ? NaN : a / b;
  }
 `;
+
+export interface ItemSpec {
+  id: string;
+  goal: string;
+  symbols?: string[];
+  paths?: string[];
+  depends_on?: string[];
+}
+
+/** The planner's answer (matched by the architect prompt). */
+export function planStep(items: ItemSpec[]) {
+  return {
+    match: 'You are the architect',
+    repeat: true,
+    content: JSON.stringify({
+      notes: 'scripted plan',
+      items: items.map((i) => ({ kind: 'feature', paths: [], symbols: [], depends_on: [], ...i })),
+    }),
+  };
+}

@@ -16,7 +16,7 @@ import {
   helmBinary,
   readObject,
   renderChart,
-} from '@farm/orchestrator/src/kubernetes-test-cluster';
+} from '@farm/orchestrator/testing';
 import { registerScaleCommand } from './scale-command';
 
 const exec = promisify(execFile);

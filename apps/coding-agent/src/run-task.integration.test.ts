@@ -27,7 +27,7 @@ import {
   PY_ADD_MULTIPLY_WRONG_LINES,
   PY_NOT_APPLYING,
   PY_SHOUT_QUIETER,
-} from './agent-repos';
+} from '../testing/agent-repos';
 
 const S = farm.v1.CommitStatus;
 let tmp: string;

@@ -13,7 +13,7 @@ import { silentLogger } from '@farm/runtime';
 import { startScriptedModelServer, type ModelScript, type ScriptStep } from '@farm/scripted-llm';
 import { createPgStore, type SqlStore } from '@farm/store';
 import { runCodingTask, type AgentDeps } from './run-task';
-import { NODE_JEST_REPO, PYTHON_REPO, PY_ADD_MULTIPLY } from './agent-repos';
+import { NODE_JEST_REPO, PYTHON_REPO, PY_ADD_MULTIPLY } from '../testing/agent-repos';
 
 const S = farm.v1.CommitStatus;
 const MODEL_KEY = 'sk-scripted-SECRET-0123456789abcdef';

@@ -52,3 +52,4 @@ export {
   type TaskAccountingSettings,
   type DispatchGate,
 } from './task-accounting';
+export { KubernetesJobLauncher, type KubernetesJobLauncherConfig } from './kubernetes-launcher';

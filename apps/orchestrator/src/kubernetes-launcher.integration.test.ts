@@ -20,7 +20,7 @@ import {
   createTestNamespace,
   deleteTestNamespace,
   orchestratorAsChartServiceAccount,
-} from './kubernetes-test-cluster';
+} from '../testing';
 
 const CHECKOUT = path.resolve(__dirname, '../../..');
 /**

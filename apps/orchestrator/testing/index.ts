@@ -1,1 +1,2 @@
 export * from './openapi-conformance';
+export * from './kubernetes-test-cluster';

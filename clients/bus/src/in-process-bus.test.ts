@@ -2,7 +2,7 @@ import { createPgliteStore, type SqlStore } from '@farm/store';
 import { farm } from '@farm/proto';
 import { InProcessBus } from './in-process-bus';
 import { openSqlBusJournal } from './bus-journal';
-import { defineBusScenarios, waitFor } from './bus-scenarios';
+import { defineBusScenarios, waitFor } from '../testing/bus-scenarios';
 import { Topics } from './topics';
 
 defineBusScenarios('in-process bus', () => new InProcessBus());

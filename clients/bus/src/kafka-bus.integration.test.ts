@@ -1,5 +1,5 @@
 import { KafkaBus } from './kafka-bus';
-import { defineBusScenarios } from './bus-scenarios';
+import { defineBusScenarios } from '../testing/bus-scenarios';
 
 // Runs against the real broker the jest global setup starts (or KAFKA_BROKERS when given).
 defineBusScenarios('Kafka bus', () =>

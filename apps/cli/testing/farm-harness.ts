@@ -4,7 +4,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { farm } from '@farm/proto';
+import { type farm } from '@farm/proto';
 import { Topics, type EventBus, type Subscription } from '@farm/bus';
 import { seedBareRepo, startGitHttpServer, type GitHttpServer } from '@farm/git';
 import { createJsonModel } from '@farm/llm';
@@ -14,8 +14,8 @@ import { startScriptedModelServer, type ModelScript, type ScriptedModelServer } 
 import { startSrmServer } from '@farm/srm';
 import { PostgresSymbolLeases } from '@farm/srm-client';
 import type { SqlStore } from '@farm/store';
-import { agentProcessLauncher, farmLeases, startFarm } from './local-farm';
-import { submitChangeRequest, watchChangeRequest } from './submit';
+import { agentProcessLauncher, farmLeases, startFarm } from '../src/local-farm';
+import { submitChangeRequest, watchChangeRequest } from '../src/submit';
 
 export const testLog = process.env.FARM_TEST_LOGS ? createLogger('test') : silentLogger;
 

@@ -2,10 +2,10 @@
 import { randomUUID } from 'node:crypto';
 import { FarmError } from '@farm/runtime';
 import type { farm } from '@farm/proto';
-import type { EventBus, RawMessage } from './bus';
-import { CONTENT_TYPE_HEADER, JSON_CONTENT } from './codec';
-import { DLQ_HEADERS } from './delivery';
-import { DEAD_LETTER_TOPIC, Topics } from './topics';
+import type { EventBus, RawMessage } from '../src/bus';
+import { CONTENT_TYPE_HEADER, JSON_CONTENT } from '../src/codec';
+import { DLQ_HEADERS } from '../src/delivery';
+import { DEAD_LETTER_TOPIC, Topics } from '../src/topics';
 
 export function waitFor<T>(what: string, check: () => T | undefined, timeoutMs = 60_000): Promise<T> {
   return new Promise((resolve, reject) => {

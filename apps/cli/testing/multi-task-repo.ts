@@ -1,7 +1,8 @@
 // A repository and scripted answers for multi-task scenarios: a planner answer splitting a request into
 // items, and per-goal diffs for the agents (matched on the goal text in the agent's prompt).
 
-import { SAMPLE_REPO_FILES } from './sample-repo';
+import { SAMPLE_REPO_FILES } from '../src/sample-repo';
+export { planStep, type ItemSpec } from '../src/sample-repo';
 
 export const MULTI_REPO_FILES: Record<string, string> = {
   'package.json': JSON.stringify({ name: 'multi', private: true, scripts: { test: 'node --test' } }, null, 2) + '\n',
@@ -87,26 +88,6 @@ export const ADD_POWER = `--- a/src/calculator.js
 +
 +module.exports = { add, subtract, power };
 `;
-
-export interface ItemSpec {
-  id: string;
-  goal: string;
-  symbols?: string[];
-  paths?: string[];
-  depends_on?: string[];
-}
-
-/** The planner's answer (matched by the architect prompt). */
-export function planStep(items: ItemSpec[]) {
-  return {
-    match: 'You are the architect',
-    repeat: true,
-    content: JSON.stringify({
-      notes: 'scripted plan',
-      items: items.map((i) => ({ kind: 'feature', paths: [], symbols: [], depends_on: [], ...i })),
-    }),
-  };
-}
 
 /** An agent's answer for the task whose goal contains `goal`. */
 export function agentStep(goal: string, diff: string, delayMs = 0) {
