@@ -12,8 +12,8 @@ RUN mkdir /manifests \
     | grep -v /node_modules/ | xargs -I{} cp --parents {} /manifests/
 
 FROM node:20-slim AS build
-ENV COREPACK_ENABLE_DOWNLOAD_PROMPT=0
-RUN corepack enable pnpm
+# pnpm from the npm registry, as scripts/bootstrap.sh does (corepack's download is not used anywhere).
+RUN npm install -g --no-audit --no-fund pnpm@9.15.9
 WORKDIR /app
 COPY --from=manifests /manifests/ ./
 # Production dependencies only (tsx is one: it runs the apps); the lockfile must match the manifests.
