@@ -8,7 +8,12 @@ import { type farm } from '@farm/proto';
 import { Topics, type EventBus, type Subscription } from '@farm/bus';
 import { seedBareRepo, startGitHttpServer, type GitHttpServer } from '@farm/git';
 import { createJsonModel } from '@farm/llm';
-import { Orchestrator, type ChildProcessLauncher, type TaskLauncher } from '@farm/orchestrator';
+import {
+  Orchestrator,
+  type ChildProcessLauncher,
+  type OrchestratorOptions,
+  type TaskLauncher,
+} from '@farm/orchestrator';
 import { createLogger, silentLogger } from '@farm/runtime';
 import { startScriptedModelServer, type ModelScript, type ScriptedModelServer } from '@farm/scripted-llm';
 import { startSrmServer } from '@farm/srm';
@@ -49,7 +54,13 @@ export interface AgentServices {
   FARM_LLM_MAX_RETRIES: string;
 }
 
-export async function startFarmHarness(bus: EventBus, store: SqlStore, script: ModelScript): Promise<FarmHarness>;
+export async function startFarmHarness(
+  bus: EventBus,
+  store: SqlStore,
+  script: ModelScript,
+  launcherFor?: undefined,
+  orchestratorOptions?: Partial<OrchestratorOptions>,
+): Promise<FarmHarness>;
 export async function startFarmHarness<L extends TaskLauncher>(
   bus: EventBus,
   store: SqlStore,
@@ -61,6 +72,7 @@ export async function startFarmHarness(
   store: SqlStore,
   script: ModelScript,
   launcherFor?: (agent: AgentServices) => Promise<TaskLauncher>,
+  orchestratorOptions?: Partial<OrchestratorOptions>,
 ): Promise<FarmHarness<TaskLauncher>> {
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'farm-harness-'));
   const git = await startGitHttpServer({ root: path.join(tmp, 'git') });
@@ -96,7 +108,7 @@ export async function startFarmHarness(
     log: testLog,
     leases: leaseParts,
     plannerModel,
-    options: { deadlineCheckMs: 500 },
+    options: { deadlineCheckMs: 500, ...orchestratorOptions },
   };
   const app = await startFarm(parts);
   let orchestrator = app.orchestrator;
