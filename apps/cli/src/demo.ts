@@ -93,8 +93,12 @@ export async function runDemo(opts: {
     );
     out(`\n${diff}`);
     out(`integrated    farm/${id} (the build merged the task branches and ran the repo's tests)`);
-    out(`both branches are now in ${repo}: git -C ${repo} branch --list 'agt/*' 'farm/*'`);
-    if (opts.keep) out(`kept          ${dir}`);
+    out(`both branches were fetched back into ${repo}`);
+    out(
+      opts.keep
+        ? `kept          ${dir} (git -C ${repo} branch --list 'agt/*' 'farm/*')`
+        : `removed       ${dir} (run with --keep to look around)`,
+    );
     return 0;
   } finally {
     await app.stop();
