@@ -1,0 +1,238 @@
+import { farm } from '@farm/proto';
+import {
+  decide,
+  expireDeadlines,
+  IllegalMove,
+  tasksToDispatch,
+  type Decision,
+  type DeciderEvent,
+  type DeciderOptions,
+  type RequestState,
+  type TaskRecord,
+} from './decider';
+import type { DispatchGate } from './task-accounting';
+import { canMove } from './phases';
+import type { TaskState } from './phases';
+
+const P = farm.v1.Phase;
+const S = farm.v1.CommitStatus;
+const options: DeciderOptions = { parallelism: 4, maxDispatches: 2, taskDeadlineMs: 60_000 };
+
+function request(phase: farm.v1.Phase, tasks: TaskRecord[] = []): RequestState {
+  return {
+    request: { id: 'cr', phase, repoUrl: 'git://r', baseRef: 'main', baseCommit: 'base0', checkCommand: 'make' },
+    tasks,
+  };
+}
+
+function task(id: string, status: TaskState, more: Partial<TaskRecord> = {}): TaskRecord {
+  return {
+    id,
+    status,
+    dispatch: status === 'PENDING' ? 0 : 1,
+    dependsOn: [],
+    task: { id, changeRequestId: 'cr', goal: `do ${id}`, repo: { url: 'git://r', baseRef: 'main' } },
+    branch: status === 'SUCCESS' ? `farm/${id}` : '',
+    commitSha: status === 'SUCCESS' ? `sha-${id}` : '',
+    ...more,
+  };
+}
+
+const startAll = (state: RequestState): Map<string, DispatchGate> =>
+  new Map(tasksToDispatch(state, options).map((t) => [t.id, { start: true, task: t }]));
+
+/** One event, then `dispatch-ready` when the decision asks for it (as the shell does). */
+function run(state: RequestState, event: DeciderEvent, opts = options): Decision[] {
+  const first = decide(state, event, opts);
+  if (!first.dispatchReady) return [first];
+  return [first, decide(first.state, { kind: 'dispatch-ready', gates: startAll(first.state) }, opts)];
+}
+
+const result = (taskId: string, status: farm.v1.CommitStatus, more: Partial<farm.v1.ICommitResult> = {}) => ({
+  kind: 'commit-result' as const,
+  result: { taskId, changeRequestId: 'cr', status, dispatch: 1, notes: ['why'], ...more },
+});
+const launched = (ds: Decision[]) => ds.flatMap((d) => d.effects).flatMap((e) => (e.kind === 'launch' ? [e.task] : []));
+const phases = (ds: Decision[]) => ds.flatMap((d) => d.updates).flatMap((u) => (u.kind === 'move' ? [u.to] : []));
+const statusOf = (ds: Decision[], id: string) => ds.at(-1)!.state.tasks.find((t) => t.id === id)!.status;
+
+describe('the orchestrator decider', () => {
+  it('receives a change request once and starts planning', () => {
+    const event: DeciderEvent = {
+      kind: 'change-request',
+      changeRequest: { changeRequestId: 'cr', title: 't', repo: { url: 'git://r' } },
+    };
+    const first = decide({ tasks: [] }, event, options);
+    expect(first.updates[0]).toMatchObject({ kind: 'insert-request' });
+    expect(phases([first])).toEqual([P.RECEIVED, P.PLANNING]);
+    expect(decide(first.state, event, options).updates).toEqual([]);
+  });
+
+  it('orders tasks by their dependencies and starts a dependent task from its dependency commit', () => {
+    const bundle = {
+      kind: 'task-bundle' as const,
+      bundle: {
+        changeRequestId: 'cr',
+        repo: { url: 'git://r', baseCommit: 'base0' },
+        tasks: [
+          { id: 'b', dependsOn: ['a'], repo: { url: 'git://r', baseRef: 'main' } },
+          { id: 'a', repo: { url: 'git://r', baseRef: 'main' } },
+        ],
+      },
+    };
+    const planned = run(request(P.PLANNING), bundle);
+    expect(phases(planned)).toEqual([P.CODING]);
+    expect(launched(planned).map((t) => t.id)).toEqual(['a']);
+
+    const afterA = run(planned.at(-1)!.state, result('a', S.SUCCESS, { branchName: 'farm/a', commitSha: 'sha-a' }));
+    const [b] = launched(afterA);
+    expect(b).toMatchObject({ id: 'b', dispatch: 1, repo: { baseRef: 'farm/a', baseCommit: 'sha-a' } });
+  });
+
+  it('never runs more tasks at once than the parallelism allows', () => {
+    const state = request(P.CODING, [task('a', 'DISPATCHED'), task('b', 'PENDING'), task('c', 'PENDING')]);
+    const d = decide(state, { kind: 'dispatch-ready', gates: startAll(state) }, { ...options, parallelism: 2 });
+    expect(launched([d]).map((t) => t.id)).toEqual(['b']);
+  });
+
+  it('re-dispatches a SOFT_FAIL with its notes until maxDispatches, then fails the request', () => {
+    const state = request(P.CODING, [task('a', 'DISPATCHED')]);
+    const retried = run(state, result('a', S.SOFT_FAIL, { notes: ['tests red'] }));
+    const [again] = launched(retried);
+    expect(again).toMatchObject({ id: 'a', dispatch: 2, priorNotes: ['dispatch 1: tests red'] });
+
+    const final = run(retried.at(-1)!.state, result('a', S.SOFT_FAIL, { dispatch: 2, notes: ['still red'] }));
+    expect(phases(final)).toEqual([P.FAILED]);
+    expect(final[0].updates.find((u) => u.kind === 'move')).toMatchObject({ reason: 'task a SOFT_FAIL: still red' });
+  });
+
+  it.each(['budget', 'review'])('does not re-dispatch a SOFT_FAIL of the %s step', (failedStep) => {
+    const state = request(P.CODING, [task('a', 'DISPATCHED'), task('b', 'DISPATCHED')]);
+    const d = run(state, result('a', S.SOFT_FAIL, { failedStep }));
+    expect(launched(d)).toEqual([]);
+    expect(phases(d)).toEqual([P.FAILED]);
+  });
+
+  it('fails the request on a HARD_FAIL and cancels the other tasks', () => {
+    const state = request(P.CODING, [task('a', 'DISPATCHED'), task('b', 'DISPATCHED'), task('c', 'PENDING')]);
+    const [d] = run(state, result('a', S.HARD_FAIL, { notes: ['broken'] }));
+    expect(phases([d])).toEqual([P.FAILED]);
+    expect(d.updates.filter((u) => u.kind === 'cancel-task').map((u) => u.kind === 'cancel-task' && u.taskId)).toEqual([
+      'b',
+      'c',
+    ]);
+    expect(d.effects).toEqual([
+      { kind: 'cancel-launcher', changeRequestId: 'cr' },
+      { kind: 'release-leases', changeRequestId: 'cr', phase: P.FAILED },
+    ]);
+  });
+
+  it('ignores a late result of an earlier dispatch', () => {
+    const state = request(P.CODING, [task('a', 'DISPATCHED', { dispatch: 2 })]);
+    const d = decide(state, result('a', S.HARD_FAIL, { dispatch: 1 }), options);
+    expect([d.updates, d.events, d.effects]).toEqual([[], [], []]);
+  });
+
+  it('turns a task past its deadline into a failed attempt of the running dispatch', () => {
+    const running = [
+      { id: 'late', changeRequestId: 'cr', dispatch: 1, deadlineAtMs: 1_000 },
+      { id: 'on-time', changeRequestId: 'cr', dispatch: 1, deadlineAtMs: 5_000 },
+    ];
+    expect(expireDeadlines(running, 2_000, options)).toEqual([
+      { kind: 'stop-task', taskId: 'late', changeRequestId: 'cr' },
+      {
+        kind: 'report-for-agent',
+        task: { id: 'late', changeRequestId: 'cr', dispatch: 1 },
+        status: S.SOFT_FAIL,
+        failedStep: 'deadline',
+        notes: ['no result within the task deadline of 60 s'],
+      },
+    ]);
+  });
+
+  it('cancels a running request: CANCELLED, running tasks stopped, leases released', () => {
+    const state = request(P.CODING, [task('a', 'DISPATCHED'), task('b', 'SUCCESS')]);
+    const cancel = {
+      kind: 'cancel' as const,
+      command: { changeRequestId: 'cr', action: farm.v1.ControlAction.CANCEL, requestedBy: 'ann', reason: 'no' },
+    };
+    const d = decide(state, cancel, options);
+    expect(d.updates[0]).toMatchObject({ kind: 'move', to: P.CANCELLED, reason: 'cancelled by ann: no' });
+    expect(statusOf([d], 'a')).toBe('CANCELLED');
+    expect(statusOf([d], 'b')).toBe('SUCCESS');
+    expect(d.effects.map((e) => e.kind)).toEqual(['cancel-launcher', 'release-leases']);
+
+    const again = decide(d.state, cancel, options);
+    expect([again.updates, again.events, again.effects]).toEqual([[], [], []]);
+  });
+
+  it('moves to BUILD with a build request of every branch once all tasks succeeded', () => {
+    const state = request(P.CODING, [task('a', 'SUCCESS'), task('b', 'DISPATCHED')]);
+    const [d] = run(state, result('b', S.SUCCESS, { branchName: 'farm/b', commitSha: 'sha-b' }));
+    expect(phases([d])).toEqual([P.BUILD]);
+    expect(d.events.at(-1)).toEqual({
+      kind: 'build-request',
+      request: {
+        changeRequestId: 'cr',
+        repo: { url: 'git://r', baseRef: 'main', baseCommit: 'base0' },
+        branches: ['farm/a', 'farm/b'],
+        checkCommand: 'make',
+      },
+    });
+  });
+
+  it.each([
+    [{ status: farm.v1.BuildStatus.BUILD_PASSED, integrationBranch: 'farm/int' }, P.DONE, 'build passed on farm/int'],
+    [{ status: farm.v1.BuildStatus.BUILD_FAILED, notes: ['\nlint red'] }, P.FAILED, 'build failed: lint red'],
+    [
+      { status: farm.v1.BuildStatus.MERGE_CONFLICT, conflictingPaths: ['a.ts', 'b.ts'] },
+      P.FAILED,
+      'merge conflict in a.ts, b.ts',
+    ],
+  ])('ends the request on its build result %#', (build, phase, reason) => {
+    const d = decide(
+      request(P.BUILD, [task('a', 'SUCCESS')]),
+      { kind: 'build-result', build: { changeRequestId: 'cr', ...build } },
+      options,
+    );
+    expect(d.updates.find((u) => u.kind === 'move')).toMatchObject({ to: phase, reason });
+    expect(d.effects).toEqual([{ kind: 'release-leases', changeRequestId: 'cr', phase }]);
+  });
+
+  it('refuses illegal moves: events that do not fit the phase change nothing', () => {
+    expect(canMove(P.DONE, P.RECEIVED)).toBe(false);
+    expect(canMove(P.PLANNING, P.BUILD)).toBe(false);
+    const coding = request(P.CODING, [task('a', 'DISPATCHED')]);
+    const staleBuild = { kind: 'build-result' as const, build: { status: farm.v1.BuildStatus.BUILD_PASSED } };
+    const staleBundle = { kind: 'task-bundle' as const, bundle: { changeRequestId: 'cr', tasks: [{ id: 'x' }] } };
+    for (const event of [staleBuild, staleBundle]) {
+      const d = decide(coding, event, options);
+      expect([d.updates, d.events, d.effects]).toEqual([[], [], []]);
+    }
+    expect(new IllegalMove('cr', P.DONE, P.RECEIVED)).toMatchObject({ retryable: false });
+  });
+
+  it('reports a task the cost cap refuses as HARD_FAIL cost-cap instead of launching it', () => {
+    const state = request(P.CODING, [task('a', 'PENDING')]);
+    const gates = new Map<string, DispatchGate>([['a', { start: false, reason: 'cost cap reached' }]]);
+    const d = decide(state, { kind: 'dispatch-ready', gates }, options);
+    expect(statusOf([d], 'a')).toBe('DISPATCHED');
+    expect(d.effects).toEqual([
+      {
+        kind: 'report-for-agent',
+        task: { id: 'a', changeRequestId: 'cr', dispatch: 1 },
+        status: S.HARD_FAIL,
+        failedStep: 'cost-cap',
+        notes: ['cost cap reached'],
+      },
+    ]);
+  });
+
+  it('gives a launched task the lessons its gate found', () => {
+    const state = request(P.CODING, [task('a', 'PENDING')]);
+    const lessons = [{ taskId: 'old', fix: 'run the linter first' }];
+    const gates = new Map<string, DispatchGate>([['a', { start: true, task: { id: 'a', lessons } }]]);
+    const [t] = launched([decide(state, { kind: 'dispatch-ready', gates }, options)]);
+    expect(t.lessons?.map((l) => l.fix)).toEqual(['run the linter first']);
+  });
+});

@@ -1,0 +1,442 @@
+import { farm, phaseName } from '@farm/proto';
+import { FarmError } from '@farm/runtime';
+import { canMove, codingOutcome, readyTasks, type TaskState } from './phases';
+import type { DispatchGate } from './task-accounting';
+
+/**
+ * The orchestrator's rules as a pure function: `decide(state, event)` returns what to write, what to publish
+ * (in order) and what to do once the transaction committed. No I/O, no SQL, no clock: the shell around it
+ * (orchestrator.ts) loads the state, runs the decision in one transaction and the effects after commit.
+ */
+
+const P = farm.v1.Phase;
+const S = farm.v1.CommitStatus;
+type Phase = farm.v1.Phase;
+/** Failed steps whose SOFT_FAIL another dispatch would only repeat at a cost. */
+const NOT_RETRIED_STEPS = new Set(['budget', 'review']);
+
+export interface RequestRecord {
+  id: string;
+  phase: Phase;
+  repoUrl: string;
+  baseRef: string;
+  baseCommit: string;
+  checkCommand: string;
+}
+
+export interface TaskRecord {
+  id: string;
+  status: TaskState;
+  dispatch: number;
+  dependsOn: string[];
+  /** The task as stored: as planned, or as last launched. */
+  task: farm.v1.ICodingTask;
+  branch: string;
+  commitSha: string;
+}
+
+/** One change request with its tasks in id order; `request` is absent before it was received. */
+export interface RequestState {
+  request?: RequestRecord;
+  tasks: TaskRecord[];
+}
+
+export interface DeciderOptions {
+  parallelism: number;
+  maxDispatches: number;
+  taskDeadlineMs: number;
+}
+
+/** A dispatched task as the deadline check sees it; times in ms on the store's clock. */
+export interface RunningTask {
+  id: string;
+  changeRequestId: string;
+  dispatch: number;
+  deadlineAtMs: number;
+}
+
+export type DeciderEvent =
+  | { kind: 'change-request'; changeRequest: farm.v1.IChangeRequest }
+  | { kind: 'task-bundle'; bundle: farm.v1.ITaskBundle }
+  | { kind: 'commit-result'; result: farm.v1.ICommitResult }
+  | { kind: 'build-result'; build: farm.v1.IBuildResult }
+  | { kind: 'cancel'; command: farm.v1.IControlCommand }
+  /** Start what is ready; `gates` holds the cost-cap/lessons decision of every task `tasksToDispatch` named. */
+  | { kind: 'dispatch-ready'; gates: ReadonlyMap<string, DispatchGate> };
+
+export type StateUpdate =
+  | { kind: 'insert-request'; changeRequest: farm.v1.IChangeRequest }
+  | { kind: 'move'; from: Phase; to: Phase; reason: string }
+  | { kind: 'set-base-commit'; baseCommit: string }
+  | { kind: 'insert-task'; task: farm.v1.ICodingTask }
+  | { kind: 'account-result'; result: farm.v1.ICommitResult; status: TaskState }
+  | { kind: 'requeue-task'; taskId: string; notes: string; attempts: number; task: farm.v1.ICodingTask }
+  | {
+      kind: 'finish-task';
+      taskId: string;
+      status: TaskState;
+      branch: string;
+      commitSha: string;
+      notes: string;
+      attempts: number;
+    }
+  | { kind: 'add-tokens'; taskId: string; usage: farm.v1.ITokenUsage }
+  | { kind: 'dispatch-task'; taskId: string; task: farm.v1.ICodingTask }
+  | { kind: 'cancel-task'; taskId: string }
+  | { kind: 'set-integration-branch'; branch: string };
+
+export type OutboxEvent =
+  { kind: 'transition'; fields: farm.v1.IPhaseTransition } | { kind: 'build-request'; request: farm.v1.IBuildRequest };
+
+export type Effect =
+  | { kind: 'launch'; changeRequestId: string; task: farm.v1.ICodingTask }
+  /** A CommitResult on the agent's behalf (it was not started, or ran past its deadline). */
+  | {
+      kind: 'report-for-agent';
+      task: { id: string; changeRequestId: string; dispatch: number };
+      status: farm.v1.CommitStatus;
+      failedStep: string;
+      notes: string[];
+    }
+  | { kind: 'stop-task'; taskId: string; changeRequestId: string }
+  | { kind: 'cancel-launcher'; changeRequestId: string }
+  | { kind: 'release-leases'; changeRequestId: string; phase: Phase };
+
+export interface Decision {
+  updates: StateUpdate[];
+  events: OutboxEvent[];
+  effects: Effect[];
+  /** The state once the updates are written. */
+  state: RequestState;
+  /** Tasks may be ready now: the shell gathers their gates and decides `dispatch-ready`. */
+  dispatchReady: boolean;
+}
+
+export class IllegalMove extends FarmError {
+  constructor(
+    readonly changeRequestId: string,
+    readonly from: Phase,
+    readonly to: Phase,
+  ) {
+    super(`illegal move ${phaseName(from)} -> ${phaseName(to)} for ${changeRequestId}`, { retryable: false });
+  }
+}
+
+/** An event the rules cannot apply however often it is retried (missing fields, unknown task). */
+export class InvalidEvent extends FarmError {
+  constructor(message: string) {
+    super(message, { retryable: false });
+  }
+}
+
+/** Applies one event to one change request's state. */
+export function decide(state: RequestState, event: DeciderEvent, options: DeciderOptions): Decision {
+  const d = new DecisionBuilder(state);
+  switch (event.kind) {
+    case 'change-request':
+      onChangeRequest(d, event.changeRequest);
+      break;
+    case 'task-bundle':
+      onTaskBundle(d, event.bundle);
+      break;
+    case 'commit-result':
+      onCommitResult(d, event.result, options);
+      break;
+    case 'build-result':
+      onBuildResult(d, event.build);
+      break;
+    case 'cancel':
+      onCancel(d, event.command);
+      break;
+    case 'dispatch-ready':
+      dispatchReady(d, event.gates, options);
+      break;
+  }
+  return d.decision();
+}
+
+/** Tasks past their deadline: each is stopped and reported as a failed attempt (re-dispatched if it may be). */
+export function expireDeadlines(running: RunningTask[], nowMs: number, options: DeciderOptions): Effect[] {
+  return running
+    .filter((t) => t.deadlineAtMs < nowMs)
+    .flatMap((t): Effect[] => [
+      { kind: 'stop-task', taskId: t.id, changeRequestId: t.changeRequestId },
+      {
+        kind: 'report-for-agent',
+        task: { id: t.id, changeRequestId: t.changeRequestId, dispatch: t.dispatch },
+        status: S.SOFT_FAIL,
+        failedStep: 'deadline',
+        notes: [`no result within the task deadline of ${Math.round(options.taskDeadlineMs / 1000)} s`],
+      },
+    ]);
+}
+
+/** The tasks `dispatch-ready` would start, as they would be launched before their gate: next dispatch, base. */
+export function tasksToDispatch(state: RequestState, options: DeciderOptions): farm.v1.CodingTask[] {
+  if (state.request?.phase !== P.CODING) return [];
+  const ready = readyTasks(state.tasks, options.parallelism);
+  return ready.map((id) =>
+    prepareDispatch(
+      state,
+      state.tasks.find((t) => t.id === id)!,
+    ),
+  );
+}
+
+function onChangeRequest(d: DecisionBuilder, cr: farm.v1.IChangeRequest): void {
+  if (!cr.repo?.url || !cr.title) {
+    throw new InvalidEvent(`change request ${cr.changeRequestId} needs repo.url and title`);
+  }
+  if (d.state.request) return; // the same request submitted twice
+  d.state.request = {
+    id: cr.changeRequestId ?? '',
+    phase: P.PHASE_UNSPECIFIED,
+    repoUrl: cr.repo.url,
+    baseRef: cr.repo.baseRef || 'main',
+    baseCommit: '',
+    checkCommand: cr.checkCommand ?? '',
+  };
+  d.update({ kind: 'insert-request', changeRequest: cr });
+  d.move(P.RECEIVED, 'change request received');
+  d.move(P.PLANNING, 'planning started');
+}
+
+function onTaskBundle(d: DecisionBuilder, bundle: farm.v1.ITaskBundle): void {
+  const cr = d.requireRequest();
+  if (cr.phase !== P.PLANNING) return; // stale, duplicate, or cancelled meanwhile
+  const tasks = bundle.tasks ?? [];
+  if (bundle.planningError || tasks.length === 0) {
+    d.finish(P.FAILED, `planning failed: ${bundle.planningError || 'no tasks'}`);
+    return;
+  }
+  cr.baseCommit = bundle.repo?.baseCommit ?? '';
+  d.update({ kind: 'set-base-commit', baseCommit: cr.baseCommit });
+  for (const task of tasks) {
+    d.update({ kind: 'insert-task', task });
+    if (d.state.tasks.some((t) => t.id === task.id)) continue; // the store keeps the first of a repeated id
+    d.state.tasks.push({
+      id: task.id ?? '',
+      status: 'PENDING',
+      dispatch: 0,
+      dependsOn: [...(task.dependsOn ?? [])],
+      task: copyTask(task),
+      branch: '',
+      commitSha: '',
+    });
+  }
+  d.state.tasks.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  d.move(P.CODING, `${tasks.length} task(s) at ${bundle.repo?.baseCommit?.slice(0, 12)}`);
+  d.dispatchReady = true;
+}
+
+function onCommitResult(d: DecisionBuilder, result: farm.v1.ICommitResult, options: DeciderOptions): void {
+  const cr = d.requireRequest();
+  const task = d.state.tasks.find((t) => t.id === result.taskId);
+  if (!task) throw new InvalidEvent(`unknown task ${result.taskId} of ${cr.id}`);
+  const status = S[result.status ?? S.COMMIT_STATUS_UNSPECIFIED] as TaskState;
+  if (!['SUCCESS', 'SOFT_FAIL', 'HARD_FAIL'].includes(status)) {
+    throw new InvalidEvent(`commit result of ${result.taskId} has no status`);
+  }
+  // Only the running dispatch's result counts; a late one from an earlier dispatch is ignored.
+  if (task.status !== 'DISPATCHED' || (result.dispatch && result.dispatch !== task.dispatch)) return;
+  // The task's cost adds to its request's; a success leaves a lesson for later tasks on the repository.
+  d.update({ kind: 'account-result', result, status });
+  const phase = cr.phase;
+  const notes = (result.notes ?? []).join('\n');
+  const attempts = result.attempts ?? 0;
+  // A task stopped by its budget or its reviewer would only spend again: it is not re-dispatched.
+  const retry =
+    status === 'SOFT_FAIL' &&
+    !NOT_RETRIED_STEPS.has(result.failedStep ?? '') &&
+    task.dispatch < options.maxDispatches &&
+    phase === P.CODING;
+  if (retry) {
+    // Back to PENDING, carrying what went wrong so the next agent starts from it.
+    const again = copyTask(task.task);
+    again.priorNotes = [...again.priorNotes, `dispatch ${task.dispatch}: ${notes}`.slice(0, 4000)];
+    Object.assign(task, { status: 'PENDING', task: again });
+    d.update({ kind: 'requeue-task', taskId: task.id, notes, attempts, task: again });
+  } else {
+    Object.assign(task, { status, branch: result.branchName ?? '', commitSha: result.commitSha ?? '' });
+    d.update({
+      kind: 'finish-task',
+      taskId: task.id,
+      status,
+      branch: task.branch,
+      commitSha: task.commitSha,
+      notes,
+      attempts,
+    });
+  }
+  // Tokens add up over every dispatch of the task: each one was paid for.
+  d.update({ kind: 'add-tokens', taskId: task.id, usage: result.tokenUsage ?? {} });
+  d.taskEvent(phase, task.id, retry ? 'PENDING' : status, {
+    reason: `task ${task.id}: ${status}${retry ? ', re-dispatching with its notes' : ''}${notes ? ` (${firstLine(notes)})` : ''}`,
+    taskStatus: result.status,
+    branchName: result.branchName,
+  });
+  if (phase !== P.CODING) return;
+  if (status === 'HARD_FAIL') {
+    d.finish(P.FAILED, `task ${task.id} HARD_FAIL: ${firstLine(notes)}`);
+    return;
+  }
+  advanceCoding(d, retry ? undefined : `task ${task.id} ${status}: ${firstLine(notes)}`);
+}
+
+/** After a task result: BUILD when all succeeded, FAILED when one failed for good, else start what is ready. */
+function advanceCoding(d: DecisionBuilder, failure?: string): void {
+  const cr = d.requireRequest();
+  const outcome = codingOutcome(d.state.tasks.map((t) => t.status));
+  if (outcome === 'FAILED') {
+    d.finish(P.FAILED, failure ?? 'a task failed');
+  } else if (outcome === 'BUILD') {
+    d.move(P.BUILD, 'every task succeeded');
+    d.events.push({
+      kind: 'build-request',
+      request: {
+        changeRequestId: cr.id,
+        repo: { url: cr.repoUrl, baseRef: cr.baseRef, baseCommit: cr.baseCommit },
+        branches: d.state.tasks.map((t) => t.branch),
+        checkCommand: cr.checkCommand,
+      },
+    });
+  } else {
+    d.dispatchReady = true;
+  }
+}
+
+function onBuildResult(d: DecisionBuilder, build: farm.v1.IBuildResult): void {
+  const cr = d.requireRequest();
+  if (cr.phase !== P.BUILD) return;
+  d.update({ kind: 'set-integration-branch', branch: build.integrationBranch ?? '' });
+  if (build.status === farm.v1.BuildStatus.BUILD_PASSED) {
+    d.finish(P.DONE, `build passed on ${build.integrationBranch}`);
+  } else if (build.status === farm.v1.BuildStatus.MERGE_CONFLICT) {
+    d.finish(P.FAILED, `merge conflict in ${(build.conflictingPaths ?? []).join(', ')}`);
+  } else {
+    d.finish(P.FAILED, `build failed: ${firstLine((build.notes ?? []).join('\n'))}`);
+  }
+}
+
+function onCancel(d: DecisionBuilder, cmd: farm.v1.IControlCommand): void {
+  if (cmd.action !== farm.v1.ControlAction.CANCEL) {
+    throw new InvalidEvent(`unknown control action ${cmd.action}`);
+  }
+  const cr = d.requireRequest();
+  if (!canMove(cr.phase, P.CANCELLED)) return; // already final
+  d.finish(
+    P.CANCELLED,
+    `cancelled${cmd.requestedBy ? ` by ${cmd.requestedBy}` : ''}${cmd.reason ? `: ${cmd.reason}` : ''}`,
+  );
+}
+
+function dispatchReady(d: DecisionBuilder, gates: ReadonlyMap<string, DispatchGate>, options: DeciderOptions) {
+  const cr = d.requireRequest();
+  for (const prepared of tasksToDispatch(d.state, options)) {
+    const id = prepared.id;
+    const gate = gates.get(id);
+    if (!gate) throw new InvalidEvent(`no dispatch gate for task ${id} of ${cr.id}`);
+    const task = prepared;
+    if (gate.start) task.lessons = (gate.task.lessons ?? []).map((l) => farm.v1.Lesson.fromObject(l));
+    const row = d.state.tasks.find((t) => t.id === id)!;
+    Object.assign(row, { status: 'DISPATCHED', dispatch: task.dispatch, task });
+    // The task as launched (base, lessons) is kept, so a restarted farm launches exactly this one.
+    d.update({ kind: 'dispatch-task', taskId: id, task });
+    d.taskEvent(P.CODING, id, 'DISPATCHED', { reason: `task ${id}: dispatched (${task.dispatch})` });
+    if (gate.start) {
+      d.effects.push({ kind: 'launch', changeRequestId: cr.id, task });
+    } else {
+      d.effects.push({
+        kind: 'report-for-agent',
+        task: { id, changeRequestId: cr.id, dispatch: task.dispatch },
+        status: S.HARD_FAIL,
+        failedStep: 'cost-cap',
+        notes: [gate.reason],
+      });
+    }
+  }
+}
+
+function prepareDispatch(state: RequestState, row: TaskRecord): farm.v1.CodingTask {
+  const task = copyTask(row.task);
+  task.dispatch = row.dispatch + 1;
+  // A task that waited for another starts from that one's commit, so serialised edits build on each other.
+  const base = [...row.dependsOn]
+    .reverse()
+    .map((d) => state.tasks.find((t) => t.id === d))
+    .find((t) => t?.commitSha);
+  if (base) task.repo = { ...task.repo, baseRef: base.branch, baseCommit: base.commitSha };
+  return task;
+}
+
+class DecisionBuilder {
+  readonly updates: StateUpdate[] = [];
+  readonly events: OutboxEvent[] = [];
+  readonly effects: Effect[] = [];
+  readonly state: RequestState;
+  dispatchReady = false;
+
+  constructor(state: RequestState) {
+    // The caller's state stays as it was; the decision carries the new one.
+    this.state = {
+      request: state.request && { ...state.request },
+      tasks: state.tasks.map((t) => ({ ...t, dependsOn: [...t.dependsOn] })),
+    };
+  }
+
+  requireRequest(): RequestRecord {
+    if (!this.state.request) throw new InvalidEvent('change request not loaded');
+    return this.state.request;
+  }
+
+  update(u: StateUpdate): void {
+    this.updates.push(u);
+  }
+
+  move(to: Phase, reason: string): void {
+    const cr = this.requireRequest();
+    const from = cr.phase;
+    if (!canMove(from, to)) throw new IllegalMove(cr.id, from, to);
+    cr.phase = to;
+    this.update({ kind: 'move', from, to, reason });
+    this.events.push({ kind: 'transition', fields: { fromPhase: from, toPhase: to, reason } });
+  }
+
+  taskEvent(phase: Phase, taskId: string, state: TaskState, fields: farm.v1.IPhaseTransition): void {
+    this.events.push({
+      kind: 'transition',
+      fields: { fromPhase: phase, toPhase: phase, taskId, taskState: state, ...fields },
+    });
+  }
+
+  /** Moves to a final phase; stops what still runs and frees the request's leases once committed. */
+  finish(to: Phase, reason: string): void {
+    const cr = this.requireRequest();
+    this.move(to, reason);
+    const stopped = this.state.tasks.filter((t) => t.status === 'PENDING' || t.status === 'DISPATCHED');
+    for (const t of stopped) {
+      t.status = 'CANCELLED';
+      this.update({ kind: 'cancel-task', taskId: t.id });
+      this.taskEvent(to, t.id, 'CANCELLED', { reason: `task ${t.id}: cancelled` });
+    }
+    if (stopped.length) this.effects.push({ kind: 'cancel-launcher', changeRequestId: cr.id });
+    this.effects.push({ kind: 'release-leases', changeRequestId: cr.id, phase: to });
+    this.dispatchReady = false;
+  }
+
+  decision(): Decision {
+    const { updates, events, effects, state, dispatchReady } = this;
+    return { updates, events, effects, state, dispatchReady };
+  }
+}
+
+/** A copy through the wire format, as the store hands tasks back: no shared arrays, defaults filled in. */
+function copyTask(task: farm.v1.ICodingTask): farm.v1.CodingTask {
+  return farm.v1.CodingTask.decode(farm.v1.CodingTask.encode(task).finish());
+}
+
+const firstLine = (s: string) =>
+  s
+    .split('\n')
+    .find((l) => l.trim())
+    ?.slice(0, 300) ?? '';
