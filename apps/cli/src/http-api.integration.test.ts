@@ -2,7 +2,8 @@
 // agent processes with the scripted model, the git smart-HTTP server, PostgreSQL, and both buses (the
 // in-process one and Kafka, started by the jest global set-up unless KAFKA_BROKERS is given).
 import { farm } from '@farm/proto';
-import { InProcessBus, KafkaBus, Topics, toJson, type EventBus } from '@farm/bus';
+import { testBuses } from '@farm/bus/testing';
+import { Topics, toJson, type EventBus } from '@farm/bus';
 import { remoteBranchSha } from '@farm/git';
 import { ChangeRequestClient, changeRequestApi } from '@farm/orchestrator';
 import { OpenApiConformance, conformingFetch } from '@farm/orchestrator/testing';
@@ -13,18 +14,7 @@ import { ADD_MULTIPLY, MULTI_REPO_FILES, agentStep, planStep } from '../testing/
 
 const conformance = new OpenApiConformance();
 
-const modes: [string, () => Promise<EventBus>][] = [
-  ['the in-process bus', async () => new InProcessBus()],
-  [
-    'Kafka',
-    () =>
-      KafkaBus.connect({
-        brokers: process.env.KAFKA_BROKERS!.split(','),
-        clientId: 'http-api-farm-test',
-        topicPrefix: `http-farm-${Date.now()}.`,
-      }),
-  ],
-];
+const modes = testBuses('http-farm');
 
 describe.each(modes)('the farm through its HTTP API on %s and PostgreSQL', (_mode, openBus) => {
   let bus: EventBus;

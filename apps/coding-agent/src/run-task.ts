@@ -190,6 +190,18 @@ async function runTaskSteps(task: farm.v1.ICodingTask, deps: AgentDeps): Promise
     const taskForModel = deps.lessons === false ? { ...task, lessons: [] } : task;
 
     let outcome: ReadyToCommit | farm.v1.ICommitResult;
+    const runDiff = () =>
+      runDiffStrategy(taskForModel, repoDir, context, plan, {
+        deps,
+        budget,
+        state,
+        trajectory,
+        redact,
+        log,
+        timed,
+        result,
+        setAttempts: (n) => (attempts = n),
+      });
     if (strategy === 'tools') {
       try {
         outcome = await runToolStrategy(taskForModel, repoDir, context, plan, {
@@ -214,30 +226,10 @@ async function runTaskSteps(task: farm.v1.ICodingTask, deps: AgentDeps): Promise
         log.warn('the endpoint refused tool calls; running the task with the diff strategy', { err });
         trajectory.record('fallback', { from: 'tools', to: 'diff', reason: errorMessage(err) });
         strategy = 'diff';
-        outcome = await runDiffStrategy(taskForModel, repoDir, context, plan, {
-          deps,
-          budget,
-          state,
-          trajectory,
-          redact,
-          log,
-          timed,
-          result,
-          setAttempts: (n) => (attempts = n),
-        });
+        outcome = await runDiff();
       }
     } else {
-      outcome = await runDiffStrategy(taskForModel, repoDir, context, plan, {
-        deps,
-        budget,
-        state,
-        trajectory,
-        redact,
-        log,
-        timed,
-        result,
-        setAttempts: (n) => (attempts = n),
-      });
+      outcome = await runDiff();
     }
     if (!('paths' in outcome)) return outcome;
     const ready = outcome as ReadyToCommit;

@@ -3,7 +3,8 @@
 // the planners and a worker-pool agent on the bus; every answer is checked against openapi.yaml.
 import { randomUUID } from 'node:crypto';
 import { farm } from '@farm/proto';
-import { InProcessBus, KafkaBus, Topics, type EventBus, type Subscription } from '@farm/bus';
+import { testBuses } from '@farm/bus/testing';
+import { Topics, type EventBus, type Subscription } from '@farm/bus';
 import { createLogger, serveMetrics, silentLogger } from '@farm/runtime';
 import { createPgStore, migrate, type SqlStore } from '@farm/store';
 import { ChangeRequestClient } from './http-api-client';
@@ -20,18 +21,7 @@ const checkedFetch = conformingFetch(conformance);
 
 type Transition = Record<string, unknown> & { sequence: number; toPhase: string; taskId: string; taskState: string };
 
-const modes: [string, () => Promise<EventBus>][] = [
-  ['the in-process bus', async () => new InProcessBus()],
-  [
-    'Kafka',
-    () =>
-      KafkaBus.connect({
-        brokers: process.env.KAFKA_BROKERS!.split(','),
-        clientId: 'http-api-test',
-        topicPrefix: `http-api-${Date.now()}.`,
-      }),
-  ],
-];
+const modes = testBuses('http-api');
 
 describe.each(modes)('the HTTP API on %s and PostgreSQL', (_mode, openBus) => {
   let bus: EventBus;

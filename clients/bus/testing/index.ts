@@ -1,1 +1,2 @@
 export * from './bus-scenarios';
+export * from './test-buses';
