@@ -190,30 +190,13 @@ async function runTaskSteps(task: farm.v1.ICodingTask, deps: AgentDeps): Promise
     const taskForModel = deps.lessons === false ? { ...task, lessons: [] } : task;
 
     let outcome: ReadyToCommit | farm.v1.ICommitResult;
+    // What both strategies work with.
+    const shared = { deps, budget, state, trajectory, redact, log, timed, result };
     const runDiff = () =>
-      runDiffStrategy(taskForModel, repoDir, context, plan, {
-        deps,
-        budget,
-        state,
-        trajectory,
-        redact,
-        log,
-        timed,
-        result,
-        setAttempts: (n) => (attempts = n),
-      });
+      runDiffStrategy(taskForModel, repoDir, context, plan, { ...shared, setAttempts: (n) => (attempts = n) });
     if (strategy === 'tools') {
       try {
-        outcome = await runToolStrategy(taskForModel, repoDir, context, plan, {
-          deps,
-          budget,
-          state,
-          trajectory,
-          redact,
-          log,
-          timed,
-          result,
-        });
+        outcome = await runToolStrategy(taskForModel, repoDir, context, plan, shared);
       } catch (err) {
         // `auto` on an endpoint without tool calling: its first request is refused; the task runs as a diff.
         const refusesTools =
