@@ -69,3 +69,12 @@ export function encodeTaskBase64(task: farm.v1.ICodingTask): string {
 export function decodeTaskBase64(b64: string): farm.v1.CodingTask {
   return farm.v1.CodingTask.decode(Buffer.from(b64, 'base64'));
 }
+
+/** A BuildRequest as one base64 string of its protobuf bytes: how a build travels to its process or Job. */
+export function encodeBuildRequestBase64(request: farm.v1.IBuildRequest): string {
+  return Buffer.from(farm.v1.BuildRequest.encode(request).finish()).toString('base64');
+}
+
+export function decodeBuildRequestBase64(b64: string): farm.v1.BuildRequest {
+  return farm.v1.BuildRequest.decode(Buffer.from(b64, 'base64'));
+}

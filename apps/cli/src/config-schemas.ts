@@ -1,4 +1,5 @@
 import { busConfigSchema } from '@farm/bus';
+import { buildJobConfigSchema, buildJobsConfigSchema, builderConfigSchema } from '@farm/builder';
 import { gitCredentialsConfigSchema } from '@farm/git';
 import { agentConfigSchema, agentWorkerConfigSchema } from '@farm/coding-agent';
 import { codePlannerConfigSchema } from '@farm/code-planner';
@@ -17,6 +18,9 @@ export const CONFIG_SCHEMAS: Record<string, z.AnyZodObject> = {
   'git credentials': gitCredentialsConfigSchema,
   orchestrator: orchestratorConfigSchema,
   'orchestrator (jobs launcher)': jobsLauncherConfigSchema,
+  builder: builderConfigSchema,
+  'builder (jobs launcher)': buildJobsConfigSchema,
+  'build process': buildJobConfigSchema,
   'request-planner': requestPlannerConfigSchema,
   'code-planner': codePlannerConfigSchema,
   'coding-agent': agentConfigSchema,

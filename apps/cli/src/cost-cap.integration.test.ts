@@ -45,7 +45,7 @@ describe('the request cost cap', () => {
     };
     // A cap the first task's model calls (priced as gpt-4o-mini, the agents' default model) go past.
     h = await startFarmHarness(bus, store, script, undefined, {
-      accounting: { requestMaxCostUsd: 0.000001, lessons: true, lessonsPerTask: 3 },
+      orchestrator: { accounting: { requestMaxCostUsd: 0.000001, lessons: true, lessonsPerTask: 3 } },
     });
     const repo = await h.seed('capped.git', MULTI_REPO_FILES);
     const id = await h.submit({ repoUrl: repo.url, title: 'Extend the calculator' });

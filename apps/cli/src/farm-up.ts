@@ -1,6 +1,7 @@
 import { Topics, busConfigSchema, connectBus, type EventBus } from '@farm/bus';
 import { configureGitCredentials, gitCredentialsConfigSchema, startGitHttpServer } from '@farm/git';
 import { FINAL_PHASES } from '@farm/proto';
+import { builderConfigSchema, createBuildLauncher } from '@farm/builder';
 import { agentConfigSchema } from '@farm/coding-agent';
 import { codePlannerConfigSchema } from '@farm/code-planner';
 import {
@@ -41,6 +42,7 @@ async function syncLocalReposWhenDone(bus: EventBus, store: SqlStore, repos: Loc
  */
 export const farmUpConfigSchema = busConfigSchema
   .merge(orchestratorConfigSchema)
+  .merge(builderConfigSchema)
   .merge(requestPlannerConfigSchema)
   .merge(codePlannerConfigSchema.omit({ FARM_SRM_URL: true }))
   .extend({
@@ -95,6 +97,9 @@ export async function startFarmUp(env: NodeJS.ProcessEnv, log: Logger): Promise<
     const agentEnv = { ...env, FARM_SRM_URL: srm.url };
     const launcher = createTaskLauncher(config, { bus, log, agentEnv, env, onClose: 'leave' });
     stack.push(() => launcher.close());
+    // Builds run as their own processes (or Jobs), left running across a restart like the agents.
+    const builds = createBuildLauncher(config, { bus, log, buildEnv: env, env, onClose: 'leave' });
+    stack.push(() => builds.close());
     const resumed = await resumeLaunches(store, launcher);
     if (resumed) log.info('re-attached to tasks dispatched before the restart', { tasks: resumed });
     const app = await startFarm({
@@ -107,9 +112,10 @@ export async function startFarmUp(env: NodeJS.ProcessEnv, log: Logger): Promise<
       maxPlanItems: config.FARM_PLANNER_MAX_ITEMS,
       leaseTtlSeconds: config.FARM_LEASE_TTL_S,
       options: orchestratorOptionsFrom(config),
+      builds,
     });
-    // startFarm's stop closes the launcher itself.
-    stack.splice(stack.length - 1, 1, () => app.stop());
+    // startFarm's stop closes both launchers itself.
+    stack.splice(stack.length - 2, 2, () => app.stop());
     log.info('farm up', {
       api: `http://127.0.0.1:${config.FARM_METRICS_PORT}`,
       bus: config.KAFKA_BROKERS ? 'kafka' : 'in-process',

@@ -5,9 +5,10 @@
 // global set-up unless KAFKA_BROKERS / DATABASE_URL / KUBECONFIG are given.
 import { BatchV1Api, CoreV1Api, type KubeConfig, type V1Job } from '@kubernetes/client-node';
 import { farm } from '@farm/proto';
-import { KafkaBus } from '@farm/bus';
+import { KafkaBus, type EventBus } from '@farm/bus';
 import { getRequest } from '@farm/orchestrator';
 import { KubernetesJobLauncher, type KubernetesJobLauncherConfig } from '@farm/orchestrator';
+import { KubernetesBuildLauncher, type BuildJobSettings } from '@farm/builder';
 import {
   TEST_AGENT_IMAGE,
   adminKubeConfig,
@@ -46,6 +47,7 @@ describe('jobs mode: coding tasks as Kubernetes Jobs, on Kafka and PostgreSQL', 
   let store: SqlStore;
   let ns: string;
   let asOrchestrator: KubeConfig;
+  let asBuilder: KubeConfig;
   let agentServiceAccount: string;
   let h: FarmHarness<KubernetesJobLauncher> | undefined;
 
@@ -59,7 +61,11 @@ describe('jobs mode: coding tasks as Kubernetes Jobs, on Kafka and PostgreSQL', 
   });
   beforeEach(async () => {
     ns = await createTestNamespace(admin, 'jobs');
-    ({ kubeConfig: asOrchestrator, agentServiceAccount } = await orchestratorAsChartServiceAccount(admin, ns));
+    ({
+      kubeConfig: asOrchestrator,
+      builderKubeConfig: asBuilder,
+      agentServiceAccount,
+    } = await orchestratorAsChartServiceAccount(admin, ns));
   });
   afterEach(async () => {
     await h?.close();
@@ -114,12 +120,34 @@ describe('jobs mode: coding tasks as Kubernetes Jobs, on Kafka and PostgreSQL', 
     };
   }
 
-  const jobsOf = async (id: string): Promise<V1Job[]> =>
-    (await batch.listNamespacedJob(ns, undefined, undefined, undefined, undefined, `farm.dev/change-request-id=${id}`))
-      .body.items;
-  const podsOf = async (id: string) =>
-    (await core.listNamespacedPod(ns, undefined, undefined, undefined, undefined, `farm.dev/change-request-id=${id}`))
-      .body.items;
+  /**
+   * The builds as the builder's main.ts runs them in jobs mode: a Job per build, created as the chart's builder
+   * ServiceAccount, with the agents' ConfigMap (the Kafka settings) as environment.
+   */
+  const buildsAsJobs = (job: Partial<BuildJobSettings> = {}) => ({
+    buildsFor: async (farmBus: EventBus) =>
+      new KubernetesBuildLauncher({
+        kubeConfig: asBuilder,
+        bus: farmBus,
+        log: testLog.child({ component: 'build-launcher' }),
+        pollIntervalMs: 1000,
+        job: {
+          namespace: ns,
+          image: TEST_AGENT_IMAGE,
+          serviceAccountName: agentServiceAccount,
+          configMapName: 'agent-farm-config',
+          ...job,
+        },
+      }),
+  });
+
+  const selecting = (id: string, managedBy: string) =>
+    `farm.dev/change-request-id=${id},app.kubernetes.io/managed-by=${managedBy}`;
+  const jobsOf = async (id: string, managedBy = 'farm-orchestrator'): Promise<V1Job[]> =>
+    (await batch.listNamespacedJob(ns, undefined, undefined, undefined, undefined, selecting(id, managedBy))).body
+      .items;
+  const podsOf = async (id: string, managedBy = 'farm-orchestrator') =>
+    (await core.listNamespacedPod(ns, undefined, undefined, undefined, undefined, selecting(id, managedBy))).body.items;
 
   test('three tasks run as Jobs to DONE across an orchestrator restart, none launched twice', async () => {
     h = await startFarmHarness(
@@ -134,6 +162,7 @@ describe('jobs mode: coding tasks as Kubernetes Jobs, on Kafka and PostgreSQL', 
         ],
       },
       jobsLauncher(),
+      buildsAsJobs(),
     );
     const repo = await h.seed('jobs-three.git', MULTI_REPO_FILES);
     const id = await h.submit({ repoUrl: repo.url, title: 'Extend the library' });
@@ -162,7 +191,40 @@ describe('jobs mode: coding tasks as Kubernetes Jobs, on Kafka and PostgreSQL', 
     expect(await podsOf(id)).toHaveLength(3); // one pod per task: nothing launched twice
     const successes = h.results.filter((r) => r.changeRequestId === id && r.status === farm.v1.CommitStatus.SUCCESS);
     expect(successes).toHaveLength(3);
+    // The build ran as its own Job (not in the orchestrator): one Job, one pod, which pushed farm/<id>.
+    const build = h.builds.filter((b) => b.changeRequestId === id);
+    expect(build.map((b) => farm.v1.BuildStatus[b.status])).toEqual(['BUILD_PASSED']);
+    expect(await remoteBranchSha(repo.url, `farm/${id}`)).toBe(build[0].commitSha);
+    const buildJobs = await jobsOf(id, 'farm-builder');
+    expect(buildJobs.map((j) => j.metadata!.annotations!['farm.dev/change-request-id'])).toEqual([id]);
+    await expectEventually(
+      async () => (await jobsOf(id, 'farm-builder'))[0].status?.succeeded === 1,
+      'the build Job to count its pod succeeded',
+    );
+    expect(await podsOf(id, 'farm-builder')).toHaveLength(1);
   }, 300_000);
+
+  test('a build Job that fails without reporting fails the request, saying why', async () => {
+    h = await startFarmHarness(
+      bus,
+      store,
+      { chat: [planStep(ONE_ITEM), agentStep('Add lower', ADD_LOWER)] },
+      jobsLauncher(),
+      buildsAsJobs({ args: ['sh', '-c', 'exit 1'] }), // the build crashes before it publishes anything
+    );
+    const repo = await h.seed('jobs-build-crash.git', MULTI_REPO_FILES);
+    const id = await h.submit({ repoUrl: repo.url, title: 'Lower-case strings' });
+    const ts = await h.watch(id);
+    const last = ts.filter((t) => !t.taskId).at(-1)!;
+    expect(farm.v1.Phase[last.toPhase]).toBe('FAILED');
+    expect(last.reason).toMatch(/^build failed: build Job bld-[a-z0-9-]+ failed \(BackoffLimitExceeded/);
+    const build = h.builds.filter((b) => b.changeRequestId === id);
+    expect(build.map((b) => farm.v1.BuildStatus[b.status])).toEqual(['BUILD_FAILED']);
+    // Reported once, and marked so that a restarted builder does not report it again.
+    const [job] = await jobsOf(id, 'farm-builder');
+    expect(job.metadata!.annotations!['farm.dev/reported']).toBe('true');
+    expect(await remoteBranchSha(repo.url, `farm/${id}`)).toBeUndefined();
+  }, 180_000);
 
   test('an agent’s HARD_FAIL (exit 3) fails its Job through the podFailurePolicy without a retry', async () => {
     h = await startFarmHarness(

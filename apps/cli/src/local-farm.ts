@@ -1,4 +1,5 @@
 import type { EventBus, Subscription } from '@farm/bus';
+import { BUILD_JOB_ENTRY, ProcessBuildLauncher, startBuilder, type BuildLauncher } from '@farm/builder';
 import { srmReserver, startCodePlanner, type SymbolLocator, type SymbolReserver } from '@farm/code-planner';
 import type { SymbolLeases } from '@farm/srm-client';
 import type { JsonModel } from '@farm/llm';
@@ -7,7 +8,6 @@ import {
   Orchestrator,
   createTaskLauncher,
   orchestratorConfigSchema,
-  startBuildRunner,
   type LeaseReleaser,
   type OrchestratorOptions,
   type TaskLauncher,
@@ -30,6 +30,8 @@ export interface FarmParts {
   /** Lifetime of the symbol leases the code-planner reserves. */
   leaseTtlSeconds?: number;
   locateSymbols?: SymbolLocator;
+  /** How builds run; a process per build (stopped with the farm) when omitted. */
+  builds?: BuildLauncher;
 }
 
 /**
@@ -60,7 +62,13 @@ export async function startFarm(parts: FarmParts): Promise<{ orchestrator: Orche
       leaseTtlSeconds: parts.leaseTtlSeconds,
       log: parts.log.child({ app: 'code-planner' }),
     }),
-    await startBuildRunner({ bus: parts.bus, log: parts.log.child({ app: 'builder' }) }),
+    await startBuilder({
+      bus: parts.bus,
+      launcher:
+        parts.builds ??
+        new ProcessBuildLauncher({ bus: parts.bus, log: parts.log, buildEntry: BUILD_JOB_ENTRY, onClose: 'stop' }),
+      log: parts.log.child({ app: 'builder' }),
+    }),
   ];
   return {
     orchestrator,

@@ -19,6 +19,7 @@ import { startScriptedModelServer, type ModelScript, type ScriptedModelServer } 
 import { startSrmServer } from '@farm/srm';
 import { PostgresSymbolLeases } from '@farm/srm-client';
 import type { SqlStore } from '@farm/store';
+import type { BuildLauncher } from '@farm/builder';
 import { agentProcessLauncher, farmLeases, startFarm } from '../src/local-farm';
 import { submitChangeRequest, watchChangeRequest } from '../src/submit';
 
@@ -54,25 +55,32 @@ export interface AgentServices {
   FARM_LLM_MAX_RETRIES: string;
 }
 
+export interface HarnessOptions {
+  orchestrator?: Partial<OrchestratorOptions>;
+  /** How builds run (a Job per build); a process per build when omitted. */
+  buildsFor?: (bus: EventBus) => Promise<BuildLauncher>;
+}
+
 export async function startFarmHarness(
   bus: EventBus,
   store: SqlStore,
   script: ModelScript,
   launcherFor?: undefined,
-  orchestratorOptions?: Partial<OrchestratorOptions>,
+  options?: HarnessOptions,
 ): Promise<FarmHarness>;
 export async function startFarmHarness<L extends TaskLauncher>(
   bus: EventBus,
   store: SqlStore,
   script: ModelScript,
   launcherFor: (agent: AgentServices) => Promise<L>,
+  options?: HarnessOptions,
 ): Promise<FarmHarness<L>>;
 export async function startFarmHarness(
   bus: EventBus,
   store: SqlStore,
   script: ModelScript,
   launcherFor?: (agent: AgentServices) => Promise<TaskLauncher>,
-  orchestratorOptions?: Partial<OrchestratorOptions>,
+  options: HarnessOptions = {},
 ): Promise<FarmHarness<TaskLauncher>> {
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'farm-harness-'));
   const git = await startGitHttpServer({ root: path.join(tmp, 'git') });
@@ -108,7 +116,8 @@ export async function startFarmHarness(
     log: testLog,
     leases: leaseParts,
     plannerModel,
-    options: { deadlineCheckMs: 500, ...orchestratorOptions },
+    options: { deadlineCheckMs: 500, ...options.orchestrator },
+    builds: await options.buildsFor?.(bus),
   };
   const app = await startFarm(parts);
   let orchestrator = app.orchestrator;

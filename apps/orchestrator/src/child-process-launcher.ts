@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { encodeTaskBase64, farm } from '@farm/proto';
 import { Topics, readSpoolDir, type EventBus } from '@farm/bus';
-import type { Logger } from '@farm/runtime';
+import { isSameProcess, signalGroup, startTicksOf, type Logger } from '@farm/runtime';
 import { reportForAgent, type TaskLauncher } from './launcher';
 
 export interface ChildProcessLauncherConfig {
@@ -178,12 +178,7 @@ export class ChildProcessLauncher implements TaskLauncher {
   }
 
   private kill(a: AgentRecord, signal: NodeJS.Signals): void {
-    if (!a.pid) return;
-    try {
-      process.kill(-a.pid, signal); // the whole group: the agent and the checks it runs
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ESRCH') throw err;
-    }
+    if (a.pid) signalGroup(a.pid, signal); // the whole group: the agent and the checks it runs
   }
 
   private pollUntilExit(pid: number, startTicks: string | undefined, dir: string): void {
@@ -240,36 +235,5 @@ function readRecord(dir: string): AgentRecord | undefined {
     return JSON.parse(readFileSync(join(dir, 'agent.json'), 'utf8')) as AgentRecord;
   } catch {
     return undefined; // never launched, or not an agent directory
-  }
-}
-
-/** Field 22 of /proc/<pid>/stat: when the process started, in clock ticks since boot. */
-function startTicksOf(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-  } catch {
-    return undefined;
-  }
-}
-
-function isSameProcess(pid: number, startTicks: string | undefined): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  const now = startTicksOf(pid);
-  if (now === undefined || startTicks === undefined) return true; // no /proc: trust the pid
-  // A zombie (not reaped because its parent died) has ended: state Z in /proc/<pid>/stat.
-  return now === startTicks && !isZombie(pid);
-}
-
-function isZombie(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
-  } catch {
-    return true;
   }
 }

@@ -12,7 +12,6 @@ export { ChildProcessLauncher, type ChildProcessLauncherConfig } from './child-p
 export { orchestratorMigrations } from './schema';
 export { resumeLaunches } from './resume-launches';
 export { codingOutcome, canMove, readyTasks } from './phases';
-export { runBuild, startBuildRunner, integrationBranchFor } from './build-runner';
 export {
   orchestratorConfigSchema,
   loadOrchestratorConfig,

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
+import { jobName, labelValue } from '@farm/kube';
 import type { V1Job, V1ResourceRequirements } from '@kubernetes/client-node';
-import { farm } from '@farm/proto';
+import { encodeTaskBase64, type farm } from '@farm/proto';
 
 /** How the coding-agent Jobs look; every field has a default fit for a small cluster. */
 export interface AgentJobSettings {
@@ -49,37 +49,15 @@ export const BAD_INPUT_EXIT_CODE = 64;
  */
 export const MAX_TASK_ENV_BYTES = 120 * 1024;
 
-const short = (s: string, n: number) => createHash('sha256').update(s).digest('hex').slice(0, n);
-
 /**
- * The Job's name: `agt-` + a readable slug of the task id + a hash of the exact id and dispatch, so two ids
- * that slug alike, or two dispatches of one task, never share a Job. A DNS-1123 label of at most 63 chars.
+ * The Job's name: `agt-` + a readable slug of the task id + a hash of the exact id and dispatch, so two
+ * dispatches of one task never share a Job.
  */
-export function jobNameFor(taskId: string, dispatch = 0): string {
-  const slug = taskId
-    .toLowerCase()
-    .replace(/[^a-z0-9-]+/g, '-')
-    .replace(/-+/g, '-')
-    .replace(/^-|-$/g, '')
-    .slice(0, 49)
-    .replace(/-$/, '');
-  return `agt-${slug ? slug + '-' : ''}${short(`${taskId}#${dispatch}`, 10)}`;
-}
-
-/** A label value for an id: the id itself when it is one (ids are UUID-based), else a slug plus a hash. */
-export function labelValue(id: string): string {
-  if (id.length <= 63 && /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/.test(id)) return id;
-  const slug = id
-    .replace(/[^A-Za-z0-9_.-]+/g, '-')
-    .replace(/^[^A-Za-z0-9]+/, '')
-    .slice(0, 52)
-    .replace(/[^A-Za-z0-9]+$/, '');
-  return `${slug ? slug + '-' : ''}${short(id, 10)}`;
-}
+export const jobNameFor = (taskId: string, dispatch = 0): string => jobName('agt', taskId, `${taskId}#${dispatch}`);
 
 /** The Job for one CodingTask; pure, so its shape is tested without an API server. */
 export function buildAgentJob(task: farm.v1.ICodingTask, s: AgentJobSettings): V1Job {
-  const taskB64 = Buffer.from(farm.v1.CodingTask.encode(task).finish()).toString('base64');
+  const taskB64 = encodeTaskBase64(task);
   const workDir = s.workDir ?? '/work';
   const labels = {
     'app.kubernetes.io/name': 'coding-agent',

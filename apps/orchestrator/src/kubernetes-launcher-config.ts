@@ -1,13 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { KubeConfig } from '@kubernetes/client-node';
+import { jobNamespace, kubeConfigFromEnv, kubernetesQuantity as quantity } from '@farm/kube';
 import type { EventBus } from '@farm/bus';
 import { loadConfig, z, type Logger } from '@farm/runtime';
 import { DEFAULT_CAP_CONFIGMAP, KubernetesJobLauncher } from './kubernetes-launcher';
-
-const SA_NAMESPACE_FILE = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
-const quantity = z
-  .string()
-  .regex(/^[0-9.]+([eE][0-9]+|[mkMGTPE]i?|[KMGTPE]i)?$/, 'must be a Kubernetes quantity, e.g. 500m, 2Gi');
 
 /** FARM_LAUNCHER=jobs settings; the Helm chart sets them on the orchestrator from its values. */
 export const jobsLauncherConfigSchema = z.object({
@@ -43,15 +37,8 @@ export function kubernetesJobLauncherFromEnv(
   env: NodeJS.ProcessEnv = process.env,
 ): KubernetesJobLauncher {
   const c = loadConfig(jobsLauncherConfigSchema, env);
-  const kubeConfig = new KubeConfig();
-  // In a pod: the service account; elsewhere $KUBECONFIG (its first file) or ~/.kube/config.
-  if (env.KUBECONFIG) kubeConfig.loadFromFile(env.KUBECONFIG.split(':')[0]);
-  else kubeConfig.loadFromDefault();
-  const namespace =
-    c.FARM_K8S_NAMESPACE ??
-    (existsSync(SA_NAMESPACE_FILE) ? readFileSync(SA_NAMESPACE_FILE, 'utf8').trim() : undefined) ??
-    kubeConfig.getContextObject(kubeConfig.getCurrentContext())?.namespace ??
-    'default';
+  const kubeConfig = kubeConfigFromEnv(env);
+  const namespace = jobNamespace(c.FARM_K8S_NAMESPACE, kubeConfig);
   const launcher = new KubernetesJobLauncher({
     kubeConfig,
     bus,

@@ -10,8 +10,9 @@ import { BatchV1Api, CoreV1Api, type KubeConfig, type V1Job } from '@kubernetes/
 import { farm } from '@farm/proto';
 import { InProcessBus, Topics } from '@farm/bus';
 import { createLogger, silentLogger } from '@farm/runtime';
-import { KubernetesJobLauncher, apiError, type KubernetesJobLauncherConfig } from './kubernetes-launcher';
-import { jobNameFor, labelValue } from './kubernetes-job-spec';
+import { KubernetesJobLauncher, type KubernetesJobLauncherConfig } from './kubernetes-launcher';
+import { apiError, labelValue } from '@farm/kube';
+import { jobNameFor } from './kubernetes-job-spec';
 import { kubernetesJobLauncherFromEnv } from './kubernetes-launcher-config';
 import { launcherMetrics } from './kubernetes-metrics';
 import {

@@ -8,6 +8,7 @@ import {
   type V1JobCondition,
   type V1Pod,
 } from '@kubernetes/client-node';
+import { apiError, labelValue, terminalCondition } from '@farm/kube';
 import { farm } from '@farm/proto';
 import { Topics, type EventBus, type Subscription } from '@farm/bus';
 import { errorMessage, type Logger } from '@farm/runtime';
@@ -21,7 +22,6 @@ import {
   REPORTED_EXIT_CODES,
   buildAgentJob,
   jobNameFor,
-  labelValue,
   type AgentJobSettings,
 } from './kubernetes-job-spec';
 import { launcherMetrics, type JobOutcome } from './kubernetes-metrics';
@@ -552,11 +552,6 @@ export class KubernetesJobLauncher implements TaskLauncher {
   }
 }
 
-/** Complete or Failed with status True; FailureTarget/SuccessCriteriaMet come first while pods still terminate. */
-function terminalCondition(job: V1Job): V1JobCondition | undefined {
-  return job.status?.conditions?.find((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True');
-}
-
 /** Why a Job failed and whether its agent got to publish a result, from the Job's condition and its pods. */
 export function diagnose(
   job: V1Job,
@@ -614,10 +609,5 @@ export function diagnose(
 }
 
 /** Status code and message of a client-node error (HttpError carries the API's Status object as body). */
-export function apiError(err: unknown): { code?: number; message: string } {
-  const e = err as { statusCode?: number; body?: { message?: string; code?: number }; message?: string };
-  const code = e?.statusCode ?? e?.body?.code;
-  return { code, message: e?.body?.message ?? e?.message ?? String(err) };
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,10 +1,8 @@
 import { connectKafka, busConfigSchema } from '@farm/bus';
-import { configureGitCredentials, gitCredentialsConfigSchema } from '@farm/git';
 import { createLogger, loadConfigOrExit, runService } from '@farm/runtime';
 import { openStore } from '@farm/store';
 import { HttpSymbolLeases } from '@farm/srm-client';
 import { Orchestrator } from './orchestrator';
-import { startBuildRunner } from './build-runner';
 import { orchestratorConfigSchema, orchestratorOptionsFrom, stateLayout } from './config';
 import { createTaskLauncher } from './launcher-from-config';
 import { resumeLaunches } from './resume-launches';
@@ -13,7 +11,6 @@ import { changeRequestApi } from './http-api';
 const schema = orchestratorConfigSchema.merge(busConfigSchema);
 const log = createLogger('orchestrator');
 const config = loadConfigOrExit(schema);
-configureGitCredentials(loadConfigOrExit(gitCredentialsConfigSchema));
 void runService(log, config.FARM_METRICS_PORT, async () => {
   const bus = await connectKafka(config, 'orchestrator', log);
   const store = await openStore(config.DATABASE_URL, stateLayout(config.FARM_STATE_DIR).database);
@@ -28,11 +25,9 @@ void runService(log, config.FARM_METRICS_PORT, async () => {
     options: orchestratorOptionsFrom(config),
   });
   await orchestrator.start();
-  const builder = await startBuildRunner({ bus, log: log.child({ app: 'builder' }) });
   return {
     routes: changeRequestApi({ store, orchestrator, log }),
     stop: async () => {
-      await builder.stop();
       await orchestrator.stop();
       await launcher.close();
       await bus.close();

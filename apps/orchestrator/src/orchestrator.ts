@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { farm, phaseName } from '@farm/proto';
+import { encodeTaskBase64, farm, phaseName } from '@farm/proto';
 import { Topics, encodeMessage, type EventBus, type MessageMeta, type Subscription, type TopicSpec } from '@farm/bus';
 import { FarmError, errorMessage, type Logger } from '@farm/runtime';
 import { migrate, type SqlExecutor, type SqlStore } from '@farm/store';
@@ -303,7 +303,7 @@ export class Orchestrator {
         await tx.query(
           `INSERT INTO tasks (id, change_request_id, goal, status, task_b64, depends_on)
            VALUES ($1, $2, $3, 'PENDING', $4, $5) ON CONFLICT (id) DO NOTHING`,
-          [u.task.id, crId, u.task.goal, encodeTask(u.task), JSON.stringify(u.task.dependsOn ?? [])],
+          [u.task.id, crId, u.task.goal, encodeTaskBase64(u.task), JSON.stringify(u.task.dependsOn ?? [])],
         );
         return;
       case 'account-result':
@@ -313,7 +313,7 @@ export class Orchestrator {
       case 'requeue-task':
         await tx.query(
           `UPDATE tasks SET status = 'PENDING', notes = $2, attempts = attempts + $3, task_b64 = $4 WHERE id = $1`,
-          [u.taskId, u.notes, u.attempts, encodeTask(u.task)],
+          [u.taskId, u.notes, u.attempts, encodeTaskBase64(u.task)],
         );
         return;
       case 'finish-task':
@@ -334,7 +334,7 @@ export class Orchestrator {
         await tx.query(
           `UPDATE tasks SET status = 'DISPATCHED', dispatch = $2, dispatched_at = now(), task_b64 = $4,
            deadline_at = now() + ($3::text || ' milliseconds')::interval WHERE id = $1`,
-          [u.taskId, u.task.dispatch, String(this.options.taskDeadlineMs), encodeTask(u.task)],
+          [u.taskId, u.task.dispatch, String(this.options.taskDeadlineMs), encodeTaskBase64(u.task)],
         );
         return;
       case 'cancel-task':
@@ -464,6 +464,3 @@ export class Orchestrator {
     return run;
   }
 }
-
-const encodeTask = (task: farm.v1.ICodingTask) =>
-  Buffer.from(farm.v1.CodingTask.encode(task).finish()).toString('base64');

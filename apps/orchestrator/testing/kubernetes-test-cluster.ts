@@ -114,15 +114,21 @@ export async function apiRequest(kc: KubeConfig, method: string, path: string, b
 }
 
 /**
- * The chart's ServiceAccounts, Role and RoleBinding for jobs mode (helm template -s templates/rbac.yaml) in
- * `namespace`, and a kubeconfig that authenticates as the orchestrator's ServiceAccount with a bound token.
+ * The chart's ServiceAccounts, Roles and RoleBindings for jobs mode (helm template -s templates/rbac.yaml) in
+ * `namespace`, and kubeconfigs that authenticate as the orchestrator's and the builder's ServiceAccounts with
+ * bound tokens.
  */
 export async function orchestratorAsChartServiceAccount(
   admin: KubeConfig,
   namespace: string,
   release = 'agent-farm',
   values: string[] = [],
-): Promise<{ kubeConfig: KubeConfig; agentServiceAccount: string; orchestratorServiceAccount: string }> {
+): Promise<{
+  kubeConfig: KubeConfig;
+  builderKubeConfig: KubeConfig;
+  agentServiceAccount: string;
+  orchestratorServiceAccount: string;
+}> {
   await createObjects(
     admin,
     await renderChart(admin, release, namespace, [
@@ -135,7 +141,8 @@ export async function orchestratorAsChartServiceAccount(
   );
   const orchestratorServiceAccount = `${release}-orchestrator`;
   const kubeConfig = await serviceAccountKubeConfig(admin, namespace, orchestratorServiceAccount);
-  return { kubeConfig, agentServiceAccount: `${release}-agent`, orchestratorServiceAccount };
+  const builderKubeConfig = await serviceAccountKubeConfig(admin, namespace, `${release}-builder`);
+  return { kubeConfig, builderKubeConfig, agentServiceAccount: `${release}-agent`, orchestratorServiceAccount };
 }
 
 /** A kubeconfig for a ServiceAccount, with a token from the TokenRequest API, as a pod's projected token. */

@@ -4,3 +4,4 @@ export * from './config';
 export * from './metrics';
 export * from './service';
 export * from './retry';
+export * from './process-identity';

@@ -34,6 +34,7 @@ app.kubernetes.io/instance: {{ .root.Release.Name }}
 {{- define "farm.configMapName" -}}{{ include "farm.fullname" . }}-config{{- end -}}
 {{- define "farm.agentServiceAccount" -}}{{ include "farm.fullname" . }}-agent{{- end -}}
 {{- define "farm.orchestratorServiceAccount" -}}{{ include "farm.fullname" . }}-orchestrator{{- end -}}
+{{- define "farm.builderServiceAccount" -}}{{ include "farm.fullname" . }}-builder{{- end -}}
 {{- define "farm.appsServiceAccount" -}}{{ include "farm.fullname" . }}-apps{{- end -}}
 {{- define "farm.postgresSecretName" -}}
 {{- if .Values.postgres.url -}}{{ include "farm.fullname" . }}-postgres{{- else -}}{{ .Values.postgres.urlSecret.name }}{{- end -}}
@@ -141,8 +142,7 @@ spec:
             - { name: work, mountPath: /work }
             {{- end }}
       volumes:
-        # The root filesystem is read-only; tsx keeps its compile cache in /tmp (the orchestrator's build phase
-        # its checkouts too).
+        # The root filesystem is read-only; tsx keeps its compile cache in /tmp.
         - name: tmp
           emptyDir: { sizeLimit: {{ .tmpSize | default "1Gi" }} }
         {{- if .workVolume }}

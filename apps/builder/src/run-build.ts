@@ -4,7 +4,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { farm } from '@farm/proto';
-import { Topics, type EventBus, type Subscription } from '@farm/bus';
 import { errorMessage, type Logger } from '@farm/runtime';
 import { describeFailure, planChecks, runChecks } from '@farm/sandbox';
 import { gitCliAuth } from '@farm/git';
@@ -12,25 +11,21 @@ import { gitCliAuth } from '@farm/git';
 const exec = promisify(execFile);
 const B = farm.v1.BuildStatus;
 
-export interface BuildRunnerDeps {
-  bus: EventBus;
+export interface BuildDeps {
   log: Logger;
+  /** Where the checkout goes (a temporary directory under it, removed afterwards). */
   workRoot?: string;
   checkTimeoutMs?: number;
-  group?: string;
 }
 
 export const integrationBranchFor = (changeRequestId: string) => `farm/${changeRequestId}`;
 
 /**
- * The build phase: merges a request's agt/ branches onto its base commit as farm/<id>, runs the repo's full
- * checks in the same sandboxed runner as the agents, pushes the branch and publishes a BuildResult.
- * A merge conflict stops the build with the conflicting paths.
+ * One build, run by a build process or Job (never the orchestrator): merges a request's agt/ branches onto its
+ * base commit as farm/<id>, runs the repo's full checks in the same sandboxed runner as the agents and pushes
+ * the branch. A merge conflict stops the build with the conflicting paths.
  */
-export async function runBuild(
-  request: farm.v1.IBuildRequest,
-  deps: Omit<BuildRunnerDeps, 'bus'>,
-): Promise<farm.v1.IBuildResult> {
+export async function runBuild(request: farm.v1.IBuildRequest, deps: BuildDeps): Promise<farm.v1.IBuildResult> {
   const id = request.changeRequestId!;
   const branch = integrationBranchFor(id);
   // Credentials travel in this process's git environment only, never in the clone's config the checks can read.
@@ -94,13 +89,4 @@ export async function runBuild(
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-}
-
-/** Consumes BuildRequests and publishes their BuildResults. */
-export async function startBuildRunner(deps: BuildRunnerDeps): Promise<Subscription> {
-  return deps.bus.subscribe(Topics.buildRequests, deps.group ?? 'builder', async (request) => {
-    deps.log.info('build started', { changeRequestId: request.changeRequestId, branches: request.branches.length });
-    const built = await runBuild(request, deps);
-    await deps.bus.publish(Topics.buildResults, farm.v1.BuildResult.fromObject(built));
-  });
 }

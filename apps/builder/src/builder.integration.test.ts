@@ -1,0 +1,199 @@
+// The build phase as its own deployable on one machine: a build process per BuildRequest (the real
+// build-job.ts entry), against the real git smart-HTTP server, with the results collected from the processes'
+// spool directories and published once, across builder restarts.
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { farm } from '@farm/proto';
+import { InProcessBus, Topics, type Subscription } from '@farm/bus';
+import { remoteBranchSha, startGitHttpServer, type GitHttpServer } from '@farm/git';
+import { silentLogger } from '@farm/runtime';
+import { startBuilder } from './builder';
+import { BUILD_JOB_ENTRY } from './config';
+import { ProcessBuildLauncher } from './process-build-launcher';
+
+const exec = promisify(execFile);
+const B = farm.v1.BuildStatus;
+
+describe('builder: a build process per request', () => {
+  let tmp: string;
+  let gitServer: GitHttpServer;
+  let bus: InProcessBus;
+  let results: farm.v1.BuildResult[];
+  let watching: Subscription;
+  const stops: (() => Promise<void>)[] = [];
+
+  beforeEach(async () => {
+    tmp = await mkdtemp(path.join(os.tmpdir(), 'builder-test-'));
+    gitServer = await startGitHttpServer({ root: path.join(tmp, 'git') });
+    bus = new InProcessBus();
+    results = [];
+    watching = await bus.subscribe(Topics.buildResults, 'test', async (r) => void results.push(r));
+  });
+  afterEach(async () => {
+    for (const stop of stops.splice(0).reverse()) await stop();
+    await watching.stop();
+    await bus.close();
+    await gitServer.close();
+    await rm(tmp, { recursive: true, force: true });
+  });
+
+  const git = (cwd: string, ...args: string[]) =>
+    exec('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd });
+
+  /** A repository with a base commit and one branch per entry, each changing the files it names. */
+  async function repoWithBranches(name: string, branches: Record<string, Record<string, string>>) {
+    const url = await gitServer.createBareRepo(name);
+    const dir = path.join(tmp, `work-${name}`);
+    await exec('git', ['init', '-q', '-b', 'main', dir]);
+    await writeFile(path.join(dir, 'a.txt'), 'base\n');
+    await git(dir, 'add', '-A');
+    await git(dir, 'commit', '-qm', 'base');
+    const { stdout } = await git(dir, 'rev-parse', 'HEAD');
+    await git(dir, 'push', '-q', url, 'main');
+    for (const [branch, files] of Object.entries(branches)) {
+      await git(dir, 'checkout', '-q', '-B', branch, 'main');
+      for (const [file, content] of Object.entries(files)) await writeFile(path.join(dir, file), content);
+      await git(dir, 'add', '-A');
+      await git(dir, 'commit', '-qm', `change on ${branch}`);
+      await git(dir, 'push', '-q', url, branch);
+    }
+    return { url, baseCommit: stdout.trim() };
+  }
+
+  function launcher(stateDir: string, onClose: 'stop' | 'leave' = 'stop') {
+    return new ProcessBuildLauncher({
+      bus,
+      log: silentLogger,
+      buildEntry: BUILD_JOB_ENTRY,
+      stateDir,
+      onClose,
+      adoptPollMs: 100,
+      env: { ...process.env, FARM_BUILD_CHECK_TIMEOUT_S: '60' },
+    });
+  }
+
+  async function builder(stateDir: string, onClose: 'stop' | 'leave' = 'stop') {
+    const b = await startBuilder({ bus, launcher: launcher(stateDir, onClose), log: silentLogger });
+    let stopped = false;
+    const stop = async () => {
+      if (!stopped) await b.stop();
+      stopped = true;
+    };
+    stops.push(stop);
+    return { stop };
+  }
+
+  const request = (id: string, repo: { url: string; baseCommit: string }, branches: string[], checkCommand = '') =>
+    farm.v1.BuildRequest.create({
+      changeRequestId: id,
+      repo: { url: repo.url, baseRef: 'main', baseCommit: repo.baseCommit },
+      branches,
+      checkCommand,
+    });
+
+  async function resultFor(id: string, timeoutMs = 60_000): Promise<farm.v1.BuildResult> {
+    const until = Date.now() + timeoutMs;
+    while (Date.now() < until) {
+      const found = results.find((r) => r.changeRequestId === id);
+      if (found) return found;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`no build result for ${id}`);
+  }
+
+  test('merges the branches, runs the checks in a build process and pushes farm/<id>', async () => {
+    const repo = await repoWithBranches('pass.git', {
+      'agt/one': { 'b.txt': 'one\n' },
+      'agt/two': { 'c.txt': 'two\n' },
+    });
+    const stateDir = path.join(tmp, 'builds');
+    await builder(stateDir);
+    // The check sees the merged tree: both branches' files.
+    const check = 'test -f b.txt && test -f c.txt';
+    await bus.publish(Topics.buildRequests, request('cr-pass', repo, ['agt/one', 'agt/two'], check));
+    const result = await resultFor('cr-pass');
+    expect(B[result.status]).toBe('BUILD_PASSED');
+    expect(result.integrationBranch).toBe('farm/cr-pass');
+    expect(result.commitSha).toBe(await remoteBranchSha(repo.url, 'farm/cr-pass'));
+    // Once reported, the build's directory is gone and nothing else was published.
+    await waitFor(() => readdirSync(stateDir).length === 0);
+    expect(results.filter((r) => r.changeRequestId === 'cr-pass')).toHaveLength(1);
+  });
+
+  test('a merge conflict and a failing check are reported with their reasons', async () => {
+    const repo = await repoWithBranches('conflict.git', {
+      'agt/x': { 'a.txt': 'x\n' },
+      'agt/y': { 'a.txt': 'y\n' },
+      'agt/z': { 'z.txt': 'z\n' },
+    });
+    await builder(path.join(tmp, 'builds'));
+    await bus.publish(Topics.buildRequests, request('cr-conflict', repo, ['agt/x', 'agt/y']));
+    await bus.publish(Topics.buildRequests, request('cr-red', repo, ['agt/z'], 'echo tests failed >&2; exit 3'));
+    const conflict = await resultFor('cr-conflict');
+    expect(B[conflict.status]).toBe('MERGE_CONFLICT');
+    expect(conflict.conflictingPaths).toEqual(['a.txt']);
+    const red = await resultFor('cr-red');
+    expect(B[red.status]).toBe('BUILD_FAILED');
+    expect(red.notes.join('\n')).toMatch(/tests failed|exit/);
+    expect(await remoteBranchSha(repo.url, 'farm/cr-red')).toBeUndefined();
+  });
+
+  test('a build that cannot start is reported failed, saying how it ended', async () => {
+    await builder(path.join(tmp, 'builds'));
+    // No repository URL: the build process rejects its input (exit 64) without publishing.
+    await bus.publish(Topics.buildRequests, farm.v1.BuildRequest.create({ changeRequestId: 'cr-bad', branches: [] }));
+    const result = await resultFor('cr-bad');
+    expect(B[result.status]).toBe('BUILD_FAILED');
+    expect(result.notes.join('\n')).toMatch(/exited with code 64 before reporting/);
+  });
+
+  test('a build outlives its builder: the next one adopts it and publishes its result once', async () => {
+    const repo = await repoWithBranches('adopt.git', { 'agt/slow': { 'b.txt': 'slow\n' } });
+    const stateDir = path.join(tmp, 'builds');
+    const first = await builder(stateDir, 'leave');
+    await bus.publish(Topics.buildRequests, request('cr-adopt', repo, ['agt/slow'], 'sleep 3'));
+    await waitFor(() => existsSync(stateDir) && readdirSync(stateDir).length === 1);
+    const [dir] = readdirSync(stateDir);
+    await waitFor(() => existsSync(path.join(stateDir, dir, 'build.json')));
+    const { pid } = JSON.parse(readFileSync(path.join(stateDir, dir, 'build.json'), 'utf8')) as { pid: number };
+    expect(pid).not.toBe(process.pid);
+    await first.stop(); // the build keeps running
+    expect(results).toHaveLength(0);
+    expect(() => process.kill(pid, 0)).not.toThrow();
+    await builder(stateDir);
+    const result = await resultFor('cr-adopt');
+    expect(B[result.status]).toBe('BUILD_PASSED');
+    // The request is delivered again to the new builder's group only if it was never started; it was.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(results.filter((r) => r.changeRequestId === 'cr-adopt')).toHaveLength(1);
+  });
+
+  test('a build stopped with its builder runs again when the builder comes back', async () => {
+    const repo = await repoWithBranches('rerun.git', { 'agt/r': { 'b.txt': 'r\n' } });
+    const stateDir = path.join(tmp, 'builds');
+    const first = await builder(stateDir, 'stop');
+    // The first run never finishes on its own; the marker file counts the runs.
+    const runs = path.join(tmp, 'runs');
+    const check = `echo run >> ${runs}; test "$(wc -l < ${runs})" -gt 1 || sleep 60`;
+    await bus.publish(Topics.buildRequests, request('cr-rerun', repo, ['agt/r'], check));
+    await waitFor(() => existsSync(runs), 30_000);
+    await first.stop();
+    expect(results).toHaveLength(0);
+    await builder(stateDir);
+    const result = await resultFor('cr-rerun');
+    expect(B[result.status]).toBe('BUILD_PASSED');
+    expect(readFileSync(runs, 'utf8').trim().split('\n')).toHaveLength(2);
+  });
+});
+
+async function waitFor(cond: () => boolean, timeoutMs = 30_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -1,0 +1,218 @@
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { encodeBuildRequestBase64, type farm } from '@farm/proto';
+import { Topics, readSpoolDir, type EventBus } from '@farm/bus';
+import { isSameProcess, signalGroup, startTicksOf, type Logger } from '@farm/runtime';
+import { reportForBuild, type BuildLauncher } from './build-launcher';
+import { builderMetrics } from './metrics';
+
+export interface ProcessBuildLauncherConfig {
+  bus: EventBus;
+  log: Logger;
+  /** The build's Job-style entry point (BUILD_JOB_ENTRY). */
+  buildEntry: string;
+  /** Environment of the build process (git credentials, check timeout); the sandbox scrubs it for the checks. */
+  env?: NodeJS.ProcessEnv;
+  /** One directory per build (request, pid, log, checkout, spooled result), kept across restarts; a temp dir when omitted. */
+  stateDir?: string;
+  /** On close: stop running builds (they run again when the builder comes back) or leave them running (default). */
+  onClose?: 'stop' | 'leave';
+  /** A build the builder found dead without a result is run again this many times before it fails. */
+  maxRuns?: number;
+  /** How often an adopted build (not our child) is checked for having ended. */
+  adoptPollMs?: number;
+}
+
+interface BuildRecord {
+  changeRequestId: string;
+  pid?: number;
+  startTicks?: string;
+  runs: number;
+}
+
+const TSX_LOADER = pathToFileURL(require.resolve('tsx')).href;
+const REQUEST_FILE = 'request.b64';
+const RECORD_FILE = 'build.json';
+
+/**
+ * One machine: a process per build, in its own process group, detached so that it outlives a restart of the
+ * farm. The build spools its BuildResult to files; when it exits the launcher publishes them, or BUILD_FAILED
+ * saying how it ended when it reported nothing. A build found dead after a restart without a result (the farm
+ * stopped it) runs again, up to `maxRuns`: a build is idempotent (it force-pushes the farm's own branch).
+ */
+export class ProcessBuildLauncher implements BuildLauncher {
+  private readonly stateDir: string;
+  private readonly running = new Map<string, { pid?: number; dir: string }>(); // by dir
+  private readonly pending = new Set<Promise<void>>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private closing = false;
+
+  constructor(private readonly config: ProcessBuildLauncherConfig) {
+    this.stateDir = config.stateDir ?? mkdtempSync(join(os.tmpdir(), 'farm-builds-'));
+    mkdirSync(this.stateDir, { recursive: true });
+  }
+
+  async launch(request: farm.v1.IBuildRequest): Promise<void> {
+    const dir = join(this.stateDir, buildDirName(request.changeRequestId!));
+    if (existsSync(join(dir, RECORD_FILE))) {
+      this.config.log.info('build already started', { changeRequestId: request.changeRequestId });
+      return;
+    }
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, REQUEST_FILE), encodeBuildRequestBase64(request));
+    this.start(dir, { changeRequestId: request.changeRequestId!, runs: 0 });
+  }
+
+  async resume(): Promise<void> {
+    for (const name of readdirSync(this.stateDir)) {
+      const dir = join(this.stateDir, name);
+      const record = readRecord(dir);
+      if (!record) {
+        // Never started (the builder stopped between the two writes): the request is redelivered.
+        rmSync(dir, { recursive: true, force: true });
+        continue;
+      }
+      if (record.pid && isSameProcess(record.pid, record.startTicks)) {
+        this.config.log.info('adopting running build', { changeRequestId: record.changeRequestId, pid: record.pid });
+        this.follow(dir, record.pid);
+        this.pollUntilExit(dir, record.pid, record.startTicks);
+      } else if (!hasResult(dir) && record.runs < (this.config.maxRuns ?? 2)) {
+        this.config.log.warn('build ended while the builder was down; running it again', {
+          changeRequestId: record.changeRequestId,
+        });
+        rmSync(join(dir, 'work'), { recursive: true, force: true });
+        this.start(dir, record);
+      } else {
+        await this.finish(dir, 'ended while the builder was not running');
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    for (const t of this.timers) clearInterval(t);
+    if (this.config.onClose !== 'stop') {
+      if (this.running.size)
+        this.config.log.info('builds left running; the next builder follows them', { builds: this.running.size });
+      return;
+    }
+    for (const b of this.running.values()) if (b.pid) signalGroup(b.pid, 'SIGTERM');
+    while (this.running.size) await new Promise((r) => setTimeout(r, 20));
+    await Promise.all([...this.pending]);
+  }
+
+  private start(dir: string, previous: BuildRecord): void {
+    const fd = openSync(join(dir, 'build.log'), 'a');
+    let child;
+    try {
+      child = spawn(process.execPath, ['--import', TSX_LOADER, this.config.buildEntry], {
+        env: {
+          ...(this.config.env ?? process.env),
+          FARM_BUILD_REQUEST: readFileSync(join(dir, REQUEST_FILE), 'utf8'),
+          FARM_BUILD_SPOOL_DIR: join(dir, 'out'),
+          FARM_WORK_DIR: join(dir, 'work'),
+        },
+        stdio: ['ignore', fd, fd],
+        detached: true, // its own process group: the checks it runs are stopped with it
+      });
+    } finally {
+      closeSync(fd);
+    }
+    const pid = child.pid;
+    const record: BuildRecord = {
+      ...previous,
+      pid,
+      startTicks: pid ? startTicksOf(pid) : undefined,
+      runs: previous.runs + 1,
+    };
+    writeFileSync(join(dir, RECORD_FILE), JSON.stringify(record));
+    child.unref();
+    this.follow(dir, pid);
+    child.on('error', (err) => this.track(this.finish(dir, `could not be started: ${err.message}`)));
+    child.on('exit', (code, signal) =>
+      this.track(this.finish(dir, signal ? `killed by ${signal}` : `exited with code ${code}`)),
+    );
+    builderMetrics.launched.inc();
+    this.config.log.info('build process started', { changeRequestId: record.changeRequestId, pid, run: record.runs });
+  }
+
+  private follow(dir: string, pid: number | undefined): void {
+    this.running.set(dir, { pid, dir });
+    builderMetrics.running.set(this.running.size);
+  }
+
+  private pollUntilExit(dir: string, pid: number, startTicks: string | undefined): void {
+    const timer = setInterval(() => {
+      if (isSameProcess(pid, startTicks)) return;
+      clearInterval(timer);
+      this.timers.delete(timer);
+      this.track(this.finish(dir, 'exited'));
+    }, this.config.adoptPollMs ?? 1000);
+    timer.unref();
+    this.timers.add(timer);
+  }
+
+  private track(p: Promise<void>): void {
+    const tracked = p.catch((err) => this.config.log.error('publishing a build result failed', { err }));
+    this.pending.add(tracked);
+    void tracked.finally(() => this.pending.delete(tracked));
+  }
+
+  /**
+   * Publishes what the build spooled, or BUILD_FAILED on its behalf, then forgets it. Publishing comes first:
+   * a crash in between republishes, and the orchestrator applies one build result per request. A closed
+   * launcher leaves every build, stopped or still running, to the next builder.
+   */
+  private async finish(dir: string, how: string): Promise<void> {
+    try {
+      if (this.closing) return; // stopped or left running: the next builder finishes it
+      const record = readRecord(dir);
+      if (!record) return;
+      const spooled = readSpoolDir(join(dir, 'out'));
+      for (const m of spooled) {
+        await this.config.bus.publishRaw(m.topic, m.value, { key: m.key ?? undefined, headers: m.headers });
+      }
+      if (!spooled.some((m) => m.topic === Topics.buildResults.name)) {
+        this.config.log.error('build ended without a result', { changeRequestId: record.changeRequestId, how });
+        builderMetrics.unreported.inc();
+        await reportForBuild(this.config.bus, record.changeRequestId, `process ${how}`);
+      }
+      rmSync(dir, { recursive: true, force: true });
+    } finally {
+      this.running.delete(dir);
+      builderMetrics.running.set(this.running.size);
+    }
+  }
+}
+
+/** A directory name for a change request id: readable, and a hash so two ids never share one. */
+function buildDirName(changeRequestId: string): string {
+  const slug = changeRequestId.replace(/[^A-Za-z0-9_.-]+/g, '-').slice(0, 60);
+  return `${slug}.${createHash('sha256').update(changeRequestId).digest('hex').slice(0, 10)}`;
+}
+
+function readRecord(dir: string): BuildRecord | undefined {
+  try {
+    return JSON.parse(readFileSync(join(dir, RECORD_FILE), 'utf8')) as BuildRecord;
+  } catch {
+    return undefined;
+  }
+}
+
+function hasResult(dir: string): boolean {
+  return readSpoolDir(join(dir, 'out')).some((m) => m.topic === Topics.buildResults.name);
+}

@@ -1,0 +1,4 @@
+// What every part of the farm that starts Kubernetes Jobs shares: the API client set-up, names and labels.
+export * from './kube-config';
+export * from './names';
+export * from './jobs';
