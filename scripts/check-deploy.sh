@@ -66,8 +66,9 @@ step "$RENDERED is the chart rendered with defaults"
 diff <(grep -v '^# ' "$RENDERED" | grep -v '^#$') <(grep -v '^# ' "$out/default.yaml") > "$out/drift" ||
   { head -40 "$out/drift" >&2; fail "$RENDERED is stale: run bash scripts/check-deploy.sh --update"; }
 
-step "the coding-agent Job the launcher creates"
+step "the coding-agent Job the orchestrator creates and the build Job the builder creates"
 node --import tsx scripts/k8s/agent-job.ts | "$VALIDATE" -refs=false -
+node --import tsx scripts/k8s/build-job.ts | "$VALIDATE" -refs=false -
 
 if command -v docker-compose >/dev/null; then
   step "docker-compose config"
@@ -83,7 +84,7 @@ if command -v promtool >/dev/null; then
   step "promtool: Prometheus config, alert rules and their tests"
   promtool check config deploy/prometheus/prometheus.yml
   (cd deploy/prometheus && promtool test rules alerts.test.yml)
-  for app in orchestrator request-planner code-planner coding-agent srm rag-service; do
+  for app in orchestrator builder request-planner code-planner coding-agent srm rag-service; do
     step "promtool check metrics: $app"
     node --import tsx scripts/k8s/print-metrics.ts "$app" > "$out/metrics-$app.txt"
     [ -s "$out/metrics-$app.txt" ] || fail "$app served no metrics"

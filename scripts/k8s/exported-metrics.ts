@@ -13,6 +13,7 @@ export const APP_METRIC_MODULES: Record<string, string[]> = {
     'apps/orchestrator/src/kubernetes-metrics.ts',
     'clients/bus/src/metrics.ts',
   ],
+  builder: ['apps/builder/src/metrics.ts', 'clients/bus/src/metrics.ts'],
   'request-planner': ['apps/request-planner/src/metrics.ts'],
   'code-planner': ['apps/code-planner/src/metrics.ts'],
   'coding-agent': ['apps/coding-agent/src/metrics.ts'],

@@ -4,15 +4,16 @@ const short = (s: string, n: number) => createHash('sha256').update(s).digest('h
 
 /**
  * A Job name: `prefix-` + a readable slug of `id` + a hash of `unique`, so two ids that slug alike never share a
- * Job. A DNS-1123 label of at most 63 characters for a prefix of up to 3.
+ * Job. A DNS-1123 label of at most 63 characters.
  */
 export function jobName(prefix: string, id: string, unique: string): string {
+  const room = 63 - prefix.length - 1 - 1 - 10; // prefix, two dashes, the hash
   const slug = id
     .toLowerCase()
     .replace(/[^a-z0-9-]+/g, '-')
     .replace(/-+/g, '-')
     .replace(/^-|-$/g, '')
-    .slice(0, 49)
+    .slice(0, room)
     .replace(/-$/, '');
   return `${prefix}-${slug ? slug + '-' : ''}${short(unique, 10)}`;
 }
