@@ -169,6 +169,17 @@ export namespace farm {
             HARD_FAIL = 3
         }
 
+        /** TaskState enum. */
+        enum TaskState {
+            TASK_STATE_UNSPECIFIED = 0,
+            TASK_PENDING = 1,
+            TASK_DISPATCHED = 2,
+            TASK_SUCCESS = 3,
+            TASK_SOFT_FAIL = 4,
+            TASK_HARD_FAIL = 5,
+            TASK_CANCELLED = 6
+        }
+
         /** BuildStatus enum. */
         enum BuildStatus {
             BUILD_STATUS_UNSPECIFIED = 0,
@@ -317,7 +328,7 @@ export namespace farm {
             branchName?: (string|null);
 
             /** PhaseTransition taskState */
-            taskState?: (string|null);
+            taskState?: (farm.v1.TaskState|null);
         }
 
         /** Represents a PhaseTransition. */
@@ -357,7 +368,7 @@ export namespace farm {
             public branchName: string;
 
             /** PhaseTransition taskState. */
-            public taskState: string;
+            public taskState: farm.v1.TaskState;
 
             /**
              * Creates a new PhaseTransition instance using the specified properties.

@@ -517,6 +517,30 @@ $root.farm = (function() {
         })();
 
         /**
+         * TaskState enum.
+         * @name farm.v1.TaskState
+         * @enum {number}
+         * @property {number} TASK_STATE_UNSPECIFIED=0 TASK_STATE_UNSPECIFIED value
+         * @property {number} TASK_PENDING=1 TASK_PENDING value
+         * @property {number} TASK_DISPATCHED=2 TASK_DISPATCHED value
+         * @property {number} TASK_SUCCESS=3 TASK_SUCCESS value
+         * @property {number} TASK_SOFT_FAIL=4 TASK_SOFT_FAIL value
+         * @property {number} TASK_HARD_FAIL=5 TASK_HARD_FAIL value
+         * @property {number} TASK_CANCELLED=6 TASK_CANCELLED value
+         */
+        v1.TaskState = (function() {
+            var valuesById = {}, values = Object.create(valuesById);
+            values[valuesById[0] = "TASK_STATE_UNSPECIFIED"] = 0;
+            values[valuesById[1] = "TASK_PENDING"] = 1;
+            values[valuesById[2] = "TASK_DISPATCHED"] = 2;
+            values[valuesById[3] = "TASK_SUCCESS"] = 3;
+            values[valuesById[4] = "TASK_SOFT_FAIL"] = 4;
+            values[valuesById[5] = "TASK_HARD_FAIL"] = 5;
+            values[valuesById[6] = "TASK_CANCELLED"] = 6;
+            return values;
+        })();
+
+        /**
          * BuildStatus enum.
          * @name farm.v1.BuildStatus
          * @enum {number}
@@ -847,7 +871,7 @@ $root.farm = (function() {
              * @property {string|null} [taskId] PhaseTransition taskId
              * @property {farm.v1.CommitStatus|null} [taskStatus] PhaseTransition taskStatus
              * @property {string|null} [branchName] PhaseTransition branchName
-             * @property {string|null} [taskState] PhaseTransition taskState
+             * @property {farm.v1.TaskState|null} [taskState] PhaseTransition taskState
              */
 
             /**
@@ -939,11 +963,11 @@ $root.farm = (function() {
 
             /**
              * PhaseTransition taskState.
-             * @member {string} taskState
+             * @member {farm.v1.TaskState} taskState
              * @memberof farm.v1.PhaseTransition
              * @instance
              */
-            PhaseTransition.prototype.taskState = "";
+            PhaseTransition.prototype.taskState = 0;
 
             /**
              * Creates a new PhaseTransition instance using the specified properties.
@@ -992,7 +1016,7 @@ $root.farm = (function() {
                 if (m.branchName != null && Object.hasOwnProperty.call(m, "branchName"))
                     w.uint32(74).string(m.branchName);
                 if (m.taskState != null && Object.hasOwnProperty.call(m, "taskState"))
-                    w.uint32(82).string(m.taskState);
+                    w.uint32(88).int32(m.taskState);
                 return w;
             };
 
@@ -1079,8 +1103,8 @@ $root.farm = (function() {
                             m.branchName = r.string();
                             break;
                         }
-                    case 10: {
-                            m.taskState = r.string();
+                    case 11: {
+                            m.taskState = r.int32();
                             break;
                         }
                     default:
@@ -1193,8 +1217,18 @@ $root.farm = (function() {
                         return "branchName: string expected";
                 }
                 if (m.taskState != null && Object.hasOwnProperty.call(m, "taskState")) {
-                    if (!$util.isString(m.taskState))
-                        return "taskState: string expected";
+                    switch (m.taskState) {
+                    default:
+                        return "taskState: enum value expected";
+                    case 0:
+                    case 1:
+                    case 2:
+                    case 3:
+                    case 4:
+                    case 5:
+                    case 6:
+                        break;
+                    }
                 }
                 return null;
             };
@@ -1353,8 +1387,41 @@ $root.farm = (function() {
                 if (d.branchName != null) {
                     m.branchName = String(d.branchName);
                 }
-                if (d.taskState != null) {
-                    m.taskState = String(d.taskState);
+                switch (d.taskState) {
+                default:
+                    if (typeof d.taskState === "number") {
+                        m.taskState = d.taskState;
+                        break;
+                    }
+                    break;
+                case "TASK_STATE_UNSPECIFIED":
+                case 0:
+                    m.taskState = 0;
+                    break;
+                case "TASK_PENDING":
+                case 1:
+                    m.taskState = 1;
+                    break;
+                case "TASK_DISPATCHED":
+                case 2:
+                    m.taskState = 2;
+                    break;
+                case "TASK_SUCCESS":
+                case 3:
+                    m.taskState = 3;
+                    break;
+                case "TASK_SOFT_FAIL":
+                case 4:
+                    m.taskState = 4;
+                    break;
+                case "TASK_HARD_FAIL":
+                case 5:
+                    m.taskState = 5;
+                    break;
+                case "TASK_CANCELLED":
+                case 6:
+                    m.taskState = 6;
+                    break;
                 }
                 return m;
             };
@@ -1394,7 +1461,7 @@ $root.farm = (function() {
                     d.taskId = "";
                     d.taskStatus = o.enums === String ? "COMMIT_STATUS_UNSPECIFIED" : 0;
                     d.branchName = "";
-                    d.taskState = "";
+                    d.taskState = o.enums === String ? "TASK_STATE_UNSPECIFIED" : 0;
                 }
                 if (m.changeRequestId != null && Object.hasOwnProperty.call(m, "changeRequestId")) {
                     d.changeRequestId = m.changeRequestId;
@@ -1434,7 +1501,7 @@ $root.farm = (function() {
                     d.branchName = m.branchName;
                 }
                 if (m.taskState != null && Object.hasOwnProperty.call(m, "taskState")) {
-                    d.taskState = m.taskState;
+                    d.taskState = o.enums === String ? $root.farm.v1.TaskState[m.taskState] === undefined ? m.taskState : $root.farm.v1.TaskState[m.taskState] : m.taskState;
                 }
                 return d;
             };

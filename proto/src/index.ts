@@ -18,6 +18,7 @@ export const {
   Phase,
   TaskKind,
   CommitStatus,
+  TaskState,
   BuildStatus,
   RepoRef,
   ChangeRequest,
@@ -56,6 +57,53 @@ export function phaseName(phase: farm.v1.Phase): string {
 
 export function commitStatusName(status: farm.v1.CommitStatus): string {
   return farm.v1.CommitStatus[status] ?? String(status);
+}
+
+/** A task state's name as people see it (API, events, CLI, the tasks table): the enum's without TASK_. */
+export type TaskStateName = 'PENDING' | 'DISPATCHED' | 'SUCCESS' | 'SOFT_FAIL' | 'HARD_FAIL' | 'CANCELLED';
+
+const TASK_STATE_NAMES: Record<farm.v1.TaskState, TaskStateName | ''> = {
+  [farm.v1.TaskState.TASK_STATE_UNSPECIFIED]: '',
+  [farm.v1.TaskState.TASK_PENDING]: 'PENDING',
+  [farm.v1.TaskState.TASK_DISPATCHED]: 'DISPATCHED',
+  [farm.v1.TaskState.TASK_SUCCESS]: 'SUCCESS',
+  [farm.v1.TaskState.TASK_SOFT_FAIL]: 'SOFT_FAIL',
+  [farm.v1.TaskState.TASK_HARD_FAIL]: 'HARD_FAIL',
+  [farm.v1.TaskState.TASK_CANCELLED]: 'CANCELLED',
+};
+
+const TASK_STATES_BY_NAME = new Map<string, farm.v1.TaskState>(
+  Object.entries(TASK_STATE_NAMES).map(([state, name]) => [name, Number(state)]),
+);
+
+/** The short name of a task state; '' when unset (request-level events). */
+export function taskStateName(state: farm.v1.TaskState): TaskStateName | '' {
+  const name = TASK_STATE_NAMES[state];
+  if (name === undefined) throw new Error(`unknown task state ${state}`);
+  return name;
+}
+
+/** The task state of a short name (the inverse of taskStateName, so '' is unset). */
+export function parseTaskState(name: string): farm.v1.TaskState {
+  const state = TASK_STATES_BY_NAME.get(name);
+  if (state === undefined) {
+    throw new Error(`unknown task state "${name}" (expected one of ${[...TASK_STATES_BY_NAME.keys()].join(', ')})`);
+  }
+  return state;
+}
+
+/** The final task state an agent's result means; unset for a result without a status. */
+export function taskStateForCommitStatus(status: farm.v1.CommitStatus): farm.v1.TaskState {
+  switch (status) {
+    case farm.v1.CommitStatus.SUCCESS:
+      return farm.v1.TaskState.TASK_SUCCESS;
+    case farm.v1.CommitStatus.SOFT_FAIL:
+      return farm.v1.TaskState.TASK_SOFT_FAIL;
+    case farm.v1.CommitStatus.HARD_FAIL:
+      return farm.v1.TaskState.TASK_HARD_FAIL;
+    default:
+      return farm.v1.TaskState.TASK_STATE_UNSPECIFIED;
+  }
 }
 
 /**

@@ -158,7 +158,7 @@ describe('farm up over its HTTP API, for a repository on this machine', () => {
     const { changeRequestId: id, created } = await up.api.submit({ title: GOAL, repo: { url: repo, baseRef: 'main' } });
     expect(created).toBe(true);
     const seen: farm.v1.PhaseTransition[] = [];
-    await follow(up.api, id, seen, (t) => t.taskState === 'DISPATCHED');
+    await follow(up.api, id, seen, (t) => t.taskState === farm.v1.TaskState.TASK_DISPATCHED);
     const callsBefore = codingCalls(model);
 
     // Killed without a chance to clean up, while the agent waits for the model.
@@ -169,7 +169,7 @@ describe('farm up over its HTTP API, for a repository on this machine', () => {
 
     expect(farm.v1.Phase[seen.at(-1)!.toPhase]).toBe('DONE');
     expect(sequences(seen)).toEqual(sequences(seen).map((_, i) => i + 1)); // every event once, in order
-    expect(seen.filter((t) => t.taskState === 'DISPATCHED')).toHaveLength(1);
+    expect(seen.filter((t) => t.taskState === farm.v1.TaskState.TASK_DISPATCHED)).toHaveLength(1);
     expect(codingCalls(model)).toBe(Math.max(callsBefore, 1)); // the agent was adopted, not started again
     const status = await up.api.get(id);
     expect(status.request.phase).toBe('DONE');

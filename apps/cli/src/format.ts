@@ -1,11 +1,11 @@
-import { farm } from '@farm/proto';
+import { farm, taskStateName } from '@farm/proto';
 import { formatCostUsd, type RequestSummary, type TaskSummary } from '@farm/orchestrator';
 
-/** One line per transition for people; --json prints the proto3 JSON mapping instead. */
+/** One line per transition for people; --json prints transitionToJson instead. */
 export function formatTransition(t: farm.v1.PhaseTransition): string {
   const seq = String(t.sequence).padStart(3);
   if (t.taskId) {
-    const state = t.taskState || farm.v1.CommitStatus[t.taskStatus] || '';
+    const state = taskStateName(t.taskState) || farm.v1.CommitStatus[t.taskStatus] || '';
     const branch = t.branchName ? `  ${t.branchName}` : '';
     return `${seq}    task ${t.taskId}: ${state}${branch}`;
   }

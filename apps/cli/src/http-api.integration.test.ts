@@ -3,9 +3,9 @@
 // in-process one and Kafka, started by the jest global set-up unless KAFKA_BROKERS is given).
 import { farm } from '@farm/proto';
 import { testBuses } from '@farm/bus/testing';
-import { Topics, toJson, type EventBus } from '@farm/bus';
+import type { EventBus } from '@farm/bus';
 import { remoteBranchSha } from '@farm/git';
-import { ChangeRequestClient, changeRequestApi } from '@farm/orchestrator';
+import { ChangeRequestClient, changeRequestApi, transitionToJson } from '@farm/orchestrator';
 import { OpenApiConformance, conformingFetch } from '@farm/orchestrator/testing';
 import { serveMetrics } from '@farm/runtime';
 import { createPgStore, type SqlStore } from '@farm/store';
@@ -54,13 +54,16 @@ describe.each(modes)('the farm through its HTTP API on %s and PostgreSQL', (_mod
 
     const transitions: farm.v1.PhaseTransition[] = [];
     for await (const t of client.events(id)) {
-      conformance.checkEvent('/v1/change-requests/{id}/events', toJson(Topics.phaseTransitions, t));
+      conformance.checkEvent('/v1/change-requests/{id}/events', transitionToJson(t));
       transitions.push(t);
     }
     expect(transitions.map((t) => Number(t.sequence))).toEqual(transitions.map((_, i) => i + 1));
     const phases = transitions.filter((t) => !t.taskId).map((t) => farm.v1.Phase[t.toPhase]);
     expect(phases).toEqual(['RECEIVED', 'PLANNING', 'CODING', 'BUILD', 'DONE']);
-    expect(transitions.filter((t) => t.taskId).map((t) => t.taskState)).toEqual(['DISPATCHED', 'SUCCESS']);
+    expect(transitions.filter((t) => t.taskId).map((t) => t.taskState)).toEqual([
+      farm.v1.TaskState.TASK_DISPATCHED,
+      farm.v1.TaskState.TASK_SUCCESS,
+    ]);
 
     const { request, tasks } = await client.get(id);
     expect(request).toMatchObject({ phase: 'DONE', tasksDone: 1, tasksTotal: 1, attempts: 1 });

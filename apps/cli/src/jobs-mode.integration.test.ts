@@ -169,7 +169,7 @@ describe('jobs mode: coding tasks as Kubernetes Jobs, on Kafka and PostgreSQL', 
     let restarted: Promise<void> | undefined;
     const ts = await h.watch(id, (t) => {
       // A new orchestrator with a new launcher while the first Jobs run: it re-attaches to them.
-      if (!restarted && t.taskState === 'DISPATCHED') restarted = h!.restartOrchestrator();
+      if (!restarted && t.taskState === farm.v1.TaskState.TASK_DISPATCHED) restarted = h!.restartOrchestrator();
     });
     await restarted;
     expect(phasesOf(ts).at(-1)).toBe('DONE');
@@ -307,7 +307,7 @@ describe('jobs mode: coding tasks as Kubernetes Jobs, on Kafka and PostgreSQL', 
     const id = await h.submit({ repoUrl: repo.url, title: 'Extend the library' });
     let cancelled: Promise<void> | undefined;
     const ts = await h.watch(id, (t) => {
-      if (cancelled || t.taskState !== 'DISPATCHED') return;
+      if (cancelled || t.taskState !== farm.v1.TaskState.TASK_DISPATCHED) return;
       // Once both agents' pods run, the user cancels.
       cancelled = expectEventually(
         async () => (await podsOf(id)).filter((p) => p.status?.phase === 'Running').length === 2,

@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
 import { farm } from '@farm/proto';
-import { KafkaBus, Topics, toJson } from '@farm/bus';
-import { ApiUnreachable, ChangeRequestClient } from '@farm/orchestrator';
+import { KafkaBus } from '@farm/bus';
+import { ApiUnreachable, ChangeRequestClient, transitionToJson } from '@farm/orchestrator';
 import { ConfigError, FarmError, createLogger, loadConfig, runService } from '@farm/runtime';
 import { loadCliConfig, requireBrokers, type CliConfig } from './config';
 import { runDemo } from './demo';
@@ -169,7 +169,7 @@ async function watchOverHttp(api: ChangeRequestClient, id: string, json: boolean
   let last: farm.v1.PhaseTransition | undefined;
   try {
     for await (const t of api.events(id, { signal })) {
-      view.show(t, () => toJson(Topics.phaseTransitions, t));
+      view.show(t, () => transitionToJson(t));
       last = t;
     }
   } catch (err) {
@@ -184,7 +184,7 @@ async function watchOverHttp(api: ChangeRequestClient, id: string, json: boolean
 async function watchOverKafka(bus: KafkaBus, id: string, json: boolean, timeoutS?: number): Promise<number> {
   const view = new ProgressView(process.stdout, json);
   try {
-    const last = await watchChangeRequest(bus, id, (t) => view.show(t, () => toJson(Topics.phaseTransitions, t)), {
+    const last = await watchChangeRequest(bus, id, (t) => view.show(t, () => transitionToJson(t)), {
       timeoutMs: timeoutS ? timeoutS * 1000 : undefined,
     });
     return last.toPhase === farm.v1.Phase.DONE ? 0 : 1;

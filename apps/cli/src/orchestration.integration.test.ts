@@ -2,7 +2,7 @@
 // KAFKA_BROKERS / DATABASE_URL are given), with the git server, the scripted model and agent processes.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { farm } from '@farm/proto';
+import { farm, taskStateName } from '@farm/proto';
 import { KafkaBus, type EventBus, type PublishOptions } from '@farm/bus';
 import { getRequest } from '@farm/orchestrator';
 import { remoteBranchSha } from '@farm/git';
@@ -22,7 +22,7 @@ import {
 const exec = promisify(execFile);
 const phasesOf = (ts: farm.v1.PhaseTransition[]) => ts.filter((t) => !t.taskId).map((t) => farm.v1.Phase[t.toPhase]);
 const taskEvents = (ts: farm.v1.PhaseTransition[]) =>
-  ts.filter((t) => t.taskId).map((t) => `${t.taskId.split('-').at(-1)}:${t.taskState}`);
+  ts.filter((t) => t.taskId).map((t) => `${t.taskId.split('-').at(-1)}:${taskStateName(t.taskState)}`);
 
 const THREE_ITEMS = [
   { id: 'mul', goal: 'Add multiply to the calculator', symbols: ['calculatorExports'] },
@@ -97,7 +97,7 @@ describe('planning and orchestration on Kafka and PostgreSQL', () => {
     const id = await h.submit({ repoUrl: repo.url, title: 'Extend the library' });
     let restarted: Promise<void> | undefined;
     const ts = await h.watch(id, (t) => {
-      if (!restarted && t.taskState === 'DISPATCHED') restarted = h!.restartOrchestrator();
+      if (!restarted && t.taskState === farm.v1.TaskState.TASK_DISPATCHED) restarted = h!.restartOrchestrator();
     });
     await restarted;
     expect(phasesOf(ts).at(-1)).toBe('DONE');
@@ -176,7 +176,8 @@ describe('planning and orchestration on Kafka and PostgreSQL', () => {
     const id = await h.submit({ repoUrl: repo.url, title: 'Extend the library' });
     let cancelled: Promise<void> | undefined;
     const ts = await h.watch(id, (t) => {
-      if (!cancelled && t.taskState === 'DISPATCHED') cancelled = cancelChangeRequest(bus, id, 'changed my mind');
+      if (!cancelled && t.taskState === farm.v1.TaskState.TASK_DISPATCHED)
+        cancelled = cancelChangeRequest(bus, id, 'changed my mind');
     });
     await cancelled;
     expect(phasesOf(ts).at(-1)).toBe('CANCELLED');

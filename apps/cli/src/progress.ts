@@ -1,4 +1,4 @@
-import { farm } from '@farm/proto';
+import { farm, taskStateName } from '@farm/proto';
 import { formatTransition } from './format';
 
 /** What `farm submit --watch` and `farm watch` know about a request while it runs. */
@@ -15,7 +15,7 @@ export function newProgress(now: number): Progress {
 /** Folds one transition into the progress (pure). */
 export function advance(p: Progress, t: farm.v1.PhaseTransition): Progress {
   const tasks = new Map(p.tasks);
-  if (t.taskId) tasks.set(t.taskId, t.taskState || farm.v1.CommitStatus[t.taskStatus] || 'PENDING');
+  if (t.taskId) tasks.set(t.taskId, taskStateName(t.taskState) || farm.v1.CommitStatus[t.taskStatus] || 'PENDING');
   return { ...p, phase: t.taskId ? p.phase : farm.v1.Phase[t.toPhase], tasks };
 }
 

@@ -84,7 +84,10 @@ export function defineFarmScenarios(mode: string, open: () => Promise<{ bus: Eve
 
       const phases = req.transitions.filter((t) => !t.taskId).map((t) => farm.v1.Phase[t.toPhase]);
       expect(phases).toEqual(['RECEIVED', 'PLANNING', 'CODING', 'BUILD', 'DONE']);
-      expect(req.transitions.filter((t) => t.taskId).map((t) => t.taskState)).toEqual(['DISPATCHED', 'SUCCESS']);
+      expect(req.transitions.filter((t) => t.taskId).map((t) => t.taskState)).toEqual([
+        farm.v1.TaskState.TASK_DISPATCHED,
+        farm.v1.TaskState.TASK_SUCCESS,
+      ]);
       expect(req.transitions.map((t) => Number(t.sequence))).toEqual(req.transitions.map((_, i) => i + 1));
 
       const result = results.find((r) => r.changeRequestId === req.id)!;

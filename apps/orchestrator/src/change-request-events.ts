@@ -1,9 +1,10 @@
 import type { ServerResponse } from 'node:http';
 import { FINAL_PHASES, farm } from '@farm/proto';
-import { Topics, toJson } from '@farm/bus';
+import { Topics } from '@farm/bus';
 import { errorMessage, type Logger } from '@farm/runtime';
 import type { SqlExecutor } from '@farm/store';
 import { formatSseComment, formatSseEvent } from './server-sent-events';
+import { transitionToJson } from './transition-json';
 
 export interface EventStreamOptions {
   /** How often the outbox is read for new transitions. */
@@ -80,7 +81,7 @@ export async function streamTransitions(input: {
           formatSseEvent({
             id: sequence,
             event: 'transition',
-            data: JSON.stringify(toJson(Topics.phaseTransitions, transition)),
+            data: JSON.stringify(transitionToJson(transition)),
           }),
         );
         lastSequence = sequence;

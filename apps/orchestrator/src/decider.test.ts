@@ -12,10 +12,10 @@ import {
 } from './decider';
 import type { DispatchGate } from './task-accounting';
 import { canMove } from './phases';
-import type { TaskState } from './phases';
 
 const P = farm.v1.Phase;
 const S = farm.v1.CommitStatus;
+const T = farm.v1.TaskState;
 const options: DeciderOptions = { parallelism: 4, maxDispatches: 2, taskDeadlineMs: 60_000 };
 
 function request(phase: farm.v1.Phase, tasks: TaskRecord[] = []): RequestState {
@@ -25,15 +25,15 @@ function request(phase: farm.v1.Phase, tasks: TaskRecord[] = []): RequestState {
   };
 }
 
-function task(id: string, status: TaskState, more: Partial<TaskRecord> = {}): TaskRecord {
+function task(id: string, status: farm.v1.TaskState, more: Partial<TaskRecord> = {}): TaskRecord {
   return {
     id,
     status,
-    dispatch: status === 'PENDING' ? 0 : 1,
+    dispatch: status === T.TASK_PENDING ? 0 : 1,
     dependsOn: [],
     task: { id, changeRequestId: 'cr', goal: `do ${id}`, repo: { url: 'git://r', baseRef: 'main' } },
-    branch: status === 'SUCCESS' ? `farm/${id}` : '',
-    commitSha: status === 'SUCCESS' ? `sha-${id}` : '',
+    branch: status === T.TASK_SUCCESS ? `farm/${id}` : '',
+    commitSha: status === T.TASK_SUCCESS ? `sha-${id}` : '',
     ...more,
   };
 }
@@ -90,13 +90,17 @@ describe('the orchestrator decider', () => {
   });
 
   it('never runs more tasks at once than the parallelism allows', () => {
-    const state = request(P.CODING, [task('a', 'DISPATCHED'), task('b', 'PENDING'), task('c', 'PENDING')]);
+    const state = request(P.CODING, [
+      task('a', T.TASK_DISPATCHED),
+      task('b', T.TASK_PENDING),
+      task('c', T.TASK_PENDING),
+    ]);
     const d = decide(state, { kind: 'dispatch-ready', gates: startAll(state) }, { ...options, parallelism: 2 });
     expect(launched([d]).map((t) => t.id)).toEqual(['b']);
   });
 
   it('re-dispatches a SOFT_FAIL with its notes until maxDispatches, then fails the request', () => {
-    const state = request(P.CODING, [task('a', 'DISPATCHED')]);
+    const state = request(P.CODING, [task('a', T.TASK_DISPATCHED)]);
     const retried = run(state, result('a', S.SOFT_FAIL, { notes: ['tests red'] }));
     const [again] = launched(retried);
     expect(again).toMatchObject({ id: 'a', dispatch: 2, priorNotes: ['dispatch 1: tests red'] });
@@ -107,14 +111,18 @@ describe('the orchestrator decider', () => {
   });
 
   it.each(['budget', 'review'])('does not re-dispatch a SOFT_FAIL of the %s step', (failedStep) => {
-    const state = request(P.CODING, [task('a', 'DISPATCHED'), task('b', 'DISPATCHED')]);
+    const state = request(P.CODING, [task('a', T.TASK_DISPATCHED), task('b', T.TASK_DISPATCHED)]);
     const d = run(state, result('a', S.SOFT_FAIL, { failedStep }));
     expect(launched(d)).toEqual([]);
     expect(phases(d)).toEqual([P.FAILED]);
   });
 
   it('fails the request on a HARD_FAIL and cancels the other tasks', () => {
-    const state = request(P.CODING, [task('a', 'DISPATCHED'), task('b', 'DISPATCHED'), task('c', 'PENDING')]);
+    const state = request(P.CODING, [
+      task('a', T.TASK_DISPATCHED),
+      task('b', T.TASK_DISPATCHED),
+      task('c', T.TASK_PENDING),
+    ]);
     const [d] = run(state, result('a', S.HARD_FAIL, { notes: ['broken'] }));
     expect(phases([d])).toEqual([P.FAILED]);
     expect(d.updates.filter((u) => u.kind === 'cancel-task').map((u) => u.kind === 'cancel-task' && u.taskId)).toEqual([
@@ -128,7 +136,7 @@ describe('the orchestrator decider', () => {
   });
 
   it('ignores a late result of an earlier dispatch', () => {
-    const state = request(P.CODING, [task('a', 'DISPATCHED', { dispatch: 2 })]);
+    const state = request(P.CODING, [task('a', T.TASK_DISPATCHED, { dispatch: 2 })]);
     const d = decide(state, result('a', S.HARD_FAIL, { dispatch: 1 }), options);
     expect([d.updates, d.events, d.effects]).toEqual([[], [], []]);
   });
@@ -151,15 +159,15 @@ describe('the orchestrator decider', () => {
   });
 
   it('cancels a running request: CANCELLED, running tasks stopped, leases released', () => {
-    const state = request(P.CODING, [task('a', 'DISPATCHED'), task('b', 'SUCCESS')]);
+    const state = request(P.CODING, [task('a', T.TASK_DISPATCHED), task('b', T.TASK_SUCCESS)]);
     const cancel = {
       kind: 'cancel' as const,
       command: { changeRequestId: 'cr', action: farm.v1.ControlAction.CANCEL, requestedBy: 'ann', reason: 'no' },
     };
     const d = decide(state, cancel, options);
     expect(d.updates[0]).toMatchObject({ kind: 'move', to: P.CANCELLED, reason: 'cancelled by ann: no' });
-    expect(statusOf([d], 'a')).toBe('CANCELLED');
-    expect(statusOf([d], 'b')).toBe('SUCCESS');
+    expect(statusOf([d], 'a')).toBe(T.TASK_CANCELLED);
+    expect(statusOf([d], 'b')).toBe(T.TASK_SUCCESS);
     expect(d.effects.map((e) => e.kind)).toEqual(['cancel-launcher', 'release-leases']);
 
     const again = decide(d.state, cancel, options);
@@ -167,7 +175,7 @@ describe('the orchestrator decider', () => {
   });
 
   it('moves to BUILD with a build request of every branch once all tasks succeeded', () => {
-    const state = request(P.CODING, [task('a', 'SUCCESS'), task('b', 'DISPATCHED')]);
+    const state = request(P.CODING, [task('a', T.TASK_SUCCESS), task('b', T.TASK_DISPATCHED)]);
     const [d] = run(state, result('b', S.SUCCESS, { branchName: 'farm/b', commitSha: 'sha-b' }));
     expect(phases([d])).toEqual([P.BUILD]);
     expect(d.events.at(-1)).toEqual({
@@ -191,7 +199,7 @@ describe('the orchestrator decider', () => {
     ],
   ])('ends the request on its build result %#', (build, phase, reason) => {
     const d = decide(
-      request(P.BUILD, [task('a', 'SUCCESS')]),
+      request(P.BUILD, [task('a', T.TASK_SUCCESS)]),
       { kind: 'build-result', build: { changeRequestId: 'cr', ...build } },
       options,
     );
@@ -202,7 +210,7 @@ describe('the orchestrator decider', () => {
   it('refuses illegal moves: events that do not fit the phase change nothing', () => {
     expect(canMove(P.DONE, P.RECEIVED)).toBe(false);
     expect(canMove(P.PLANNING, P.BUILD)).toBe(false);
-    const coding = request(P.CODING, [task('a', 'DISPATCHED')]);
+    const coding = request(P.CODING, [task('a', T.TASK_DISPATCHED)]);
     const staleBuild = { kind: 'build-result' as const, build: { status: farm.v1.BuildStatus.BUILD_PASSED } };
     const staleBundle = { kind: 'task-bundle' as const, bundle: { changeRequestId: 'cr', tasks: [{ id: 'x' }] } };
     for (const event of [staleBuild, staleBundle]) {
@@ -213,10 +221,10 @@ describe('the orchestrator decider', () => {
   });
 
   it('reports a task the cost cap refuses as HARD_FAIL cost-cap instead of launching it', () => {
-    const state = request(P.CODING, [task('a', 'PENDING')]);
+    const state = request(P.CODING, [task('a', T.TASK_PENDING)]);
     const gates = new Map<string, DispatchGate>([['a', { start: false, reason: 'cost cap reached' }]]);
     const d = decide(state, { kind: 'dispatch-ready', gates }, options);
-    expect(statusOf([d], 'a')).toBe('DISPATCHED');
+    expect(statusOf([d], 'a')).toBe(T.TASK_DISPATCHED);
     expect(d.effects).toEqual([
       {
         kind: 'report-for-agent',
@@ -229,7 +237,7 @@ describe('the orchestrator decider', () => {
   });
 
   it('gives a launched task the lessons its gate found', () => {
-    const state = request(P.CODING, [task('a', 'PENDING')]);
+    const state = request(P.CODING, [task('a', T.TASK_PENDING)]);
     const lessons = [{ taskId: 'old', fix: 'run the linter first' }];
     const gates = new Map<string, DispatchGate>([['a', { start: true, task: { id: 'a', lessons } }]]);
     const [t] = launched([decide(state, { kind: 'dispatch-ready', gates }, options)]);

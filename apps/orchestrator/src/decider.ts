@@ -1,6 +1,6 @@
-import { farm, phaseName } from '@farm/proto';
+import { farm, phaseName, taskStateForCommitStatus, taskStateName } from '@farm/proto';
 import { FarmError } from '@farm/runtime';
-import { canMove, codingOutcome, readyTasks, type TaskState } from './phases';
+import { canMove, codingOutcome, readyTasks } from './phases';
 import type { DispatchGate } from './task-accounting';
 
 /**
@@ -11,7 +11,9 @@ import type { DispatchGate } from './task-accounting';
 
 const P = farm.v1.Phase;
 const S = farm.v1.CommitStatus;
+const T = farm.v1.TaskState;
 type Phase = farm.v1.Phase;
+type TaskState = farm.v1.TaskState;
 /** Failed steps whose SOFT_FAIL another dispatch would only repeat at a cost. */
 const NOT_RETRIED_STEPS = new Set(['budget', 'review']);
 
@@ -216,7 +218,7 @@ function onTaskBundle(d: DecisionBuilder, bundle: farm.v1.ITaskBundle): void {
     if (d.state.tasks.some((t) => t.id === task.id)) continue; // the store keeps the first of a repeated id
     d.state.tasks.push({
       id: task.id ?? '',
-      status: 'PENDING',
+      status: T.TASK_PENDING,
       dispatch: 0,
       dependsOn: [...(task.dependsOn ?? [])],
       task: copyTask(task),
@@ -233,20 +235,21 @@ function onCommitResult(d: DecisionBuilder, result: farm.v1.ICommitResult, optio
   const cr = d.requireRequest();
   const task = d.state.tasks.find((t) => t.id === result.taskId);
   if (!task) throw new InvalidEvent(`unknown task ${result.taskId} of ${cr.id}`);
-  const status = S[result.status ?? S.COMMIT_STATUS_UNSPECIFIED] as TaskState;
-  if (!['SUCCESS', 'SOFT_FAIL', 'HARD_FAIL'].includes(status)) {
+  const status = taskStateForCommitStatus(result.status ?? S.COMMIT_STATUS_UNSPECIFIED);
+  if (status === T.TASK_STATE_UNSPECIFIED) {
     throw new InvalidEvent(`commit result of ${result.taskId} has no status`);
   }
   // Only the running dispatch's result counts; a late one from an earlier dispatch is ignored.
-  if (task.status !== 'DISPATCHED' || (result.dispatch && result.dispatch !== task.dispatch)) return;
+  if (task.status !== T.TASK_DISPATCHED || (result.dispatch && result.dispatch !== task.dispatch)) return;
   // The task's cost adds to its request's; a success leaves a lesson for later tasks on the repository.
   d.update({ kind: 'account-result', result, status });
   const phase = cr.phase;
+  const name = taskStateName(status);
   const notes = (result.notes ?? []).join('\n');
   const attempts = result.attempts ?? 0;
   // A task stopped by its budget or its reviewer would only spend again: it is not re-dispatched.
   const retry =
-    status === 'SOFT_FAIL' &&
+    status === T.TASK_SOFT_FAIL &&
     !NOT_RETRIED_STEPS.has(result.failedStep ?? '') &&
     task.dispatch < options.maxDispatches &&
     phase === P.CODING;
@@ -254,7 +257,7 @@ function onCommitResult(d: DecisionBuilder, result: farm.v1.ICommitResult, optio
     // Back to PENDING, carrying what went wrong so the next agent starts from it.
     const again = copyTask(task.task);
     again.priorNotes = [...again.priorNotes, `dispatch ${task.dispatch}: ${notes}`.slice(0, 4000)];
-    Object.assign(task, { status: 'PENDING', task: again });
+    Object.assign(task, { status: T.TASK_PENDING, task: again });
     d.update({ kind: 'requeue-task', taskId: task.id, notes, attempts, task: again });
   } else {
     Object.assign(task, { status, branch: result.branchName ?? '', commitSha: result.commitSha ?? '' });
@@ -270,17 +273,17 @@ function onCommitResult(d: DecisionBuilder, result: farm.v1.ICommitResult, optio
   }
   // Tokens add up over every dispatch of the task: each one was paid for.
   d.update({ kind: 'add-tokens', taskId: task.id, usage: result.tokenUsage ?? {} });
-  d.taskEvent(phase, task.id, retry ? 'PENDING' : status, {
-    reason: `task ${task.id}: ${status}${retry ? ', re-dispatching with its notes' : ''}${notes ? ` (${firstLine(notes)})` : ''}`,
+  d.taskEvent(phase, task.id, retry ? T.TASK_PENDING : status, {
+    reason: `task ${task.id}: ${name}${retry ? ', re-dispatching with its notes' : ''}${notes ? ` (${firstLine(notes)})` : ''}`,
     taskStatus: result.status,
     branchName: result.branchName,
   });
   if (phase !== P.CODING) return;
-  if (status === 'HARD_FAIL') {
+  if (status === T.TASK_HARD_FAIL) {
     d.finish(P.FAILED, `task ${task.id} HARD_FAIL: ${firstLine(notes)}`);
     return;
   }
-  advanceCoding(d, retry ? undefined : `task ${task.id} ${status}: ${firstLine(notes)}`);
+  advanceCoding(d, retry ? undefined : `task ${task.id} ${name}: ${firstLine(notes)}`);
 }
 
 /** After a task result: BUILD when all succeeded, FAILED when one failed for good, else start what is ready. */
@@ -339,10 +342,10 @@ function dispatchReady(d: DecisionBuilder, gates: ReadonlyMap<string, DispatchGa
     const task = prepared;
     if (gate.start) task.lessons = (gate.task.lessons ?? []).map((l) => farm.v1.Lesson.fromObject(l));
     const row = d.state.tasks.find((t) => t.id === id)!;
-    Object.assign(row, { status: 'DISPATCHED', dispatch: task.dispatch, task });
+    Object.assign(row, { status: T.TASK_DISPATCHED, dispatch: task.dispatch, task });
     // The task as launched (base, lessons) is kept, so a restarted farm launches exactly this one.
     d.update({ kind: 'dispatch-task', taskId: id, task });
-    d.taskEvent(P.CODING, id, 'DISPATCHED', { reason: `task ${id}: dispatched (${task.dispatch})` });
+    d.taskEvent(P.CODING, id, T.TASK_DISPATCHED, { reason: `task ${id}: dispatched (${task.dispatch})` });
     if (gate.start) {
       d.effects.push({ kind: 'launch', changeRequestId: cr.id, task });
     } else {
@@ -413,11 +416,11 @@ class DecisionBuilder {
   finish(to: Phase, reason: string): void {
     const cr = this.requireRequest();
     this.move(to, reason);
-    const stopped = this.state.tasks.filter((t) => t.status === 'PENDING' || t.status === 'DISPATCHED');
+    const stopped = this.state.tasks.filter((t) => t.status === T.TASK_PENDING || t.status === T.TASK_DISPATCHED);
     for (const t of stopped) {
-      t.status = 'CANCELLED';
+      t.status = T.TASK_CANCELLED;
       this.update({ kind: 'cancel-task', taskId: t.id });
-      this.taskEvent(to, t.id, 'CANCELLED', { reason: `task ${t.id}: cancelled` });
+      this.taskEvent(to, t.id, T.TASK_CANCELLED, { reason: `task ${t.id}: cancelled` });
     }
     if (stopped.length) this.effects.push({ kind: 'cancel-launcher', changeRequestId: cr.id });
     this.effects.push({ kind: 'release-leases', changeRequestId: cr.id, phase: to });

@@ -1,8 +1,9 @@
-import { farm } from '@farm/proto';
+import type { farm } from '@farm/proto';
 import type { StoredLesson } from '@farm/lessons';
 import { ApiError, ApiUnreachable } from './api-error';
 import { isFinalTransition } from './change-request-events';
 import { SseDecoder } from './server-sent-events';
+import { transitionFromJson } from './transition-json';
 import type { RequestSummary, TaskSummary } from './state-queries';
 
 export interface ChangeRequestClientOptions {
@@ -108,7 +109,7 @@ export class ChangeRequestClient {
           for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
             for (const event of decoder.push(text.decode(chunk, { stream: true }))) {
               if (event.event !== 'transition') continue;
-              const t = farm.v1.PhaseTransition.fromObject(JSON.parse(event.data) as Record<string, unknown>);
+              const t = transitionFromJson(JSON.parse(event.data) as Record<string, unknown>);
               if (Number(t.sequence) <= last) continue;
               last = Number(t.sequence);
               failures = 0;

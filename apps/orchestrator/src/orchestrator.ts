@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { encodeTaskBase64, farm, phaseName } from '@farm/proto';
+import { encodeTaskBase64, farm, parseTaskState, phaseName, taskStateName } from '@farm/proto';
 import { Topics, encodeMessage, type EventBus, type MessageMeta, type Subscription, type TopicSpec } from '@farm/bus';
 import { FarmError, errorMessage, type Logger } from '@farm/runtime';
 import { migrate, type SqlExecutor, type SqlStore } from '@farm/store';
@@ -15,7 +15,7 @@ import {
   type RequestState,
   type StateUpdate,
 } from './decider';
-import { parsePhase, type TaskState } from './phases';
+import { parsePhase } from './phases';
 import { orchestratorMigrations } from './schema';
 import { afterResult, beforeDispatch, type DispatchGate, type TaskAccountingSettings } from './task-accounting';
 import { measureStateFrom, orchestratorMetrics } from './metrics';
@@ -82,7 +82,8 @@ interface RequestRow extends Record<string, unknown> {
 
 interface TaskRow extends Record<string, unknown> {
   id: string;
-  status: TaskState;
+  /** A task state's short name (taskStateName): the table keeps the text it always had. */
+  status: string;
   depends_on: string;
   dispatch: number;
   task_b64: string;
@@ -262,7 +263,7 @@ export class Orchestrator {
       },
       tasks: tasks.rows.map((t) => ({
         id: t.id,
-        status: t.status,
+        status: parseTaskState(t.status),
         dispatch: t.dispatch,
         dependsOn: JSON.parse(t.depends_on) as string[],
         task: farm.v1.CodingTask.decode(Buffer.from(t.task_b64, 'base64')),
@@ -308,7 +309,7 @@ export class Orchestrator {
         return;
       case 'account-result':
         await afterResult(tx, u.result, this.options.accounting);
-        orchestratorMetrics.taskResults.inc({ status: u.status });
+        orchestratorMetrics.taskResults.inc({ status: taskStateName(u.status) });
         return;
       case 'requeue-task':
         await tx.query(
@@ -320,7 +321,7 @@ export class Orchestrator {
         await tx.query(
           `UPDATE tasks SET status = $2, branch = $3, commit_sha = $4, notes = $5, attempts = attempts + $6, finished_at = now()
            WHERE id = $1`,
-          [u.taskId, u.status, u.branch, u.commitSha, u.notes, u.attempts],
+          [u.taskId, taskStateName(u.status), u.branch, u.commitSha, u.notes, u.attempts],
         );
         return;
       case 'add-tokens':

@@ -1,7 +1,9 @@
 import { farm } from '@farm/proto';
 
 const P = farm.v1.Phase;
+const T = farm.v1.TaskState;
 type Phase = farm.v1.Phase;
+type TaskState = farm.v1.TaskState;
 
 /** The moves a change request may make; anything else is a bug or a stale event and is refused. */
 const ALLOWED: Record<number, Phase[]> = {
@@ -22,15 +24,13 @@ export function parsePhase(name: string): Phase {
   return v;
 }
 
-export type TaskState = 'PENDING' | 'DISPATCHED' | 'SUCCESS' | 'SOFT_FAIL' | 'HARD_FAIL' | 'CANCELLED';
-
 /**
  * Where CODING goes once results come in: BUILD when every task succeeded, FAILED as soon as one failed for
  * good (a SOFT_FAIL that will be re-dispatched is PENDING again by then).
  */
 export function codingOutcome(statuses: TaskState[]): 'BUILD' | 'FAILED' | 'WAIT' {
-  if (statuses.some((s) => s === 'SOFT_FAIL' || s === 'HARD_FAIL')) return 'FAILED';
-  if (statuses.length > 0 && statuses.every((s) => s === 'SUCCESS')) return 'BUILD';
+  if (statuses.some((s) => s === T.TASK_SOFT_FAIL || s === T.TASK_HARD_FAIL)) return 'FAILED';
+  if (statuses.length > 0 && statuses.every((s) => s === T.TASK_SUCCESS)) return 'BUILD';
   return 'WAIT';
 }
 
@@ -46,10 +46,13 @@ export interface SchedulableTask {
  */
 export function readyTasks(tasks: SchedulableTask[], parallelism: number): string[] {
   const status = new Map(tasks.map((t) => [t.id, t.status]));
-  const running = tasks.filter((t) => t.status === 'DISPATCHED').length;
+  const running = tasks.filter((t) => t.status === T.TASK_DISPATCHED).length;
   const free = Math.max(0, parallelism - running);
   return tasks
-    .filter((t) => t.status === 'PENDING' && t.dependsOn.every((d) => status.get(d) === 'SUCCESS' || !status.has(d)))
+    .filter(
+      (t) =>
+        t.status === T.TASK_PENDING && t.dependsOn.every((d) => status.get(d) === T.TASK_SUCCESS || !status.has(d)),
+    )
     .map((t) => t.id)
     .sort()
     .slice(0, free);
