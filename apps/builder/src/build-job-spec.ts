@@ -1,5 +1,5 @@
 import type { V1Job, V1ResourceRequirements } from '@kubernetes/client-node';
-import { jobName, labelValue } from '@farm/kube';
+import { FARM_CONTAINER_SECURITY, FARM_POD_SECURITY, jobName, labelValue } from '@farm/kube';
 import { encodeBuildRequestBase64, type farm } from '@farm/proto';
 
 /** How the build Jobs look; every field but namespace and image has a default fit for a small cluster. */
@@ -72,13 +72,7 @@ export function buildJobFor(request: farm.v1.IBuildRequest, s: BuildJobSettings)
           serviceAccountName: s.serviceAccountName,
           automountServiceAccountToken: false, // the build never talks to the Kubernetes API
           enableServiceLinks: false,
-          securityContext: {
-            runAsNonRoot: true,
-            runAsUser: 1000,
-            runAsGroup: 1000,
-            fsGroup: 1000,
-            seccompProfile: { type: 'RuntimeDefault' },
-          },
+          securityContext: FARM_POD_SECURITY,
           containers: [
             {
               name: BUILD_CONTAINER,
@@ -94,12 +88,7 @@ export function buildJobFor(request: farm.v1.IBuildRequest, s: BuildJobSettings)
                 requests: { cpu: '500m', memory: '1Gi' },
                 limits: { cpu: '2', memory: '4Gi' },
               },
-              securityContext: {
-                allowPrivilegeEscalation: false,
-                readOnlyRootFilesystem: true,
-                runAsNonRoot: true,
-                capabilities: { drop: ['ALL'] },
-              },
+              securityContext: FARM_CONTAINER_SECURITY,
               volumeMounts: [
                 { name: 'work', mountPath: workDir },
                 { name: 'tmp', mountPath: '/tmp' },

@@ -1,7 +1,7 @@
-import { BatchV1Api, PatchUtils, type KubeConfig, type V1Job } from '@kubernetes/client-node';
+import { BatchV1Api, type KubeConfig, type V1Job } from '@kubernetes/client-node';
 import type { farm } from '@farm/proto';
 import type { EventBus } from '@farm/bus';
-import { apiError, terminalCondition } from '@farm/kube';
+import { annotateJob, apiError, terminalCondition } from '@farm/kube';
 import type { Logger } from '@farm/runtime';
 import { reportForBuild, type BuildLauncher } from './build-launcher';
 import {
@@ -121,22 +121,9 @@ export class KubernetesBuildLauncher implements BuildLauncher {
     this.config.log.error('build ended without a result', { changeRequestId, how });
     builderMetrics.unreported.inc();
     await reportForBuild(this.config.bus, changeRequestId, how);
-    try {
-      await this.batch.patchNamespacedJob(
-        job.metadata!.name!,
-        this.config.job.namespace,
-        { metadata: { annotations: { [REPORTED_ANNOTATION]: 'true' } } },
-        undefined,
-        undefined,
-        undefined,
-        undefined,
-        undefined,
-        { headers: { 'Content-Type': PatchUtils.PATCH_FORMAT_JSON_MERGE_PATCH } },
-      );
-    } catch (err) {
-      // Gone already (TTL) is fine; otherwise a restart reports it once more, which the orchestrator ignores.
-      if (apiError(err).code !== 404)
-        this.config.log.warn('could not mark build Job reported', { err: apiError(err).message });
-    }
+    // If this fails, a restart reports it once more, which the orchestrator ignores.
+    await annotateJob(this.batch, this.config.job.namespace, job.metadata!.name!, {
+      [REPORTED_ANNOTATION]: 'true',
+    }).catch((err) => this.config.log.warn('could not mark build Job reported', { err: apiError(err).message }));
   }
 }

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { encodeBuildRequestBase64, type farm } from '@farm/proto';
 import { Topics, readSpoolDir, type EventBus } from '@farm/bus';
-import { isSameProcess, signalGroup, startTicksOf, type Logger } from '@farm/runtime';
+import { isSameProcess, signalGroup, startTicksOf, whenProcessEnds, type Logger } from '@farm/runtime';
 import { reportForBuild, type BuildLauncher } from './build-launcher';
 import { builderMetrics } from './metrics';
 
@@ -156,13 +156,10 @@ export class ProcessBuildLauncher implements BuildLauncher {
   }
 
   private pollUntilExit(dir: string, pid: number, startTicks: string | undefined): void {
-    const timer = setInterval(() => {
-      if (isSameProcess(pid, startTicks)) return;
-      clearInterval(timer);
+    const timer = whenProcessEnds(pid, startTicks, this.config.adoptPollMs ?? 1000, () => {
       this.timers.delete(timer);
       this.track(this.finish(dir, 'exited'));
-    }, this.config.adoptPollMs ?? 1000);
-    timer.unref();
+    });
     this.timers.add(timer);
   }
 

@@ -11,7 +11,7 @@ import { Client } from 'pg';
 import { farm } from '@farm/proto';
 import { startScriptedModelServer, type ScriptedModelServer } from '@farm/scripted-llm';
 import { ChangeRequestClient } from '@farm/orchestrator';
-import { ADD_MULTIPLY, MULTI_REPO_FILES, agentStep, planStep } from '../testing/multi-task-repo';
+import { ADD_MULTIPLY, MULTI_REPO_FILES, agentStep, planStep } from '../testing';
 
 const exec = promisify(execFile);
 const FARM_BIN = path.join(__dirname, '..', 'bin', 'farm');

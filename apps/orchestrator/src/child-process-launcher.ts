@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { encodeTaskBase64, farm } from '@farm/proto';
 import { Topics, readSpoolDir, type EventBus } from '@farm/bus';
-import { isSameProcess, signalGroup, startTicksOf, type Logger } from '@farm/runtime';
+import { isSameProcess, signalGroup, startTicksOf, whenProcessEnds, type Logger } from '@farm/runtime';
 import { reportForAgent, type TaskLauncher } from './launcher';
 
 export interface ChildProcessLauncherConfig {
@@ -182,13 +182,10 @@ export class ChildProcessLauncher implements TaskLauncher {
   }
 
   private pollUntilExit(pid: number, startTicks: string | undefined, dir: string): void {
-    const timer = setInterval(() => {
-      if (isSameProcess(pid, startTicks)) return;
-      clearInterval(timer);
+    const timer = whenProcessEnds(pid, startTicks, this.config.adoptPollMs ?? 1000, () => {
       this.timers.delete(timer);
       this.track(this.finish(dir, 'exited'));
-    }, this.config.adoptPollMs ?? 1000);
-    timer.unref();
+    });
     this.timers.add(timer);
   }
 

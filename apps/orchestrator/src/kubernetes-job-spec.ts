@@ -1,4 +1,4 @@
-import { jobName, labelValue } from '@farm/kube';
+import { FARM_CONTAINER_SECURITY, FARM_POD_SECURITY, jobName, labelValue } from '@farm/kube';
 import type { V1Job, V1ResourceRequirements } from '@kubernetes/client-node';
 import { encodeTaskBase64, type farm } from '@farm/proto';
 
@@ -103,13 +103,7 @@ export function buildAgentJob(task: farm.v1.ICodingTask, s: AgentJobSettings): V
           serviceAccountName: s.serviceAccountName,
           automountServiceAccountToken: false, // the agent never talks to the Kubernetes API
           enableServiceLinks: false,
-          securityContext: {
-            runAsNonRoot: true,
-            runAsUser: 1000,
-            runAsGroup: 1000,
-            fsGroup: 1000,
-            seccompProfile: { type: 'RuntimeDefault' },
-          },
+          securityContext: FARM_POD_SECURITY,
           containers: [
             {
               name: CONTAINER_NAME,
@@ -125,12 +119,7 @@ export function buildAgentJob(task: farm.v1.ICodingTask, s: AgentJobSettings): V
                 requests: { cpu: '500m', memory: '1Gi', 'ephemeral-storage': '1Gi' },
                 limits: { cpu: '2', memory: '2Gi', 'ephemeral-storage': '5Gi' },
               },
-              securityContext: {
-                allowPrivilegeEscalation: false,
-                readOnlyRootFilesystem: true,
-                runAsNonRoot: true,
-                capabilities: { drop: ['ALL'] },
-              },
+              securityContext: FARM_CONTAINER_SECURITY,
               // Checkouts and the repo's checks write only here; /tmp also holds tsx's compile cache.
               volumeMounts: [
                 { name: 'work', mountPath: workDir },

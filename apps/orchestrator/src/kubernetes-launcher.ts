@@ -1,14 +1,13 @@
 import {
   BatchV1Api,
   CoreV1Api,
-  PatchUtils,
   Watch,
   type KubeConfig,
   type V1Job,
   type V1JobCondition,
   type V1Pod,
 } from '@kubernetes/client-node';
-import { apiError, labelValue, terminalCondition } from '@farm/kube';
+import { annotateJob, apiError, labelValue, terminalCondition } from '@farm/kube';
 import { farm } from '@farm/proto';
 import { Topics, type EventBus, type Subscription } from '@farm/bus';
 import { errorMessage, type Logger } from '@farm/runtime';
@@ -353,23 +352,10 @@ export class KubernetesJobLauncher implements TaskLauncher {
   }
 
   private async markHandled(name: string, outcome: JobOutcome): Promise<void> {
-    try {
-      await this.batch.patchNamespacedJob(
-        name,
-        this.ns,
-        { metadata: { annotations: { [OUTCOME_ANNOTATION]: outcome } } },
-        undefined,
-        undefined,
-        undefined,
-        undefined,
-        undefined,
-        { headers: { 'Content-Type': PatchUtils.PATCH_FORMAT_JSON_MERGE_PATCH } },
-      );
-    } catch (err) {
-      // Gone already (TTL, cancel) is fine; otherwise a restart may report this Job once more, which is harmless.
-      if (apiError(err).code !== 404)
-        this.config.log.warn('could not mark Job handled', { jobName: name, err: apiError(err).message });
-    }
+    // If this fails, a restart may report this Job once more, which is harmless.
+    await annotateJob(this.batch, this.ns, name, { [OUTCOME_ANNOTATION]: outcome }).catch((err) =>
+      this.config.log.warn('could not mark Job handled', { jobName: name, err: apiError(err).message }),
+    );
   }
 
   /** Launches queued tasks while fewer than the cap run; serialised so the cap holds. */

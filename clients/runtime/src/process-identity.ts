@@ -43,3 +43,22 @@ export function signalGroup(pid: number, signal: NodeJS.Signals): void {
     if ((err as NodeJS.ErrnoException).code !== 'ESRCH') throw err;
   }
 }
+
+/**
+ * Calls `onEnd` once the process that started at `startTicks` has ended (not our child, so no exit event
+ * comes), checking every `intervalMs`. The returned timer does not keep the process alive; clear it to stop.
+ */
+export function whenProcessEnds(
+  pid: number,
+  startTicks: string | undefined,
+  intervalMs: number,
+  onEnd: () => void,
+): NodeJS.Timeout {
+  const timer = setInterval(() => {
+    if (isSameProcess(pid, startTicks)) return;
+    clearInterval(timer);
+    onEnd();
+  }, intervalMs);
+  timer.unref();
+  return timer;
+}

@@ -9,6 +9,15 @@ import { KafkaBus, type EventBus } from '@farm/bus';
 import { getRequest } from '@farm/orchestrator';
 import { KubernetesJobLauncher, type KubernetesJobLauncherConfig } from '@farm/orchestrator';
 import { KubernetesBuildLauncher, type BuildJobSettings } from '@farm/builder';
+import { startFarmHarness, testLog, type AgentServices, type FarmHarness } from './farm-harness';
+import {
+  ADD_DIVIDE_AFTER_MULTIPLY,
+  ADD_LOWER,
+  ADD_MULTIPLY,
+  MULTI_REPO_FILES,
+  agentStep,
+  planStep,
+} from '@farm/cli/testing';
 import {
   TEST_AGENT_IMAGE,
   adminKubeConfig,
@@ -18,16 +27,7 @@ import {
 } from '@farm/orchestrator/testing';
 import { remoteBranchSha } from '@farm/git';
 import { createPgStore, type SqlStore } from '@farm/store';
-import { startFarmHarness, testLog, type AgentServices, type FarmHarness } from '../testing/farm-harness';
-import { cancelChangeRequest } from './submit';
-import {
-  ADD_DIVIDE_AFTER_MULTIPLY,
-  ADD_LOWER,
-  ADD_MULTIPLY,
-  MULTI_REPO_FILES,
-  agentStep,
-  planStep,
-} from '../testing/multi-task-repo';
+import { cancelChangeRequest } from '@farm/cli';
 
 const phasesOf = (ts: farm.v1.PhaseTransition[]) => ts.filter((t) => !t.taskId).map((t) => farm.v1.Phase[t.toPhase]);
 const THREE_ITEMS = [

@@ -1,6 +1,6 @@
 import { InProcessBus, KafkaBus } from '@farm/bus';
 import { createPgStore, createPgliteStore } from '@farm/store';
-import { defineFarmScenarios } from '../testing/farm-scenarios';
+import { defineFarmScenarios } from './farm-scenarios';
 
 defineFarmScenarios('one machine (in-process bus, PGlite)', async () => ({
   bus: new InProcessBus(),

@@ -20,8 +20,7 @@ import { startSrmServer } from '@farm/srm';
 import { PostgresSymbolLeases } from '@farm/srm-client';
 import type { SqlStore } from '@farm/store';
 import type { BuildLauncher } from '@farm/builder';
-import { agentProcessLauncher, farmLeases, startFarm } from '../src/local-farm';
-import { submitChangeRequest, watchChangeRequest } from '../src/submit';
+import { agentProcessLauncher, farmLeases, startFarm, submitChangeRequest, watchChangeRequest } from '@farm/cli';
 
 export const testLog = process.env.FARM_TEST_LOGS ? createLogger('test') : silentLogger;
 

@@ -11,9 +11,16 @@ import { remoteBranchSha, seedBareRepo, startGitHttpServer, type GitHttpServer }
 import { createLogger, silentLogger } from '@farm/runtime';
 import { startScriptedModelServer, type ModelScript } from '@farm/scripted-llm';
 import type { SqlStore } from '@farm/store';
-import { agentProcessLauncher, startFarm } from '../src/local-farm';
-import { NON_APPLYING_DIFF, SAMPLE_DIFF, SAMPLE_REPO_FILES, SAMPLE_REQUEST } from '../src/sample-repo';
-import { submitChangeRequest, watchChangeRequest } from '../src/submit';
+import {
+  NON_APPLYING_DIFF,
+  SAMPLE_DIFF,
+  SAMPLE_REPO_FILES,
+  SAMPLE_REQUEST,
+  agentProcessLauncher,
+  startFarm,
+  submitChangeRequest,
+  watchChangeRequest,
+} from '@farm/cli';
 
 // Async on purpose: the git server runs in this process, a sync child would block it.
 const run = async (cmd: string, args: string[], cwd?: string) => (await promisify(execFile)(cmd, args, { cwd })).stdout;

@@ -6,11 +6,11 @@ import { testBuses } from '@farm/bus/testing';
 import type { EventBus } from '@farm/bus';
 import { remoteBranchSha } from '@farm/git';
 import { ChangeRequestClient, changeRequestApi, transitionToJson } from '@farm/orchestrator';
+import { startFarmHarness, testLog, type FarmHarness } from './farm-harness';
+import { ADD_MULTIPLY, MULTI_REPO_FILES, agentStep, planStep } from '@farm/cli/testing';
 import { OpenApiConformance, conformingFetch } from '@farm/orchestrator/testing';
 import { serveMetrics } from '@farm/runtime';
 import { createPgStore, type SqlStore } from '@farm/store';
-import { startFarmHarness, testLog, type FarmHarness } from '../testing/farm-harness';
-import { ADD_MULTIPLY, MULTI_REPO_FILES, agentStep, planStep } from '../testing/multi-task-repo';
 
 const conformance = new OpenApiConformance();
 

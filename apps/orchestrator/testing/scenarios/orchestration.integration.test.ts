@@ -7,8 +7,8 @@ import { KafkaBus, type EventBus, type PublishOptions } from '@farm/bus';
 import { getRequest } from '@farm/orchestrator';
 import { remoteBranchSha } from '@farm/git';
 import { createPgStore, type SqlStore } from '@farm/store';
-import { startFarmHarness, type FarmHarness } from '../testing/farm-harness';
-import { cancelChangeRequest } from './submit';
+import { cancelChangeRequest } from '@farm/cli';
+import { startFarmHarness, type FarmHarness } from './farm-harness';
 import {
   ADD_DIVIDE_AFTER_MULTIPLY,
   ADD_LOWER,
@@ -17,7 +17,7 @@ import {
   MULTI_REPO_FILES,
   agentStep,
   planStep,
-} from '../testing/multi-task-repo';
+} from '@farm/cli/testing';
 
 const exec = promisify(execFile);
 const phasesOf = (ts: farm.v1.PhaseTransition[]) => ts.filter((t) => !t.taskId).map((t) => farm.v1.Phase[t.toPhase]);

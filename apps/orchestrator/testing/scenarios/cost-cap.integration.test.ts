@@ -3,14 +3,8 @@ import { farm } from '@farm/proto';
 import { KafkaBus } from '@farm/bus';
 import { getRequest } from '@farm/orchestrator';
 import { createPgStore, type SqlStore } from '@farm/store';
-import { startFarmHarness, type FarmHarness } from '../testing/farm-harness';
-import {
-  ADD_DIVIDE_AFTER_MULTIPLY,
-  ADD_MULTIPLY,
-  MULTI_REPO_FILES,
-  agentStep,
-  planStep,
-} from '../testing/multi-task-repo';
+import { startFarmHarness, type FarmHarness } from './farm-harness';
+import { ADD_DIVIDE_AFTER_MULTIPLY, ADD_MULTIPLY, MULTI_REPO_FILES, agentStep, planStep } from '@farm/cli/testing';
 
 describe('the request cost cap', () => {
   let bus: KafkaBus;
