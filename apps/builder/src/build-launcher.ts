@@ -8,6 +8,8 @@ import { Topics, type EventBus } from '@farm/bus';
  */
 export interface BuildLauncher {
   launch(request: farm.v1.IBuildRequest): Promise<void>;
+  /** Stops the build of a cancelled change request; nothing is reported for it. */
+  cancel(changeRequestId: string): Promise<void>;
   /** After a restart: follows the builds a previous builder started, publishes those that ended meanwhile. */
   resume(): Promise<void>;
   close(): Promise<void>;

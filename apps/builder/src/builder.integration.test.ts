@@ -172,6 +172,26 @@ describe('builder: a build process per request', () => {
     expect(results.filter((r) => r.changeRequestId === 'cr-adopt')).toHaveLength(1);
   });
 
+  test('cancelling the request stops its build, and nothing is reported for it', async () => {
+    const repo = await repoWithBranches('cancel.git', { 'agt/c': { 'b.txt': 'c\n' } });
+    const stateDir = path.join(tmp, 'builds');
+    await builder(stateDir);
+    const started = path.join(tmp, 'started');
+    await bus.publish(Topics.buildRequests, request('cr-cancel', repo, ['agt/c'], `touch ${started}; sleep 60`));
+    await waitFor(() => existsSync(started), 30_000);
+    const [dir] = readdirSync(stateDir);
+    const { pid } = JSON.parse(readFileSync(path.join(stateDir, dir, 'build.json'), 'utf8')) as { pid: number };
+    await bus.publish(
+      Topics.control,
+      farm.v1.ControlCommand.create({ changeRequestId: 'cr-cancel', action: farm.v1.ControlAction.CANCEL }),
+    );
+    await waitFor(() => !isAlive(pid), 10_000);
+    await waitFor(() => readdirSync(stateDir).length === 0);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(results).toEqual([]);
+    expect(await remoteBranchSha(repo.url, 'farm/cr-cancel')).toBeUndefined();
+  });
+
   test('a build stopped with its builder runs again when the builder comes back', async () => {
     const repo = await repoWithBranches('rerun.git', { 'agt/r': { 'b.txt': 'r\n' } });
     const stateDir = path.join(tmp, 'builds');
@@ -189,6 +209,15 @@ describe('builder: a build process per request', () => {
     expect(readFileSync(runs, 'utf8').trim().split('\n')).toHaveLength(2);
   });
 });
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return !readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z');
+  } catch {
+    return false;
+  }
+}
 
 async function waitFor(cond: () => boolean, timeoutMs = 30_000): Promise<void> {
   const until = Date.now() + timeoutMs;

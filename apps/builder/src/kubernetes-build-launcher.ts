@@ -8,6 +8,7 @@ import {
   CHANGE_REQUEST_LABEL,
   REPORTED_ANNOTATION,
   buildJobFor,
+  buildJobNameFor,
   buildJobSelector,
   type BuildJobSettings,
 } from './build-job-spec';
@@ -70,6 +71,26 @@ export class KubernetesBuildLauncher implements BuildLauncher {
         this.config.log.warn('Kubernetes API not reachable; retrying', { err: message, delayMs: delay });
         await new Promise((r) => setTimeout(r, delay));
       }
+    }
+  }
+
+  async cancel(changeRequestId: string): Promise<void> {
+    const name = buildJobNameFor(changeRequestId);
+    try {
+      // Background: the Job goes at once, the garbage collector stops its pod; nothing is reported for it.
+      await this.batch.deleteNamespacedJob(
+        name,
+        this.config.job.namespace,
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+        'Background',
+      );
+      this.config.log.info('build Job deleted', { changeRequestId, jobName: name });
+    } catch (err) {
+      if (apiError(err).code !== 404)
+        this.config.log.warn('could not delete build Job', { jobName: name, err: apiError(err).message });
     }
   }
 

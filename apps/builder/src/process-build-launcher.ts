@@ -47,6 +47,7 @@ interface BuildRecord {
 const TSX_LOADER = pathToFileURL(require.resolve('tsx')).href;
 const REQUEST_FILE = 'request.b64';
 const RECORD_FILE = 'build.json';
+const CANCELLED_FILE = 'cancelled';
 
 /**
  * One machine: a process per build, in its own process group, detached so that it outlives a restart of the
@@ -58,6 +59,7 @@ export class ProcessBuildLauncher implements BuildLauncher {
   private readonly stateDir: string;
   private readonly running = new Map<string, { pid?: number; dir: string }>(); // by dir
   private readonly pending = new Set<Promise<void>>();
+  private readonly finishing = new Set<string>(); // build dirs being published (exit and error may both come)
   private readonly timers = new Set<NodeJS.Timeout>();
   private closing = false;
 
@@ -77,12 +79,27 @@ export class ProcessBuildLauncher implements BuildLauncher {
     this.start(dir, { changeRequestId: request.changeRequestId!, runs: 0 });
   }
 
+  async cancel(changeRequestId: string): Promise<void> {
+    const dir = join(this.stateDir, buildDirName(changeRequestId));
+    const record = readRecord(dir);
+    if (!record) return;
+    writeFileSync(join(dir, CANCELLED_FILE), ''); // before the signal: its exit must not be reported
+    if (record.pid && isSameProcess(record.pid, record.startTicks)) signalGroup(record.pid, 'SIGTERM');
+    this.config.log.info('build cancelled', { changeRequestId, pid: record.pid });
+    if (!this.running.has(dir)) rmSync(dir, { recursive: true, force: true }); // nobody follows it
+  }
+
   async resume(): Promise<void> {
     for (const name of readdirSync(this.stateDir)) {
       const dir = join(this.stateDir, name);
       const record = readRecord(dir);
       if (!record) {
         // Never started (the builder stopped between the two writes): the request is redelivered.
+        rmSync(dir, { recursive: true, force: true });
+        continue;
+      }
+      if (existsSync(join(dir, CANCELLED_FILE))) {
+        if (record.pid && isSameProcess(record.pid, record.startTicks)) signalGroup(record.pid, 'SIGTERM');
         rmSync(dir, { recursive: true, force: true });
         continue;
       }
@@ -175,10 +192,16 @@ export class ProcessBuildLauncher implements BuildLauncher {
    * launcher leaves every build, stopped or still running, to the next builder.
    */
   private async finish(dir: string, how: string): Promise<void> {
+    if (this.finishing.has(dir)) return;
+    this.finishing.add(dir);
     try {
       if (this.closing) return; // stopped or left running: the next builder finishes it
       const record = readRecord(dir);
       if (!record) return;
+      if (existsSync(join(dir, CANCELLED_FILE))) {
+        rmSync(dir, { recursive: true, force: true });
+        return;
+      }
       const spooled = readSpoolDir(join(dir, 'out'));
       for (const m of spooled) {
         await this.config.bus.publishRaw(m.topic, m.value, { key: m.key ?? undefined, headers: m.headers });
@@ -190,6 +213,7 @@ export class ProcessBuildLauncher implements BuildLauncher {
       }
       rmSync(dir, { recursive: true, force: true });
     } finally {
+      this.finishing.delete(dir);
       this.running.delete(dir);
       builderMetrics.running.set(this.running.size);
     }

@@ -290,6 +290,31 @@ describe('jobs mode: coding tasks as Kubernetes Jobs, on Kafka and PostgreSQL', 
     await expectEventually(async () => (await podsOf(id)).every((p) => p.status?.phase === 'Failed'), 'the pod to end');
   }, 180_000);
 
+  test('farm cancel during the build deletes the build Job', async () => {
+    h = await startFarmHarness(
+      bus,
+      store,
+      { chat: [planStep(ONE_ITEM), agentStep('Add lower', ADD_LOWER)] },
+      jobsLauncher(),
+      buildsAsJobs({ args: ['sh', '-c', 'sleep 120'] }), // a build that would run for minutes
+    );
+    const repo = await h.seed('jobs-build-cancel.git', MULTI_REPO_FILES);
+    const id = await h.submit({ repoUrl: repo.url, title: 'Lower-case strings' });
+    let cancelled: Promise<void> | undefined;
+    const ts = await h.watch(id, (t) => {
+      if (cancelled || t.taskId || farm.v1.Phase[t.toPhase] !== 'BUILD') return;
+      cancelled = expectEventually(
+        async () => (await podsOf(id, 'farm-builder')).some((p) => p.status?.phase === 'Running'),
+        'the build pod running',
+      ).then(() => cancelChangeRequest(bus, id, 'not needed any more'));
+    });
+    await cancelled;
+    expect(phasesOf(ts).at(-1)).toBe('CANCELLED');
+    await expectEventually(async () => (await jobsOf(id, 'farm-builder')).length === 0, 'the build Job to be deleted');
+    await expectEventually(async () => (await podsOf(id, 'farm-builder')).length === 0, 'its pod to be deleted');
+    expect(h.builds.filter((b) => b.changeRequestId === id)).toEqual([]);
+  }, 180_000);
+
   test('farm cancel deletes the request’s Jobs and their pods', async () => {
     h = await startFarmHarness(
       bus,
