@@ -1,5 +1,5 @@
 import type { V1Job, V1ResourceRequirements } from '@kubernetes/client-node';
-import { FARM_CONTAINER_SECURITY, FARM_POD_SECURITY, jobName, labelValue } from '@farm/kube';
+import { FARM_CONTAINER_SECURITY, FARM_POD_SECURITY, envFromRefs, jobName, labelValue } from '@farm/kube';
 import { encodeBuildRequestBase64, type farm } from '@farm/proto';
 
 /** How the build Jobs look; every field but namespace and image has a default fit for a small cluster. */
@@ -80,10 +80,7 @@ export function buildJobFor(request: farm.v1.IBuildRequest, s: BuildJobSettings)
               imagePullPolicy: s.imagePullPolicy ?? 'IfNotPresent',
               args: s.args ?? ['node', '--import', 'tsx', 'apps/builder/src/build-job.ts'],
               env: Object.entries(env).map(([name, value]) => ({ name, value })),
-              envFrom: [
-                ...(s.configMapName ? [{ configMapRef: { name: s.configMapName } }] : []),
-                ...(s.secretName ? [{ secretRef: { name: s.secretName } }] : []),
-              ],
+              envFrom: envFromRefs(s.configMapName, s.secretName),
               resources: s.resources ?? {
                 requests: { cpu: '500m', memory: '1Gi' },
                 limits: { cpu: '2', memory: '4Gi' },

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { encodeBuildRequestBase64, type farm } from '@farm/proto';
 import { Topics, readSpoolDir, type EventBus } from '@farm/bus';
-import { isSameProcess, signalGroup, startTicksOf, whenProcessEnds, type Logger } from '@farm/runtime';
+import { BackgroundWork, isSameProcess, signalGroup, startTicksOf, whenProcessEnds, type Logger } from '@farm/runtime';
 import { reportForBuild, type BuildLauncher } from './build-launcher';
 import { builderMetrics } from './metrics';
 
@@ -58,13 +58,14 @@ const CANCELLED_FILE = 'cancelled';
 export class ProcessBuildLauncher implements BuildLauncher {
   private readonly stateDir: string;
   private readonly running = new Map<string, { pid?: number; dir: string }>(); // by dir
-  private readonly pending = new Set<Promise<void>>();
+  private readonly background: BackgroundWork;
   private readonly finishing = new Set<string>(); // build dirs being published (exit and error may both come)
   private readonly timers = new Set<NodeJS.Timeout>();
   private closing = false;
 
   constructor(private readonly config: ProcessBuildLauncherConfig) {
     this.stateDir = config.stateDir ?? mkdtempSync(join(os.tmpdir(), 'farm-builds-'));
+    this.background = new BackgroundWork(config.log, 'publishing a build result failed');
     mkdirSync(this.stateDir, { recursive: true });
   }
 
@@ -129,7 +130,7 @@ export class ProcessBuildLauncher implements BuildLauncher {
     }
     for (const b of this.running.values()) if (b.pid) signalGroup(b.pid, 'SIGTERM');
     while (this.running.size) await new Promise((r) => setTimeout(r, 20));
-    await Promise.all([...this.pending]);
+    await this.background.settled();
   }
 
   private start(dir: string, previous: BuildRecord): void {
@@ -159,9 +160,9 @@ export class ProcessBuildLauncher implements BuildLauncher {
     writeFileSync(join(dir, RECORD_FILE), JSON.stringify(record));
     child.unref();
     this.follow(dir, pid);
-    child.on('error', (err) => this.track(this.finish(dir, `could not be started: ${err.message}`)));
+    child.on('error', (err) => this.background.add(this.finish(dir, `could not be started: ${err.message}`)));
     child.on('exit', (code, signal) =>
-      this.track(this.finish(dir, signal ? `killed by ${signal}` : `exited with code ${code}`)),
+      this.background.add(this.finish(dir, signal ? `killed by ${signal}` : `exited with code ${code}`)),
     );
     builderMetrics.launched.inc();
     this.config.log.info('build process started', { changeRequestId: record.changeRequestId, pid, run: record.runs });
@@ -175,15 +176,9 @@ export class ProcessBuildLauncher implements BuildLauncher {
   private pollUntilExit(dir: string, pid: number, startTicks: string | undefined): void {
     const timer = whenProcessEnds(pid, startTicks, this.config.adoptPollMs ?? 1000, () => {
       this.timers.delete(timer);
-      this.track(this.finish(dir, 'exited'));
+      this.background.add(this.finish(dir, 'exited'));
     });
     this.timers.add(timer);
-  }
-
-  private track(p: Promise<void>): void {
-    const tracked = p.catch((err) => this.config.log.error('publishing a build result failed', { err }));
-    this.pending.add(tracked);
-    void tracked.finally(() => this.pending.delete(tracked));
   }
 
   /**

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { encodeTaskBase64, farm } from '@farm/proto';
 import { Topics, readSpoolDir, type EventBus } from '@farm/bus';
-import { isSameProcess, signalGroup, startTicksOf, whenProcessEnds, type Logger } from '@farm/runtime';
+import { BackgroundWork, isSameProcess, signalGroup, startTicksOf, whenProcessEnds, type Logger } from '@farm/runtime';
 import { reportForAgent, type TaskLauncher } from './launcher';
 
 export interface ChildProcessLauncherConfig {
@@ -60,13 +60,14 @@ export class ChildProcessLauncher implements TaskLauncher {
   private readonly stateDir: string;
   private readonly watched = new Map<string, AgentRecord & { dir: string }>(); // key: taskId
   private readonly finishing = new Set<string>(); // agent dirs being published
-  private readonly pending = new Set<Promise<void>>();
+  private readonly background: BackgroundWork;
   private readonly timers = new Set<NodeJS.Timeout>();
   /** Closed with agents left running: their results are the next launcher's to publish. */
   private detached = false;
 
   constructor(private readonly config: ChildProcessLauncherConfig) {
     this.stateDir = config.stateDir ?? mkdtempSync(join(os.tmpdir(), 'farm-agents-'));
+    this.background = new BackgroundWork(config.log, 'publishing an agent result failed');
     mkdirSync(this.stateDir, { recursive: true });
   }
 
@@ -104,9 +105,10 @@ export class ChildProcessLauncher implements TaskLauncher {
     writeFileSync(join(dir, 'agent.json'), JSON.stringify({ ...record, pid, startTicks: pid && startTicksOf(pid) }));
     child.unref(); // the farm may exit while agents run; they are adopted by the next one
     this.watched.set(record.taskId, { ...record, pid, dir });
-    child.on('error', (err) => this.track(this.finish(dir, `could not be started: ${err.message}`)));
+    child.on('error', (err) => this.background.add(this.finish(dir, `could not be started: ${err.message}`)));
     child.on('exit', (code, signal) => {
-      if (!this.detached) this.track(this.finish(dir, signal ? `killed by ${signal}` : `exited with code ${code}`));
+      if (!this.detached)
+        this.background.add(this.finish(dir, signal ? `killed by ${signal}` : `exited with code ${code}`));
     });
     this.config.log.info('agent process started', { taskId: task.id, pid, log: logPath });
   }
@@ -154,8 +156,8 @@ export class ChildProcessLauncher implements TaskLauncher {
     if (this.config.onClose !== 'leave') {
       for (const a of this.watched.values()) this.kill(a, 'SIGTERM');
       // Wait for their exits to be published (the exit handlers and adoption polls finish each agent).
-      while (this.watched.size || this.pending.size) {
-        await Promise.all([...this.pending]);
+      while (this.watched.size || this.background.size) {
+        await this.background.settled();
         if (this.watched.size) await new Promise((r) => setTimeout(r, 20));
       }
     } else {
@@ -184,15 +186,9 @@ export class ChildProcessLauncher implements TaskLauncher {
   private pollUntilExit(pid: number, startTicks: string | undefined, dir: string): void {
     const timer = whenProcessEnds(pid, startTicks, this.config.adoptPollMs ?? 1000, () => {
       this.timers.delete(timer);
-      this.track(this.finish(dir, 'exited'));
+      this.background.add(this.finish(dir, 'exited'));
     });
     this.timers.add(timer);
-  }
-
-  private track(p: Promise<void>): void {
-    const tracked = p.catch((err) => this.config.log.error('publishing an agent result failed', { err }));
-    this.pending.add(tracked);
-    void tracked.finally(() => this.pending.delete(tracked));
   }
 
   /**

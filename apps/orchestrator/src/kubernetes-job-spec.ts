@@ -1,4 +1,4 @@
-import { FARM_CONTAINER_SECURITY, FARM_POD_SECURITY, jobName, labelValue } from '@farm/kube';
+import { FARM_CONTAINER_SECURITY, FARM_POD_SECURITY, envFromRefs, jobName, labelValue } from '@farm/kube';
 import type { V1Job, V1ResourceRequirements } from '@kubernetes/client-node';
 import { encodeTaskBase64, type farm } from '@farm/proto';
 
@@ -111,10 +111,7 @@ export function buildAgentJob(task: farm.v1.ICodingTask, s: AgentJobSettings): V
               imagePullPolicy: s.imagePullPolicy ?? 'IfNotPresent',
               args: s.args ?? ['node', '--import', 'tsx', 'apps/coding-agent/src/job.ts'],
               env: Object.entries(env).map(([name, value]) => ({ name, value })),
-              envFrom: [
-                ...(s.configMapName ? [{ configMapRef: { name: s.configMapName } }] : []),
-                ...(s.secretName ? [{ secretRef: { name: s.secretName } }] : []),
-              ],
+              envFrom: envFromRefs(s.configMapName, s.secretName),
               resources: s.resources ?? {
                 requests: { cpu: '500m', memory: '1Gi', 'ephemeral-storage': '1Gi' },
                 limits: { cpu: '2', memory: '2Gi', 'ephemeral-storage': '5Gi' },

@@ -1,6 +1,7 @@
 import {
   PatchUtils,
   type BatchV1Api,
+  type V1EnvFromSource,
   type V1Job,
   type V1JobCondition,
   type V1PodSecurityContext,
@@ -35,6 +36,14 @@ export const FARM_CONTAINER_SECURITY: V1SecurityContext = {
   runAsNonRoot: true,
   capabilities: { drop: ['ALL'] },
 };
+
+/** A container's environment from a ConfigMap and a Secret, each passed whole when named. */
+export function envFromRefs(configMapName?: string, secretName?: string): V1EnvFromSource[] {
+  return [
+    ...(configMapName ? [{ configMapRef: { name: configMapName } }] : []),
+    ...(secretName ? [{ secretRef: { name: secretName } }] : []),
+  ];
+}
 
 /**
  * Sets annotations on a Job (a JSON merge patch), e.g. that its outcome was handled. A Job that is gone already

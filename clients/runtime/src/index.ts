@@ -5,3 +5,4 @@ export * from './metrics';
 export * from './service';
 export * from './retry';
 export * from './process-identity';
+export * from './background-work';
