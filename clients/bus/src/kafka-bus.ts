@@ -99,10 +99,11 @@ export class KafkaBus extends BaseBus {
     options: SubscribeOptions = {},
   ): Promise<Subscription> {
     // One Kafka group per (group, topic): members of one Kafka group that subscribe to different topics get
-    // each other's partitions assigned and never read them.
-    const consumer = this.kafka.consumer({ groupId: `${group}.${topic}`, allowAutoTopicCreation: false });
+    // each other's partitions assigned and never read them. The prefix keeps farms sharing a cluster apart.
+    const kafkaGroup = kafkaGroupId(this.prefix, group, topic);
+    const consumer = this.kafka.consumer({ groupId: kafkaGroup, allowAutoTopicCreation: false });
     this.consumers.add(consumer);
-    this.groups.set(consumer, { kafkaGroup: `${group}.${topic}`, kafkaTopic: this.prefix + topic, topic, group });
+    this.groups.set(consumer, { kafkaGroup, kafkaTopic: this.prefix + topic, topic, group });
     await consumer.connect();
     await consumer.subscribe({ topic: this.prefix + topic, fromBeginning: options.fromBeginning ?? true });
     // Resolve only once partitions are assigned, so a publish right after subscribe is not missed.
@@ -158,6 +159,11 @@ export class KafkaBus extends BaseBus {
     this.consumers.clear();
     await this.producer.disconnect();
   }
+}
+
+/** The Kafka consumer group of a farm group on a topic: the topic prefix is part of it, like the topic's name. */
+export function kafkaGroupId(prefix: string, group: string, topic: string): string {
+  return `${prefix}${group}.${topic}`;
 }
 
 function stringHeaders(headers: IHeaders | undefined): Headers {
