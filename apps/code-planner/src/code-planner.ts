@@ -44,7 +44,9 @@ export async function planBundle(
   plan: farm.v1.IPlan,
   deps: Omit<CodePlannerDeps, 'bus'>,
 ): Promise<farm.v1.ITaskBundle> {
-  const resolveRef = deps.resolveRef ?? resolveRemoteRef;
+  // A consumer must not hold its partition for a host that is down: a short wait, then the bus's retries.
+  const resolveRef =
+    deps.resolveRef ?? ((url: string, ref: string) => resolveRemoteRef(url, ref, { waitForServerMs: 5_000 }));
   let baseCommit: string;
   try {
     baseCommit = await resolveRef(plan.repo?.url ?? '', plan.repo?.baseRef || 'main');

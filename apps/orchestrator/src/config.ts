@@ -15,6 +15,10 @@ export const orchestratorConfigSchema = taskAccountingConfigSchema.extend({
   FARM_TASK_PARALLELISM: z.coerce.number().int().min(1).default(4),
   FARM_TASK_DEADLINE_S: z.coerce.number().int().positive().default(1800),
   FARM_MAX_TASK_DISPATCHES: z.coerce.number().int().min(1).default(2),
+  /** A request still planning after this long is failed (a planner gave up or is gone). */
+  FARM_PLANNING_DEADLINE_S: z.coerce.number().int().positive().default(900),
+  /** A request still in BUILD after this long is failed; above the builder's FARM_BUILD_DEADLINE_S. */
+  FARM_BUILD_PHASE_DEADLINE_S: z.coerce.number().int().positive().default(7200),
   /** The srm service, to release a request's leases when it ends. */
   FARM_SRM_URL: z.string().url().optional(),
 });
@@ -27,6 +31,8 @@ export function orchestratorOptionsFrom(c: OrchestratorConfig): Partial<Orchestr
     parallelism: c.FARM_TASK_PARALLELISM,
     taskDeadlineMs: c.FARM_TASK_DEADLINE_S * 1000,
     maxDispatches: c.FARM_MAX_TASK_DISPATCHES,
+    planningDeadlineMs: c.FARM_PLANNING_DEADLINE_S * 1000,
+    buildDeadlineMs: c.FARM_BUILD_PHASE_DEADLINE_S * 1000,
     accounting: taskAccountingSettingsFrom(c),
   };
 }

@@ -60,12 +60,82 @@ describe('the orchestrator decider', () => {
   it('receives a change request once and starts planning', () => {
     const event: DeciderEvent = {
       kind: 'change-request',
-      changeRequest: { changeRequestId: 'cr', title: 't', repo: { url: 'git://r' } },
+      changeRequest: { changeRequestId: 'cr', title: ' t ', repo: { url: 'https://git.example/r.git' } },
     };
     const first = decide({ tasks: [] }, event, options);
     expect(first.updates[0]).toMatchObject({ kind: 'insert-request' });
     expect(phases([first])).toEqual([P.RECEIVED, P.PLANNING]);
+    // The planners get the request as admitted: trimmed, defaults filled in.
+    const accepted = first.events.flatMap((e) => (e.kind === 'accepted-request' ? [e.request] : []));
+    expect(accepted).toEqual([
+      expect.objectContaining({
+        changeRequestId: 'cr',
+        title: 't',
+        repo: expect.objectContaining({ baseRef: 'main' }),
+      }),
+    ]);
     expect(decide(first.state, event, options).updates).toEqual([]);
+  });
+
+  it.each([
+    ['without a title', { changeRequestId: 'cr', repo: { url: 'https://git.example/r.git' } }, 'title is required'],
+    ['with an empty repo.url', { changeRequestId: 'cr', title: 't', repo: { url: '' } }, 'repo.url is required'],
+    ['with only an id', { changeRequestId: 'cr' }, 'title is required'],
+    ['with an ftp:// repository', { changeRequestId: 'cr', title: 't', repo: { url: 'ftp://h/r' } }, 'http(s)'],
+    [
+      'with a local path (only the HTTP API of farm up may map those)',
+      { changeRequestId: 'cr', title: 't', repo: { url: '/srv/r' } },
+      'repo.url',
+    ],
+  ])('refuses a change request %s: FAILED with the reason, never planned', (_name, changeRequest, reason) => {
+    const d = decide({ tasks: [] }, { kind: 'change-request', changeRequest }, options);
+    expect(phases([d])).toEqual([P.RECEIVED, P.FAILED]);
+    const failed = d.updates.find((u) => u.kind === 'move' && u.to === P.FAILED);
+    expect(failed).toMatchObject({ reason: expect.stringContaining(reason) });
+    expect(d.events.some((e) => e.kind === 'accepted-request')).toBe(false);
+    expect(d.effects).toContainEqual({ kind: 'release-leases', changeRequestId: 'cr', phase: P.FAILED });
+  });
+
+  it('dead-letters a change request without a usable id: there is nothing to record it under', () => {
+    for (const changeRequest of [
+      { title: 't', repo: { url: 'https://h/r' } },
+      { changeRequestId: 'a/../b', title: 't' },
+    ]) {
+      expect(() => decide({ tasks: [] }, { kind: 'change-request', changeRequest }, options)).toThrow(/refused/);
+    }
+  });
+
+  it('fails a request whose planning or build message was dead-lettered, and only then', () => {
+    const letter = (sourceTopic: string) => ({
+      kind: 'dead-letter' as const,
+      letter: { sourceTopic, group: 'code-planner', error: 'connect ECONNREFUSED 10.0.0.1:443\nstack' },
+    });
+    const planning = decide(request(P.PLANNING), letter('farm.plans.v1'), options);
+    expect(phases([planning])).toEqual([P.FAILED]);
+    expect(planning.updates).toContainEqual(
+      expect.objectContaining({
+        kind: 'move',
+        reason: 'planning failed: code-planner gave up on farm.plans.v1: connect ECONNREFUSED 10.0.0.1:443',
+      }),
+    );
+    expect(phases([decide(request(P.BUILD), letter('farm.build-requests.v1'), options)])).toEqual([P.FAILED]);
+    // A request that moved on, or waits for another topic, is left alone.
+    expect(decide(request(P.CODING), letter('farm.plans.v1'), options).updates).toEqual([]);
+    expect(decide(request(P.DONE), letter('farm.build-requests.v1'), options).updates).toEqual([]);
+    expect(decide(request(P.PLANNING), letter('farm.commit-results.v1'), options).updates).toEqual([]);
+  });
+
+  it('fails a request that outlived its phase, unless it moved on meanwhile', () => {
+    const expired = decide(
+      request(P.PLANNING),
+      { kind: 'phase-expired', phase: P.PLANNING, limitMs: 900_000 },
+      options,
+    );
+    expect(expired.updates).toContainEqual(
+      expect.objectContaining({ kind: 'move', to: P.FAILED, reason: 'PLANNING did not end within 900 s' }),
+    );
+    const moved = decide(request(P.CODING), { kind: 'phase-expired', phase: P.PLANNING, limitMs: 900_000 }, options);
+    expect(moved.updates).toEqual([]);
   });
 
   it('orders tasks by their dependencies and starts a dependent task from its dependency commit', () => {

@@ -1,5 +1,6 @@
 import { farm, phaseName, taskStateForCommitStatus, taskStateName } from '@farm/proto';
 import { FarmError } from '@farm/runtime';
+import { admitChangeRequest, UnaddressableRequest } from './change-request-intake';
 import { canMove, codingOutcome, readyTasks } from './phases';
 import type { DispatchGate } from './task-accounting';
 
@@ -49,6 +50,20 @@ export interface DeciderOptions {
   taskDeadlineMs: number;
 }
 
+/** A message a consumer gave up on, as the dead-letter topic's headers tell it. */
+export interface DeadLetterRecord {
+  sourceTopic: string;
+  group: string;
+  error: string;
+}
+
+/** Topics whose messages a request waits for in each phase: a dead letter there means nobody will move it on. */
+export const AWAITED_TOPICS: ReadonlyMap<Phase, readonly string[]> = new Map([
+  [P.RECEIVED, ['farm.change-requests.v1']],
+  [P.PLANNING, ['farm.accepted-requests.v1', 'farm.plans.v1', 'farm.task-bundles.v1']],
+  [P.BUILD, ['farm.build-requests.v1', 'farm.build-results.v1']],
+]);
+
 /** A dispatched task as the deadline check sees it; times in ms on the store's clock. */
 export interface RunningTask {
   id: string;
@@ -63,6 +78,10 @@ export type DeciderEvent =
   | { kind: 'commit-result'; result: farm.v1.ICommitResult }
   | { kind: 'build-result'; build: farm.v1.IBuildResult }
   | { kind: 'cancel'; command: farm.v1.IControlCommand }
+  /** A consumer dead-lettered a message of this request (its key). */
+  | { kind: 'dead-letter'; letter: DeadLetterRecord }
+  /** The request has been in its phase longer than that phase may last (the orchestrator's sweep). */
+  | { kind: 'phase-expired'; phase: Phase; limitMs: number }
   /** Start what is ready; `gates` holds the cost-cap/lessons decision of every task `tasksToDispatch` named. */
   | { kind: 'dispatch-ready'; gates: ReadonlyMap<string, DispatchGate> };
 
@@ -88,7 +107,10 @@ export type StateUpdate =
   | { kind: 'set-integration-branch'; branch: string };
 
 export type OutboxEvent =
-  { kind: 'transition'; fields: farm.v1.IPhaseTransition } | { kind: 'build-request'; request: farm.v1.IBuildRequest };
+  | { kind: 'transition'; fields: farm.v1.IPhaseTransition }
+  | { kind: 'build-request'; request: farm.v1.IBuildRequest }
+  /** The request as admitted, for the planners: they plan nothing else. */
+  | { kind: 'accepted-request'; request: farm.v1.IChangeRequest };
 
 export type Effect =
   | { kind: 'launch'; changeRequestId: string; task: farm.v1.ICodingTask }
@@ -150,6 +172,12 @@ export function decide(state: RequestState, event: DeciderEvent, options: Decide
     case 'cancel':
       onCancel(d, event.command);
       break;
+    case 'dead-letter':
+      onDeadLetter(d, event.letter);
+      break;
+    case 'phase-expired':
+      onPhaseExpired(d, event.phase, event.limitMs);
+      break;
     case 'dispatch-ready':
       dispatchReady(d, event.gates, options);
       break;
@@ -185,22 +213,41 @@ export function tasksToDispatch(state: RequestState, options: DeciderOptions): f
   );
 }
 
-function onChangeRequest(d: DecisionBuilder, cr: farm.v1.IChangeRequest): void {
-  if (!cr.repo?.url || !cr.title) {
-    throw new InvalidEvent(`change request ${cr.changeRequestId} needs repo.url and title`);
-  }
-  if (d.state.request) return; // the same request submitted twice
+function onChangeRequest(d: DecisionBuilder, message: farm.v1.IChangeRequest): void {
+  const admission = admitChangeRequest(message);
+  if (admission.kind === 'unaddressable') throw new UnaddressableRequest(`change request refused: ${admission.reason}`);
+  if (d.state.request) return; // the same request submitted twice (or a refused one sent again)
+  const cr = admission.kind === 'accepted' ? admission.changeRequest : message;
   d.state.request = {
     id: cr.changeRequestId ?? '',
     phase: P.PHASE_UNSPECIFIED,
-    repoUrl: cr.repo.url,
-    baseRef: cr.repo.baseRef || 'main',
+    repoUrl: cr.repo?.url ?? '',
+    baseRef: cr.repo?.baseRef || 'main',
     baseCommit: '',
     checkCommand: cr.checkCommand ?? '',
   };
   d.update({ kind: 'insert-request', changeRequest: cr });
   d.move(P.RECEIVED, 'change request received');
+  if (admission.kind === 'refused') {
+    d.finish(P.FAILED, `refused: ${admission.reason}`);
+    return;
+  }
   d.move(P.PLANNING, 'planning started');
+  d.events.push({ kind: 'accepted-request', request: admission.changeRequest });
+}
+
+/** A message this request waits for was given up on: without it the request would never move again. */
+function onDeadLetter(d: DecisionBuilder, letter: DeadLetterRecord): void {
+  const cr = d.state.request;
+  if (!cr || !(AWAITED_TOPICS.get(cr.phase) ?? []).includes(letter.sourceTopic)) return;
+  const step = cr.phase === P.BUILD ? 'build' : 'planning';
+  d.finish(P.FAILED, `${step} failed: ${letter.group} gave up on ${letter.sourceTopic}: ${firstLine(letter.error)}`);
+}
+
+function onPhaseExpired(d: DecisionBuilder, phase: Phase, limitMs: number): void {
+  const cr = d.state.request;
+  if (!cr || cr.phase !== phase || !canMove(phase, P.FAILED)) return;
+  d.finish(P.FAILED, `${phaseName(phase)} did not end within ${Math.round(limitMs / 1000)} s`);
 }
 
 function onTaskBundle(d: DecisionBuilder, bundle: farm.v1.ITaskBundle): void {

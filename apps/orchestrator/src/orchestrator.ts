@@ -1,6 +1,16 @@
 import { createHash } from 'node:crypto';
 import { encodeTaskBase64, farm, parseTaskState, phaseName, taskStateName } from '@farm/proto';
-import { Topics, encodeMessage, type EventBus, type MessageMeta, type Subscription, type TopicSpec } from '@farm/bus';
+import {
+  DEAD_LETTER_TOPIC,
+  DLQ_HEADERS,
+  Topics,
+  encodeMessage,
+  type EventBus,
+  type MessageMeta,
+  type RawMessage,
+  type Subscription,
+  type TopicSpec,
+} from '@farm/bus';
 import { FarmError, errorMessage, type Logger } from '@farm/runtime';
 import { migrate, type SqlExecutor, type SqlStore } from '@farm/store';
 import { reportForAgent, type TaskLauncher } from './launcher';
@@ -45,6 +55,10 @@ export interface OrchestratorOptions {
   maxDispatches: number;
   /** How often deadlines are checked. */
   deadlineCheckMs: number;
+  /** A request still RECEIVED or PLANNING after this long is failed (its planners gave up or are gone). */
+  planningDeadlineMs: number;
+  /** A request still in BUILD after this long is failed (its build was lost). */
+  buildDeadlineMs: number;
   /** The request cost cap and the lessons given to tasks. */
   accounting: TaskAccountingSettings;
 }
@@ -54,6 +68,8 @@ export const DEFAULT_ORCHESTRATOR_OPTIONS: OrchestratorOptions = {
   taskDeadlineMs: 30 * 60_000,
   maxDispatches: 2,
   deadlineCheckMs: 5_000,
+  planningDeadlineMs: 15 * 60_000,
+  buildDeadlineMs: 2 * 3600_000,
   accounting: { requestMaxCostUsd: 0, lessons: true, lessonsPerTask: 3 },
 };
 
@@ -122,6 +138,7 @@ export class Orchestrator {
       await bus.subscribe(Topics.commitResults, this.group, (m, meta) => this.onCommitResult(m, meta), opts),
       await bus.subscribe(Topics.buildResults, this.group, (m, meta) => this.onBuildResult(m, meta), opts),
       await bus.subscribe(Topics.control, this.group, (m, meta) => this.onControl(m, meta), opts),
+      await bus.subscribeRaw(DEAD_LETTER_TOPIC, this.group, (raw) => this.onDeadLetter(raw)),
     );
     this.deadlineTimer = setInterval(() => {
       this.expireDeadlines().catch((err) => this.deps.log.error('deadline check failed', { err }));
@@ -163,8 +180,53 @@ export class Orchestrator {
     await this.apply(Topics.control, cmd, meta, cmd.changeRequestId, { kind: 'cancel', command: cmd });
   }
 
+  /**
+   * A dead letter keyed by a request that waits for that topic (planning, build) fails the request with the
+   * consumer's reason: nobody else would move it on.
+   */
+  async onDeadLetter(raw: RawMessage): Promise<void> {
+    const crId = raw.key ?? '';
+    const sourceTopic = raw.headers[DLQ_HEADERS.sourceTopic] ?? '';
+    if (!crId || !sourceTopic) return;
+    const id = createHash('sha256')
+      .update(DEAD_LETTER_TOPIC)
+      .update(raw.position)
+      .update(raw.value ?? Buffer.alloc(0))
+      .update(JSON.stringify(raw.headers))
+      .digest('hex');
+    const letter = {
+      sourceTopic,
+      group: raw.headers[DLQ_HEADERS.group] ?? 'a consumer',
+      error: raw.headers[DLQ_HEADERS.error] ?? 'no reason given',
+    };
+    await this.decideOnce(crId, { kind: 'dead-letter', letter }, id);
+  }
+
+  /**
+   * The sweep: requests whose phase outlived its limit (planning or build lost, a planner that is gone) are
+   * failed with the reason; CODING is bounded by the task deadlines.
+   */
+  async expirePhases(): Promise<void> {
+    const limits: [Phase, number][] = [
+      [P.RECEIVED, this.options.planningDeadlineMs],
+      [P.PLANNING, this.options.planningDeadlineMs],
+      [P.BUILD, this.options.buildDeadlineMs],
+    ];
+    for (const [phase, limitMs] of limits) {
+      const stale = await this.deps.store.query<{ id: string }>(
+        `SELECT id FROM change_requests WHERE phase = $1
+         AND updated_at < now() - ($2::text || ' milliseconds')::interval ORDER BY updated_at LIMIT 100`,
+        [phaseName(phase), String(limitMs)],
+      );
+      for (const row of stale.rows) {
+        await this.decideOnce(row.id, { kind: 'phase-expired', phase, limitMs });
+      }
+    }
+  }
+
   /** Tasks past their deadline count as a failed attempt (re-dispatched while dispatches are left). */
   async expireDeadlines(): Promise<void> {
+    await this.expirePhases();
     const running = await this.deps.store.query<{
       id: string;
       change_request_id: string;
@@ -209,17 +271,30 @@ export class Orchestrator {
   /** Applies one event exactly once: skipped when its id was already recorded by this consumer. */
   private async apply<T>(spec: TopicSpec<T>, message: T, meta: MessageMeta, crId: string, event: DeciderEvent) {
     const id = createHash('sha256').update(spec.name).update(encodeMessage(spec, message)).digest('hex');
+    const applied = await this.decideOnce(crId, event, id);
+    if (!applied) this.deps.log.info('duplicate event ignored', { topic: meta.topic, position: meta.position });
+  }
+
+  /**
+   * Decides one event in one transaction and runs its effects once committed; with a message id, at most once
+   * (false when that id was seen before). Events other than a new change request need the request's row.
+   */
+  private async decideOnce(crId: string, event: DeciderEvent, messageId?: string): Promise<boolean> {
     const effects: Effect[] = [];
+    let applied = true;
     await this.deps.store.transaction(async (tx) => {
-      const fresh = await tx.query(
-        'INSERT INTO processed_messages (consumer, message_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING message_id',
-        [this.group, id],
-      );
-      if (!fresh.rows.length) {
-        this.deps.log.info('duplicate event ignored', { topic: meta.topic, position: meta.position });
-        return;
+      if (messageId) {
+        const fresh = await tx.query(
+          'INSERT INTO processed_messages (consumer, message_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING message_id',
+          [this.group, messageId],
+        );
+        if (!fresh.rows.length) {
+          applied = false;
+          return;
+        }
       }
       const state = await this.loadState(tx, crId);
+      if (!state.request && (event.kind === 'dead-letter' || event.kind === 'phase-expired')) return;
       // Only a new change request may arrive before its request row exists.
       if (!state.request && event.kind !== 'change-request') {
         throw new NotReady(`change request ${crId} not received yet`);
@@ -231,6 +306,7 @@ export class Orchestrator {
     });
     await this.flushOutbox();
     for (const effect of effects) await this.runEffect(effect); // only reached when the transaction committed
+    return applied;
   }
 
   /** Gates each ready task (cost cap, lessons: they read the store) and dispatches them. */
@@ -278,6 +354,8 @@ export class Orchestrator {
     for (const update of decision.updates) await this.writeUpdate(tx, crId, update);
     for (const event of decision.events) {
       if (event.kind === 'transition') await this.emit(tx, crId, event.fields);
+      else if (event.kind === 'accepted-request')
+        await this.enqueue(tx, Topics.acceptedRequests, crId, event.request as Record<string, unknown>);
       else await this.enqueue(tx, Topics.buildRequests, crId, event.request as Record<string, unknown>);
     }
   }
@@ -289,7 +367,15 @@ export class Orchestrator {
         const inserted = await tx.query(
           `INSERT INTO change_requests (id, phase, repo_url, base_ref, title, description, check_command)
            VALUES ($1, 'PHASE_UNSPECIFIED', $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING RETURNING id`,
-          [crId, cr.repo?.url, cr.repo?.baseRef || 'main', cr.title, cr.description, cr.checkCommand],
+          // A refused request is kept as sent, cut to sizes a status answer can show.
+          [
+            crId,
+            clip(cr.repo?.url, 2048),
+            clip(cr.repo?.baseRef || 'main', 255),
+            clip(cr.title, 500),
+            clip(cr.description, 100_000),
+            clip(cr.checkCommand, 10_000),
+          ],
         );
         // Another transaction inserted it since the state was loaded: retried, it is then a duplicate.
         if (!inserted.rows.length) throw new NotReady(`change request ${crId} inserted concurrently`);
@@ -465,3 +551,5 @@ export class Orchestrator {
     return run;
   }
 }
+
+const clip = (value: string | null | undefined, max: number) => (value ?? '').slice(0, max);

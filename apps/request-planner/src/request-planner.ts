@@ -5,7 +5,7 @@ import { planRequest } from './plan-request';
 import { planWithModel } from './plan-with-model';
 
 /**
- * Consumes change requests and publishes their plans: decomposed by the model when one is configured, one
+ * Consumes the change requests the orchestrator admitted and publishes their plans: decomposed by the model when one is configured, one
  * item per request otherwise. A redelivered request is planned again; the orchestrator keeps the first bundle.
  */
 export async function startRequestPlanner(deps: {
@@ -15,7 +15,7 @@ export async function startRequestPlanner(deps: {
   maxItems?: number;
   group?: string;
 }): Promise<Subscription> {
-  return deps.bus.subscribe(Topics.changeRequests, deps.group ?? 'request-planner', async (cr) => {
+  return deps.bus.subscribe(Topics.acceptedRequests, deps.group ?? 'request-planner', async (cr) => {
     const plan = deps.model
       ? (await planWithModel(cr, deps.model, { maxItems: deps.maxItems ?? 8, log: deps.log })).plan
       : planRequest(cr);

@@ -21,7 +21,10 @@ export interface TopicSpec<T> {
 const topic = <T>(name: string, type: MessageType<T>): TopicSpec<T> => ({ name, type });
 
 export const Topics = {
+  /** Submissions, from any client; only the orchestrator reads them. */
   changeRequests: topic<farm.v1.ChangeRequest>('farm.change-requests.v1', ChangeRequest),
+  /** Requests the orchestrator admitted (validated, normalised): what the planners plan. */
+  acceptedRequests: topic<farm.v1.ChangeRequest>('farm.accepted-requests.v1', ChangeRequest),
   plans: topic<farm.v1.Plan>('farm.plans.v1', Plan),
   taskBundles: topic<farm.v1.TaskBundle>('farm.task-bundles.v1', TaskBundle),
   /** Consumed by the coding-agent worker pool (cluster mode without a Job per task). */

@@ -69,17 +69,27 @@ export interface Author {
 const SHA_RE = /^[0-9a-f]{40}$/i;
 
 /** Remote refs, peeled so that annotated tags map to the commit they point at. */
-async function remoteRefs(url: string): Promise<Map<string, string>> {
-  const refs = await retryWhileRefused(() => git.listServerRefs({ ...remote(url), symrefs: true, peelTags: true }));
+async function remoteRefs(url: string, waitForServerMs?: number): Promise<Map<string, string>> {
+  const refs = await retryWhileRefused(
+    () => git.listServerRefs({ ...remote(url), symrefs: true, peelTags: true }),
+    waitForServerMs,
+  );
   return new Map(refs.map((r) => [r.ref, r.peeled ?? r.oid]));
 }
 
-/** Branch/tag/full ref name → commit sha; a 40-hex sha passes through untouched (lower-cased). */
-export async function resolveRemoteRef(url: string, ref: string): Promise<string> {
+/**
+ * Branch/tag/full ref name → commit sha; a 40-hex sha passes through untouched (lower-cased). A server that
+ * refuses connections is waited for up to `waitForServerMs` (default: as long as an agent waits for a farm restart).
+ */
+export async function resolveRemoteRef(
+  url: string,
+  ref: string,
+  options: { waitForServerMs?: number } = {},
+): Promise<string> {
   if (SHA_RE.test(ref)) return ref.toLowerCase();
   let refs: Map<string, string>;
   try {
-    refs = await remoteRefs(url);
+    refs = await remoteRefs(url, options.waitForServerMs);
   } catch (err) {
     throw new CloneFailed(`listing refs of ${redactUrl(url)} failed: ${errorMessage(err)}`, err);
   }

@@ -6,7 +6,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { farm } from '@farm/proto';
-import { DEAD_LETTER_TOPIC, DLQ_HEADERS, Topics, type EventBus, type RawMessage } from '@farm/bus';
+import {
+  CONTENT_TYPE_HEADER,
+  DEAD_LETTER_TOPIC,
+  DLQ_HEADERS,
+  JSON_CONTENT,
+  Topics,
+  type EventBus,
+  type RawMessage,
+} from '@farm/bus';
 import { remoteBranchSha, seedBareRepo, startGitHttpServer, type GitHttpServer } from '@farm/git';
 import { createLogger, silentLogger } from '@farm/runtime';
 import { startScriptedModelServer, type ModelScript } from '@farm/scripted-llm';
@@ -125,6 +133,75 @@ export function defineFarmScenarios(mode: string, open: () => Promise<{ bus: Eve
       const letter = deadLetters.find((m) => m.key === garbageKey);
       expect(letter?.headers[DLQ_HEADERS.errorKind]).toBe('decode');
       expect(letter?.headers[DLQ_HEADERS.sourceTopic]).toBe(Topics.changeRequests.name);
+    });
+
+    test('poison and invalid submissions on the Kafka intake are refused or failed with a reason, and never stop the farm', async () => {
+      const run = Date.now();
+      const planned: string[] = [];
+      await bus.subscribe(Topics.plans, `test-plans-${run}`, async (p) => void planned.push(p.changeRequestId));
+      const repoUrl = await git.createBareRepo(`intake-${run}.git`);
+      await seedBareRepo({ url: repoUrl, files: SAMPLE_REPO_FILES, message: 'initial' });
+      const model = await startScriptedModelServer({
+        script: { chat: [{ repeat: true, answer: { diff: SAMPLE_DIFF, reasoning: 'add multiply' } }] },
+      });
+      const launcher = agentProcessLauncher(path.join(tmp, 'state'), {
+        bus,
+        log,
+        agentEnv: {
+          ...process.env,
+          OPENAI_BASE_URL: model.baseURL,
+          OPENAI_API_KEY: 'test-key',
+          FARM_WORK_DIR: path.join(tmp, 'work'),
+          FARM_LLM_MAX_RETRIES: '0',
+        },
+      });
+      const farmApp = await startFarm({ bus, store, launcher, log });
+      const id = (name: string) => `${name}-${run}`;
+      const json = (body: object) =>
+        bus.publishRaw(Topics.changeRequests.name, Buffer.from(JSON.stringify(body)), {
+          key: (body as { changeRequestId?: string }).changeRequestId,
+          headers: { [CONTENT_TYPE_HEADER]: JSON_CONTENT },
+        });
+      const proto = (body: farm.v1.IChangeRequest) =>
+        bus.publish(Topics.changeRequests, farm.v1.ChangeRequest.fromObject(body));
+      try {
+        // What kcat and Kafka's console producer users sent.
+        await json({ changeRequestId: id('no-title'), repo: { url: repoUrl } });
+        await proto({ changeRequestId: id('only-id') });
+        await proto({ changeRequestId: id('empty-url'), title: 't', repo: { url: '' } });
+        await json({ changeRequestId: id('ftp'), title: 't', repo: { url: 'ftp://example.com/r.git' } });
+        await proto({ title: 'no id at all', repo: { url: repoUrl } });
+        // Valid, but planning cannot succeed: nothing listens there; a ref the repository does not have.
+        await proto({ changeRequestId: id('unreachable'), title: 't', repo: { url: 'http://127.0.0.1:9/r.git' } });
+        await proto({ changeRequestId: id('no-ref'), title: 't', repo: { url: repoUrl, baseRef: 'no-such-branch' } });
+        const good = await submitChangeRequest(bus, { repoUrl, baseRef: 'main', ...SAMPLE_REQUEST });
+
+        const final = async (crId: string) => watchChangeRequest(bus, crId, () => undefined, { timeoutMs: 120_000 });
+        const reasons = Object.fromEntries(
+          await Promise.all(
+            ['no-title', 'only-id', 'empty-url', 'ftp', 'unreachable', 'no-ref'].map(async (name) => {
+              const last = await final(id(name));
+              return [name, `${farm.v1.Phase[last.toPhase]}: ${last.reason}`];
+            }),
+          ),
+        );
+        expect(reasons).toEqual({
+          'no-title': 'FAILED: refused: title is required',
+          'only-id': 'FAILED: refused: title is required',
+          'empty-url': 'FAILED: refused: repo.url is required',
+          ftp: expect.stringMatching(/^FAILED: refused: repo.url must be an http\(s\) git remote/),
+          unreachable: expect.stringMatching(/^FAILED: planning failed: .*127\.0\.0\.1:9/),
+          'no-ref': expect.stringMatching(/^FAILED: planning failed: .*no-such-branch/),
+        });
+        // A refused request was never planned; the one after all of them went through.
+        for (const name of ['no-title', 'only-id', 'empty-url', 'ftp']) expect(planned).not.toContain(id(name));
+        expect(farm.v1.Phase[(await final(good)).toPhase]).toBe('DONE');
+        const noId = deadLetters.find((m) => m.value?.toString('utf8').includes('no id at all'));
+        expect(noId?.headers[DLQ_HEADERS.error]).toMatch(/has no change_request_id/);
+      } finally {
+        await farmApp.stop();
+        await model.close();
+      }
     });
 
     test('a model whose diff never applies: SOFT_FAIL after the retries, re-dispatched once, FAILED, no branch', async () => {
