@@ -89,9 +89,13 @@ async function seedTask(files: Record<string, string>, overrides: Partial<farm.v
 }
 
 /** Runs `task` against a scripted model; returns the result and what the model was asked. */
-async function runSeeded(task: farm.v1.ICodingTask, script: ModelScript, overrides: Partial<AgentDeps> = {}) {
+async function runSeeded(
+  task: farm.v1.ICodingTask,
+  script: ModelScript,
+  overrides: Partial<AgentDeps> | ((baseURL: string) => Partial<AgentDeps>) = {},
+) {
   const model = await startScriptedModelServer({ script });
-  const deps = agentDeps(model.baseURL, overrides);
+  const deps = agentDeps(model.baseURL, typeof overrides === 'function' ? overrides(model.baseURL) : overrides);
   try {
     const result = await runCodingTask(task, deps);
     const prompts = model.requests.map((r) => r.messages.map((m) => m.content).join('\n'));
@@ -277,6 +281,19 @@ describe('coding agent on a Python repo (pytest)', () => {
     expect(bad.result.notes!.join('\n')).toMatch(/lease lost/);
     // The claim comes before the push: no branch looks finished without its leases.
     expect(await remoteBranchSha(refused.url, `agt/${refused.task.id}`)).toBeUndefined();
+  });
+
+  test('one malformed answer from the model is asked again: the task succeeds and its notes say so', async () => {
+    const { task, url } = await seedTask(PYTHON_REPO);
+    const { result, model } = await runSeeded(
+      task,
+      { chat: [{ fault: { malformed: true } }, { answer: { diff: PY_ADD_MULTIPLY } }] },
+      (baseURL) => ({ model: createPatchModel({ baseURL, apiKey: 'k', model: 'coder', maxRetries: 2 }) }),
+    );
+    expect([S[result.status!], result.attempts]).toEqual(['SUCCESS', 1]);
+    expect(result.notes).toContain('model answer malformed, retried 1x');
+    expect(model.requests.map((r) => r.outcome)).toEqual(['malformed', 'answer']);
+    expect(await remoteBranchSha(url, `agt/${task.id}`)).toBe(result.commitSha);
   });
 
   test('retrieval puts the file defining the symbol named in the goal in the prompt (embedded index)', async () => {

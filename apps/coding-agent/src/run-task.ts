@@ -111,7 +111,7 @@ async function runTaskSteps(task: farm.v1.ICodingTask, deps: AgentDeps): Promise
   const durations: farm.v1.IStepDuration[] = [];
   let attempts = 0;
   const budget = new TaskBudget({ ...DEFAULT_BUDGET, ...deps.budget });
-  const state: ToolLoopState = { attempts: 0, reviews: [], model: '' };
+  const state: ToolLoopState = { attempts: 0, reviews: [], model: '', malformedRetries: 0 };
   let strategy = chooseStrategy(task, deps);
   const redact = secretRedactor(deps.secrets ?? []);
   const timed = async <T>(step: string, attempt: number, fn: () => Promise<T>): Promise<T> => {
@@ -143,7 +143,10 @@ async function runTaskSteps(task: farm.v1.ICodingTask, deps: AgentDeps): Promise
       strategy: strategy === 'tools' ? Strategy.TOOLS : Strategy.DIFF,
       reviews: state.reviews,
       ...fields,
-      notes: (fields.notes ?? []).map(redact),
+      notes: [
+        ...(fields.notes ?? []),
+        ...(state.malformedRetries ? [`model answer malformed, retried ${state.malformedRetries}x`] : []),
+      ].map(redact),
     };
     trajectory.record('result', {
       status: S[status],
@@ -373,6 +376,7 @@ async function runDiffStrategy(
       const cost = costOfCall(deps.prices ?? DEFAULT_MODEL_PRICES, answer.model, answer.usage);
       budget.record(answer.usage, cost.usd);
       run.state.model = answer.model;
+      run.state.malformedRetries += answer.malformedRetries ?? 0;
       agentMetrics.tokens.inc({ kind: 'prompt', model: answer.model }, answer.usage.promptTokens);
       agentMetrics.tokens.inc({ kind: 'completion', model: answer.model }, answer.usage.completionTokens);
       if (cost.usd > 0) agentMetrics.costUsd.inc({ model: answer.model }, cost.usd);
