@@ -19,7 +19,7 @@ import { startQdrantHttpDouble } from '@farm/rag/testing';
 import { cloneAtCommit } from '@farm/git';
 import { silentLogger } from '@farm/runtime';
 import { startScriptedModelServer, type ModelScript } from '@farm/scripted-llm';
-import { PostgresSymbolLeases } from '@farm/srm-client';
+import { PostgresSymbolLeases, SrmUnavailable } from '@farm/srm-client';
 import { createPgStore, type SqlStore } from '@farm/store';
 import { readFile } from 'node:fs/promises';
 import { InProcessBus, Topics } from '@farm/bus';
@@ -411,6 +411,25 @@ describe("a task's branch is its own", () => {
     expect(again.result.notes!.join('\n')).toMatch(new RegExp(`lease lost.*agt/${task.id} deleted`));
     expect(await remoteBranchSha(url, `agt/${task.id}`)).toBeUndefined();
   });
+});
+
+test('an srm that cannot answer the claim: SOFT_FAIL (dispatched again), nothing pushed, the leases kept', async () => {
+  const { url, task } = await seedTask(PYTHON_REPO);
+  const lease = await reserveFor(task);
+  // The srm is down: claims fail as the HTTP client reports an outage; what reaches it goes to the real srm.
+  const srmDown = {
+    claim: async () => Promise.reject(new SrmUnavailable('srm unreachable')),
+    release: (id: string, token?: string) => leases.release(id, token),
+  };
+  const { result } = await runSeeded(
+    { ...task, reservedLeases: [leaseRef(lease)] },
+    { chat: [{ answer: { diff: PY_ADD_MULTIPLY } }] },
+    { leases: srmDown },
+  );
+  expect([S[result.status!], result.failedStep]).toEqual(['SOFT_FAIL', 'claim']);
+  expect(await remoteBranchSha(url, `agt/${task.id}`)).toBeUndefined();
+  // The next dispatch claims with the same fencing token, so the lease must still be held.
+  expect(await leases.liveLeases({ holder: task.id! })).toEqual([expect.objectContaining({ state: 'ACTIVE' })]);
 });
 
 test('a pool worker consumes a task from the task topic and publishes its CommitResult', async () => {
