@@ -129,7 +129,7 @@ async function toolLoopRound(dir: string, calls: ScriptedCall[], trajectoryDir: 
       log: silentLogger,
       timed: (_s, _a, fn) => fn(),
     },
-    { attempts: 0, reviews: [], model: '' },
+    { attempts: 0, reviews: [], model: '', malformedRetries: 0 },
   );
   const ms = performance.now() - started;
   await trajectory.close();

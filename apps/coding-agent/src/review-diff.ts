@@ -21,6 +21,7 @@ export interface ReviewVerdict {
   objections: string[];
   usage: TokenUsage;
   model: string;
+  malformedRetries: number;
 }
 
 /** One reviewer call: the goal, the final diff and the checks in; a verdict out. */
@@ -44,5 +45,11 @@ export async function reviewDiff(
   const objections = Array.isArray(v.objections) ? v.objections.filter((o): o is string => typeof o === 'string') : [];
   // A rejection without objections gives the agent nothing to act on; say so rather than loop blindly.
   if (!v.approved && !objections.length) objections.push('the reviewer rejected the change without saying why');
-  return { approved: v.approved, objections, usage: answer.usage, model: answer.model };
+  return {
+    approved: v.approved,
+    objections,
+    usage: answer.usage,
+    model: answer.model,
+    malformedRetries: answer.malformedRetries ?? 0,
+  };
 }

@@ -1,17 +1,25 @@
 // The coding agent on real git (smart HTTP), the scripted model through the real openai client, the sandbox
 // and the srm (PostgreSQL), for a generated Python repo (pytest) and a generated Node repo (jest).
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { farm } from '@farm/proto';
-import { remoteBranchSha, seedBareRepo, startGitHttpServer, type GitHttpServer } from '@farm/git';
+import {
+  commitAll,
+  pushBranch,
+  readRemoteBranchCommit,
+  remoteBranchSha,
+  seedBareRepo,
+  startGitHttpServer,
+  type GitHttpServer,
+} from '@farm/git';
 import { createPatchModel } from '@farm/llm';
 import { LocalRag, QdrantIndex } from '@farm/rag';
 import { startQdrantHttpDouble } from '@farm/rag/testing';
 import { cloneAtCommit } from '@farm/git';
 import { silentLogger } from '@farm/runtime';
 import { startScriptedModelServer, type ModelScript } from '@farm/scripted-llm';
-import { PostgresSymbolLeases } from '@farm/srm-client';
+import { PostgresSymbolLeases, SrmUnavailable } from '@farm/srm-client';
 import { createPgStore, type SqlStore } from '@farm/store';
 import { readFile } from 'node:fs/promises';
 import { InProcessBus, Topics } from '@farm/bus';
@@ -64,17 +72,11 @@ function agentDeps(baseURL: string, overrides: Partial<AgentDeps> = {}): AgentDe
   };
 }
 
-/** Seeds a repo, runs one task against a scripted model, returns the result and what the model was asked. */
-async function runTask(
-  files: Record<string, string>,
-  script: ModelScript,
-  overrides: Partial<farm.v1.ICodingTask> = {},
-  overrides2: Partial<AgentDeps> = {},
-) {
+/** A fresh repo seeded with `files`, and a task on it (dispatch 1). */
+async function seedTask(files: Record<string, string>, overrides: Partial<farm.v1.ICodingTask> = {}) {
   const name = `repo-${++n}.git`;
   const url = await git.createBareRepo(name);
   const baseCommit = await seedBareRepo({ url, files, message: 'initial' });
-  const model = await startScriptedModelServer({ script });
   const task: farm.v1.ICodingTask = {
     id: `task-${n}`,
     changeRequestId: `cr-${n}`,
@@ -83,15 +85,66 @@ async function runTask(
     dispatch: 1,
     ...overrides,
   };
-  const deps = agentDeps(model.baseURL, overrides2);
+  return { url, baseCommit, task };
+}
+
+/** Runs `task` against a scripted model; returns the result and what the model was asked. */
+async function runSeeded(
+  task: farm.v1.ICodingTask,
+  script: ModelScript,
+  overrides: Partial<AgentDeps> | ((baseURL: string) => Partial<AgentDeps>) = {},
+) {
+  const model = await startScriptedModelServer({ script });
+  const deps = agentDeps(model.baseURL, typeof overrides === 'function' ? overrides(model.baseURL) : overrides);
   try {
     const result = await runCodingTask(task, deps);
     const prompts = model.requests.map((r) => r.messages.map((m) => m.content).join('\n'));
-    return { result, prompts, url, task, agentDeps: deps, model };
+    return { result, prompts, agentDeps: deps, model };
   } finally {
     await model.close();
   }
 }
+
+/** Seeds a repo, runs one task against a scripted model, returns the result and what the model was asked. */
+async function runTask(
+  files: Record<string, string>,
+  script: ModelScript,
+  overrides: Partial<farm.v1.ICodingTask> = {},
+  overrides2: Partial<AgentDeps> = {},
+) {
+  const { url, task } = await seedTask(files, overrides);
+  return { ...(await runSeeded(task, script, overrides2)), url, task };
+}
+
+/** Someone else's commit on `branch` (a person, a script, another farm), on top of the base commit. */
+async function pushCommitOf(url: string, baseCommit: string, branch: string, message: string): Promise<string> {
+  const dir = await mkdtemp(path.join(tmp, 'other-'));
+  try {
+    await cloneAtCommit({ url, ref: 'main', commit: baseCommit, dir });
+    await writeFile(path.join(dir, 'calc.py'), 'def multiply(a, b):\n    return 0  # not the task\n');
+    await commitAll({ dir, message, author: { name: 'someone', email: 'someone@else' }, branch });
+    return await pushBranch({ dir, url, branch });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** A lease on `symbol` held for the task, as the code planner reserves it. */
+async function reserveFor(task: farm.v1.ICodingTask, symbol = 'multiply') {
+  const [lease] = await leases.reserve({
+    repo: task.repo!.url!,
+    symbols: [symbol],
+    holder: task.id!,
+    changeRequestId: task.changeRequestId!,
+    ttlSeconds: 60,
+  });
+  return lease;
+}
+const leaseRef = (l: { id: string; fencingToken: string; symbol: string }) => ({
+  id: l.id,
+  fencingToken: l.fencingToken,
+  symbol: l.symbol,
+});
 
 describe('coding agent on a Python repo (pytest)', () => {
   test('a correct patch passes the first time and is pushed as agt/<task_id>', async () => {
@@ -202,42 +255,45 @@ describe('coding agent on a Python repo (pytest)', () => {
     }
   });
 
-  test('the agent claims its reserved leases after the push; a lost lease is a HARD_FAIL', async () => {
-    const [held] = await leases.reserve({
-      repo: 'r-claim',
-      symbols: ['multiply'],
-      holder: 'cr-claim',
-      changeRequestId: 'cr-claim',
-      ttlSeconds: 60,
-    });
-    const ok = await runTask(
-      PYTHON_REPO,
+  test('the agent claims its reserved leases for the pushed commit; a lost lease is a HARD_FAIL and nothing is pushed', async () => {
+    const claimed = await seedTask(PYTHON_REPO);
+    const held = await reserveFor(claimed.task);
+    const ok = await runSeeded(
+      { ...claimed.task, reservedLeases: [leaseRef(held)] },
       { chat: [{ answer: { diff: PY_ADD_MULTIPLY } }] },
-      { reservedLeases: [{ id: held.id, fencingToken: held.fencingToken, symbol: held.symbol }] },
       { leases },
     );
     expect(S[ok.result.status!]).toBe('SUCCESS');
-    expect((await leases.liveLeases({ changeRequestId: 'cr-claim' }))[0]).toMatchObject({
-      state: 'CLAIMED',
-      commitSha: ok.result.commitSha,
-    });
+    expect(await leases.liveLeases({ holder: claimed.task.id! })).toEqual([
+      expect.objectContaining({ state: 'CLAIMED', commitSha: ok.result.commitSha }),
+    ]);
+    expect(await remoteBranchSha(claimed.url, `agt/${claimed.task.id}`)).toBe(ok.result.commitSha);
 
-    const [lost] = await leases.reserve({
-      repo: 'r-lost',
-      symbols: ['multiply'],
-      holder: 'cr-lost',
-      changeRequestId: 'cr-lost',
-      ttlSeconds: 60,
-    });
-    await leases.release(lost.id, lost.fencingToken);
-    const bad = await runTask(
-      PYTHON_REPO,
+    const refused = await seedTask(PYTHON_REPO);
+    const lost = await reserveFor(refused.task);
+    await leases.release(lost.id, lost.fencingToken); // e.g. the request was cancelled meanwhile
+    const bad = await runSeeded(
+      { ...refused.task, reservedLeases: [leaseRef(lost)] },
       { chat: [{ answer: { diff: PY_ADD_MULTIPLY } }] },
-      { reservedLeases: [{ id: lost.id, fencingToken: lost.fencingToken, symbol: lost.symbol }] },
       { leases },
     );
     expect([S[bad.result.status!], bad.result.failedStep]).toEqual(['HARD_FAIL', 'claim']);
     expect(bad.result.notes!.join('\n')).toMatch(/lease lost/);
+    // The claim comes before the push: no branch looks finished without its leases.
+    expect(await remoteBranchSha(refused.url, `agt/${refused.task.id}`)).toBeUndefined();
+  });
+
+  test('one malformed answer from the model is asked again: the task succeeds and its notes say so', async () => {
+    const { task, url } = await seedTask(PYTHON_REPO);
+    const { result, model } = await runSeeded(
+      task,
+      { chat: [{ fault: { malformed: true } }, { answer: { diff: PY_ADD_MULTIPLY } }] },
+      (baseURL) => ({ model: createPatchModel({ baseURL, apiKey: 'k', model: 'coder', maxRetries: 2 }) }),
+    );
+    expect([S[result.status!], result.attempts]).toEqual(['SUCCESS', 1]);
+    expect(result.notes).toContain('model answer malformed, retried 1x');
+    expect(model.requests.map((r) => r.outcome)).toEqual(['malformed', 'answer']);
+    expect(await remoteBranchSha(url, `agt/${task.id}`)).toBe(result.commitSha);
   });
 
   test('retrieval puts the file defining the symbol named in the goal in the prompt (embedded index)', async () => {
@@ -269,6 +325,111 @@ describe('coding agent on a Python repo (pytest)', () => {
       await qdrant.close();
     }
   });
+});
+
+describe("a task's branch is its own", () => {
+  const script: ModelScript = { chat: [{ answer: { diff: PY_ADD_MULTIPLY } }] };
+
+  test('a foreign commit already on agt/<task> is neither reported nor overwritten', async () => {
+    for (const message of [
+      'hand-made fix\n',
+      'feat(x): y\n\nFarm-Task: another-task\nFarm-Dispatch: 1\nFarm-Change-Request: cr-x\n',
+    ]) {
+      const { url, baseCommit, task } = await seedTask(PYTHON_REPO);
+      const foreign = await pushCommitOf(url, baseCommit, `agt/${task.id}`, message);
+      const { result, model } = await runSeeded(task, script);
+      expect([S[result.status!], result.failedStep, result.commitSha ?? '']).toEqual(['HARD_FAIL', 'branch', '']);
+      expect(result.notes!.join('\n')).toMatch(
+        new RegExp(`holds commit ${foreign.slice(0, 12)}, which this task did not make`),
+      );
+      expect(model.requests).toHaveLength(0); // no work done for a branch it could not deliver
+      expect(await remoteBranchSha(url, `agt/${task.id}`)).toBe(foreign);
+    }
+  });
+
+  test('a foreign commit pushed while the agent works makes its push fail, not succeed with that commit', async () => {
+    const { url, baseCommit, task } = await seedTask(PYTHON_REPO);
+    const lease = await reserveFor(task);
+    const model = await startScriptedModelServer({ script });
+    try {
+      const deps = agentDeps(model.baseURL, { leases });
+      const real = deps.model;
+      let foreign = '';
+      // Someone pushes to the task's branch while the model is thinking.
+      deps.model = {
+        proposePatch: async (messages) => {
+          foreign = await pushCommitOf(url, baseCommit, `agt/${task.id}`, 'quick fix by hand\n');
+          return real.proposePatch(messages);
+        },
+      };
+      const result = await runCodingTask({ ...task, reservedLeases: [leaseRef(lease)] }, deps);
+      expect([S[result.status!], result.failedStep]).toEqual(['HARD_FAIL', 'branch']);
+      expect(result.commitSha).not.toBe(foreign);
+      expect(await remoteBranchSha(url, `agt/${task.id}`)).toBe(foreign);
+      expect(await leases.liveLeases({ holder: task.id! })).toEqual([]); // given back on the HARD_FAIL
+    } finally {
+      await model.close();
+    }
+  });
+
+  test('an agent re-run after its own push (later dispatch) completes with that commit and claims the leases', async () => {
+    const { url, task } = await seedTask(PYTHON_REPO);
+    const lease = await reserveFor(task);
+    const withLease = { ...task, reservedLeases: [leaseRef(lease)] };
+    // Dispatch 1 pushed and died before its claim and its result (as an agent killed after the push).
+    const first = await runSeeded(withLease, script);
+    expect(S[first.result.status!]).toBe('SUCCESS');
+    const pushed = await readRemoteBranchCommit(url, `agt/${task.id}`);
+    expect(pushed!.message).toMatch(
+      new RegExp(`Farm-Task: ${task.id}\nFarm-Dispatch: 1\nFarm-Change-Request: ${task.changeRequestId}`),
+    );
+    expect((await leases.liveLeases({ holder: task.id! }))[0].state).toBe('ACTIVE');
+
+    const again = await runSeeded({ ...withLease, dispatch: 2 }, { chat: [] }, { leases });
+    expect([S[again.result.status!], again.result.commitSha, again.result.dispatch]).toEqual([
+      'SUCCESS',
+      first.result.commitSha,
+      2,
+    ]);
+    expect(again.result.notes!.join('\n')).toMatch(/already held this task's commit from dispatch 1/);
+    expect(again.model.requests).toHaveLength(0); // the work was not redone
+    expect(await leases.liveLeases({ holder: task.id! })).toEqual([
+      expect.objectContaining({ id: lease.id, state: 'CLAIMED', commitSha: first.result.commitSha }),
+    ]);
+  });
+
+  test('a re-run whose claim is refused deletes its pushed branch and fails', async () => {
+    const { url, task } = await seedTask(PYTHON_REPO);
+    const lease = await reserveFor(task);
+    const withLease = { ...task, reservedLeases: [leaseRef(lease)] };
+    const first = await runSeeded(withLease, script); // pushed, never claimed
+    expect(await remoteBranchSha(url, `agt/${task.id}`)).toBe(first.result.commitSha);
+    await leases.release(lease.id); // the lease went meanwhile (request cancelled, or expired and re-granted)
+
+    const again = await runSeeded({ ...withLease, dispatch: 2 }, { chat: [] }, { leases });
+    expect([S[again.result.status!], again.result.failedStep]).toEqual(['HARD_FAIL', 'claim']);
+    expect(again.result.notes!.join('\n')).toMatch(new RegExp(`lease lost.*agt/${task.id} deleted`));
+    expect(await remoteBranchSha(url, `agt/${task.id}`)).toBeUndefined();
+  });
+});
+
+test('an srm that cannot answer the claim: SOFT_FAIL (dispatched again), nothing pushed, the leases kept', async () => {
+  const { url, task } = await seedTask(PYTHON_REPO);
+  const lease = await reserveFor(task);
+  // The srm is down: claims fail as the HTTP client reports an outage; what reaches it goes to the real srm.
+  const srmDown = {
+    claim: async () => Promise.reject(new SrmUnavailable('srm unreachable')),
+    release: (id: string, token?: string) => leases.release(id, token),
+  };
+  const { result } = await runSeeded(
+    { ...task, reservedLeases: [leaseRef(lease)] },
+    { chat: [{ answer: { diff: PY_ADD_MULTIPLY } }] },
+    { leases: srmDown },
+  );
+  expect([S[result.status!], result.failedStep]).toEqual(['SOFT_FAIL', 'claim']);
+  expect(await remoteBranchSha(url, `agt/${task.id}`)).toBeUndefined();
+  // The next dispatch claims with the same fencing token, so the lease must still be held.
+  expect(await leases.liveLeases({ holder: task.id! })).toEqual([expect.objectContaining({ state: 'ACTIVE' })]);
 });
 
 test('a pool worker consumes a task from the task topic and publishes its CommitResult', async () => {

@@ -1,11 +1,11 @@
 import { mkdtemp, rm, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { farm } from '@farm/proto';
-import { cloneAtCommit, commitAll, pushBranch, remoteBranchSha, PushRejected } from '@farm/git';
+import { cloneAtCommit, commitAll } from '@farm/git';
 import { applyModelEdit, PatchRejected } from '@farm/patch';
 import { ModelAnswerInvalid, ModelUnavailable, type JsonModel, type PatchModel, type ToolModel } from '@farm/llm';
 import { FarmError, errorMessage, type Logger } from '@farm/runtime';
-import { LeaseLost, type SymbolLeases } from '@farm/srm-client';
+import type { SymbolLeases } from '@farm/srm-client';
 import { describeFailure, planChecks, runChecks, type CheckStep, type CheckPlan } from '@farm/sandbox';
 import { buildPrompt } from './prompt';
 import { revertFiles } from './work-tree';
@@ -20,6 +20,8 @@ import { AgentToolBox, type ToolLimits } from './tools/agent-tools';
 import { secretRedactor, type Redactor } from './tools/redact-secrets';
 import { lessonFromTask } from './lessons-prompt';
 import type { RetrievedContext } from './retrieve-context';
+import { claimAndPush, completePushedBranch, pushedCommit, type Delivery } from './task-branch';
+import { taskCommitMessage } from './task-commit';
 
 const S = farm.v1.CommitStatus;
 const Strategy = farm.v1.AgentStrategy;
@@ -44,7 +46,7 @@ export interface AgentDeps {
   /** Directory for one JSONL trajectory file per task; none written when unset. */
   trajectoryDir?: string;
   author: { name: string; email: string };
-  /** The srm, to claim the task's reserved leases after the push (and release them on a HARD_FAIL). */
+  /** The srm, to claim the task's reserved leases before the push (and release them on a HARD_FAIL). */
   leases?: Pick<SymbolLeases, 'claim' | 'release'>;
   /** The tool strategy's model; without it every task runs the diff strategy. */
   toolModel?: ToolModel;
@@ -109,7 +111,7 @@ async function runTaskSteps(task: farm.v1.ICodingTask, deps: AgentDeps): Promise
   const durations: farm.v1.IStepDuration[] = [];
   let attempts = 0;
   const budget = new TaskBudget({ ...DEFAULT_BUDGET, ...deps.budget });
-  const state: ToolLoopState = { attempts: 0, reviews: [], model: '' };
+  const state: ToolLoopState = { attempts: 0, reviews: [], model: '', malformedRetries: 0 };
   let strategy = chooseStrategy(task, deps);
   const redact = secretRedactor(deps.secrets ?? []);
   const timed = async <T>(step: string, attempt: number, fn: () => Promise<T>): Promise<T> => {
@@ -141,7 +143,10 @@ async function runTaskSteps(task: farm.v1.ICodingTask, deps: AgentDeps): Promise
       strategy: strategy === 'tools' ? Strategy.TOOLS : Strategy.DIFF,
       reviews: state.reviews,
       ...fields,
-      notes: (fields.notes ?? []).map(redact),
+      notes: [
+        ...(fields.notes ?? []),
+        ...(state.malformedRetries ? [`model answer malformed, retried ${state.malformedRetries}x`] : []),
+      ].map(redact),
     };
     trajectory.record('result', {
       status: S[status],
@@ -154,21 +159,23 @@ async function runTaskSteps(task: farm.v1.ICodingTask, deps: AgentDeps): Promise
     return full;
   };
 
-  // Idempotent by task id: a task redelivered after its push reports the pushed commit again.
-  const existing = await remoteBranchSha(url, branch).catch(() => undefined);
-  if (existing) {
-    log.info('branch already pushed; re-emitting result', { branch, sha: existing });
-    return result(S.SUCCESS, {
-      commitSha: existing,
-      branchName: branch,
-      notes: ['branch already pushed; result re-emitted'],
-    });
-  }
-
   await mkdir(deps.workRoot, { recursive: true });
   const workDir = await mkdtemp(path.join(deps.workRoot, `${task.id}-`));
   const repoDir = path.join(workDir, 'repo');
+  const delivered = (delivery: Delivery, more: Partial<farm.v1.ICommitResult> = {}) => {
+    if (delivery.kind === 'refused') throw new TaskAborted(delivery.step, delivery.reason, delivery.status);
+    return result(S.SUCCESS, {
+      commitSha: delivery.commitSha,
+      branchName: branch,
+      ...more,
+      notes: [...delivery.notes, ...(more.notes ?? [])],
+    });
+  };
   try {
+    // Idempotent by task id: the task's own commit already on its branch is completed, not redone.
+    const pushed = await pushedCommit(url, branch, log);
+    if (pushed) return delivered(await completePushedBranch(task, url, branch, pushed, { ...deps, log }));
+
     await timed('clone', 0, () =>
       cloneAtCommit({ url, ref: task.repo?.baseRef || 'main', commit: task.repo?.baseCommit ?? '', dir: repoDir }),
     ).catch((err) => {
@@ -219,47 +226,31 @@ async function runTaskSteps(task: farm.v1.ICodingTask, deps: AgentDeps): Promise
     if (strategy === 'tools') attempts = state.attempts;
 
     const commitSha = await timed('commit', attempts, () =>
-      commitAll({
-        dir: repoDir,
-        paths: ready.paths,
-        branch,
-        author: deps.author,
-        message: `${kindWord(task.kind)}(${task.id}): ${firstLine(task.goal)}\n\n[agent:${task.id}]`,
-      }),
+      commitAll({ dir: repoDir, paths: ready.paths, branch, author: deps.author, message: taskCommitMessage(task) }),
     ).catch((err) => {
       throw new TaskAborted('commit', `commit failed: ${errorMessage(err)}`);
     });
-    try {
-      await timed('push', attempts, () => pushBranch({ dir: repoDir, url, branch }));
-    } catch (err) {
-      // Another agent with the same task pushed first: its branch is the result.
-      const theirs =
-        err instanceof PushRejected ? await remoteBranchSha(url, branch).catch(() => undefined) : undefined;
-      if (theirs)
-        return result(S.SUCCESS, {
-          commitSha: theirs,
-          branchName: branch,
-          notes: ['branch pushed by another agent'],
-        });
-      throw new TaskAborted('push', `push failed: ${errorMessage(err)}`);
+    const delivery = await claimAndPush(task, { dir: repoDir, url, branch, commitSha }, { ...deps, log }, (step, fn) =>
+      timed(step, attempts, fn),
+    );
+    if (delivery.kind === 'delivered') {
+      log.info('task succeeded', {
+        attempts,
+        branch,
+        commitSha: delivery.commitSha,
+        strategy,
+        costUsd: budget.costUsd,
+      });
     }
-    await timed('claim', attempts, () => claimLeases(task, commitSha, deps)).catch((err) => {
-      throw new TaskAborted(
-        'claim',
-        err instanceof LeaseLost ? `lease lost: ${err.message}` : `claiming leases failed: ${errorMessage(err)}`,
-      );
-    });
-    log.info('task succeeded', { attempts, branch, commitSha, strategy, costUsd: budget.costUsd });
-    return result(S.SUCCESS, {
-      commitSha,
-      branchName: branch,
+    return delivered(delivery, {
       notes: ready.notes,
       ...(ready.lesson && deps.lessons !== false ? { lesson: ready.lesson } : {}),
     });
   } catch (err) {
     if (err instanceof TaskAborted) {
       log.error('task aborted', { step: err.step, err });
-      await releaseLeases(task, deps, log);
+      // A SOFT_FAIL is dispatched again, and the next agent claims with the same fencing tokens.
+      if (err.status === S.HARD_FAIL) await releaseLeases(task, deps, log);
       return result(err.status, { failedStep: err.step, notes: [err.message] });
     }
     log.error('task crashed', { err });
@@ -385,6 +376,7 @@ async function runDiffStrategy(
       const cost = costOfCall(deps.prices ?? DEFAULT_MODEL_PRICES, answer.model, answer.usage);
       budget.record(answer.usage, cost.usd);
       run.state.model = answer.model;
+      run.state.malformedRetries += answer.malformedRetries ?? 0;
       agentMetrics.tokens.inc({ kind: 'prompt', model: answer.model }, answer.usage.promptTokens);
       agentMetrics.tokens.inc({ kind: 'completion', model: answer.model }, answer.usage.completionTokens);
       if (cost.usd > 0) agentMetrics.costUsd.inc({ model: answer.model }, cost.usd);
@@ -460,11 +452,6 @@ async function runDiffStrategy(
   });
 }
 
-async function claimLeases(task: farm.v1.ICodingTask, commitSha: string, deps: AgentDeps): Promise<void> {
-  if (!deps.leases) return;
-  for (const lease of task.reservedLeases ?? []) await deps.leases.claim(lease.id!, lease.fencingToken!, commitSha);
-}
-
 /** Giving up: free the task's symbols for others (best effort; the orchestrator releases them too). */
 async function releaseLeases(task: farm.v1.ICodingTask, deps: AgentDeps, log: Logger): Promise<void> {
   for (const lease of task.reservedLeases ?? []) {
@@ -473,12 +460,3 @@ async function releaseLeases(task: farm.v1.ICodingTask, deps: AgentDeps, log: Lo
       .catch((err) => log.warn('lease release failed', { leaseId: lease.id, err }));
   }
 }
-
-const firstLine = (s?: string | null) => (s ?? '').split('\n')[0].slice(0, 72);
-const KIND_WORDS: Record<number, string> = {
-  [farm.v1.TaskKind.FIX]: 'fix',
-  [farm.v1.TaskKind.REFACTOR]: 'refactor',
-  [farm.v1.TaskKind.TEST]: 'test',
-  [farm.v1.TaskKind.DOCS]: 'docs',
-};
-const kindWord = (k?: farm.v1.TaskKind | null) => KIND_WORDS[k ?? 0] ?? 'feat';

@@ -66,7 +66,7 @@ async function runTask(
   files: Record<string, string>,
   script: ModelScript,
   task: Partial<farm.v1.ICodingTask> = {},
-  deps: Partial<AgentDeps> = {},
+  deps: Partial<AgentDeps> | ((baseURL: string) => Partial<AgentDeps>) = {},
 ) {
   const name = `tools-${++n}.git`;
   const url = await git.createBareRepo(name);
@@ -81,7 +81,10 @@ async function runTask(
     ...task,
   };
   try {
-    const result = await runCodingTask(full, agentDeps(model.baseURL, deps));
+    const result = await runCodingTask(
+      full,
+      agentDeps(model.baseURL, typeof deps === 'function' ? deps(model.baseURL) : deps),
+    );
     const trajectoryText = await readFile(path.join(tmp, 'trajectories', `${full.id}.1.jsonl`), 'utf8');
     const trajectory = trajectoryText
       .trim()
@@ -182,6 +185,27 @@ describe('the tool strategy on a Python repo (pytest)', () => {
     const steps = trajectory.filter((e) => e.event === 'step');
     expect(steps[0]).toMatchObject({ step: 1, model: 'coder', tokens: { promptTokens: expect.any(Number) } });
     expect(trajectory.filter((e) => e.event === 'reward').map((e) => [e.attempt, e.reward])).toEqual([[1, 1]]);
+  });
+
+  test('a tool call whose arguments are not JSON is asked again; the task succeeds and its notes say so', async () => {
+    const { result, requests, bare, baseCommit } = await runTask(
+      PYTHON_REPO,
+      {
+        chat: [
+          { toolCalls: [{ name: 'edit_file', arguments: '{"path": "calc.py", "old_text": ' }] },
+          call('edit_file', { path: 'calc.py', old_text: SUBTRACT, new_text: WITH_MULTIPLY }),
+          call('finish', { summary: 'Added multiply(a, b).' }, { matchLast: 'edited calc.py' }),
+          review(true),
+        ],
+      },
+      {},
+      (baseURL) => ({ toolModel: createToolModel({ baseURL, apiKey: MODEL_KEY, model: 'coder', maxRetries: 2 }) }),
+    );
+    expect(S[result.status!]).toBe('SUCCESS');
+    expect(result.notes).toContain('model answer malformed, retried 1x');
+    // The broken call was asked again, never run: the model's conversation has no trace of it.
+    expect(requests[1].messages).toEqual(requests[0].messages);
+    expect(pushedFiles(bare, baseCommit, result.commitSha!)).toEqual(['calc.py']);
   });
 
   test('finishing with failing checks is refused; the reviewer objection leads to another edit', async () => {

@@ -65,6 +65,8 @@ export interface ToolLoopState {
   attempts: number;
   reviews: farm.v1.IReviewVerdict[];
   model: string;
+  /** Malformed model answers that were asked again (the task's notes say so). */
+  malformedRetries: number;
 }
 
 /** The first messages: the rules, then the goal, the lessons and what retrieval found. */
@@ -137,6 +139,7 @@ export async function runToolLoop(
     const cost = costOfCall(deps.prices, turn.model, turn.usage);
     budget.record(turn.usage, cost.usd);
     state.model = turn.model;
+    state.malformedRetries += turn.malformedRetries ?? 0;
     recordModelUse(turn.model, turn.usage, cost.usd);
     trajectory.record('step', {
       step,
@@ -257,6 +260,7 @@ async function finishGate(
       );
       const cost = costOfCall(deps.prices, verdict.model, verdict.usage);
       deps.budget.record(verdict.usage, cost.usd);
+      state.malformedRetries += verdict.malformedRetries;
       recordModelUse(verdict.model, verdict.usage, cost.usd);
       ({ approved, objections } = verdict);
     } catch (err) {

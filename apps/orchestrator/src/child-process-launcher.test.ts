@@ -58,11 +58,11 @@ describe('the process launcher', () => {
     await l.close();
   });
 
-  it('reports HARD_FAIL with how the agent ended when it wrote no result', async () => {
+  it('reports a died agent (no result) as SOFT_FAIL agent-died with how it ended, so the task is dispatched again', async () => {
     const l = launcher('crash');
     await l.launch(task('t2'));
     await until(() => results.length === 1);
-    expect(results[0].status).toBe(farm.v1.CommitStatus.HARD_FAIL);
+    expect([results[0].status, results[0].failedStep]).toEqual([farm.v1.CommitStatus.SOFT_FAIL, 'agent-died']);
     expect(results[0].notes.join()).toContain('exited with code 7');
     await l.close();
   });

@@ -53,7 +53,8 @@ const TSX_LOADER = pathToFileURL(require.resolve('tsx')).href;
 /**
  * One machine: a process per task, in its own process group, detached from the farm so it outlives a restart
  * of `farm up`. The agent spools its CommitResult to files (SpoolDirBus); when it exits the launcher publishes
- * them, or a HARD_FAIL saying how the agent ended when it reported nothing. `resume` adopts the agents a
+ * them, or a SOFT_FAIL `agent-died` saying how the agent ended when it reported nothing: the task is dispatched
+ * again, and the next agent completes the commit a killed one had already pushed. `resume` adopts the agents a
  * previous farm process left: still running ones are watched, finished ones are published.
  */
 export class ChildProcessLauncher implements TaskLauncher {
@@ -192,7 +193,7 @@ export class ChildProcessLauncher implements TaskLauncher {
   }
 
   /**
-   * Publishes what the agent spooled, or a HARD_FAIL on its behalf, then forgets it. Publishing comes first:
+   * Publishes what the agent spooled, or a SOFT_FAIL on its behalf, then forgets it. Publishing comes first:
    * a crash in between republishes, and the orchestrator applies a result once.
    */
   private async finish(dir: string, how: string): Promise<void> {
@@ -210,8 +211,8 @@ export class ChildProcessLauncher implements TaskLauncher {
         await reportForAgent(
           this.config.bus,
           { id: record.taskId, changeRequestId: record.changeRequestId, dispatch: record.dispatch },
-          farm.v1.CommitStatus.HARD_FAIL,
-          'agent',
+          farm.v1.CommitStatus.SOFT_FAIL,
+          'agent-died',
           [`agent process ${how} before emitting a result`],
         );
       }

@@ -180,6 +180,21 @@ describe('the orchestrator decider', () => {
     expect(final[0].updates.find((u) => u.kind === 'move')).toMatchObject({ reason: 'task a SOFT_FAIL: still red' });
   });
 
+  it('re-dispatches a task whose agent died (agent-died) while dispatches are left, then fails the request', () => {
+    const died = (dispatch: number) =>
+      result('a', S.SOFT_FAIL, { dispatch, failedStep: 'agent-died', notes: ['agent process killed by SIGKILL'] });
+    const state = request(P.CODING, [task('a', T.TASK_DISPATCHED), task('b', T.TASK_DISPATCHED)]);
+    const retried = run(state, died(1));
+    expect(launched(retried)).toEqual([
+      expect.objectContaining({ id: 'a', dispatch: 2, priorNotes: ['dispatch 1: agent process killed by SIGKILL'] }),
+    ]);
+    expect(phases(retried)).toEqual([]);
+
+    const final = run(retried.at(-1)!.state, died(2));
+    expect(launched(final)).toEqual([]);
+    expect(phases(final)).toEqual([P.FAILED]);
+  });
+
   it.each(['budget', 'review'])('does not re-dispatch a SOFT_FAIL of the %s step', (failedStep) => {
     const state = request(P.CODING, [task('a', T.TASK_DISPATCHED), task('b', T.TASK_DISPATCHED)]);
     const d = run(state, result('a', S.SOFT_FAIL, { failedStep }));

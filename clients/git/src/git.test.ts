@@ -11,15 +11,19 @@ import {
   cloneAtCommit,
   CommitNotFound,
   commitAll,
+  deleteRemoteBranch,
   NothingToCommit,
   pushBranch,
   PushRejected,
+  readRemoteBranchCommit,
   RefNotFound,
   remoteBranchSha,
   resolveRemoteRef,
   seedBareRepo,
   startGitHttpServer,
   type GitHttpServer,
+  withTrailers,
+  parseTrailers,
 } from './index';
 
 const exec = promisify(execFile);
@@ -227,5 +231,37 @@ describe('repo ops (isomorphic-git)', () => {
     expect(err).toBeInstanceOf(PushRejected);
     expect(err.retryable).toBe(false);
     expect(await remoteBranchSha(url, 'agt/t1')).toBe(sha);
+  });
+
+  it('reads the tip commit of a remote branch with its message, and deletes the branch only at the expected tip', async () => {
+    const { url, shas } = await repoWithHistory('tip.git', 1);
+    const dir = path.join(tmp, 'clone-tip');
+    await cloneAtCommit({ url, ref: 'main', commit: shas[1], dir });
+    await writeFile(path.join(dir, 'x.txt'), 'x\n');
+    const message = 'feat(t9): x\n\nFarm-Task: t9\nFarm-Dispatch: 2\n';
+    const sha = await commitAll({ dir, message, author, branch: 'agt/t9' });
+    await pushBranch({ dir, url, branch: 'agt/t9' });
+
+    expect(await readRemoteBranchCommit(url, 'agt/t9')).toEqual({ sha, message });
+    expect(await readRemoteBranchCommit(url, 'agt/none')).toBeUndefined();
+
+    // Not at the expected tip: left alone.
+    expect(await deleteRemoteBranch(url, 'agt/t9', shas[0])).toBe(false);
+    expect(await remoteBranchSha(url, 'agt/t9')).toBe(sha);
+    expect(await deleteRemoteBranch(url, 'agt/t9', sha)).toBe(true);
+    expect(await remoteBranchSha(url, 'agt/t9')).toBeUndefined();
+    expect(await remoteBranchSha(url, 'main')).toBe(shas[1]);
+    expect(await deleteRemoteBranch(url, 'agt/t9', sha)).toBe(true); // already gone
+  });
+});
+
+describe('commit trailers', () => {
+  it('appends a trailer paragraph and reads it back; a message without one has none', () => {
+    const message = withTrailers('fix(t1): x\n\nbody text\n', { 'Farm-Task': 't1', 'Farm-Dispatch': '3' });
+    expect(message).toBe('fix(t1): x\n\nbody text\n\nFarm-Task: t1\nFarm-Dispatch: 3\n');
+    expect(Object.fromEntries(parseTrailers(message))).toEqual({ 'Farm-Task': 't1', 'Farm-Dispatch': '3' });
+    expect(parseTrailers('Farm-Task: t1').size).toBe(0); // a subject line is not a trailer
+    expect(parseTrailers('fix\n\nFarm-Task: t1\nnot a trailer').size).toBe(0);
+    expect(() => withTrailers('x', { 'Farm-Task': 'a\nFarm-Task: b' })).toThrow(/invalid trailer/);
   });
 });

@@ -1,3 +1,4 @@
 export * from './git-http-server';
 export * from './repo-ops';
 export * from './credentials';
+export * from './trailers';

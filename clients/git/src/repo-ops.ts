@@ -272,3 +272,78 @@ export async function seedBareRepo(opts: {
     await rm(dir, { recursive: true, force: true });
   }
 }
+
+/** The tip commit of a remote branch, with its message (to read who made it). */
+export interface RemoteBranchCommit {
+  sha: string;
+  message: string;
+}
+
+/** A scratch repository for one network operation that needs a local object store; removed afterwards. */
+async function withScratchRepo<T>(fn: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'farm-git-scratch-'));
+  try {
+    await git.init({ fs, dir });
+    return await fn(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** The tip of `branch` at `url` and its message, fetched alone (depth 1); undefined when there is no such branch. */
+export async function readRemoteBranchCommit(url: string, branch: string): Promise<RemoteBranchCommit | undefined> {
+  const sha = await remoteBranchSha(url, branch);
+  if (!sha) return undefined;
+  return withScratchRepo(async (dir) => {
+    const net = remote(url);
+    try {
+      await git.addRemote({ fs, dir, remote: 'origin', url: net.url, force: true });
+      await retryWhileRefused(() =>
+        git.fetch({ fs, ...net, dir, remote: 'origin', ref: branch, singleBranch: true, depth: 1, tags: false }),
+      );
+    } catch (err) {
+      if (err instanceof git.Errors.NotFoundError) return undefined; // deleted since it was listed
+      throw new CloneFailed(`fetching ${branch} of ${redactUrl(url)} failed: ${errorMessage(err)}`, err);
+    }
+    const fetched = await git.resolveRef({ fs, dir, ref: `refs/remotes/origin/${branch}` }).catch(() => sha);
+    const { commit } = await git.readCommit({ fs, dir, oid: fetched });
+    return { sha: fetched, message: commit.message };
+  });
+}
+
+/**
+ * Deletes `branch` at `url` only while it still points at `expectedSha` (so a commit pushed meanwhile is not
+ * lost); returns whether it was deleted. A branch already gone counts as deleted.
+ */
+export async function deleteRemoteBranch(url: string, branch: string, expectedSha: string): Promise<boolean> {
+  const ref = `refs/heads/${branch}`;
+  return withScratchRepo(async (dir) => {
+    // isomorphic-git wants a local ref of the name even to delete the remote one.
+    await git.writeRef({ fs, dir, ref, value: expectedSha, force: true });
+    try {
+      const result = await retryWhileRefused(() =>
+        git.push({
+          fs,
+          ...remote(url),
+          dir,
+          ref: branch,
+          remoteRef: ref,
+          delete: true,
+          // The remote's tip as this push sees it; the server checks the same old value when it applies the delete.
+          onPrePush: ({ remoteRef }) => remoteRef.oid === expectedSha,
+        }),
+      );
+      const status = result.refs[ref];
+      if (!result.ok || (status && !status.ok)) {
+        throw new PushRejected(branch, `delete refused: ${status?.error ?? result.error ?? 'unknown'}`, false);
+      }
+      return true;
+    } catch (err) {
+      if (err instanceof git.Errors.UserCanceledError) {
+        return (await remoteBranchSha(url, branch)) === undefined; // moved on, or already gone
+      }
+      if (err instanceof PushRejected) throw err;
+      throw new PushRejected(branch, `delete failed: ${errorMessage(err)}`, true, err);
+    }
+  });
+}

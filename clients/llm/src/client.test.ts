@@ -1,7 +1,14 @@
 // The real openai client against the project's scripted server on loopback; imported by path because
 // @farm/scripted-llm is a test-only helper, not a dependency of this package.
 import { startScriptedModelServer, type ScriptedModelServer } from '@farm/scripted-llm';
-import { createEmbedder, createPatchModel, ModelAnswerInvalid, ModelUnavailable, type ChatMessage } from './index';
+import {
+  createEmbedder,
+  createPatchModel,
+  ModelAnswerInvalid,
+  ModelResponseMalformed,
+  ModelUnavailable,
+  type ChatMessage,
+} from './index';
 
 const DIFF = '--- a/x.ts\n+++ b/x.ts\n@@ -1 +1 @@\n-a\n+b\n';
 const prompt: ChatMessage[] = [
@@ -59,8 +66,29 @@ describe('createPatchModel against the scripted server', () => {
       .proposePatch(prompt)
       .catch((e) => e);
     expect(err).toBeInstanceOf(ModelUnavailable);
+    expect(err).toBeInstanceOf(ModelResponseMalformed);
     expect(err.retryable).toBe(true);
     expect(err.message).toMatch(/malformed/);
+  });
+
+  it('asks again after a malformed body or a response without choices, like after a 429, and says so', async () => {
+    server.setScript({
+      chat: [{ fault: { malformed: true } }, { fault: { emptyChoices: true } }, { answer: { diff: DIFF } }],
+    });
+    const out = await model({ maxRetries: 2 }).proposePatch(prompt);
+    expect(out).toMatchObject({ diff: DIFF, malformedRetries: 2 });
+    expect(server.requests.map((r) => r.outcome)).toEqual(['malformed', 'malformed', 'answer']);
+  });
+
+  it('gives up after maxRetries malformed answers with a retryable error that counts them', async () => {
+    server.setScript({ chat: [{ fault: { malformed: true }, repeat: true }] });
+    const err = await model({ maxRetries: 1 })
+      .proposePatch(prompt)
+      .catch((e) => e);
+    expect(err).toBeInstanceOf(ModelResponseMalformed);
+    expect(err).toMatchObject({ retryable: true, attempts: 2 });
+    expect(err.message).toMatch(/malformed 2 time/);
+    expect(server.requests).toHaveLength(2);
   });
 
   it('content that is not {diff} JSON is ModelAnswerInvalid carrying the raw content', async () => {

@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import { FarmError, errorMessage, silentLogger, type Logger } from '@farm/runtime';
-import { ModelAnswerInvalid, ModelUnavailable } from './errors';
+import { ModelAnswerInvalid, ModelResponseMalformed, ModelUnavailable } from './errors';
+import { retryMalformedAnswers } from './malformed-answers';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -19,6 +20,8 @@ export interface PatchProposal {
   usage: TokenUsage;
   /** The model that actually answered, as reported by the API. */
   model: string;
+  /** Malformed HTTP answers received (and asked again) before this one. */
+  malformedRetries?: number;
 }
 
 export interface PatchModel {
@@ -31,7 +34,10 @@ export interface ModelClientConfig {
   model: string;
   /** Per attempt, enforced by the openai client. Default 60s. */
   timeoutMs?: number;
-  /** The openai client's own retries, with exponential backoff, on 408/409/429/5xx and timeouts. Default 2. */
+  /**
+   * Retries with exponential backoff, default 2: the openai client's own on 408/409/429/5xx and timeouts, and
+   * as many for an answer whose body is malformed (not JSON, no choices, tool arguments that are not JSON).
+   */
   maxRetries?: number;
   /** Ask for a JSON schema-constrained answer (structured outputs) where the endpoint supports it. */
   structuredOutput?: boolean;
@@ -44,6 +50,8 @@ export interface JsonAnswer {
   content: string;
   usage: TokenUsage;
   model: string;
+  /** Malformed HTTP answers received (and asked again) before this one. */
+  malformedRetries?: number;
 }
 
 /** A chat model answering with one JSON object; the planners and the patch model share it. */
@@ -104,10 +112,7 @@ export function toModelError(err: unknown): FarmError {
   if (err instanceof SyntaxError || (err as { type?: string } | null)?.type === 'invalid-json') {
     // The openai client parses the body itself; a garbled body surfaces as a bare SyntaxError (native fetch)
     // or node-fetch's FetchError of type 'invalid-json', never as an APIError.
-    return new ModelUnavailable(`model API returned a malformed response: ${errorMessage(err)}`, {
-      retryable: true,
-      cause: err,
-    });
+    return new ModelResponseMalformed(`model API returned a malformed response: ${errorMessage(err)}`, { cause: err });
   }
   return new ModelUnavailable(`model API call failed: ${errorMessage(err)}`, { retryable: true, cause: err });
 }
@@ -136,23 +141,41 @@ export function createJsonModel(cfg: ModelClientConfig): JsonModel {
   return {
     async completeJson(messages, schema) {
       const started = Date.now();
+      const ask = async (): Promise<OpenAI.ChatCompletion> => {
+        let completion: OpenAI.ChatCompletion;
+        try {
+          completion = await client.chat.completions.create({
+            model: cfg.model,
+            messages,
+            response_format:
+              cfg.structuredOutput && schema
+                ? { type: 'json_schema', json_schema: { name: schema.name, schema: schema.schema, strict: true } }
+                : { type: 'json_object' },
+            temperature: TEMPERATURE,
+          });
+        } catch (err) {
+          throw toModelError(err);
+        }
+        if (!completion?.choices?.[0]?.message) {
+          throw new ModelResponseMalformed('model response has no choices', {
+            details: { body: JSON.stringify(completion ?? null).slice(0, 500) },
+          });
+        }
+        return completion;
+      };
       let completion: OpenAI.ChatCompletion;
+      let malformedRetries: number;
       try {
-        completion = await client.chat.completions.create({
-          model: cfg.model,
-          messages,
-          response_format:
-            cfg.structuredOutput && schema
-              ? { type: 'json_schema', json_schema: { name: schema.name, schema: schema.schema, strict: true } }
-              : { type: 'json_object' },
-          temperature: TEMPERATURE,
-        });
+        ({ answer: completion, malformedRetries } = await retryMalformedAnswers(ask, {
+          retries: cfg.maxRetries ?? 2,
+          log,
+        }));
       } catch (err) {
         const e = toModelError(err);
         log.warn('model call failed', { err: e, retryable: e.retryable, ms: Date.now() - started });
         throw e;
       }
-      const content = completion.choices?.[0]?.message?.content;
+      const content = completion.choices[0].message.content;
       if (typeof content !== 'string') {
         throw new ModelAnswerInvalid('model response has no message content', JSON.stringify(completion ?? null));
       }
@@ -161,8 +184,14 @@ export function createJsonModel(cfg: ModelClientConfig): JsonModel {
         completionTokens: completion.usage?.completion_tokens ?? 0,
         totalTokens: completion.usage?.total_tokens ?? 0,
       };
-      log.info('model answered', { ms: Date.now() - started, ...usage, chars: content.length });
-      return { value: parseJsonAnswer(content), content, usage, model: completion.model ?? cfg.model };
+      log.info('model answered', { ms: Date.now() - started, ...usage, chars: content.length, malformedRetries });
+      return {
+        value: parseJsonAnswer(content),
+        content,
+        usage,
+        model: completion.model ?? cfg.model,
+        malformedRetries,
+      };
     },
   };
 }
@@ -172,7 +201,12 @@ export function createPatchModel(cfg: ModelClientConfig): PatchModel {
   return {
     async proposePatch(messages) {
       const answer = await json.completeJson(messages, PATCH_SCHEMA);
-      return { ...parsePatchAnswer(answer.content), usage: answer.usage, model: answer.model };
+      return {
+        ...parsePatchAnswer(answer.content),
+        usage: answer.usage,
+        model: answer.model,
+        malformedRetries: answer.malformedRetries,
+      };
     },
   };
 }

@@ -27,3 +27,19 @@ export class ModelUnavailable extends FarmError {
     this.status = options.status;
   }
 }
+
+/**
+ * The model API answered, but with a body the client cannot use: not JSON, no choices, or tool call arguments
+ * that are not JSON. Retryable, like a 5xx: the clients ask again (`retryMalformedAnswers`) before giving up.
+ */
+export class ModelResponseMalformed extends ModelUnavailable {
+  /** Answers received, all malformed (1 until the retries ran out). */
+  readonly attempts: number;
+  constructor(
+    message: string,
+    options: { cause?: unknown; attempts?: number; details?: Record<string, unknown> } = {},
+  ) {
+    super(message, { retryable: true, cause: options.cause, details: { malformed: true, ...options.details } });
+    this.attempts = options.attempts ?? 1;
+  }
+}

@@ -1,6 +1,12 @@
 // Tool calling through the real openai client against the project's scripted server on loopback.
 import { startScriptedModelServer, type ScriptedModelServer } from '@farm/scripted-llm';
-import { createToolModel, ModelUnavailable, type ConversationMessage, type ToolSpec } from './index';
+import {
+  createToolModel,
+  ModelResponseMalformed,
+  ModelUnavailable,
+  type ConversationMessage,
+  type ToolSpec,
+} from './index';
 
 const TOOLS: ToolSpec[] = [
   {
@@ -22,7 +28,8 @@ const start: ConversationMessage[] = [
 
 describe('createToolModel against the scripted server', () => {
   let server: ScriptedModelServer;
-  const model = () => createToolModel({ baseURL: server.baseURL, apiKey: 'test', model: 'gpt-test', maxRetries: 0 });
+  const model = (maxRetries = 0) =>
+    createToolModel({ baseURL: server.baseURL, apiKey: 'test', model: 'gpt-test', maxRetries });
 
   beforeAll(async () => (server = await startScriptedModelServer({ script: { chat: [] } })));
   afterAll(() => server.close());
@@ -78,6 +85,27 @@ describe('createToolModel against the scripted server', () => {
     server.setScript({ chat: [{ toolCalls: [{ name: 'read_file', arguments: { path: 'x', start_line: 'two' } }] }] });
     await expect(model().nextTurn(start, TOOLS)).rejects.toThrow(/start_line should be integer, is string/);
     expect(server.requests.map((r) => r.outcome)).toEqual(['mismatch', 'mismatch', 'mismatch']);
+  });
+
+  it('a tool call whose arguments are not JSON is asked again; without retries left it is ModelResponseMalformed', async () => {
+    server.setScript({
+      chat: [
+        { toolCalls: [{ name: 'read_file', arguments: '{"path": "x.ts"' }] },
+        { toolCalls: [{ name: 'read_file', arguments: { path: 'x.ts' } }] },
+      ],
+    });
+    const turn = await model(2).nextTurn(start, TOOLS);
+    expect(turn).toMatchObject({
+      malformedRetries: 1,
+      toolCalls: [{ name: 'read_file', arguments: '{"path":"x.ts"}' }],
+    });
+
+    server.setScript({ chat: [{ toolCalls: [{ name: 'read_file', arguments: 'path=x.ts' }] }] });
+    const err = await model(0)
+      .nextTurn(start, TOOLS)
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ModelResponseMalformed);
+    expect((err as Error).message).toMatch(/arguments of tool call read_file are not JSON/);
   });
 
   it('a script without tool calls answers tool requests like an endpoint without tool calling: 400', async () => {

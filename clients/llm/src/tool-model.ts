@@ -1,7 +1,8 @@
 import type OpenAI from 'openai';
-import { silentLogger } from '@farm/runtime';
+import { errorMessage, silentLogger } from '@farm/runtime';
 import { openaiClient, toModelError, type ModelClientConfig, type TokenUsage } from './client';
-import { ModelAnswerInvalid } from './errors';
+import { ModelResponseMalformed } from './errors';
+import { retryMalformedAnswers } from './malformed-answers';
 
 /** A tool the model may call: a name, what it does, and a JSON schema of its arguments. */
 export interface ToolSpec {
@@ -30,6 +31,8 @@ export interface ToolTurn {
   usage: TokenUsage;
   model: string;
   finishReason: string;
+  /** Malformed HTTP answers received (and asked again) before this one. */
+  malformedRetries?: number;
 }
 
 /** A chat model that answers with tool calls (the coding agent's tool strategy). */
@@ -70,45 +73,76 @@ export function createToolModel(cfg: ModelClientConfig): ToolModel {
     model: cfg.model,
     async nextTurn(messages, tools) {
       const started = Date.now();
-      let completion: OpenAI.ChatCompletion;
+      const ask = async (): Promise<ToolTurn> => {
+        let completion: OpenAI.ChatCompletion;
+        try {
+          completion = await client.chat.completions.create({
+            model: cfg.model,
+            messages: toOpenAiMessages(messages),
+            tools: tools.map((t) => ({
+              type: 'function' as const,
+              function: { name: t.name, description: t.description, parameters: t.parameters },
+            })),
+            tool_choice: 'auto',
+            // One call at a time keeps the trajectory a sequence the model can reason about step by step.
+            parallel_tool_calls: false,
+            temperature: TEMPERATURE,
+          });
+        } catch (err) {
+          throw toModelError(err);
+        }
+        return readTurn(completion, cfg.model);
+      };
+      let turn: ToolTurn;
+      let malformedRetries: number;
       try {
-        completion = await client.chat.completions.create({
-          model: cfg.model,
-          messages: toOpenAiMessages(messages),
-          tools: tools.map((t) => ({
-            type: 'function' as const,
-            function: { name: t.name, description: t.description, parameters: t.parameters },
-          })),
-          tool_choice: 'auto',
-          // One call at a time keeps the trajectory a sequence the model can reason about step by step.
-          parallel_tool_calls: false,
-          temperature: TEMPERATURE,
-        });
+        ({ answer: turn, malformedRetries } = await retryMalformedAnswers(ask, { retries: cfg.maxRetries ?? 2, log }));
       } catch (err) {
         const e = toModelError(err);
         log.warn('model call failed', { err: e, retryable: e.retryable, ms: Date.now() - started });
         throw e;
       }
-      const choice = completion.choices?.[0];
-      if (!choice?.message) {
-        throw new ModelAnswerInvalid('model response has no message', JSON.stringify(completion ?? null));
-      }
-      const toolCalls: ToolCall[] = (choice.message.tool_calls ?? [])
-        .filter((c) => c.type === 'function')
-        .map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments ?? '' }));
-      const usage: TokenUsage = {
-        promptTokens: completion.usage?.prompt_tokens ?? 0,
-        completionTokens: completion.usage?.completion_tokens ?? 0,
-        totalTokens: completion.usage?.total_tokens ?? 0,
-      };
-      log.info('model answered', { ms: Date.now() - started, ...usage, toolCalls: toolCalls.map((c) => c.name) });
-      return {
-        content: choice.message.content ?? null,
-        toolCalls,
-        usage,
-        model: completion.model ?? cfg.model,
-        finishReason: choice.finish_reason ?? '',
-      };
+      log.info('model answered', {
+        ms: Date.now() - started,
+        ...turn.usage,
+        toolCalls: turn.toolCalls.map((c) => c.name),
+        malformedRetries,
+      });
+      return { ...turn, malformedRetries };
     },
+  };
+}
+
+/** The turn in a completion; ModelResponseMalformed when it has no choice or a tool call's arguments are not JSON. */
+function readTurn(completion: OpenAI.ChatCompletion, model: string): ToolTurn {
+  const choice = completion?.choices?.[0];
+  if (!choice?.message) {
+    throw new ModelResponseMalformed('model response has no choices', {
+      details: { body: JSON.stringify(completion ?? null).slice(0, 500) },
+    });
+  }
+  const toolCalls: ToolCall[] = (choice.message.tool_calls ?? [])
+    .filter((c) => c.type === 'function')
+    .map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments ?? '' }));
+  for (const call of toolCalls) {
+    if (!call.arguments.trim()) continue; // no arguments: the tool gets {}
+    try {
+      JSON.parse(call.arguments);
+    } catch (err) {
+      throw new ModelResponseMalformed(`arguments of tool call ${call.name} are not JSON: ${errorMessage(err)}`, {
+        details: { arguments: call.arguments.slice(0, 500) },
+      });
+    }
+  }
+  return {
+    content: choice.message.content ?? null,
+    toolCalls,
+    usage: {
+      promptTokens: completion.usage?.prompt_tokens ?? 0,
+      completionTokens: completion.usage?.completion_tokens ?? 0,
+      totalTokens: completion.usage?.total_tokens ?? 0,
+    },
+    model: completion.model ?? model,
+    finishReason: choice.finish_reason ?? '',
   };
 }

@@ -9,6 +9,8 @@ export interface ScriptFault {
   delayMs?: number;
   /** Answer 200 with a body that is not valid JSON. */
   malformed?: boolean;
+  /** Answer 200 with a well-formed completion that has no choices. */
+  emptyChoices?: boolean;
   /** Sent as `retry-after-ms` with a status fault; the openai client honours it, so retry tests stay fast. */
   retryAfterMs?: number;
 }
@@ -16,7 +18,8 @@ export interface ScriptFault {
 /** A tool call the scripted model makes; the server checks it against the tools the request offers. */
 export interface ScriptToolCall {
   name: string;
-  arguments: Record<string, unknown>;
+  /** An object is sent as JSON and checked against the tool's schema; a string is sent as is (e.g. broken JSON). */
+  arguments: Record<string, unknown> | string;
 }
 
 export interface ScriptStep {
@@ -53,7 +56,7 @@ const stepSchema = z
     match: z.string().min(1).optional(),
     matchLast: z.string().min(1).optional(),
     toolCalls: z
-      .array(z.object({ name: z.string().min(1), arguments: z.record(z.unknown()) }).strict())
+      .array(z.object({ name: z.string().min(1), arguments: z.union([z.record(z.unknown()), z.string()]) }).strict())
       .min(1)
       .optional(),
     usage: z
@@ -68,6 +71,7 @@ const stepSchema = z
         status: z.number().int().min(400).max(599).optional(),
         delayMs: z.number().int().nonnegative().optional(),
         malformed: z.boolean().optional(),
+        emptyChoices: z.boolean().optional(),
         retryAfterMs: z.number().int().nonnegative().optional(),
       })
       .strict()
@@ -81,13 +85,14 @@ const stepSchema = z
       s.answer !== undefined,
       s.fault?.status !== undefined,
       !!s.fault?.malformed,
+      !!s.fault?.emptyChoices,
     ];
     const n = outcomes.filter(Boolean).length;
     // A step must say exactly what the model does; a delay alone is not an answer.
     if (n !== 1) {
       ctx.addIssue({
         code: z.ZodIssueCode.custom,
-        message: `step needs exactly one of toolCalls, content, answer, fault.status, fault.malformed (has ${n})`,
+        message: `step needs exactly one of toolCalls, content, answer, fault.status, fault.malformed, fault.emptyChoices (has ${n})`,
       });
     }
   });

@@ -50,7 +50,11 @@ describe('scripted model server', () => {
   it('serves faults, models and base64 embeddings', async () => {
     server = await startScriptedModelServer({
       script: {
-        chat: [{ fault: { status: 429, retryAfterMs: 5 } }, { fault: { malformed: true } }],
+        chat: [
+          { fault: { status: 429, retryAfterMs: 5 } },
+          { fault: { malformed: true } },
+          { fault: { emptyChoices: true } },
+        ],
         embeddingDimensions: 8,
       },
     });
@@ -61,6 +65,9 @@ describe('scripted model server', () => {
     const bad = await post(`${server.baseURL}/chat/completions`, chatBody('a'));
     expect(bad.status).toBe(200);
     await expect(bad.json()).rejects.toThrow();
+    const empty = await json(post(`${server.baseURL}/chat/completions`, chatBody('a')));
+    expect(empty).toMatchObject({ object: 'chat.completion', choices: [] });
+    expect(server.requests.map((r) => r.outcome)).toEqual(['fault', 'malformed', 'malformed']);
 
     expect((await json(fetch(`${server.baseURL}/models`))).data[0].id).toBe('scripted-model');
 
@@ -96,7 +103,7 @@ describe('loadModelScript', () => {
     expect(err).toBeInstanceOf(ModelScriptInvalid);
     expect(err.message).toContain('bad.json');
     expect(err.message).toContain(
-      'chat.0: step needs exactly one of toolCalls, content, answer, fault.status, fault.malformed (has 2)',
+      'chat.0: step needs exactly one of toolCalls, content, answer, fault.status, fault.malformed, fault.emptyChoices (has 2)',
     );
     expect(err.message).toMatch(/chat\.1\.fault\.status: .*number/i);
   });

@@ -183,7 +183,9 @@ export async function startScriptedModelServer(opts: {
     for (const call of step?.toolCalls ?? []) {
       mismatch = !offered.has(call.name)
         ? `tool ${call.name} was not offered (offered: ${[...offered.keys()].join(', ')})`
-        : schemaMismatch(call.arguments, offered.get(call.name), `${call.name}.arguments`);
+        : typeof call.arguments === 'string'
+          ? undefined // raw arguments (a broken-JSON fault) are sent unchecked
+          : schemaMismatch(call.arguments, offered.get(call.name), `${call.name}.arguments`);
       if (mismatch) break;
     }
     const outcome: RecordedChatRequest['outcome'] = !step
@@ -192,7 +194,7 @@ export async function startScriptedModelServer(opts: {
         ? 'mismatch'
         : step.fault?.status
           ? 'fault'
-          : step.fault?.malformed
+          : step.fault?.malformed || step.fault?.emptyChoices
             ? 'malformed'
             : step.toolCalls
               ? 'tool-calls'
@@ -233,10 +235,22 @@ export async function startScriptedModelServer(opts: {
       return send(res, fault.status, apiError(`scripted fault ${fault.status}`, type, fault.status), headers);
     }
     if (fault.malformed) return send(res, 200, '{"id": "chatcmpl-broken", "choices": [');
+    if (fault.emptyChoices) {
+      return send(res, 200, {
+        id: 'chatcmpl-empty',
+        object: 'chat.completion',
+        created: 0,
+        model: MODEL_ID,
+        choices: [],
+      });
+    }
     const toolCalls = step.toolCalls?.map((c, i) => ({
       id: `call_${requests.length}_${i}`,
       type: 'function',
-      function: { name: c.name, arguments: JSON.stringify(c.arguments) },
+      function: {
+        name: c.name,
+        arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments),
+      },
     }));
     const content = toolCalls ? (step.content ?? null) : (step.content ?? JSON.stringify(step.answer));
     const promptTokens = step.usage?.promptTokens ?? estimateTokens(prompt);

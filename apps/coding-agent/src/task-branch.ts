@@ -1,0 +1,165 @@
+import { farm } from '@farm/proto';
+import {
+  deleteRemoteBranch,
+  pushBranch,
+  PushRejected,
+  readRemoteBranchCommit,
+  type RemoteBranchCommit,
+} from '@farm/git';
+import { FarmError, errorMessage, type Logger } from '@farm/runtime';
+import { LeaseLost, LeaseNotFound, type SymbolLeases } from '@farm/srm-client';
+import { commitOwner } from './task-commit';
+
+const S = farm.v1.CommitStatus;
+
+/**
+ * How a task's commit ended up on `agt/<task>`: delivered (on the branch, its leases claimed), or refused with
+ * the step and why. A refused delivery never leaves a branch that looks finished.
+ */
+export type Delivery = { kind: 'delivered'; commitSha: string; notes: string[] } | Refusal;
+type Refusal = { kind: 'refused'; step: 'branch' | 'claim' | 'push'; reason: string; status: farm.v1.CommitStatus };
+
+export interface BranchDeps {
+  leases?: Pick<SymbolLeases, 'claim' | 'release'>;
+  log: Logger;
+}
+
+/** The tip of the task's branch before the agent does any work; undefined when there is none yet. */
+export async function pushedCommit(url: string, branch: string, log: Logger): Promise<RemoteBranchCommit | undefined> {
+  try {
+    return await readRemoteBranchCommit(url, branch);
+  } catch (err) {
+    // The push will find out for sure: it is refused when the branch exists.
+    log.warn('could not read the task branch; going on as if it did not exist', { branch, err });
+    return undefined;
+  }
+}
+
+/**
+ * A branch that existed when the task started. The task's own commit (an earlier dispatch pushed it and then
+ * died, or this task was redelivered after its push) is completed: its leases are claimed and it is the result,
+ * without redoing the work. Anything else is refused; it is neither adopted nor overwritten.
+ */
+export async function completePushedBranch(
+  task: farm.v1.ICodingTask,
+  url: string,
+  branch: string,
+  pushed: RemoteBranchCommit,
+  deps: BranchDeps,
+): Promise<Delivery> {
+  const owner = commitOwner(task, pushed.message);
+  if (owner.kind === 'foreign') return foreignBranch(branch, pushed.sha, owner.reason);
+  const claim = await claimOrRetract(task, url, branch, pushed.sha, deps);
+  if (claim) return claim;
+  deps.log.info('task branch already holds this task’s commit; completed without redoing the work', {
+    branch,
+    commitSha: pushed.sha,
+    pushedByDispatch: owner.dispatch,
+  });
+  return {
+    kind: 'delivered',
+    commitSha: pushed.sha,
+    notes: [`${branch} already held this task's commit from dispatch ${owner.dispatch}; completed without redoing it`],
+  };
+}
+
+/**
+ * Claims the task's leases for `commitSha`, then pushes it. Claiming first means a branch on the remote always
+ * has its leases claimed: a refused claim (stale fencing token) pushes nothing, and an agent that dies between
+ * the claim and the push leaves only the claim, which the next dispatch repeats with the same token. When the
+ * push is refused because the branch exists, its tip decides: this task's commit (another agent of the task
+ * pushed first) is the result, claimed for that commit; anything else is refused.
+ */
+export async function claimAndPush(
+  task: farm.v1.ICodingTask,
+  opts: { dir: string; url: string; branch: string; commitSha: string },
+  deps: BranchDeps,
+  timed: <T>(step: string, fn: () => Promise<T>) => Promise<T>,
+): Promise<Delivery> {
+  const { dir, url, branch, commitSha } = opts;
+  const refused = await timed('claim', () => claimLeases(task, commitSha, deps));
+  if (refused) return refused;
+  try {
+    await timed('push', () => pushBranch({ dir, url, branch }));
+    return { kind: 'delivered', commitSha, notes: [] };
+  } catch (err) {
+    const theirs =
+      err instanceof PushRejected ? await readRemoteBranchCommit(url, branch).catch(() => undefined) : undefined;
+    if (!theirs)
+      return { kind: 'refused', step: 'push', reason: `push failed: ${errorMessage(err)}`, status: S.HARD_FAIL };
+    const owner = commitOwner(task, theirs.message);
+    if (owner.kind === 'foreign') return foreignBranch(branch, theirs.sha, owner.reason);
+    const claim = await timed('claim', () => claimOrRetract(task, url, branch, theirs.sha, deps));
+    if (claim) return claim;
+    deps.log.info('another agent of this task pushed first; its commit is the result', {
+      branch,
+      commitSha: theirs.sha,
+    });
+    return {
+      kind: 'delivered',
+      commitSha: theirs.sha,
+      notes: [`another agent of this task (dispatch ${owner.dispatch}) pushed first; its commit is the result`],
+    };
+  }
+}
+
+function foreignBranch(branch: string, sha: string, reason: string): Refusal {
+  return {
+    kind: 'refused',
+    step: 'branch',
+    reason:
+      `${branch} holds commit ${sha.slice(0, 12)}, which this task did not make (${reason}); ` +
+      'it is neither adopted nor overwritten: remove the branch, then submit the request again',
+    status: S.HARD_FAIL,
+  };
+}
+
+/**
+ * Claims the leases for a commit already on the branch; when the srm refuses the claim, the branch is deleted
+ * (only while it still holds that commit) so that nothing looks finished without its leases.
+ */
+async function claimOrRetract(
+  task: farm.v1.ICodingTask,
+  url: string,
+  branch: string,
+  sha: string,
+  deps: BranchDeps,
+): Promise<Refusal | undefined> {
+  const refused = await claimLeases(task, sha, deps);
+  if (!refused || refused.status !== S.HARD_FAIL) return refused;
+  const deleted = await deleteRemoteBranch(url, branch, sha).catch((err) => {
+    deps.log.error('could not delete the task branch after a refused claim', { branch, commitSha: sha, err });
+    return false;
+  });
+  return {
+    ...refused,
+    reason: `${refused.reason}; ${deleted ? `${branch} deleted` : `${branch} could not be deleted`}`,
+  };
+}
+
+/** Claims every reserved lease of the task for `commitSha`; undefined when all are claimed. */
+async function claimLeases(
+  task: farm.v1.ICodingTask,
+  commitSha: string,
+  deps: BranchDeps,
+): Promise<Refusal | undefined> {
+  if (!deps.leases) return undefined;
+  for (const lease of task.reservedLeases ?? []) {
+    try {
+      await deps.leases.claim(lease.id!, lease.fencingToken!, commitSha);
+    } catch (err) {
+      // Refused for good (stale token, released, expired, unknown): the task must not count as done.
+      if (err instanceof LeaseLost || err instanceof LeaseNotFound) {
+        return { kind: 'refused', step: 'claim', reason: `lease lost: ${err.message}`, status: S.HARD_FAIL };
+      }
+      // The srm could not answer: another dispatch can claim with the same token later.
+      return {
+        kind: 'refused',
+        step: 'claim',
+        reason: `claiming leases failed: ${errorMessage(err)}`,
+        status: err instanceof FarmError && err.retryable ? S.SOFT_FAIL : S.HARD_FAIL,
+      };
+    }
+  }
+  return undefined;
+}
