@@ -5,7 +5,7 @@
 # Prometheus config, alert rules and each app's /metrics, and the Grafana dashboard.
 #   bash scripts/check-deploy.sh            check
 #   bash scripts/check-deploy.sh --update   re-render deploy/kubernetes/ from the chart first
-# Needs Go (helm and the validator are built from the Go module proxy into $(go env GOPATH)/bin and .cache/).
+# Needs Go (helm and the validator are built from the Go module proxy, cached in ~/.cache/agent-farm).
 # docker-compose and promtool are used when present (Debian: apt-get install docker-compose prometheus).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,16 +22,11 @@ step() { printf '\n== %s\n' "$*" >&2; }
 fail() { printf 'FAILED: %s\n' "$*" >&2; exit 1; }
 
 command -v go >/dev/null || fail "Go is needed to build helm and the manifest validator"
-GOBIN_DIR=$(go env GOPATH)/bin
-export PATH="$GOBIN_DIR:$PATH"
-if ! command -v helm >/dev/null; then
-  step "installing helm $HELM_VERSION (go install)"
-  go install "helm.sh/helm/v3/cmd/helm@$HELM_VERSION"
-fi
-step "building the manifest validator (scripts/k8s/validate)"
-mkdir -p .cache
-VALIDATE="$PWD/.cache/k8s-validate"
-(cd scripts/k8s/validate && go build -o "$VALIDATE" .)
+step "helm and the manifest validator (built once from the Go module proxy, cached in ~/.cache/agent-farm)"
+tools=$(node --import tsx scripts/local-services/go-tools.ts env) || fail "building the Go tools failed"
+HELM=$(sed -n 's/^HELM=//p' <<<"$tools")
+VALIDATE=$(sed -n 's/^VALIDATE=//p' <<<"$tools")
+helm() { "$HELM" "$@"; }
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT

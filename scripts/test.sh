@@ -24,11 +24,18 @@ python3 -m pytest --version >/dev/null 2>&1 || python3 -m pip install -q pytest 
 bash scripts/bootstrap.sh
 . scripts/pnpm-env.sh
 pnpm_works || { echo "test.sh: pnpm is not usable after bootstrap" >&2; exit 1; }
+# The Go tools (Kubernetes control plane + helm, the manifest validator) build in the background from here on,
+# cached outside the clone: a cold build overlaps lint, tsc and every test that needs no cluster; the cluster's
+# tests run last and wait for it (scripts/local-services/kubernetes-later.ts), check-deploy.sh after them.
+mkdir -p .cache
+node --import tsx scripts/local-services/go-tools.ts build >.cache/go-tools.log 2>&1 &
+go_tools=$!
 pnpm lint
 rm -f .cache/test-summary.txt
 status=0
 pnpm test || status=$?
 summary=$(cat .cache/test-summary.txt 2>/dev/null || true)
+wait "$go_tools" || echo "test.sh: the background build of the Go tools failed (.cache/go-tools.log); check-deploy builds them again" >&2
 bash scripts/check-deploy.sh || status=$?
 # Jest prints its own summary after the reporters; repeat the plain line of the whole suite so it closes the output.
 [ -n "$summary" ] && echo "$summary"

@@ -23,12 +23,15 @@ export const VERSIONS = Object.fromEntries(
     .map((m) => [m[1], m[2]]),
 ) as { KUBERNETES_VERSION: string; HELM_VERSION: string };
 export const KUBERNETES_VERSION = VERSIONS.KUBERNETES_VERSION;
-const BINARIES = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler'] as const;
+// helm is built with them: one `go build` compiles the k8s.io libraries both use once (a cold build of helm on
+// its own took 12 min of a busy machine's CI run).
+const BINARIES = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'helm'] as const;
 const PACKAGES = [
   './etcd',
   'k8s.io/kubernetes/cmd/kube-apiserver',
   'k8s.io/kubernetes/cmd/kube-controller-manager',
   'k8s.io/kubernetes/cmd/kube-scheduler',
+  'helm.sh/helm/v3/cmd/helm',
 ];
 // Without these the server reports v0.0.0 and clients that check the version (helm's kubeVersion) refuse it.
 const [MAJOR, MINOR] = KUBERNETES_VERSION.slice(1).split('.');
@@ -41,6 +44,7 @@ const LDFLAGS = [
     `-X ${pkg}.gitMinor=${MINOR}`,
     `-X ${pkg}.gitTreeState=clean`,
   ]),
+  `-X helm.sh/helm/v3/internal/version.version=${VERSIONS.HELM_VERSION}`,
 ].join(' ');
 /**
  * The controllers the farm needs: Jobs (and their TTL), Deployments and ReplicaSets (pool mode, the chart),
@@ -59,7 +63,7 @@ const CONTROLLERS = [
   'pod-garbage-collector-controller',
 ];
 const READY_TIMEOUT_MS = 60_000;
-const COLD_BUILD_NOTE = 'a cold build takes 7-14 min on 2 cores; later runs use the cache';
+const COLD_BUILD_NOTE = 'a cold build takes 6-20 min on 2 cores; later runs use the cache';
 
 export interface LocalKubernetes {
   /** A kubeconfig file (JSON) for the cluster's administrator (group system:masters), namespace default. */
@@ -90,11 +94,56 @@ export async function ensureControlPlaneBinaries(log: Logger): Promise<string> {
     throw new ControlPlaneError(
       `scripts/k8s-control-plane/go.mod does not require k8s.io/kubernetes ${KUBERNETES_VERSION} (versions.env): make them agree`,
     );
+  if (!goMod.includes(`helm.sh/helm/v3 ${VERSIONS.HELM_VERSION} `))
+    throw new ControlPlaneError(
+      `scripts/k8s-control-plane/go.mod does not require helm.sh/helm/v3 ${VERSIONS.HELM_VERSION} (versions.env): make them agree`,
+    );
   const dir = controlPlaneCacheDir();
   const complete = () => BINARIES.every((b) => existsSync(join(dir, b)));
   if (complete()) return dir;
   const parent = resolve(dir, '..');
   mkdirSync(parent, { recursive: true });
+  // One builder at a time (the test command starts one early, the test set-up may ask meanwhile): wait for it.
+  const release = await buildLock(`${dir}.lock`, log);
+  try {
+    if (complete()) return dir;
+    return await buildInto(dir, complete, log);
+  } finally {
+    release();
+  }
+}
+
+/** Takes `file` (pid inside) exclusively; waits while a live process holds it, takes over a dead one's. */
+async function buildLock(file: string, log: Logger): Promise<() => void> {
+  let waiting = false;
+  for (;;) {
+    try {
+      writeFileSync(file, String(process.pid), { flag: 'wx' });
+      return () => rmSync(file, { force: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    const holder = Number(readFileSync(file, 'utf8').trim() || 0);
+    if (!holder || !isAlive(holder)) {
+      rmSync(file, { force: true });
+      continue;
+    }
+    if (!waiting) log.info('waiting for another build of the Go tools to finish', { pid: holder, lock: file });
+    waiting = true;
+    await sleep(2000);
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function buildInto(dir: string, complete: () => boolean, log: Logger): Promise<string> {
   const staging = mkdtempSync(`${dir}.build-`);
   const started = Date.now();
   log.info(`building the Kubernetes control plane ${KUBERNETES_VERSION} with go (${COLD_BUILD_NOTE})`, {
@@ -122,17 +171,39 @@ export async function ensureControlPlaneBinaries(log: Logger): Promise<string> {
  * Helm, as scripts/check-deploy.sh installs it (go install into $(go env GOPATH)/bin), at HELM_VERSION; the
  * path of a helm already there at that version is returned as is.
  */
+const VALIDATOR_DIR = resolve(__dirname, '../k8s/validate');
+
+/**
+ * The manifest validator of scripts/check-deploy.sh (scripts/k8s/validate: its own module, newer k8s.io
+ * libraries), cached beside the control plane so a fresh clone does not build it again.
+ */
+export async function ensureManifestValidator(log: Logger): Promise<string> {
+  const hash = createHash('sha256');
+  for (const f of ['go.mod', 'go.sum', 'main.go']) hash.update(readFileSync(join(VALIDATOR_DIR, f)));
+  const base = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
+  const bin = join(base, 'agent-farm', `k8s-validate-${hash.digest('hex').slice(0, 12)}`);
+  if (existsSync(bin)) return bin;
+  mkdirSync(resolve(bin, '..'), { recursive: true });
+  const release = await buildLock(`${bin}.lock`, log);
+  try {
+    if (existsSync(bin)) return bin;
+    const started = Date.now();
+    log.info('building the manifest validator with go', { bin });
+    await run('go', ['build', '-o', `${bin}.tmp`, '.'], {
+      cwd: VALIDATOR_DIR,
+      env: { ...process.env, GOFLAGS: '-mod=mod -buildvcs=false' },
+    });
+    renameSync(`${bin}.tmp`, bin);
+    log.info('manifest validator built', { bin, ms: Date.now() - started });
+    return bin;
+  } finally {
+    release();
+  }
+}
+
+/** helm, built with the control plane (same cache directory). */
 export async function ensureHelm(log: Logger): Promise<string> {
-  const gopath = (await run('go', ['env', 'GOPATH'])).trim().split(':')[0];
-  const helm = join(gopath, 'bin', 'helm');
-  // `go install` leaves helm's own version string unset; the module version is in the build info.
-  const info = existsSync(helm) ? await run('go', ['version', '-m', helm]).catch(() => '') : '';
-  if (new RegExp(`^\\s*mod\\s+helm\\.sh/helm/v3\\s+${VERSIONS.HELM_VERSION}\\s`, 'm').test(info)) return helm;
-  const started = Date.now();
-  log.info(`installing helm ${VERSIONS.HELM_VERSION} (go install)`, { helm });
-  await run('go', ['install', `helm.sh/helm/v3/cmd/helm@${VERSIONS.HELM_VERSION}`]);
-  log.info('helm installed', { helm, ms: Date.now() - started });
-  return helm;
+  return join(await ensureControlPlaneBinaries(log), 'helm');
 }
 
 export async function startKubeControlPlane(opts: { log?: Logger } = {}): Promise<LocalKubernetes> {

@@ -1,3 +1,4 @@
+/** @farm-kubernetes (waits for the test cluster; run last) */
 // The project's process node on the control plane the jest global set-up starts: pods it runs see the
 // environment, paths and lifecycle a kubelet would give them. The pods write what they see under the
 // checkout's .cache (the image's /app), where the test reads it.

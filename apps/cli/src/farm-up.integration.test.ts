@@ -2,13 +2,15 @@
 // scripted model. Embedded (in-process bus, PGlite, killed and restarted mid-CODING) and on Kafka + PostgreSQL.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { farm } from '@farm/proto';
+import { ALL_TOPIC_NAMES, CONTENT_TYPE_HEADER, JSON_CONTENT, KafkaBus, Topics } from '@farm/bus';
+import { seedBareRepo, startGitHttpServer } from '@farm/git';
 import { startScriptedModelServer, type ScriptedModelServer } from '@farm/scripted-llm';
 import { ChangeRequestClient } from '@farm/orchestrator';
 import { ADD_MULTIPLY, MULTI_REPO_FILES, agentStep, planStep } from '../testing';
@@ -146,6 +148,17 @@ describe('farm up over its HTTP API, for a repository on this machine', () => {
 
   const sequences = (seen: farm.v1.PhaseTransition[]) => seen.map((t) => Number(t.sequence));
 
+  /** Every file under `dir` (checkouts' .git included) whose bytes contain `needle`. */
+  async function filesContaining(dir: string, needle: string, except: string[] = []): Promise<string[]> {
+    const hits: string[] = [];
+    for (const entry of await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => [])) {
+      const file = path.join(entry.parentPath, entry.name);
+      if (!entry.isFile() || except.includes(file)) continue;
+      if ((await readFile(file).catch(() => Buffer.alloc(0))).includes(needle)) hits.push(file);
+    }
+    return hits;
+  }
+
   test('embedded: submitted over HTTP, followed over SSE to DONE; killed mid-CODING and restarted, no task runs twice', async () => {
     model.setScript({ chat: [planStep([{ id: 'mul', goal: GOAL }]), agentStep(GOAL, ADD_MULTIPLY, 4000)] });
     const repo = path.join(tmp, 'embedded', 'my-app');
@@ -231,5 +244,101 @@ describe('farm up over its HTTP API, for a repository on this machine', () => {
     expect(watched.stdout).toMatch(/DONE/);
     const status = await cli(['status', id, '--json'], { FARM_URL: up.url });
     expect(JSON.parse(status.stdout).request.phase).toBe('DONE');
+  });
+
+  test('a token in a repository URL is used to clone and push, and reaches no topic, row, prompt, trajectory, file or log', async () => {
+    const SECRET = `tok-${Date.now()}-s3cr3t`;
+    const auth = { username: 'farm-user', password: SECRET };
+    const forge = await startGitHttpServer({ root: path.join(tmp, 'secret', 'forge'), auth });
+    try {
+      const bare = await forge.createBareRepo('private-app.git');
+      const withToken = bare.replace('http://', `http://${auth.username}:${SECRET}@`);
+      await seedBareRepo({ url: withToken, files: MULTI_REPO_FILES, message: 'initial' });
+      model.setScript({
+        chat: [
+          planStep([{ id: 'mul', goal: GOAL }]),
+          planStep([{ id: 'mul', goal: GOAL }]),
+          agentStep(GOAL, ADD_MULTIPLY),
+        ],
+      });
+      const database = `farm_secret_${Date.now()}`;
+      const admin = new Client({ connectionString: process.env.DATABASE_URL });
+      await admin.connect();
+      await admin.query(`CREATE DATABASE ${database}`);
+      await admin.end();
+      const dbUrl = new URL(process.env.DATABASE_URL!);
+      dbUrl.pathname = `/${database}`;
+      const prefix = `farm-secret-${Date.now()}.`;
+      const env: NodeJS.ProcessEnv = {
+        ...(await baseEnv('secret')),
+        KAFKA_BROKERS: process.env.KAFKA_BROKERS,
+        FARM_TOPIC_PREFIX: prefix,
+        DATABASE_URL: dbUrl.toString(),
+        FARM_TRAJECTORY_DIR: path.join(tmp, 'secret', 'trajectories'),
+      };
+      const logFile = path.join(tmp, 'secret', 'farm-up.log');
+      const up = await startFarmUp(env, logFile);
+      running.push(up);
+
+      // Over HTTP, and as a Kafka client sends it (proto3 JSON on the submissions topic).
+      const { changeRequestId: httpId } = await up.api.submit({ title: GOAL, repo: { url: withToken } });
+      const bus = await KafkaBus.connect({
+        brokers: env.KAFKA_BROKERS!.split(','),
+        clientId: 't',
+        topicPrefix: prefix,
+      });
+      const kafkaId = `secret-kafka-${Date.now()}`;
+      await bus.publishRaw(
+        Topics.changeRequests.name,
+        Buffer.from(JSON.stringify({ changeRequestId: kafkaId, title: GOAL, repo: { url: withToken } })),
+        { key: kafkaId, headers: { [CONTENT_TYPE_HEADER]: JSON_CONTENT } },
+      );
+      for (const id of [httpId, kafkaId]) {
+        const seen: farm.v1.PhaseTransition[] = [];
+        await follow(up.api, id, seen);
+        expect(`${id}: ${farm.v1.Phase[seen.at(-1)!.toPhase]} ${seen.at(-1)!.reason}`).toMatch(/: DONE /);
+        expect((await up.api.get(id)).request.repoUrl).toBe(bare);
+      }
+      // The private forge has the farm's branches: the token was used.
+      const { stdout: refs } = await exec('git', ['-C', path.join(forge.root, 'private-app.git'), 'branch', '--list']);
+      expect(refs).toContain(`farm/${httpId}`);
+
+      // Every topic (the user's own Kafka submission aside), every row, every prompt, every file, the log.
+      const onTopics: string[] = [];
+      await Promise.all(
+        ALL_TOPIC_NAMES.map((topic) =>
+          bus.subscribeRaw(topic, `scan-${Date.now()}`, async (m) => {
+            const own = topic === Topics.changeRequests.name && m.key === kafkaId;
+            if (!own && (m.value?.includes(SECRET) || JSON.stringify(m.headers).includes(SECRET))) onTopics.push(topic);
+          }),
+        ),
+      );
+      await new Promise((r) => setTimeout(r, 3000)); // each scan group reads its topic from the beginning
+      await bus.close();
+      expect(onTopics).toEqual([]);
+      const db = new Client({ connectionString: dbUrl.toString() });
+      await db.connect();
+      const tables = await db.query<{ table_name: string }>(
+        `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`,
+      );
+      expect(tables.rows.length).toBeGreaterThan(3);
+      const inRows: string[] = [];
+      for (const { table_name } of tables.rows) {
+        const rows = await db.query(`SELECT t::text AS row FROM "${table_name}" t`);
+        if (rows.rows.some((r: { row: string }) => r.row.includes(SECRET))) inRows.push(table_name);
+      }
+      await db.end();
+      expect(inRows).toEqual([]);
+      expect(model.requests.length).toBeGreaterThan(0);
+      expect(JSON.stringify(model.requests)).not.toContain(SECRET);
+      await stop(up);
+      const keptIn = path.join(env.FARM_STATE_DIR!, 'git-credentials');
+      expect(await readFile(keptIn, 'utf8')).toContain(SECRET); // the one place it is kept, for the git clients
+      expect(await filesContaining(path.join(tmp, 'secret'), SECRET, [keptIn, logFile])).toEqual([]);
+      expect((await readFile(logFile, 'utf8')).includes(SECRET)).toBe(false);
+      expect((await readdir(env.FARM_TRAJECTORY_DIR!)).length).toBeGreaterThan(0);
+    } finally {
+      await forge.close();
+    }
   });
 });

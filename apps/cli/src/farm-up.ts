@@ -1,5 +1,10 @@
 import { Topics, busConfigSchema, connectBus, type EventBus } from '@farm/bus';
-import { configureGitCredentials, gitCredentialsConfigSchema, startGitHttpServer } from '@farm/git';
+import {
+  configureGitCredentials,
+  gitCredentialsConfigSchema,
+  startGitHttpServer,
+  takeCredentialsFromUrl,
+} from '@farm/git';
 import { FINAL_PHASES } from '@farm/proto';
 import { builderConfigSchema, createBuildLauncher } from '@farm/builder';
 import { agentConfigSchema } from '@farm/coding-agent';
@@ -19,6 +24,8 @@ import { startSrmServer } from '@farm/srm';
 import { PostgresSymbolLeases } from '@farm/srm-client';
 import { openStore, type SqlStore } from '@farm/store';
 import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { farmLeases, startFarm } from './local-farm';
 import { submitChangeRequest, type SubmitInput } from './submit';
 import { LocalRepoMirrors } from './local-repos';
@@ -68,9 +75,24 @@ export async function submitToFarm(app: RunningFarm, input: SubmitInput): Promis
   return submitChangeRequest(app.bus, { ...input, id, repoUrl });
 }
 
+/** The file (mode 600) that keeps credentials taken off repository URLs, created empty if missing. */
+function intakeCredentialsFile(stateDir: string): string {
+  const file = stateLayout(stateDir).credentials;
+  mkdirSync(path.dirname(file), { recursive: true });
+  if (!existsSync(file)) writeFileSync(file, '', { mode: 0o600 });
+  return file;
+}
+
 /** Starts the farm in this process; `env` is also what the agent processes get. */
-export async function startFarmUp(env: NodeJS.ProcessEnv, log: Logger): Promise<RunningFarm> {
-  const config = loadConfig(farmUpConfigSchema, env);
+export async function startFarmUp(given: NodeJS.ProcessEnv, log: Logger): Promise<RunningFarm> {
+  const config = loadConfig(farmUpConfigSchema, given);
+  // Credentials split off repository URLs at intake are kept in the state directory, where this process, the
+  // agents and the builds (and nothing else) read them with the user's own credential files.
+  const credentialsFile = intakeCredentialsFile(config.FARM_STATE_DIR);
+  const env = {
+    ...given,
+    FARM_GIT_CREDENTIALS_FILE: [credentialsFile, given.FARM_GIT_CREDENTIALS_FILE].filter(Boolean).join(':'),
+  };
   configureGitCredentials(loadConfig(gitCredentialsConfigSchema, env));
   // The agents validate their settings too, but a farm that cannot run one should not start.
   if (config.FARM_LAUNCHER === 'process') loadConfig(agentConfigSchema, env);
@@ -113,6 +135,7 @@ export async function startFarmUp(env: NodeJS.ProcessEnv, log: Logger): Promise<
       leaseTtlSeconds: config.FARM_LEASE_TTL_S,
       options: orchestratorOptionsFrom(config),
       builds,
+      takeCredentials: (url) => takeCredentialsFromUrl(url, credentialsFile),
     });
     // startFarm's stop closes both launchers itself.
     stack.splice(stack.length - 2, 2, () => app.stop());

@@ -32,6 +32,8 @@ export interface FarmParts {
   locateSymbols?: SymbolLocator;
   /** How builds run; a process per build (stopped with the farm) when omitted. */
   builds?: BuildLauncher;
+  /** Where credentials in a repository URL go at intake; refused when omitted. */
+  takeCredentials?: (url: string) => string;
 }
 
 /**
@@ -45,6 +47,7 @@ export async function startFarm(parts: FarmParts): Promise<{ orchestrator: Orche
     launcher: parts.launcher,
     leases: parts.leases,
     options: parts.options,
+    takeCredentials: parts.takeCredentials,
     log: parts.log.child({ app: 'orchestrator' }),
   });
   await orchestrator.start();

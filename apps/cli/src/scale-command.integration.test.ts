@@ -1,3 +1,4 @@
+/** @farm-kubernetes (waits for the test cluster; run last) */
 // The Helm chart and `farm scale` against a real control plane (kube-apiserver with its validation, the
 // Deployment and ReplicaSet controllers), started by the jest global set-up unless KUBECONFIG is given.
 import { execFile } from 'node:child_process';

@@ -46,6 +46,8 @@ export function stateLayout(stateDir: string) {
     agents: path.join(stateDir, 'agents'),
     /** Bare repositories the farm serves over git smart HTTP (mirrors of local repositories). */
     git: path.join(stateDir, 'git'),
+    /** Credentials taken off repository URLs at intake (git's credential-store format, mode 600). */
+    credentials: path.join(stateDir, 'git-credentials'),
     /** Agents' task logs. */
     logs: path.join(stateDir, 'logs'),
   };

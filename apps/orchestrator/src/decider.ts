@@ -73,7 +73,8 @@ export interface RunningTask {
 }
 
 export type DeciderEvent =
-  | { kind: 'change-request'; changeRequest: farm.v1.IChangeRequest }
+  /** `refusal`: the shell's intake refused it already (e.g. credentials in its URL). */
+  | { kind: 'change-request'; changeRequest: farm.v1.IChangeRequest; refusal?: string }
   | { kind: 'task-bundle'; bundle: farm.v1.ITaskBundle }
   | { kind: 'commit-result'; result: farm.v1.ICommitResult }
   | { kind: 'build-result'; build: farm.v1.IBuildResult }
@@ -158,7 +159,7 @@ export function decide(state: RequestState, event: DeciderEvent, options: Decide
   const d = new DecisionBuilder(state);
   switch (event.kind) {
     case 'change-request':
-      onChangeRequest(d, event.changeRequest);
+      onChangeRequest(d, event.changeRequest, event.refusal);
       break;
     case 'task-bundle':
       onTaskBundle(d, event.bundle);
@@ -213,8 +214,12 @@ export function tasksToDispatch(state: RequestState, options: DeciderOptions): f
   );
 }
 
-function onChangeRequest(d: DecisionBuilder, message: farm.v1.IChangeRequest): void {
-  const admission = admitChangeRequest(message);
+function onChangeRequest(d: DecisionBuilder, message: farm.v1.IChangeRequest, refusal?: string): void {
+  const validated = admitChangeRequest(message);
+  const admission =
+    refusal && validated.kind === 'accepted'
+      ? { kind: 'refused' as const, changeRequestId: validated.changeRequest.changeRequestId, reason: refusal }
+      : validated;
   if (admission.kind === 'unaddressable') throw new UnaddressableRequest(`change request refused: ${admission.reason}`);
   if (d.state.request) return; // the same request submitted twice (or a refused one sent again)
   const cr = admission.kind === 'accepted' ? admission.changeRequest : message;

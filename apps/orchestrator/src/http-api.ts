@@ -23,7 +23,7 @@ import { getRequest, listRequests, requestPhase, SUBMITTED } from './state-queri
 export interface ChangeRequestApiDeps {
   store: SqlStore;
   /** Its outbox carries submissions and cancels to the bus, after the transaction that recorded them. */
-  orchestrator: Pick<Orchestrator, 'writeThroughOutbox'>;
+  orchestrator: Pick<Orchestrator, 'writeThroughOutbox' | 'intakeUrl'>;
   log: Logger;
   events?: Partial<EventStreamOptions>;
   /**
@@ -64,6 +64,10 @@ export function changeRequestApi(deps: ChangeRequestApiDeps): RouteHandler {
 
   async function submit(req: IncomingMessage, res: ServerResponse) {
     const input = parseChangeRequestInput(await readJsonBody(req), { localRepos: !!deps.resolveLocalRepo });
+    // Credentials in the URL are split off (or refused) before anything is recorded or published.
+    const intake = deps.orchestrator.intakeUrl(input.repo.url);
+    if (intake.refusal) throw badRequest(intake.refusal, 'repo.url');
+    input.repo.url = intake.url;
     const id = input.changeRequestId ?? randomUUID();
     let url = input.repo.url;
     if (deps.resolveLocalRepo && !/^https?:/.test(url)) {

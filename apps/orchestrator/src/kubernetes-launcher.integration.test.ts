@@ -1,3 +1,4 @@
+/** @farm-kubernetes (waits for the test cluster; run last) */
 // The Job launcher on a real control plane (kube-apiserver, the Job controller, the scheduler) with pods run by
 // the project's process node, all started by the jest global set-up unless KUBECONFIG is given. It talks to
 // the API as the chart's orchestrator ServiceAccount; the commit results go over the real in-process bus.

@@ -82,6 +82,31 @@ export interface OrchestratorDeps {
   options?: Partial<OrchestratorOptions>;
   /** Consumer group name; one per orchestrator deployment. */
   group?: string;
+  /**
+   * Where credentials written in a repository URL go at intake (returns the bare URL, or throws a non-retryable
+   * FarmError to refuse the request); without it such URLs are refused. `farm up` keeps them in a file of its state.
+   */
+  takeCredentials?: (url: string) => string;
+}
+
+/** The default intake of URL credentials: none is accepted (they would travel with the request). */
+export function refuseUrlCredentials(url: string): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return url;
+  }
+  if (!u.username && !u.password) return url;
+  throw new InvalidEvent(
+    'repo.url carries credentials, which this farm does not accept in a URL: give them to the farm instead ' +
+      "(FARM_GIT_TOKEN or FARM_GIT_CREDENTIALS_FILE; in a cluster, the agents' git Secret)",
+  );
+}
+
+/** The URL without user info, for a refused request's record. */
+function withoutUserInfo(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@\s]*@/i, '$1');
 }
 
 /** Writes one event to the outbox inside the caller's transaction. */
@@ -155,10 +180,24 @@ export class Orchestrator {
   }
 
   async onChangeRequest(cr: farm.v1.ChangeRequest, meta: MessageMeta): Promise<void> {
+    // Credentials in the URL are split off before anything is written or passed on.
+    const { url, refusal } = this.intakeUrl(cr.repo?.url ?? '');
+    const admitted = farm.v1.ChangeRequest.create({ ...cr, repo: farm.v1.RepoRef.create({ ...cr.repo, url }) });
     await this.apply(Topics.changeRequests, cr, meta, cr.changeRequestId, {
       kind: 'change-request',
-      changeRequest: cr,
+      changeRequest: admitted,
+      refusal,
     });
+  }
+
+  /** A repository URL as the farm keeps it: credentials taken off (kept by takeCredentials), or a refusal. */
+  intakeUrl(url: string): { url: string; refusal?: string } {
+    try {
+      return { url: (this.deps.takeCredentials ?? refuseUrlCredentials)(url) };
+    } catch (err) {
+      if (err instanceof FarmError && !err.retryable) return { url: withoutUserInfo(url), refusal: err.message };
+      throw err;
+    }
   }
 
   async onTaskBundle(bundle: farm.v1.TaskBundle, meta: MessageMeta): Promise<void> {

@@ -1,12 +1,15 @@
-import { readFileSync } from 'node:fs';
-import { ConfigError, z } from '@farm/runtime';
+import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { ConfigError, FarmError, z } from '@farm/runtime';
 
 /** Git credentials, kept out of URLs (and so out of clones' .git/config, logs and the checks' environment). */
 export const gitCredentialsConfigSchema = z.object({
   /** A token (or password) for every HTTPS remote, sent with FARM_GIT_USERNAME (default `x-access-token`). */
   FARM_GIT_TOKEN: z.string().optional(),
   FARM_GIT_USERNAME: z.string().default('x-access-token'),
-  /** A file of `https://user:token@host[/path]` lines (git's credential-store format), matched by host and path. */
+  /**
+   * Files (separated by `:`) of `https://user:token@host[/path]` lines (git's credential-store format), matched
+   * by host and path; read again when they change.
+   */
   FARM_GIT_CREDENTIALS_FILE: z.string().optional(),
 });
 export type GitCredentialsConfig = z.infer<typeof gitCredentialsConfigSchema>;
@@ -22,13 +25,31 @@ interface StoredCredential extends GitAuth {
   path: string;
 }
 
-let stored: StoredCredential[] = [];
+let files: { path: string; mtimeMs: number; size: number; entries: StoredCredential[] }[] = [];
 let fallback: GitAuth | undefined;
 
 /** Sets the credentials every git operation of this process uses; called once by each entry point. */
 export function configureGitCredentials(c: GitCredentialsConfig): void {
   fallback = c.FARM_GIT_TOKEN ? { username: c.FARM_GIT_USERNAME, password: c.FARM_GIT_TOKEN } : undefined;
-  stored = c.FARM_GIT_CREDENTIALS_FILE ? readCredentialsFile(c.FARM_GIT_CREDENTIALS_FILE) : [];
+  files = (c.FARM_GIT_CREDENTIALS_FILE ?? '')
+    .split(':')
+    .filter(Boolean)
+    .map((path) => ({ path, mtimeMs: -1, size: -1, entries: [] }));
+  storedCredentials(); // a file that cannot be read is a configuration error at start-up
+}
+
+/** Every configured file's entries; a file is read again when it changed (the intake appends to one). */
+function storedCredentials(): StoredCredential[] {
+  for (const f of files) {
+    const st = existsSync(f.path) ? statSync(f.path) : undefined;
+    if (!st && f.mtimeMs === -1) readCredentialsFile(f.path); // throws the ConfigError naming the file
+    if (st && (st.mtimeMs !== f.mtimeMs || st.size !== f.size)) {
+      f.entries = readCredentialsFile(f.path);
+      f.mtimeMs = st.mtimeMs;
+      f.size = st.size;
+    }
+  }
+  return files.flatMap((f) => f.entries);
 }
 
 function readCredentialsFile(file: string): StoredCredential[] {
@@ -76,7 +97,7 @@ export function splitCredentials(url: string): { url: string; auth?: GitAuth } {
     u.password = '';
     return { url: u.toString(), auth };
   }
-  const match = stored
+  const match = storedCredentials()
     .filter((c) => c.protocol === u.protocol && c.host === u.host && (c.path === '' || u.pathname.startsWith(c.path)))
     .sort((a, b) => b.path.length - a.path.length)[0];
   return { url, auth: match ? { username: match.username, password: match.password } : fallback };
@@ -103,4 +124,45 @@ export function gitCliAuth(url: string): { url: string; env: Record<string, stri
       GIT_CONFIG_VALUE_0: `Authorization: Basic ${basic}`,
     },
   };
+}
+
+/** A repository URL carried credentials and the farm has nowhere safe to keep them: refused, never passed on. */
+export class CredentialsInUrlRefused extends FarmError {
+  constructor(url: string) {
+    super(
+      `repo.url carries credentials (${redactUrl(url)}), which this farm does not accept in a URL: give them to the ` +
+        "farm instead (FARM_GIT_TOKEN or FARM_GIT_CREDENTIALS_FILE, in a cluster the agents' git Secret)",
+      { retryable: false },
+    );
+  }
+}
+
+/**
+ * Splits credentials off a repository URL where a change request enters the farm: they are kept in the intake
+ * file (git's credential-store format, mode 600, one of FARM_GIT_CREDENTIALS_FILE's files, so every git
+ * client of the farm finds them by host and path) and the bare URL travels on. Without an intake file a URL
+ * with credentials is refused: they must not reach a message, a row, a prompt or a log.
+ */
+export function takeCredentialsFromUrl(url: string, intakeFile: string | undefined): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return url; // not a URL: the validator says so
+  }
+  if (!u.username && !u.password) return url;
+  if (!intakeFile) throw new CredentialsInUrlRefused(url);
+  const bare = new URL(u.toString());
+  bare.username = '';
+  bare.password = '';
+  const where = `@${u.host}${u.pathname.replace(/\/+$/, '')}`;
+  const line = `${u.protocol}//${u.username}:${u.password}${where}`;
+  const known = existsSync(intakeFile) ? readFileSync(intakeFile, 'utf8').split('\n').filter(Boolean) : [];
+  if (!known.includes(line)) {
+    // The newest credentials for a repository replace older ones (a rotated token).
+    const others = known.filter((l) => !(l.startsWith(u.protocol) && l.endsWith(where)));
+    writeFileSync(intakeFile, [...others, line].map((l) => `${l}\n`).join(''), { mode: 0o600 });
+    chmodSync(intakeFile, 0o600);
+  }
+  return bare.toString();
 }

@@ -1,3 +1,4 @@
+/** @farm-kubernetes (waits for the test cluster; run last) */
 // Jobs mode end to end: change requests on real Kafka and PostgreSQL whose coding tasks run as Kubernetes Jobs
 // on the real control plane, each pod the real agent (apps/coding-agent/src/job.ts from the farm image, which
 // the project's process node maps onto this checkout), with the git server and the scripted model. The
