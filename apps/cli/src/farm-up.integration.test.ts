@@ -30,14 +30,14 @@ function freePort(): Promise<number> {
   });
 }
 
-/** A user's repository: a work tree with the sample library committed on main. */
-async function makeLocalRepo(dir: string): Promise<void> {
+/** A user's repository: a work tree with the sample library committed on `branch` (main). */
+async function makeLocalRepo(dir: string, branch = 'main'): Promise<void> {
   for (const [file, content] of Object.entries(MULTI_REPO_FILES)) {
     await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
     await writeFile(path.join(dir, file), content);
   }
   const git = (...args: string[]) => exec('git', ['-C', dir, ...args]);
-  await git('init', '-q', '-b', 'main');
+  await git('init', '-q', '-b', branch);
   await git('add', '-A');
   await git('-c', 'user.name=u', '-c', 'user.email=u@x', 'commit', '-qm', 'initial');
 }
@@ -340,5 +340,26 @@ describe('farm up over its HTTP API, for a repository on this machine', () => {
     } finally {
       await forge.close();
     }
+  });
+
+  test('a repository whose branch is master, submitted with `farm submit --repo .`, runs to DONE', async () => {
+    model.setScript({ chat: [planStep([{ id: 'mul', goal: GOAL }]), agentStep(GOAL, ADD_MULTIPLY)] });
+    const repo = path.join(tmp, 'master', 'boltons-like');
+    await makeLocalRepo(repo, 'master');
+    const up = await startFarmUp(await baseEnv('master'), path.join(tmp, 'master', 'farm-up.log'));
+    running.push(up);
+    const submitted = await exec(FARM_BIN, ['submit', '--repo', '.', '--title', GOAL, '--watch'], {
+      cwd: repo,
+      env: { ...process.env, FARM_URL: up.url, KAFKA_BROKERS: '' },
+      timeout: 150_000,
+    });
+    const id = submitted.stdout.trim().split('\n')[0];
+    expect(submitted.stdout).toMatch(/DONE/);
+    const status = await up.api.get(id);
+    expect(status.request.baseRef).toBe('master');
+    for (let i = 0; i < 100 && !(await localBranches(repo)).includes(`farm/${id}`); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(await localBranches(repo)).toContain(`farm/${id}`);
   });
 });

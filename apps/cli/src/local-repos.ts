@@ -75,6 +75,7 @@ export class LocalRepoMirrors {
       '+refs/heads/*:refs/heads/*',
       '+refs/tags/*:refs/tags/*',
     ]);
+    await this.pointHeadLikeSource(local, mirror);
     await this.store.query(
       `INSERT INTO local_repos (change_request_id, path, mirror) VALUES ($1, $2, $3)
        ON CONFLICT (change_request_id) DO NOTHING`,
@@ -82,6 +83,25 @@ export class LocalRepoMirrors {
     );
     this.log.info('serving a local repository', { changeRequestId, path: local, url: this.git.repoUrl(name) });
     return this.git.repoUrl(name);
+  }
+
+  /**
+   * The mirror's HEAD names the branch checked out in the user's repository (a mirror starts on `main`): a
+   * HEAD naming a branch the mirror lacks makes git clients' fetches fail (`ref master not found`).
+   */
+  private async pointHeadLikeSource(local: string, mirror: string): Promise<void> {
+    const head = await run('git', ['-C', local, 'symbolic-ref', '-q', 'HEAD']).then(
+      (r) => r.stdout.trim(),
+      () => '', // detached: the mirror keeps its HEAD
+    );
+    const exists = async (ref: string) =>
+      run('git', ['-C', mirror, 'show-ref', '--verify', '--quiet', ref]).then(
+        () => true,
+        () => false,
+      );
+    if (head.startsWith('refs/heads/') && (await exists(head))) {
+      await run('git', ['-C', mirror, 'symbolic-ref', 'HEAD', head]);
+    }
   }
 
   /**
