@@ -254,7 +254,7 @@ describe('KubernetesJobLauncher on a real control plane', () => {
     ];
 
   test.each(failures)(
-    'a Job that fails (%s) without a result gets a HARD_FAIL saying why',
+    'a Job that fails (%s) without a result gets a failure saying why (SOFT_FAIL agent-died when it crashed)',
     async (_what, job, how, outcome, why) => {
       const l = launcher(waiting(job));
       const before = await outcomeCount(outcome);
@@ -262,10 +262,11 @@ describe('KubernetesJobLauncher on a real control plane', () => {
       await l.launch(t);
       if (how !== undefined) finish(t, how);
       const r = await eventually(() => results.find((x) => x.taskId === t.id), 'a HARD_FAIL');
-      expect(r.status).toBe(farm.v1.CommitStatus.HARD_FAIL);
+      const crashed = outcome === 'crashed';
+      expect(r.status).toBe(crashed ? farm.v1.CommitStatus.SOFT_FAIL : farm.v1.CommitStatus.HARD_FAIL);
       expect(r.changeRequestId).toBe(t.changeRequestId);
       expect(r.dispatch).toBe(1);
-      expect(r.failedStep).toBe('agent');
+      expect(r.failedStep).toBe(crashed ? 'agent-died' : 'agent');
       expect(r.notes.join('\n')).toMatch(why);
       expect(r.notes.join('\n')).toMatch(/the agent published no result/);
       expect(await outcomeCount(outcome)).toBe(before + 1);

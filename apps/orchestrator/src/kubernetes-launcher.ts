@@ -316,7 +316,7 @@ export class KubernetesJobLauncher implements TaskLauncher {
     );
   }
 
-  /** Records the outcome, publishes a HARD_FAIL when the agent could not, marks the Job handled, launches more. */
+  /** Records the outcome, publishes a failure when the agent could not, marks the Job handled, launches more. */
   private finish(name: string, tracked: Tracked, outcome: JobOutcome, failure?: string): void {
     this.untrack(name);
     launcherMetrics.jobs.inc({ outcome });
@@ -345,7 +345,11 @@ export class KubernetesJobLauncher implements TaskLauncher {
     const reported = this.reported.has(key);
     this.forget(ref);
     if (reported) return;
-    await reportForAgent(this.config.bus, ref, farm.v1.CommitStatus.HARD_FAIL, 'agent', [
+    // A crashed or vanished agent may have pushed already: another dispatch completes (or redoes) the task.
+    // What would fail the same way again (bad input, no image, no Secret, OOM, its deadline) fails it for good.
+    const died = outcome === 'crashed' || outcome === 'lost';
+    const status = died ? farm.v1.CommitStatus.SOFT_FAIL : farm.v1.CommitStatus.HARD_FAIL;
+    await reportForAgent(this.config.bus, ref, status, died ? 'agent-died' : 'agent', [
       `${why}; the agent published no result`,
       `launcher outcome: ${outcome}`,
     ]);
