@@ -20,6 +20,14 @@ need unshare && need prlimit || apt_install util-linux # sandbox: namespaces and
 need docker-compose || apt_install docker-compose  # `config` validates docker-compose.yml (no engine needed)
 need promtool || apt_install prometheus            # promtool checks rules and metrics
 python3 -m pytest --version >/dev/null 2>&1 || python3 -m pip install -q pytest || apt_install python3-pytest
+# schemathesis fuzzes the HTTP API against its OpenAPI document (http-api.schemathesis.integration.test.ts);
+# a venv of its own under .cache, pinned, so that the run is the same on every machine.
+schemathesis_version=4.32.5
+if [ "$(.cache/schemathesis/bin/schemathesis --version 2>/dev/null)" != "schemathesis, version $schemathesis_version" ]; then
+  rm -rf .cache/schemathesis
+  python3 -m venv .cache/schemathesis || { rm -rf .cache/schemathesis && apt_install python3-venv && python3 -m venv .cache/schemathesis; }
+  .cache/schemathesis/bin/python -m pip install -q "schemathesis==$schemathesis_version"
+fi
 
 bash scripts/bootstrap.sh
 . scripts/pnpm-env.sh

@@ -11,6 +11,11 @@ export interface EventStreamOptions {
   pollMs: number;
   /** Comment lines that keep proxies and idle timeouts from closing a quiet stream. */
   heartbeatMs: number;
+  /**
+   * Ends a stream after this long even though its request is not final (the client resumes with
+   * Last-Event-ID); unbounded when absent. For clients that read a response to its end, such as fuzzers.
+   */
+  maxStreamMs?: number;
 }
 
 export const DEFAULT_EVENT_STREAM_OPTIONS: EventStreamOptions = { pollMs: 300, heartbeatMs: 15_000 };
@@ -65,6 +70,7 @@ export async function streamTransitions(input: {
   });
   res.write(formatSseComment(`transitions of ${changeRequestId} after ${input.afterSequence}`));
   const heartbeat = setInterval(() => res.write(formatSseComment('keep-alive')), options.heartbeatMs);
+  const deadline = Date.now() + (options.maxStreamMs ?? Infinity);
   let cursor = 0;
   let lastSequence = input.afterSequence;
   let sent = 0;
@@ -87,8 +93,8 @@ export async function streamTransitions(input: {
         lastSequence = sequence;
         sent++;
       }
-      if (ended) break;
-      await sleep(options.pollMs, gone.signal);
+      if (ended || Date.now() >= deadline) break;
+      await sleep(Math.min(options.pollMs, deadline - Date.now()), gone.signal);
     }
   } catch (err) {
     // Headers are out: the client sees the stream end early and resumes with Last-Event-ID.

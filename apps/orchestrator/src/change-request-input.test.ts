@@ -1,5 +1,10 @@
+import { parse } from 'yaml';
+import { readFileSync } from 'node:fs';
+import { OPENAPI_FILE, OpenApiConformance } from '../testing/openapi-conformance';
 import { ApiError } from './api-error';
 import {
+  INPUT_PATTERN_SOURCES,
+  MAX_CHARS,
   parseCancelInput,
   parseChangeRequestInput,
   parseLimit,
@@ -61,8 +66,31 @@ describe('a submitted change request', () => {
     ['a base ref that is an option', { ...valid, repo: { ...valid.repo, baseRef: '--upload-pack=x' } }, 'repo.baseRef'],
     ['a base commit that is not hex', { ...valid, repo: { ...valid.repo, baseCommit: 'HEAD' } }, 'repo.baseCommit'],
     ['a negative createdAtMs', { ...valid, createdAtMs: -1 }, 'createdAtMs'],
+    ['a createdAtMs of 16 digits', { ...valid, createdAtMs: '1000000000000000' }, 'createdAtMs'],
+    ['an empty repo.url', { title: 'x', repo: { url: '' } }, 'repo.url'],
+    ['a requestedBy of 201 characters', { ...valid, requestedBy: 'x'.repeat(201) }, 'requestedBy'],
+    ['a NUL in the description', { ...valid, description: 'a\u0000b' }, 'description'],
+    ['a field given under both names, one null', { ...valid, requestedBy: null, requested_by: 'a' }, 'requested_by'],
+    ['an id ending in .lock', { ...valid, changeRequestId: 'a.lock' }, 'changeRequestId'],
+    ['a repo.url whose port is out of range', { ...valid, repo: { url: 'http://h:65536/a.git' } }, 'repo.url'],
+    ['a repo.url whose host is no IPv4 address', { ...valid, repo: { url: 'http://1.2.3.999/a.git' } }, 'repo.url'],
   ])('%s is a 400 naming the field', (_name, body, field) => {
     expect(refusal(() => parseChangeRequestInput(body))).toMatchObject({ status: 400, field });
+  });
+
+  test('null and empty strings are the defaults (proto3), and lengths count characters, not UTF-16 units', () => {
+    const input = parseChangeRequestInput({
+      ...valid,
+      changeRequestId: '',
+      requestedBy: null,
+      repo: { ...valid.repo, baseRef: null, baseCommit: '' },
+      title: '🚀'.repeat(500),
+      description: '\t spaces and\ncontrol characters \u0001 are fine',
+    });
+    expect(input).toMatchObject({ requestedBy: '', repo: { baseRef: 'main', baseCommit: '' } });
+    expect(input.changeRequestId).toBeUndefined();
+    expect(input.title).toHaveLength(1000);
+    expect(parseChangeRequestInput({ ...valid, title: ' \tAdd retry\n' }).title).toBe('Add retry');
   });
 
   test.each([
@@ -88,10 +116,12 @@ describe('the other inputs', () => {
     expect(refusal(() => parseCancelInput({ force: true }))).toMatchObject({ status: 400, field: 'force' });
   });
 
-  test('limit: 50 by default, 1..500 else a 400 on limit', () => {
+  test('limit: 50 by default, 1..500 else a 400 on limit, also when given empty', () => {
     expect(parseLimit(null)).toBe(50);
     expect(parseLimit('5')).toBe(5);
-    for (const bad of ['0', '501', '-1', '2.5', 'ten']) expect(refusal(() => parseLimit(bad)).field).toBe('limit');
+    for (const bad of ['', '0', '501', '-1', '2.5', 'ten', '9'.repeat(400)]) {
+      expect(refusal(() => parseLimit(bad)).field).toBe('limit');
+    }
   });
 
   test('resume point: Last-Event-ID wins over ?after, 0 from the first, garbage is a 400 naming its source', () => {
@@ -101,4 +131,126 @@ describe('the other inputs', () => {
     expect(refusal(() => parseResumeAfter('x', null)).field).toBe('Last-Event-ID');
     expect(refusal(() => parseResumeAfter(undefined, '-2')).field).toBe('after');
   });
+
+  test('resume point: any number of digits is a sequence number; both sources are checked; empty ?after is not', () => {
+    expect(parseResumeAfter('1234567890123456', null)).toBe(1234567890123456);
+    expect(parseResumeAfter('9'.repeat(40), null)).toBe(Number.MAX_SAFE_INTEGER);
+    expect(parseResumeAfter('', '4')).toBe(4); // an empty header is none
+    expect(refusal(() => parseResumeAfter('0', '-1')).field).toBe('after');
+    expect(refusal(() => parseResumeAfter(undefined, '')).field).toBe('after');
+    expect(refusal(() => parseResumeAfter(' 7', null)).field).toBe('Last-Event-ID');
+  });
 });
+
+describe('openapi.yaml and the validator', () => {
+  const doc = parse(readFileSync(OPENAPI_FILE, 'utf8'));
+  const schemas = doc.components.schemas;
+  const conformance = new OpenApiConformance();
+
+  test('give each field the same pattern and the same length limit', () => {
+    const input = schemas.ChangeRequestInput.properties;
+    const repo = schemas.RepoRefInput.properties;
+    const cancel = schemas.CancelInput.properties;
+    expect({
+      changeRequestId: [input.changeRequestId.pattern, input.changeRequestId.maxLength],
+      title: [input.title.pattern, input.title.maxLength],
+      description: [input.description.pattern, input.description.maxLength],
+      requestedBy: [input.requestedBy.pattern, input.requestedBy.maxLength],
+      checkCommand: [input.checkCommand.pattern, input.checkCommand.maxLength],
+      createdAtMs: [input.createdAtMs.anyOf[1].pattern, input.createdAtMs.anyOf[0].maximum],
+      repoUrl: [repo.url.pattern, repo.url.maxLength],
+      baseRef: [repo.baseRef.pattern, repo.baseRef.maxLength],
+      baseCommit: [repo.baseCommit.pattern],
+      reason: [cancel.reason.pattern, cancel.reason.maxLength],
+      cancelRequestedBy: [cancel.requestedBy.pattern, cancel.requestedBy.maxLength],
+    }).toEqual({
+      changeRequestId: [INPUT_PATTERN_SOURCES.changeRequestId, MAX_CHARS.changeRequestId],
+      title: [INPUT_PATTERN_SOURCES.title, MAX_CHARS.title],
+      description: [INPUT_PATTERN_SOURCES.text, MAX_CHARS.description],
+      requestedBy: [INPUT_PATTERN_SOURCES.text, MAX_CHARS.requestedBy],
+      checkCommand: [INPUT_PATTERN_SOURCES.text, MAX_CHARS.checkCommand],
+      createdAtMs: [INPUT_PATTERN_SOURCES.int64String, 999_999_999_999_999],
+      repoUrl: [INPUT_PATTERN_SOURCES.repoUrl, MAX_CHARS.repoUrl],
+      baseRef: [INPUT_PATTERN_SOURCES.baseRef, MAX_CHARS.baseRef],
+      baseCommit: [INPUT_PATTERN_SOURCES.baseCommit],
+      reason: [INPUT_PATTERN_SOURCES.text, MAX_CHARS.reason],
+      cancelRequestedBy: [INPUT_PATTERN_SOURCES.text, MAX_CHARS.requestedBy],
+    });
+  });
+
+  const withRepo = (repo: Record<string, unknown>) => ({ ...valid, repo: { ...valid.repo, ...repo } });
+  // What fuzzers found where the two disagreed, and the edges of every rule.
+  test.each([
+    ['the smallest request', valid, true],
+    ['an empty repo.url', withRepo({ url: '' }), false],
+    ['a requestedBy of 200 characters outside the BMP', { ...valid, requestedBy: '😀'.repeat(200) }, true],
+    ['a requestedBy of 201 characters', { ...valid, requestedBy: 'x'.repeat(201) }, false],
+    ['a null requestedBy', { ...valid, requestedBy: null }, true],
+    ['a null title', { ...valid, title: null }, false],
+    ['a blank title', { ...valid, title: ' \t\r\n' }, false],
+    ['a title of a no-break space', { ...valid, title: '\u00a0' }, true],
+    ['a NUL in the title', { ...valid, title: 'a\u0000' }, false],
+    ['a NUL in checkCommand', { ...valid, checkCommand: '\u0000' }, false],
+    ['an empty baseCommit', withRepo({ baseCommit: '' }), true],
+    ['an upper-case baseCommit', withRepo({ baseCommit: 'ABCDEF0' }), false],
+    ['an empty baseRef', withRepo({ baseRef: '' }), true],
+    ['a baseRef with a no-break space', withRepo({ baseRef: 'a\u00a0b' }), true],
+    ['a baseRef with a line separator before ..', withRepo({ baseRef: '\u2028..' }), false],
+    ['a baseRef ending in .lock', withRepo({ baseRef: 'main.lock' }), false],
+    ['a baseRef starting with a dash', withRepo({ baseRef: '-x' }), false],
+    ['a nested baseRef', withRepo({ baseRef: 'release/1.2' }), true],
+    [
+      'a repo.url with user info, port, query and fragment',
+      withRepo({ url: 'https://u:p@git.example.com:8443/a.git?x#y' }),
+      true,
+    ],
+    ['a repo.url with an IPv4 host', withRepo({ url: 'http://127.0.0.1:8080/app.git' }), true],
+    ['a repo.url with an upper-case scheme', withRepo({ url: 'HTTP://git.example.com/a.git' }), false],
+    ['a repo.url with a numeric last label', withRepo({ url: 'http://a.0x1/a.git' }), false],
+    ['a repo.url with a punycode label', withRepo({ url: 'http://xn--/a.git' }), false],
+    ['a repo.url with a space in the path', withRepo({ url: 'http://h/a b.git' }), false],
+    ['a repo.url with non-ASCII in the path', withRepo({ url: 'http://h/ä.git' }), true],
+    ['a repo.url of 2049 characters', withRepo({ url: `http://h/${'a'.repeat(2040)}` }), false],
+    ['an empty changeRequestId', { ...valid, changeRequestId: '' }, true],
+    ['a changeRequestId of 129 characters', { ...valid, changeRequestId: 'a'.repeat(129) }, false],
+    ['a changeRequestId with a trailing line feed', { ...valid, changeRequestId: 'a\n' }, false],
+    ['a createdAtMs of 15 digits, as a string', { ...valid, createdAtMs: '999999999999999' }, true],
+    ['a createdAtMs of 16 digits, as a number', { ...valid, createdAtMs: 1_000_000_000_000_000 }, false],
+    ['a createdAtMs with a fraction', { ...valid, createdAtMs: 1.5 }, false],
+    ['a huge createdAtMs', { ...valid, createdAtMs: 1e300 }, false],
+    ['both names of one field', { ...valid, checkCommand: 'a', check_command: 'b' }, false],
+    ['both names of one repo field', withRepo({ baseRef: 'a', base_ref: 'b' }), false],
+    ['a proto field name', { ...valid, created_at_ms: '5' }, true],
+    ['an unknown field', { ...valid, priority: 1 }, false],
+  ])('agree on %s', (_name, body, accepted) => {
+    const specErrors = conformance.requestBodyErrors('/v1/change-requests', 'post', body);
+    expect(verdicts(specErrors, () => parseChangeRequestInput(body))).toEqual({ spec: accepted, server: accepted });
+  });
+
+  test.each([
+    ['no reason', {}],
+    ['a null reason', { reason: null }],
+    ['a reason of 2001 characters', { reason: 'x'.repeat(2001) }],
+    ['a NUL in the reason', { reason: '\u0000' }],
+    ['both names of requestedBy', { requestedBy: 'a', requested_by: 'b' }],
+  ])('agree on a cancel with %s', (_name, body) => {
+    const specErrors = conformance.requestBodyErrors('/v1/change-requests/{id}/cancel', 'post', body);
+    const { spec, server } = verdicts(specErrors, () => parseCancelInput(body));
+    expect(server).toBe(spec);
+  });
+});
+
+/** Whether the document and the validator accept an input, the reasons shown when they differ. */
+function verdicts(specErrors: string | undefined, validate: () => unknown) {
+  let serverError: string | undefined;
+  try {
+    validate();
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    serverError = err.message;
+  }
+  const result = { spec: specErrors === undefined, server: serverError === undefined };
+  if (result.spec !== result.server)
+    console.log(`spec: ${specErrors ?? 'accepted'}; server: ${serverError ?? 'accepted'}`);
+  return result;
+}

@@ -14,8 +14,56 @@ export interface ChangeRequestInput {
 }
 
 export const DEFAULT_BASE_REF = 'main';
-export const MAX_TITLE_CHARS = 500;
-export const MAX_TEXT_CHARS = 100_000;
+
+/**
+ * The longest value of each text field, in characters (Unicode code points, as JSON Schema's maxLength
+ * counts them). openapi.yaml states the same limits; a test holds the two together.
+ */
+export const MAX_CHARS = {
+  changeRequestId: 128,
+  title: 500,
+  description: 100_000,
+  requestedBy: 200,
+  checkCommand: 10_000,
+  repoUrl: 2048,
+  baseRef: 255,
+  reason: 2000,
+} as const;
+export const MAX_TITLE_CHARS = MAX_CHARS.title;
+export const MAX_TEXT_CHARS = MAX_CHARS.description;
+/** createdAtMs: at most 15 digits, so that every accepted value is exact as a JavaScript number. */
+export const MAX_CREATED_AT_MS = 999_999_999_999_999;
+
+// The patterns openapi.yaml gives the fields, in the subset that ECMAScript, Python and Rust regular
+// expressions read alike (explicit classes: no `.`, `\s` or `\d`), so that fuzzers agree with this code.
+const IPV4_OCTET = '(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])';
+const PORT = '(?:[0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])';
+// DNS-style labels, none `xn--` (punycode to decode), the last one not like a number (WHATWG URL would read
+// the host as IPv4): every host this admits parses as a URL.
+const LABEL = '(?![Xx][Nn]--)[A-Za-z0-9-]+';
+const LAST_LABEL = '(?![Xx][Nn]--)[A-Za-z][A-Za-z0-9-]*';
+const HOST = `(?:(?:${LABEL}\\.)*${LAST_LABEL}|(?:${IPV4_OCTET}\\.){3}${IPV4_OCTET})`;
+
+/** The `pattern` of each field in openapi.yaml, character for character (a test compares them). */
+export const INPUT_PATTERN_SOURCES = {
+  /** No NUL: PostgreSQL text cannot hold it, and the texts of a request end up in text columns. */
+  text: '^[^\\x00]*$',
+  /** Some character other than a space, tab or line break; no NUL. */
+  title: '^[^\\x00]*[^\\x00\\t\\n\\r ][^\\x00]*$',
+  // Part of git branch names (farm/<id>, agt/<id>-...) and URLs: safe characters only. Empty means absent.
+  changeRequestId: '^(?![A-Za-z0-9._-]*\\.lock$)(?:[A-Za-z0-9](?:[A-Za-z0-9_-]|\\.(?=[A-Za-z0-9_-]))*)?$',
+  /** http(s)://[userinfo@]host[:port][/path][?query][#fragment], without spaces or control characters. */
+  repoUrl: `^https?://(?:[^\\x00-\\x20\\x7f/?#@\\\\]*@)?${HOST}(?::${PORT}?)?(?:[/?#][^\\x00-\\x20\\x7f]*)?$`,
+  /** The rules of `git check-ref-format` that matter for a name on a command line. Empty means main. */
+  baseRef: '^(?![-/.])(?![^\\x00]*(?:\\.\\.|@\\{|//|\\.lock$|[/.]$))[^\\x00-\\x20\\x7f~^:?*\\[\\\\]*$',
+  /** Empty means not pinned: the code-planner resolves baseRef. */
+  baseCommit: '^(?:[0-9a-f]{7,64})?$',
+  /** An int64 as proto3 JSON writes it, a decimal string; 15 digits keep it exact as a JavaScript number. */
+  int64String: '^[0-9]{1,15}$',
+} as const;
+const PATTERNS = Object.fromEntries(
+  Object.entries(INPUT_PATTERN_SOURCES).map(([name, source]) => [name, new RegExp(source, 'u')]),
+) as Record<keyof typeof INPUT_PATTERN_SOURCES, RegExp>;
 
 // Proto3 JSON parsers accept the lowerCamelCase name and the .proto field name; the value is the latter.
 const CHANGE_REQUEST_FIELDS = {
@@ -30,36 +78,34 @@ const CHANGE_REQUEST_FIELDS = {
 const REPO_FIELDS = { url: 'url', baseRef: 'base_ref', baseCommit: 'base_commit' };
 const CANCEL_FIELDS = { reason: 'reason', requestedBy: 'requested_by' };
 
-// The id becomes part of git branch names (farm/<id>, agt/<id>-...) and URLs: keep it to safe characters.
-const ID_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9_-]|\.(?=[A-Za-z0-9_-])){0,127}$/;
-
 /**
- * Validates the proto3 JSON of a farm.v1.ChangeRequest; unknown fields are refused by name. `localRepos`:
- * the server can serve repositories of its own machine, so repo.url may also be an absolute path.
+ * Validates the proto3 JSON of a farm.v1.ChangeRequest; unknown fields are refused by name, null and "" mean
+ * the default (proto3). `localRepos`: the server can serve repositories of its own machine, so repo.url may
+ * also be an absolute path. Pure: the HTTP API and the bus consumer apply the same rules.
  */
 export function parseChangeRequestInput(body: unknown, options: { localRepos?: boolean } = {}): ChangeRequestInput {
   const fields = readMessage(body, '', CHANGE_REQUEST_FIELDS);
-  const id = optionalString(fields.changeRequestId, 'changeRequestId', 128);
-  if (id && (!ID_PATTERN.test(id) || id.endsWith('.lock'))) {
+  const id = optionalString(fields.changeRequestId, 'changeRequestId', MAX_CHARS.changeRequestId);
+  if (!PATTERNS.changeRequestId.test(id)) {
     throw badRequest(
-      'changeRequestId may hold letters, digits, "-", "_" and single dots, start with a letter or digit, at most 128 characters',
+      'changeRequestId may hold letters, digits, "-", "_" and single dots, start with a letter or digit and not end in .lock, at most 128 characters',
       'changeRequestId',
     );
   }
-  const title = optionalString(fields.title, 'title', MAX_TITLE_CHARS).trim();
-  if (!title) throw badRequest('title is required', 'title');
+  const title = optionalText(fields.title, 'title', MAX_CHARS.title);
+  if (!PATTERNS.title.test(title)) throw badRequest('title is required (and not only blanks)', 'title');
   if (fields.repo === undefined) throw badRequest('repo is required (at least repo.url)', 'repo');
   const repo = readMessage(fields.repo, 'repo', REPO_FIELDS);
   const createdAtMs = optionalInt64(fields.createdAtMs, 'createdAtMs');
   return {
     ...(id ? { changeRequestId: id } : {}),
-    title,
-    description: optionalString(fields.description, 'description', MAX_TEXT_CHARS),
-    requestedBy: optionalString(fields.requestedBy, 'requestedBy', 200),
-    checkCommand: optionalString(fields.checkCommand, 'checkCommand', 10_000),
+    title: title.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, ''),
+    description: optionalText(fields.description, 'description', MAX_CHARS.description),
+    requestedBy: optionalText(fields.requestedBy, 'requestedBy', MAX_CHARS.requestedBy),
+    checkCommand: optionalText(fields.checkCommand, 'checkCommand', MAX_CHARS.checkCommand),
     repo: {
       url: repoUrl(repo.url, options.localRepos ?? false),
-      baseRef: gitRef(optionalString(repo.baseRef, 'repo.baseRef', 255)) || DEFAULT_BASE_REF,
+      baseRef: gitRef(optionalString(repo.baseRef, 'repo.baseRef', MAX_CHARS.baseRef)) || DEFAULT_BASE_REF,
       baseCommit: commitSha(optionalString(repo.baseCommit, 'repo.baseCommit', 64)),
     },
     ...(createdAtMs === undefined ? {} : { createdAtMs }),
@@ -89,29 +135,33 @@ export function parseCancelInput(body: unknown): { reason: string; requestedBy: 
   if (body === undefined) return { reason: '', requestedBy: '' };
   const fields = readMessage(body, '', CANCEL_FIELDS);
   return {
-    reason: optionalString(fields.reason, 'reason', 2000),
-    requestedBy: optionalString(fields.requestedBy, 'requestedBy', 200),
+    reason: optionalText(fields.reason, 'reason', MAX_CHARS.reason),
+    requestedBy: optionalText(fields.requestedBy, 'requestedBy', MAX_CHARS.requestedBy),
   };
 }
 
-/** `?limit=` of the list: 1..500, 50 when absent. */
+/** `?limit=` of the lists: 1..500, 50 when absent; given but empty is a 400 like any other non-integer. */
 export function parseLimit(raw: string | null): number {
-  if (raw === null || raw === '') return 50;
+  if (raw === null) return 50;
   const n = Number(raw);
-  if (!/^\d+$/.test(raw) || n < 1 || n > 500) throw badRequest('limit must be an integer from 1 to 500', 'limit');
+  if (!/^[0-9]+$/.test(raw) || n < 1 || n > 500) throw badRequest('limit must be an integer from 1 to 500', 'limit');
   return n;
 }
 
 /**
  * Where an event stream resumes: after the sequence in the Last-Event-ID header (what an EventSource sends
- * on reconnecting, so it wins) or in `?after=`; 0 streams from the first event.
+ * on reconnecting, so it wins) or in `?after=`; 0 streams from the first event. Both are checked when both
+ * are given. An empty header is no header (EventSource sends none before its first event); an empty
+ * `?after=` is not a number. Numbers beyond any sequence are fine: nothing follows them.
  */
 export function parseResumeAfter(lastEventId: string | undefined, after: string | null): number {
-  const [raw, field] =
-    lastEventId !== undefined && lastEventId !== '' ? [lastEventId, 'Last-Event-ID'] : [after, 'after'];
-  if (raw === null || raw === '') return 0;
-  if (!/^\d{1,15}$/.test(raw.trim())) throw badRequest(`${field} must be an event sequence number`, field);
-  return Number(raw.trim());
+  const fromQuery = after === null ? 0 : sequenceNumber(after, 'after');
+  return lastEventId ? sequenceNumber(lastEventId, 'Last-Event-ID') : fromQuery;
+}
+
+function sequenceNumber(raw: string, field: string): number {
+  if (!/^[0-9]+$/.test(raw)) throw badRequest(`${field} must be an event sequence number`, field);
+  return Math.min(Number(raw), Number.MAX_SAFE_INTEGER);
 }
 
 /** The given object's fields by their camelCase names; an unknown or doubly given field is refused. */
@@ -130,11 +180,13 @@ function readMessage<K extends string>(
     byAnyName.set(proto, camel);
   }
   const out: Partial<Record<K, unknown>> = {};
+  const given = new Set<K>();
   for (const [name, v] of Object.entries(value)) {
     const field = path ? `${path}.${name}` : name;
     const camel = byAnyName.get(name);
     if (!camel) throw badRequest(`unknown field ${field}`, field);
-    if (out[camel] !== undefined) throw badRequest(`field ${field} is given twice`, field);
+    if (given.has(camel)) throw badRequest(`field ${field} is given twice (under both of its names)`, field);
+    given.add(camel);
     if (v !== null) out[camel] = v; // proto3 JSON: null means the default value
   }
   return out;
@@ -143,58 +195,51 @@ function readMessage<K extends string>(
 function optionalString(value: unknown, field: string, max: number): string {
   if (value === undefined) return '';
   if (typeof value !== 'string') throw badRequest(`${field} must be a string`, field);
-  if (value.length > max) throw badRequest(`${field} is longer than ${max} characters`, field);
+  // Code points, as JSON Schema's maxLength counts (String.length counts UTF-16 units).
+  if (value.length > max && [...value].length > max) {
+    throw badRequest(`${field} is longer than ${max} characters`, field);
+  }
   return value;
+}
+
+/** Free text: any characters but NUL. */
+function optionalText(value: unknown, field: string, max: number): string {
+  const text = optionalString(value, field, max);
+  if (!PATTERNS.text.test(text)) throw badRequest(`${field} must not contain NUL characters`, field);
+  return text;
 }
 
 function optionalInt64(value: unknown, field: string): number | undefined {
   if (value === undefined) return undefined;
   // proto3 JSON writes int64 as a decimal string; numbers are accepted too.
-  const n = typeof value === 'string' && /^\d{1,16}$/.test(value) ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) {
-    throw badRequest(`${field} must be a non-negative integer (epoch milliseconds)`, field);
+  const n = typeof value === 'string' && PATTERNS.int64String.test(value) ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > MAX_CREATED_AT_MS) {
+    throw badRequest(`${field} must be an integer from 0 to ${MAX_CREATED_AT_MS} (epoch milliseconds)`, field);
   }
   return n;
 }
 
 function repoUrl(value: unknown, localRepos: boolean): string {
-  const url = optionalString(value, 'repo.url', 2048);
+  const url = optionalString(value, 'repo.url', MAX_CHARS.repoUrl);
   if (!url) throw badRequest('repo.url is required', 'repo.url');
-  if (localRepos && (url.startsWith('/') || url.startsWith('file:///'))) return url;
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw badRequest(`repo.url is not a URL: ${JSON.stringify(url.slice(0, 100))}`, 'repo.url');
-  }
-  if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || !parsed.hostname || /\s/.test(url)) {
+  if (localRepos && (url.startsWith('/') || url.startsWith('file:///')) && PATTERNS.text.test(url)) return url;
+  if (!PATTERNS.repoUrl.test(url)) {
     throw badRequest(
-      `repo.url must be an http(s) git remote (smart HTTP), e.g. https://git.example.com/app.git${localRepos ? ', or the absolute path of a repository on the farm’s machine' : ''}`,
+      `repo.url must be an http(s) git remote (smart HTTP), e.g. https://git.example.com/app.git${localRepos ? ', or the absolute path of a repository on the farm’s machine' : ''}; got ${JSON.stringify(url.slice(0, 100))}`,
       'repo.url',
     );
   }
   return url;
 }
 
-/** The rules of `git check-ref-format` that matter for a name given on a command line. */
 function gitRef(ref: string): string {
-  if (!ref) return ref;
-  const bad =
-    /[\s~^:?*[\\]/.test(ref) ||
-    [...ref].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f) ||
-    ref.includes('..') ||
-    ref.includes('@{') ||
-    ref.includes('//') ||
-    /^[-/.]/.test(ref) ||
-    /[/.]$/.test(ref) ||
-    ref.endsWith('.lock');
-  if (bad)
+  if (!PATTERNS.baseRef.test(ref)) {
     throw badRequest(`repo.baseRef is not a valid git branch, tag or commit: ${JSON.stringify(ref)}`, 'repo.baseRef');
+  }
   return ref;
 }
 
 function commitSha(sha: string): string {
-  if (sha && !/^[0-9a-f]{7,64}$/.test(sha))
-    throw badRequest('repo.baseCommit must be a hex commit id', 'repo.baseCommit');
+  if (!PATTERNS.baseCommit.test(sha)) throw badRequest('repo.baseCommit must be a hex commit id', 'repo.baseCommit');
   return sha;
 }

@@ -6,11 +6,11 @@ import { farm } from '@farm/proto';
 import { testBuses } from '@farm/bus/testing';
 import { Topics, type EventBus, type Subscription } from '@farm/bus';
 import { createLogger, serveMetrics, silentLogger } from '@farm/runtime';
-import { createPgStore, migrate, type SqlStore } from '@farm/store';
+import { migrate, type SqlStore } from '@farm/store';
 import { ChangeRequestClient } from './http-api-client';
 import { changeRequestApi } from './http-api';
 import { TaskTopicLauncher } from './launcher';
-import { OpenApiConformance, conformingFetch } from '../testing';
+import { OpenApiConformance, conformingFetch, storeInOwnSchema } from '../testing';
 import { Orchestrator } from './orchestrator';
 import { orchestratorMigrations } from './schema';
 import { SseDecoder } from './server-sent-events';
@@ -34,7 +34,7 @@ describe.each(modes)('the HTTP API on %s and PostgreSQL', (_mode, openBus) => {
   const apiLog: string[] = [];
 
   beforeAll(async () => {
-    ({ store, drop: dropSchema } = await storeInOwnSchema());
+    ({ store, drop: dropSchema } = await storeInOwnSchema('http_api'));
     bus = await openBus();
     // Migrated but not started: what the API accepts stays SUBMITTED until the orchestrator consumes it.
     await migrate(store, orchestratorMigrations);
@@ -78,8 +78,8 @@ describe.each(modes)('the HTTP API on %s and PostgreSQL', (_mode, openBus) => {
     const events: Transition[] = [];
     for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
       for (const e of decoder.push(text.decode(chunk, { stream: true }))) {
+        conformance.checkSseEvent(EVENTS_PATH, e);
         const data = JSON.parse(e.data) as Transition;
-        conformance.checkEvent(EVENTS_PATH, data);
         expect([e.event, e.id]).toEqual(['transition', String(data.sequence)]);
         events.push(data);
         onEvent?.(data);
@@ -355,6 +355,50 @@ describe.each(modes)('the HTTP API on %s and PostgreSQL', (_mode, openBus) => {
     const events = await streamed;
     expect(events.map((t) => t.toPhase)).toEqual(['RECEIVED', 'PLANNING', 'CANCELLED']);
   });
+
+  test('what the document allows is accepted: null and empty defaults, long texts counted in characters', async () => {
+    const id = `allowed-${randomUUID().slice(0, 8)}`;
+    const body = {
+      ...request,
+      changeRequestId: id,
+      requestedBy: '😀'.repeat(200),
+      checkCommand: null,
+      repo: { url: 'http://u:p@127.0.0.1:8080/app.git', baseRef: '', baseCommit: '' },
+    };
+    expect((await call('POST', '/v1/change-requests', { body })).status).toBe(202);
+    expect((await call('GET', `/v1/change-requests/${id}`)).json.request).toMatchObject({ baseRef: 'main' });
+    const unnamed = await call('POST', '/v1/change-requests', { body: { ...body, changeRequestId: '' } });
+    expect(unnamed.json.changeRequestId).toMatch(/^[0-9a-f-]{36}$/);
+    const cancel = await call('POST', `/v1/change-requests/${id}/cancel`, {
+      body: { reason: null, requested_by: 'me' },
+    });
+    expect(cancel.status).toBe(202);
+  });
+
+  test('odd input is a 4xx naming what to fix, never a 500: NUL, bad encodings, huge numbers, repeats', async () => {
+    for (const [method, path] of [
+      ['GET', '/v1/change-requests/%00'],
+      ['GET', '/v1/change-requests/%ff/events'],
+      ['POST', '/v1/change-requests/a%00b/cancel'],
+    ]) {
+      expect([path, (await call(method, path)).status]).toEqual([path, 404]);
+    }
+    expect((await call('GET', '/v1/lessons?repo=%00')).json).toEqual({ lessons: [] });
+    const events = `/v1/change-requests/${crId}/events`;
+    for (const [path, headers, field] of [
+      ['/v1/change-requests?limit=1&limit=2', {}, 'limit'],
+      ['/v1/change-requests?limit=99999999999999999999999', {}, 'limit'],
+      ['/v1/change-requests?limit=', {}, 'limit'],
+      [`${events}?after=1&after=2`, {}, 'after'],
+      [`${events}?after=-1`, { 'last-event-id': '0' }, 'after'],
+    ] as const) {
+      const res = await call('GET', path, { headers });
+      expect([path, res.status, res.json.error.field]).toEqual([path, 400, field]);
+    }
+    // A sequence number of any size resumes after it: past the last event, the finished stream is empty.
+    expect(await readStream(crId, { 'last-event-id': '1234567890123456' })).toEqual([]);
+    expect(await readStream(crId, {}, `?after=${'9'.repeat(30)}`)).toEqual([]);
+  });
 });
 
 afterAll(() => {
@@ -366,22 +410,6 @@ async function waitUntil(check: () => boolean, timeoutMs = 30_000) {
   for (const start = Date.now(); !check(); await new Promise((r) => setTimeout(r, 50))) {
     if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
   }
-}
-
-/** A schema of its own in the test database, so row counts see only this file's writes. */
-async function storeInOwnSchema(): Promise<{ store: SqlStore; drop(): Promise<void> }> {
-  const schema = `http_api_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-  const admin = createPgStore(process.env.DATABASE_URL!);
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  const url = new URL(process.env.DATABASE_URL!);
-  url.searchParams.set('options', `-c search_path=${schema}`);
-  return {
-    store: createPgStore(url.toString()),
-    async drop() {
-      await admin.query(`DROP SCHEMA ${schema} CASCADE`);
-      await admin.close();
-    },
-  };
 }
 
 /**

@@ -51,14 +51,15 @@ export function changeRequestApi(deps: ChangeRequestApiDeps): RouteHandler {
   ];
 
   async function lessons(_req: IncomingMessage, res: ServerResponse, url: URL) {
-    const repoUrl = url.searchParams.get('repo') || undefined;
-    sendJson(res, 200, {
-      lessons: await listLessons(deps.store, { repoUrl, limit: parseLimit(url.searchParams.get('limit')) }),
-    });
+    const repoUrl = queryParam(url, 'repo') || undefined;
+    const limit = parseLimit(queryParam(url, 'limit'));
+    // No repository URL holds NUL (PostgreSQL text cannot): no lessons, rather than a failed query.
+    const lessons = repoUrl?.includes('\0') ? [] : await listLessons(deps.store, { repoUrl, limit });
+    sendJson(res, 200, { lessons });
   }
 
   async function list(_req: IncomingMessage, res: ServerResponse, url: URL) {
-    const changeRequests = await listRequests(deps.store, parseLimit(url.searchParams.get('limit')));
+    const changeRequests = await listRequests(deps.store, parseLimit(queryParam(url, 'limit')));
     sendJson(res, 200, { changeRequests });
   }
 
@@ -128,8 +129,8 @@ export function changeRequestApi(deps: ChangeRequestApiDeps): RouteHandler {
   async function events(req: IncomingMessage, res: ServerResponse, url: URL, id: string) {
     const lastEventId = req.headers['last-event-id'];
     const after = parseResumeAfter(
-      Array.isArray(lastEventId) ? lastEventId[0] : lastEventId,
-      url.searchParams.get('after'),
+      Array.isArray(lastEventId) ? lastEventId.join(', ') : lastEventId,
+      queryParam(url, 'after'),
     );
     if (!(await requestPhase(deps.store, id))) throw unknown(id);
     await streamTransitions({
@@ -192,12 +193,24 @@ export function changeRequestApi(deps: ChangeRequestApiDeps): RouteHandler {
 
 const unknown = (id: string) => notFound(`no change request ${id}`);
 
+/** The id in the path; one that no request can have (not valid percent-encoding, NUL) is a 404. */
 function pathId(pathname: string, pattern: RegExp): string {
   const raw = pattern.exec(pathname)?.[1];
   if (raw === undefined) return '';
+  let id: string;
   try {
-    return decodeURIComponent(raw);
+    id = decodeURIComponent(raw);
   } catch {
-    throw badRequest(`the change request id in the path is not valid percent-encoding`, 'id');
+    throw notFound(`no change request ${raw}`);
   }
+  // PostgreSQL text cannot hold NUL, so no stored id has one; asking would fail the query.
+  if (id.includes('\0')) throw notFound(`no change request ${raw}`);
+  return id;
+}
+
+/** A query parameter given at most once; given twice it is ambiguous, a 400 naming it. */
+function queryParam(url: URL, name: string): string | null {
+  const values = url.searchParams.getAll(name);
+  if (values.length > 1) throw badRequest(`${name} is given ${values.length} times; give it once`, name);
+  return values[0] ?? null;
 }

@@ -49,4 +49,24 @@ describe('GET /v1/lessons of the farm API', () => {
       { error: { message: 'limit must be an integer from 1 to 500', field: 'limit' } },
     ]);
   });
+
+  test('a repository URL with a NUL byte has no lessons (not a failed query)', async () => {
+    const res = await fetch(`${base}/v1/lessons?repo=%00`);
+    expect([res.status, await res.json()]).toEqual([200, { lessons: [] }]);
+  });
+
+  test('a query parameter given twice, or an empty limit, is a 400 naming it', async () => {
+    for (const [query, field] of [
+      ['limit=1&limit=2', 'limit'],
+      ['repo=a&repo=b', 'repo'],
+      ['limit=', 'limit'],
+    ]) {
+      const res = await fetch(`${base}/v1/lessons?${query}`);
+      expect([query, res.status, ((await res.json()) as { error: { field: string } }).error.field]).toEqual([
+        query,
+        400,
+        field,
+      ]);
+    }
+  });
 });

@@ -1,2 +1,3 @@
 export * from './openapi-conformance';
 export * from './kubernetes-test-cluster';
+export * from './store-in-own-schema';

@@ -37,4 +37,34 @@ describe('the OpenAPI conformance check used by the API tests', () => {
       /toPhase/,
     );
   });
+
+  test('checks a Server-Sent Event against the itemSchema: its id, its type and its data as JSON', () => {
+    const transition = {
+      changeRequestId: 'a',
+      fromPhase: 'RECEIVED',
+      toPhase: 'PLANNING',
+      sequence: 2,
+      reason: '',
+      atMs: 1,
+      taskId: '',
+      taskStatus: 'COMMIT_STATUS_UNSPECIFIED',
+      branchName: '',
+      taskState: '',
+    };
+    const path = '/v1/change-requests/{id}/events';
+    const event = { id: '2', event: 'transition', data: JSON.stringify(transition) };
+    expect(() => doc.checkSseEvent(path, event)).not.toThrow();
+    expect(() => doc.checkSseEvent(path, { ...event, event: 'message' })).toThrow(/const/);
+    expect(() => doc.checkSseEvent(path, { ...event, id: undefined })).toThrow(/id/);
+    expect(() => doc.checkSseEvent(path, { ...event, data: '{"sequence": 2' })).toThrow(/not JSON/);
+    expect(() => doc.checkSseEvent(path, { ...event, data: JSON.stringify({ ...transition, toPhase: 'X' }) })).toThrow(
+      /allowed values/,
+    );
+  });
+
+  test('tells whether the document allows a request body', () => {
+    const body = { title: 'x', repo: { url: 'https://git.example.com/app.git' } };
+    expect(doc.requestBodyErrors('/v1/change-requests', 'post', body)).toBeUndefined();
+    expect(doc.requestBodyErrors('/v1/change-requests', 'post', { ...body, title: '' })).toMatch(/title/);
+  });
 });

@@ -12,7 +12,8 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
 type Json = Record<string, unknown>;
 interface MediaType {
   schema?: Json;
-  'x-event-data'?: Json;
+  /** OpenAPI 3.2: the schema of each item of a sequential media type (an event of text/event-stream). */
+  itemSchema?: Json;
 }
 interface ResponseObject {
   content?: Record<string, MediaType>;
@@ -92,10 +93,32 @@ export class OpenApiConformance {
     this.validate(`${responsePointer}/content/${esc(contentType)}/schema`, body, where);
   }
 
-  /** Checks the data of one Server-Sent Event against the stream's documented event schema. */
+  /**
+   * Checks one Server-Sent Event (as a parser yields it: id, event, data) against the stream's itemSchema,
+   * and its data against the schema of its content (contentSchema, which JSON Schema leaves unchecked).
+   */
+  checkSseEvent(pathTemplate: string, event: { id?: string; event: string; data: string }): void {
+    const where = `event of ${pathTemplate}`;
+    this.validate(this.eventPointer(pathTemplate), event, where);
+    let data: unknown;
+    try {
+      data = JSON.parse(event.data);
+    } catch {
+      throw new Error(`${where}: the data is not JSON: ${event.data.slice(0, 200)}`);
+    }
+    this.checkEvent(pathTemplate, data);
+  }
+
+  /** Checks the data of one Server-Sent Event, parsed, against the contentSchema of the stream's events. */
   checkEvent(pathTemplate: string, data: unknown): void {
-    const pointer = `/paths/${esc(pathTemplate)}/get/responses/200/content/text~1event-stream/x-event-data`;
-    this.validate(pointer, data, `event of ${pathTemplate}`);
+    this.validate(`${this.eventPointer(pathTemplate)}/properties/data/contentSchema`, data, `event of ${pathTemplate}`);
+  }
+
+  /** Errors of a request body the operation's schema refuses; none when the document allows it. */
+  requestBodyErrors(pathTemplate: string, method: string, body: unknown): string | undefined {
+    const pointer = this.deref(`/paths/${esc(pathTemplate)}/${method.toLowerCase()}/requestBody`);
+    const validate = this.validator(`${pointer}/content/application~1json/schema`);
+    return validate(body) ? undefined : this.ajv.errorsText(validate.errors);
   }
 
   /** Documented answers (operation and status) the tests never received; 500 is left out. */
@@ -111,12 +134,21 @@ export class OpenApiConformance {
     return all.filter((k) => !this.seen.has(k));
   }
 
-  private validate(pointer: string, value: unknown, where: string): void {
+  private eventPointer(pathTemplate: string): string {
+    return this.deref(`/paths/${esc(pathTemplate)}/get/responses/200/content/text~1event-stream/itemSchema`);
+  }
+
+  private validator(pointer: string) {
     let validate = this.validators.get(pointer);
     if (!validate) {
       validate = this.ajv.compile({ $ref: `${DOC_ID}#${pointer.split('/').map(encodeURIComponent).join('/')}` });
       this.validators.set(pointer, validate);
     }
+    return validate;
+  }
+
+  private validate(pointer: string, value: unknown, where: string): void {
+    const validate = this.validator(pointer);
     if (!validate(value)) {
       throw new Error(
         `${where}: body does not match the document: ${this.ajv.errorsText(validate.errors)}\n${JSON.stringify(value).slice(0, 500)}`,
