@@ -199,11 +199,9 @@ describe('openapi.yaml and the validator', () => {
     ['a baseRef ending in .lock', withRepo({ baseRef: 'main.lock' }), false],
     ['a baseRef starting with a dash', withRepo({ baseRef: '-x' }), false],
     ['a nested baseRef', withRepo({ baseRef: 'release/1.2' }), true],
-    [
-      'a repo.url with user info, port, query and fragment',
-      withRepo({ url: 'https://u:p@git.example.com:8443/a.git?x#y' }),
-      true,
-    ],
+    ['a repo.url with port, query and fragment', withRepo({ url: 'https://git.example.com:8443/a.git?x#y' }), true],
+    // Credentials are the farm's configuration; only farm up's intake takes them off a URL (urlCredentials).
+    ['a repo.url with user info', withRepo({ url: 'https://u:p@git.example.com/a.git' }), false],
     ['a repo.url with an IPv4 host', withRepo({ url: 'http://127.0.0.1:8080/app.git' }), true],
     ['a repo.url with an upper-case scheme', withRepo({ url: 'HTTP://git.example.com/a.git' }), false],
     ['a repo.url with a numeric last label', withRepo({ url: 'http://a.0x1/a.git' }), false],
@@ -254,3 +252,9 @@ function verdicts(specErrors: string | undefined, validate: () => unknown) {
     console.log(`spec: ${specErrors ?? 'accepted'}; server: ${serverError ?? 'accepted'}`);
   return result;
 }
+
+test('a server that splits credentials off at intake accepts a repo.url with user info', () => {
+  const body = { title: 't', repo: { url: 'https://u:p@git.example.com:8443/a.git' } };
+  expect(parseChangeRequestInput(body, { urlCredentials: true }).repo.url).toBe(body.repo.url);
+  expect(() => parseChangeRequestInput(body)).toThrow(/repo.url must be an http\(s\) git remote/);
+});

@@ -52,8 +52,11 @@ export const INPUT_PATTERN_SOURCES = {
   title: '^[^\\x00]*[^\\x00\\t\\n\\r ][^\\x00]*$',
   // Part of git branch names (farm/<id>, agt/<id>-...) and URLs: safe characters only. Empty means absent.
   changeRequestId: '^(?![A-Za-z0-9._-]*\\.lock$)(?:[A-Za-z0-9](?:[A-Za-z0-9_-]|\\.(?=[A-Za-z0-9_-]))*)?$',
-  /** http(s)://[userinfo@]host[:port][/path][?query][#fragment], without spaces or control characters. */
-  repoUrl: `^https?://(?:[^\\x00-\\x20\\x7f/?#@\\\\]*@)?${HOST}(?::${PORT}?)?(?:[/?#][^\\x00-\\x20\\x7f]*)?$`,
+  /**
+   * http(s)://host[:port][/path][?query][#fragment], without spaces or control characters; no user info:
+   * credentials belong to the farm's configuration (`farm up` alone takes them off a URL, see urlCredentials).
+   */
+  repoUrl: `^https?://${HOST}(?::${PORT}?)?(?:[/?#][^\\x00-\\x20\\x7f]*)?$`,
   /** The rules of `git check-ref-format` that matter for a name on a command line. Empty means main. */
   baseRef: '^(?![-/.])(?![^\\x00]*(?:\\.\\.|@\\{|//|\\.lock$|[/.]$))[^\\x00-\\x20\\x7f~^:?*\\[\\\\]*$',
   /** Empty means not pinned: the code-planner resolves baseRef. */
@@ -64,6 +67,11 @@ export const INPUT_PATTERN_SOURCES = {
 const PATTERNS = Object.fromEntries(
   Object.entries(INPUT_PATTERN_SOURCES).map(([name, source]) => [name, new RegExp(source, 'u')]),
 ) as Record<keyof typeof INPUT_PATTERN_SOURCES, RegExp>;
+/** repo.url with user info, for a server that splits credentials off at intake (`urlCredentials`). */
+const REPO_URL_WITH_USERINFO = new RegExp(
+  `^https?://(?:[^\\x00-\\x20\\x7f/?#@\\\\]*@)?${HOST}(?::${PORT}?)?(?:[/?#][^\\x00-\\x20\\x7f]*)?$`,
+  'u',
+);
 
 // Proto3 JSON parsers accept the lowerCamelCase name and the .proto field name; the value is the latter.
 const CHANGE_REQUEST_FIELDS = {
@@ -81,9 +89,13 @@ const CANCEL_FIELDS = { reason: 'reason', requestedBy: 'requested_by' };
 /**
  * Validates the proto3 JSON of a farm.v1.ChangeRequest; unknown fields are refused by name, null and "" mean
  * the default (proto3). `localRepos`: the server can serve repositories of its own machine, so repo.url may
- * also be an absolute path. Pure: the HTTP API and the bus consumer apply the same rules.
+ * also be an absolute path. `urlCredentials`: repo.url may carry user info, which the caller then takes off
+ * (or refuses) before the URL goes anywhere. Pure: the HTTP API and the bus consumer apply the same rules.
  */
-export function parseChangeRequestInput(body: unknown, options: { localRepos?: boolean } = {}): ChangeRequestInput {
+export function parseChangeRequestInput(
+  body: unknown,
+  options: { localRepos?: boolean; urlCredentials?: boolean } = {},
+): ChangeRequestInput {
   const fields = readMessage(body, '', CHANGE_REQUEST_FIELDS);
   const id = optionalString(fields.changeRequestId, 'changeRequestId', MAX_CHARS.changeRequestId);
   if (!PATTERNS.changeRequestId.test(id)) {
@@ -104,7 +116,7 @@ export function parseChangeRequestInput(body: unknown, options: { localRepos?: b
     requestedBy: optionalText(fields.requestedBy, 'requestedBy', MAX_CHARS.requestedBy),
     checkCommand: optionalText(fields.checkCommand, 'checkCommand', MAX_CHARS.checkCommand),
     repo: {
-      url: repoUrl(repo.url, options.localRepos ?? false),
+      url: repoUrl(repo.url, options.localRepos ?? false, options.urlCredentials ?? false),
       baseRef: gitRef(optionalString(repo.baseRef, 'repo.baseRef', MAX_CHARS.baseRef)) || DEFAULT_BASE_REF,
       baseCommit: commitSha(optionalString(repo.baseCommit, 'repo.baseCommit', 64)),
     },
@@ -219,11 +231,11 @@ function optionalInt64(value: unknown, field: string): number | undefined {
   return n;
 }
 
-function repoUrl(value: unknown, localRepos: boolean): string {
+function repoUrl(value: unknown, localRepos: boolean, urlCredentials: boolean): string {
   const url = optionalString(value, 'repo.url', MAX_CHARS.repoUrl);
   if (!url) throw badRequest('repo.url is required', 'repo.url');
   if (localRepos && (url.startsWith('/') || url.startsWith('file:///')) && PATTERNS.text.test(url)) return url;
-  if (!PATTERNS.repoUrl.test(url)) {
+  if (!(urlCredentials ? REPO_URL_WITH_USERINFO : PATTERNS.repoUrl).test(url)) {
     throw badRequest(
       `repo.url must be an http(s) git remote (smart HTTP), e.g. https://git.example.com/app.git${localRepos ? ', or the absolute path of a repository on the farm’s machine' : ''}; got ${JSON.stringify(url.slice(0, 100))}`,
       'repo.url',

@@ -54,11 +54,11 @@ export function admitChangeRequest(message: farm.v1.IChangeRequest): Admission {
   };
 }
 
-/** proto3 JSON leaves default values out; so does the validator's notion of "not given". */
+/** proto3 JSON leaves default values out (an empty string; the int64 zero); so does the validator's "not given". */
 function withoutDefaults(value: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
-    if (v === '' || v === '0' || v === 0 || v === null || v === undefined) continue;
+    if (v === '' || v === null || v === undefined || (k === 'createdAtMs' && Number(v) === 0)) continue;
     out[k] =
       v !== null && typeof v === 'object' && !Array.isArray(v) ? withoutDefaults(v as Record<string, unknown>) : v;
   }

@@ -77,6 +77,12 @@ describe('the orchestrator decider', () => {
     expect(decide(first.state, event, options).updates).toEqual([]);
   });
 
+  it('admits what the HTTP API admits: a title "0", a description "0"', () => {
+    const changeRequest = { changeRequestId: 'cr', title: '0', description: '0', repo: { url: 'https://h.example/r' } };
+    const d = decide({ tasks: [] }, { kind: 'change-request', changeRequest }, options);
+    expect(phases([d])).toEqual([P.RECEIVED, P.PLANNING]);
+  });
+
   it.each([
     ['without a title', { changeRequestId: 'cr', repo: { url: 'https://git.example/r.git' } }, 'title is required'],
     ['with an empty repo.url', { changeRequestId: 'cr', title: 't', repo: { url: '' } }, 'repo.url is required'],

@@ -52,10 +52,11 @@ test('schemathesis finds no failure in the HTTP API against openapi.yaml', async
     console.log(`schemathesis: ${cases?.[0]} in ${(run.ms / 1000).toFixed(0)} s (report in ${REPORT})`);
     expect(errors).toEqual([]);
     // Only the orchestrator ran: nothing went past planning.
-    const phases = await store.query<{ phase: string }>('SELECT DISTINCT phase FROM change_requests');
-    expect(phases.rows.map((r) => r.phase).filter((p) => !['RECEIVED', 'PLANNING', 'CANCELLED'].includes(p))).toEqual(
-      [],
+    // Every submission the API accepted, the orchestrator admitted too (one validator): none was refused.
+    const phases = await store.query<{ phase: string; reason: string }>(
+      `SELECT phase, reason FROM change_requests WHERE phase NOT IN ('RECEIVED', 'PLANNING', 'CANCELLED') LIMIT 5`,
     );
+    expect(phases.rows).toEqual([]);
   } finally {
     rmSync(cwd, { recursive: true, force: true });
     await orchestrator.stop();

@@ -64,7 +64,10 @@ export function changeRequestApi(deps: ChangeRequestApiDeps): RouteHandler {
   }
 
   async function submit(req: IncomingMessage, res: ServerResponse) {
-    const input = parseChangeRequestInput(await readJsonBody(req), { localRepos: !!deps.resolveLocalRepo });
+    const input = parseChangeRequestInput(await readJsonBody(req), {
+      localRepos: !!deps.resolveLocalRepo,
+      urlCredentials: true, // taken off or refused by the intake below, with its own reason
+    });
     // Credentials in the URL are split off (or refused) before anything is recorded or published.
     const intake = deps.orchestrator.intakeUrl(input.repo.url);
     if (intake.refusal) throw badRequest(intake.refusal, 'repo.url');
