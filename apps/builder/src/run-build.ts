@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { farm } from '@farm/proto';
 import { errorMessage, type Logger } from '@farm/runtime';
-import { describeFailure, planChecks, runChecks } from '@farm/sandbox';
+import { describeFailure, planChecks, runChecks, type CheckCeilings } from '@farm/sandbox';
 import { gitCliAuth } from '@farm/git';
 
 const exec = promisify(execFile);
@@ -16,6 +16,8 @@ export interface BuildDeps {
   /** Where the checkout goes (a temporary directory under it, removed afterwards). */
   workRoot?: string;
   checkTimeoutMs?: number;
+  /** The operator's other limits on the checks (default: DEFAULT_CHECK_CEILINGS, no host network). */
+  checkCeilings?: Partial<Omit<CheckCeilings, 'timeoutSeconds'>>;
 }
 
 export const integrationBranchFor = (changeRequestId: string) => `farm/${changeRequestId}`;
@@ -72,7 +74,7 @@ export async function runBuild(request: farm.v1.IBuildRequest, deps: BuildDeps):
     // The full suite, in the same sandbox as the agents' checks: the request's command, else what the repo implies.
     const steps = request.checkCommand ? [{ name: 'check', run: request.checkCommand }] : planChecks(repo).steps;
     const checks = await runChecks(repo, steps, {
-      defaultTimeoutSeconds: Math.round((deps.checkTimeoutMs ?? 30 * 60_000) / 1000),
+      ceilings: { ...deps.checkCeilings, timeoutSeconds: Math.round((deps.checkTimeoutMs ?? 30 * 60_000) / 1000) },
       log: deps.log,
     });
     if (!checks.ok) return result(B.BUILD_FAILED, { notes: [describeFailure(checks) ?? 'checks failed'] });

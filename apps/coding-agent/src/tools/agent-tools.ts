@@ -8,6 +8,7 @@ import {
   headAndTail,
   runChecks,
   runSandboxed,
+  type CheckCeilings,
   type CheckStep,
   type ChecksResult,
 } from '@farm/sandbox';
@@ -46,7 +47,10 @@ export interface ToolBoxOptions {
   redact: Redactor;
   /** The repository's checks (the same steps the diff strategy runs). */
   checks: CheckStep[];
+  /** The default and the most a check step may ask for. */
   checkTimeoutSeconds: number;
+  /** The operator's other limits on checks, also run_command's memory and processes. */
+  checkCeilings?: Partial<Omit<CheckCeilings, 'timeoutSeconds'>>;
   /** Extra environment for checks and commands; the sandbox still drops secrets. */
   env?: Record<string, string>;
   limits?: Partial<ToolLimits>;
@@ -466,7 +470,7 @@ export class AgentToolBox {
   async runRepositoryChecks(): Promise<ChecksResult> {
     const before = new Set((await netChanges(this.opts.root)).map((c) => c.path));
     const result = await runChecks(this.opts.root, this.opts.checks, {
-      defaultTimeoutSeconds: this.opts.checkTimeoutSeconds,
+      ceilings: { ...this.opts.checkCeilings, timeoutSeconds: this.opts.checkTimeoutSeconds },
       env: this.opts.env,
       log: this.log,
     });
@@ -528,7 +532,11 @@ export class AgentToolBox {
           timeoutMs: Math.min(timeout_seconds ?? max(), max()) * 1000,
           env: { PYTHONDONTWRITEBYTECODE: '1', ...this.opts.env },
           network: 'none',
-          limits: { maxOutputBytes: this.limits.maxOutputChars },
+          limits: {
+            maxOutputBytes: this.limits.maxOutputChars,
+            memoryBytes: this.opts.checkCeilings?.memoryBytes,
+            maxProcesses: this.opts.checkCeilings?.maxProcesses,
+          },
           log: this.log,
         });
         const how = result.timedOut
