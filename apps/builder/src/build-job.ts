@@ -34,6 +34,7 @@ async function main(): Promise<number> {
     workRoot: config.FARM_WORK_DIR,
     checkTimeoutMs: config.FARM_BUILD_CHECK_TIMEOUT_S * 1000,
     checkCeilings: checkCeilingsFromConfig(config),
+    checkWritableDirs: config.FARM_CHECK_WRITABLE_DIRS,
   });
   await bus.publish(Topics.buildResults, farm.v1.BuildResult.fromObject(result));
   await bus.close();

@@ -46,6 +46,7 @@ export function agentDepsFromConfig(config: AgentConfig, log: Logger, secrets: (
     maxRetries: config.FARM_MAX_RETRIES,
     checkTimeoutMs: config.FARM_CHECK_TIMEOUT_S * 1000,
     checkCeilings: checkCeilingsFromConfig(config),
+    checkWritableDirs: config.FARM_CHECK_WRITABLE_DIRS,
     contextBudgetTokens: config.FARM_CONTEXT_BUDGET_TOKENS,
     rag: config.FARM_RAG_URL ? new RagClient({ baseUrl: config.FARM_RAG_URL }) : undefined,
     author: { name: config.FARM_GIT_AUTHOR_NAME, email: config.FARM_GIT_AUTHOR_EMAIL },

@@ -46,6 +46,8 @@ export interface AgentDeps {
   checkCeilings?: Partial<Omit<CheckCeilings, 'timeoutSeconds'>>;
   /** Extra environment for the repo's checks (e.g. npm_config_cache); secrets are still dropped. */
   checkEnv?: Record<string, string>;
+  /** Directories besides the checkout that checks and run_command may write (a shared package cache). */
+  checkWritableDirs?: string[];
   /** Tokens of retrieved context in a prompt, unless the task sets its own budget. */
   contextBudgetTokens: number;
   /** The rag-service; without it the agent indexes its checkout into an embedded index. */
@@ -315,6 +317,7 @@ async function runToolStrategy(
     checkTimeoutSeconds: Math.round(deps.checkTimeoutMs / 1000),
     checkCeilings: deps.checkCeilings,
     env: deps.checkEnv,
+    writableDirs: deps.checkWritableDirs,
     limits: deps.toolLimits,
     log: run.log,
   });
@@ -433,6 +436,7 @@ async function runDiffStrategy(
         runChecks(repoDir, plan.steps, {
           ceilings: { ...deps.checkCeilings, timeoutSeconds: Math.round(deps.checkTimeoutMs / 1000) },
           env: deps.checkEnv,
+          writableDirs: deps.checkWritableDirs,
           log,
         }),
       );

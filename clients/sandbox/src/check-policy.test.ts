@@ -1,4 +1,4 @@
-import { ceilingsOrDefaults, checkCeilingsConfigSchema, checkCeilingsFromConfig, settleStep } from './check-policy';
+import { ceilingsOrDefaults, checkSandboxConfigSchema, checkCeilingsFromConfig, settleStep } from './check-policy';
 import { DEFAULT_LIMITS } from './sandbox';
 
 const operator = ceilingsOrDefaults({
@@ -55,18 +55,22 @@ describe("holding a repository's check steps to the operator's limits", () => {
   });
 
   it('reads the ceilings from the environment, off and the sandbox defaults unless set', () => {
-    expect(checkCeilingsFromConfig(checkCeilingsConfigSchema.parse({}))).toEqual({
+    expect(checkCeilingsFromConfig(checkSandboxConfigSchema.parse({}))).toEqual({
       hostNetwork: 'off',
       memoryBytes: DEFAULT_LIMITS.memoryBytes,
       maxProcesses: DEFAULT_LIMITS.maxProcesses,
     });
     const set = { FARM_CHECK_HOST_NETWORK: 'install', FARM_CHECK_MEMORY_MB: '1024', FARM_CHECK_MAX_PROCESSES: '100' };
-    expect(checkCeilingsFromConfig(checkCeilingsConfigSchema.parse(set))).toEqual({
+    expect(checkCeilingsFromConfig(checkSandboxConfigSchema.parse(set))).toEqual({
       hostNetwork: 'install',
       memoryBytes: 1024 * 1024 * 1024,
       maxProcesses: 100,
     });
-    expect(checkCeilingsConfigSchema.safeParse({ FARM_CHECK_HOST_NETWORK: 'yes' }).success).toBe(false);
+    expect(checkSandboxConfigSchema.safeParse({ FARM_CHECK_HOST_NETWORK: 'yes' }).success).toBe(false);
+    expect(checkSandboxConfigSchema.parse({}).FARM_CHECK_WRITABLE_DIRS).toEqual([]);
+    const dirs = { FARM_CHECK_WRITABLE_DIRS: '/var/cache/npm, /var/cache/pip' };
+    expect(checkSandboxConfigSchema.parse(dirs).FARM_CHECK_WRITABLE_DIRS).toEqual(['/var/cache/npm', '/var/cache/pip']);
+    expect(checkSandboxConfigSchema.safeParse({ FARM_CHECK_WRITABLE_DIRS: 'cache' }).success).toBe(false);
   });
 
   it('fills ceilings that are not given (or undefined) with the defaults', () => {

@@ -17,6 +17,7 @@
 import { z } from '@farm/runtime';
 import type { CheckStep } from './checks';
 import type { Network } from './isolation';
+import { MAX_WRITABLE_DIRS } from './namespace-setup';
 import { DEFAULT_LIMITS } from './sandbox';
 
 export type HostNetworkPolicy = 'off' | 'install' | 'on';
@@ -38,7 +39,22 @@ export const DEFAULT_CHECK_CEILINGS: CheckCeilings = {
 const MB = 1024 * 1024;
 
 /** The operator's settings for checks that the coding agent and the build share (timeouts are their own). */
-export const checkCeilingsConfigSchema = z.object({
+export const checkSandboxConfigSchema = z.object({
+  /** Comma-separated absolute directories besides the checkout that checks may write: package caches shared by runs. */
+  FARM_CHECK_WRITABLE_DIRS: z
+    .string()
+    .default('')
+    .transform((list) =>
+      list
+        .split(',')
+        .map((dir) => dir.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z
+        .array(z.string().startsWith('/', 'must be absolute paths'))
+        .max(MAX_WRITABLE_DIRS - 2, `at most ${MAX_WRITABLE_DIRS - 2} directories`),
+    ),
   /** Which check steps may use the host's network: none, the detected dependency installation, or any that asks. */
   FARM_CHECK_HOST_NETWORK: z.enum(['off', 'install', 'on']).default('off'),
   /** Memory of one check step's process tree (and of run_command), in MiB. */
@@ -50,9 +66,9 @@ export const checkCeilingsConfigSchema = z.object({
   /** Processes one check step (and run_command) may have at once. */
   FARM_CHECK_MAX_PROCESSES: z.coerce.number().int().positive().default(DEFAULT_LIMITS.maxProcesses),
 });
-export type CheckCeilingsConfig = z.infer<typeof checkCeilingsConfigSchema>;
+export type CheckSandboxConfig = z.infer<typeof checkSandboxConfigSchema>;
 
-export function checkCeilingsFromConfig(config: CheckCeilingsConfig): Omit<CheckCeilings, 'timeoutSeconds'> {
+export function checkCeilingsFromConfig(config: CheckSandboxConfig): Omit<CheckCeilings, 'timeoutSeconds'> {
   return {
     hostNetwork: config.FARM_CHECK_HOST_NETWORK,
     memoryBytes: config.FARM_CHECK_MEMORY_MB * MB,

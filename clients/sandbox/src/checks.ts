@@ -312,6 +312,8 @@ export interface RunChecksOptions {
   limits?: Partial<SandboxLimits>;
   /** Extra environment for every step (secrets are dropped by the sandbox). */
   env?: Record<string, string>;
+  /** Directories besides the checkout the steps may write (a package cache shared between runs). */
+  writableDirs?: string[];
   /** Called after each step, for progress reports. */
   onStep?: (result: CheckStepResult) => void;
   log?: Logger;
@@ -342,6 +344,7 @@ export async function runChecks(
         limits: { ...opts.limits, memoryBytes: settled.memoryBytes, maxProcesses: settled.maxProcesses },
         // no bytecode files in the checkout: they would show up in the agent's diff
         env: { PYTHONDONTWRITEBYTECODE: '1', ...opts.env },
+        writableDirs: opts.writableDirs,
         network: settled.network,
         explainOutput: explainFailure,
         log: opts.log,

@@ -30,11 +30,11 @@ export { explainFailure, headAndTail } from './output';
 export { CommandDenied, SandboxError, ChecksConfigInvalid } from './errors';
 export type { Network } from './isolation';
 export {
-  checkCeilingsConfigSchema,
+  checkSandboxConfigSchema,
   checkCeilingsFromConfig,
   settleStep,
   DEFAULT_CHECK_CEILINGS,
   type CheckCeilings,
-  type CheckCeilingsConfig,
+  type CheckSandboxConfig,
   type HostNetworkPolicy,
 } from './check-policy';

@@ -108,7 +108,7 @@ async function probeSetup(args: string[]): Promise<Omit<NamespacePlan, 'args'>> 
       const seen = await probeOutput(checkout, 'unshare', [
         ...args,
         '--',
-        ...namespaceSetup({ network, filesystem }, checkout, home, 16 * 1024 * 1024),
+        ...namespaceSetup({ network, filesystem }, [checkout, home], 16 * 1024 * 1024),
         process.execPath,
         '-e',
         CONFINEMENT_PROBE,

@@ -6,22 +6,25 @@
  *   talk to themselves on 127.0.0.1 fail). `ip` is not everywhere (slim images), so `ifconfig`, Python and
  *   Perl (perl-base is in every Debian image) do the same SIOCSIFFLAGS ioctl as fallbacks.
  * - filesystem: every mount read-only, then a fresh tmpfs on /tmp and /dev/shm (private, gone with the run)
- *   and the checkout and the run's home bound back writable at their own paths. That holds for root too:
- *   a read-only mount binds whoever owns the files. The two directories are opened before /tmp is covered
- *   and bound through /proc/self/fd, because their paths may lie under the /tmp that is covered.
+ *   and the checkout, the run's home and any other directory the caller names (a shared package cache)
+ *   bound back writable at their own paths. That holds for root too: a read-only mount binds whoever owns
+ *   the files. The directories are opened before /tmp is covered and bound through /proc/self/fd, because
+ *   their paths may lie under the /tmp that is covered. The command runs in the first one, the checkout.
  * - capabilities: all dropped (bounding set included, no new privileges), so the command cannot remount
- *   anything writable, write kernel settings in /proc/sys as uid 0, or leave its cgroup. A user namespace
- *   it creates itself gets the mounts locked read-only, as the kernel does for less privileged namespaces.
+ *   anything writable, write kernel settings in /proc/sys as uid 0, or leave its cgroup. (/proc is
+ *   read-only too, so the command cannot set up user namespaces of its own.)
  *
  * A failing step stops the run (exit 125, with the reason) rather than running the command less contained
  * than the probe promised.
  */
 
-/** Arguments: network (0/1), filesystem (0/1), checkout, home, tmpfs size in bytes, `--`, the command. */
+/** Arguments: network (0/1), filesystem (0/1), tmpfs size in bytes, the writable directories, `--`, the command. */
 export const NAMESPACE_SETUP = String.raw`
 fail() { echo "farm-sandbox: $1" >&2; exit 125; }
-net=$1 fs=$2 checkout=$3 home=$4 tmpsize=$5
-shift 5; [ "$1" = -- ] && shift
+net=$1 fs=$2 tmpsize=$3 n=0
+shift 3
+while [ "$1" != -- ]; do n=$((n + 1)); eval "dir$n=\$1"; shift; done
+shift
 if [ "$net" = 1 ]; then
   ip link set lo up 2>/dev/null || ifconfig lo up 2>/dev/null ||
   python3 -c 'import fcntl,socket,struct; fcntl.ioctl(socket.socket(socket.AF_INET, socket.SOCK_DGRAM), 0x8914, struct.pack("16sH22x", b"lo", 0x49))' 2>/dev/null ||
@@ -29,19 +32,22 @@ if [ "$net" = 1 ]; then
   echo "farm-sandbox: the loopback interface could not be brought up" >&2
 fi
 if [ "$fs" = 1 ]; then
-  exec 3<"$checkout" 4<"$home" || fail "cannot open $checkout or $home"
+  i=1; while [ $i -le $n ]; do eval "exec $((i + 2))<"\$dir$i"" || fail "cannot open a writable directory"; i=$((i + 1)); done
   sed -n 's/^[^ ]* [^ ]* [^ ]* [^ ]* \([^ ]*\) .*/\1/p' /proc/self/mountinfo | while read -r escaped; do
     point=$(printf '%b' "$(printf '%s' "$escaped" | sed 's/\\\([0-7][0-7][0-7]\)/\\0\1/g')")
     mount -o remount,bind,ro "$point" || exit 1
   done || fail "cannot make the filesystem read-only"
   mount -t tmpfs -o "size=$tmpsize,mode=1777" farm-tmp /tmp || fail "cannot mount a private /tmp"
   if [ -d /dev/shm ]; then mount -t tmpfs -o "size=$tmpsize,mode=1777" farm-shm /dev/shm || fail "cannot mount a private /dev/shm"; fi
-  mkdir -p "$checkout" "$home" &&
-    mount --no-canonicalize --bind /proc/self/fd/3 "$checkout" && mount -o remount,bind,rw "$checkout" &&
-    mount --no-canonicalize --bind /proc/self/fd/4 "$home" && mount -o remount,bind,rw "$home" ||
-    fail "cannot make $checkout writable"
-  exec 3<&- 4<&-
-  cd "$checkout" || fail "cannot enter $checkout" # the old working directory is the read-only one below
+  i=1
+  while [ $i -le $n ]; do
+    eval "dir=\$dir$i"
+    mkdir -p "$dir" && mount --no-canonicalize --bind /proc/self/fd/$((i + 2)) "$dir" &&
+      mount -o remount,bind,rw "$dir" || fail "cannot make $dir writable"
+    eval "exec $((i + 2))<&-"
+    i=$((i + 1))
+  done
+  cd "$dir1" || fail "cannot enter $dir1" # the old working directory is the read-only one below
 fi
 if command -v setpriv >/dev/null; then
   exec setpriv --inh-caps=-all --bounding-set=-all --no-new-privs -- "$@"
@@ -55,8 +61,12 @@ export interface SetupPlan {
   filesystem: boolean;
 }
 
-/** The argv prefix that runs the setup inside the namespaces and then the command after it. */
-export function namespaceSetup(plan: SetupPlan, checkout: string, home: string, tmpBytes: number): string[] {
+/** File descriptors 3 to 9 hold the directories while /tmp is covered (sh redirects single-digit ones only). */
+export const MAX_WRITABLE_DIRS = 7;
+
+/** The argv prefix that runs the setup inside the namespaces and then the command after it (in `writable[0]`). */
+export function namespaceSetup(plan: SetupPlan, writable: string[], tmpBytes: number): string[] {
+  if (writable.length > MAX_WRITABLE_DIRS) throw new RangeError(`at most ${MAX_WRITABLE_DIRS} writable directories`);
   return [
     'sh',
     '-c',
@@ -64,9 +74,8 @@ export function namespaceSetup(plan: SetupPlan, checkout: string, home: string, 
     'farm-setup',
     plan.network ? '1' : '0',
     plan.filesystem ? '1' : '0',
-    checkout,
-    home,
     String(tmpBytes),
+    ...writable,
     '--',
   ];
 }

@@ -287,9 +287,10 @@ describe('runSandboxed', () => {
     expect(result.exitCode).toBe(0);
   });
 
-  it('keeps every write outside the checkout off the host, even as root', async () => {
+  it('keeps every write outside the checkout (and a cache it is given) off the host, even as root', async () => {
     // a checkout outside /tmp, so that its parent is a host directory the command cannot write
     const checkout = mkdtempSync('/var/tmp/sandbox-checkout-');
+    const cache = mkdtempSync('/var/tmp/sandbox-cache-');
     const id = randomBytes(6).toString('hex');
     const escapes = [`/var/tmp/outside-${id}`, join(dirname(checkout), `escaped-${id}`), `/tmp/outside-${id}`];
     try {
@@ -300,15 +301,18 @@ describe('runSandboxed', () => {
           `echo out > ../escaped-${id} && echo wrote-parent`,
           `echo out > /tmp/outside-${id} && echo wrote-private-tmp`,
           'echo out > "$TMPDIR/scratch" && echo wrote-tmpdir',
+          `echo cached > ${cache}/entry && echo wrote-cache`,
           'mount -o remount,rw / 2>/dev/null && echo remounted',
           'true',
         ].join('; '),
         cwd: checkout,
+        writableDirs: [cache],
         timeoutMs: 20_000,
       });
       console.log(`filesystem isolation as uid ${process.getuid?.()}: ${result.isolation.filesystem}`);
       expect(readFileSync(join(checkout, 'inside.txt'), 'utf8')).toBe('in\n');
       expect(result.output).toContain('wrote-tmpdir');
+      expect(readFileSync(join(cache, 'entry'), 'utf8')).toBe('cached\n');
       if (result.isolation.filesystem === 'checkout-only') {
         for (const path of escapes) expect(existsSync(path)).toBe(false);
         expect(result.output).not.toMatch(/wrote-var-tmp|wrote-parent|remounted/);
@@ -321,6 +325,7 @@ describe('runSandboxed', () => {
     } finally {
       for (const path of escapes) rmSync(path, { force: true });
       rmSync(checkout, { recursive: true, force: true });
+      rmSync(cache, { recursive: true, force: true });
     }
   });
 

@@ -49,7 +49,7 @@ import {
   type NamespacePlan,
   type Network,
 } from './isolation';
-import { namespaceSetup } from './namespace-setup';
+import { MAX_WRITABLE_DIRS, namespaceSetup } from './namespace-setup';
 import { headAndTail, OutputCapture } from './output';
 
 export interface SandboxLimits {
@@ -82,6 +82,8 @@ export interface SandboxRequest {
   limits?: Partial<SandboxLimits>;
   /** Added to the scrubbed base environment; names and values that look like secrets are dropped. */
   env?: Record<string, string | undefined>;
+  /** Directories besides `cwd` (the checkout) the command may write, e.g. a shared package cache; they must exist. */
+  writableDirs?: string[];
   /** 'none' (the default) runs in a private network namespace where the machine allows it. */
   network?: Network;
   /** Reduces the captured output to `max` characters; the default keeps its start and its end. */
@@ -301,6 +303,10 @@ export async function runSandboxed(req: SandboxRequest): Promise<SandboxResult> 
     throw new CommandDenied(shown, verdict.rule, verdict.reason);
   }
   if (!existsSync(req.cwd)) throw new SandboxError(`working directory ${req.cwd} does not exist`);
+  const missing = (req.writableDirs ?? []).filter((dir) => !existsSync(dir));
+  if (missing.length) throw new SandboxError(`writable directories ${missing.join(', ')} do not exist`);
+  if ((req.writableDirs ?? []).length > MAX_WRITABLE_DIRS - 2)
+    throw new SandboxError(`at most ${MAX_WRITABLE_DIRS - 2} writable directories besides the checkout`);
   const log = req.log ?? silentLogger;
   const given = req.capabilities ?? {};
   const limits: SandboxLimits = { ...DEFAULT_LIMITS };
@@ -346,7 +352,7 @@ export async function runSandboxed(req: SandboxRequest): Promise<SandboxResult> 
     ...dieWithParent,
     ...(lifetime.externalTimeout ? ['timeout', '-s', 'KILL', externalSeconds, ...dieWithParent] : []),
     ...(ns.args.length ? ['unshare', ...ns.args, '--'] : []),
-    ...(ns.setup ? namespaceSetup(ns, req.cwd, home, limits.memoryBytes) : []),
+    ...(ns.setup ? namespaceSetup(ns, [req.cwd, home, ...(req.writableDirs ?? [])], limits.memoryBytes) : []),
     ...(ns.pid ? ['sh', '-c', NAMESPACE_INIT, 'farm-init'] : []),
     ...limitsPrefix(tool, limits, cgroup !== undefined),
     ...(req.argv ?? ['bash', '-c', req.command!]),

@@ -53,6 +53,8 @@ export interface ToolBoxOptions {
   checkCeilings?: Partial<Omit<CheckCeilings, 'timeoutSeconds'>>;
   /** Extra environment for checks and commands; the sandbox still drops secrets. */
   env?: Record<string, string>;
+  /** Directories besides the checkout that checks and commands may write (a shared package cache). */
+  writableDirs?: string[];
   limits?: Partial<ToolLimits>;
   log?: Logger;
 }
@@ -472,6 +474,7 @@ export class AgentToolBox {
     const result = await runChecks(this.opts.root, this.opts.checks, {
       ceilings: { ...this.opts.checkCeilings, timeoutSeconds: this.opts.checkTimeoutSeconds },
       env: this.opts.env,
+      writableDirs: this.opts.writableDirs,
       log: this.log,
     });
     for (const c of await netChanges(this.opts.root)) if (!before.has(c.path)) this.checkArtifacts.add(c.path);
@@ -531,6 +534,7 @@ export class AgentToolBox {
           cwd: this.opts.root,
           timeoutMs: Math.min(timeout_seconds ?? max(), max()) * 1000,
           env: { PYTHONDONTWRITEBYTECODE: '1', ...this.opts.env },
+          writableDirs: this.opts.writableDirs,
           network: 'none',
           limits: {
             maxOutputBytes: this.limits.maxOutputChars,
