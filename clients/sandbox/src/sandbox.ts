@@ -209,6 +209,7 @@ function createMetrics() {
 }
 let metrics: ReturnType<typeof createMetrics> | undefined;
 let warnedNoNetworkNamespace = false;
+let warnedWeakIsolation = false;
 const sandboxMetrics = () => (metrics ??= createMetrics());
 
 /** What a run with this network mode gets on this machine (probed once per process). */
@@ -340,6 +341,17 @@ export async function runSandboxed(req: SandboxRequest): Promise<SandboxResult> 
         command: shown,
       });
     }
+  }
+
+  const weaknesses = [
+    isolation.filesystem === 'unrestricted' && 'writes outside the checkout are not prevented',
+    !isolation.endsWithParent && 'a command can outlive this process',
+    !isolation.externalTimeout && 'only this process enforces the timeout',
+    isolation.loopback === 'down' && "the network namespace's loopback is down",
+  ].filter((w): w is string => typeof w === 'string');
+  if (weaknesses.length && !warnedWeakIsolation) {
+    warnedWeakIsolation = true; // once per process; every result says what was in force
+    log.warn('the sandbox cannot contain commands fully on this machine', { weaknesses, isolation });
   }
 
   const { env, dropped } = sandboxEnv(req.env, home, runId);
