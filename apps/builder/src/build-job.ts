@@ -7,6 +7,7 @@ import { configureGitCredentials, gitCredentialsConfigSchema } from '@farm/git';
 import { ConfigError, createLogger, errorMessage, loadConfig } from '@farm/runtime';
 import { BUILD_BAD_INPUT_EXIT_CODE, BUILD_REPORTED_EXIT_CODE } from './build-launcher';
 import { buildJobConfigSchema } from './config';
+import { checkCeilingsFromConfig } from '@farm/sandbox';
 import { runBuild } from './run-build';
 
 async function main(): Promise<number> {
@@ -32,6 +33,8 @@ async function main(): Promise<number> {
     log,
     workRoot: config.FARM_WORK_DIR,
     checkTimeoutMs: config.FARM_BUILD_CHECK_TIMEOUT_S * 1000,
+    checkCeilings: checkCeilingsFromConfig(config),
+    checkWritableDirs: config.FARM_CHECK_WRITABLE_DIRS,
   });
   await bus.publish(Topics.buildResults, farm.v1.BuildResult.fromObject(result));
   await bus.close();

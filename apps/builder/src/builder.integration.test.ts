@@ -3,7 +3,7 @@
 // spool directories and published once, across builder restarts.
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -20,6 +20,8 @@ const B = farm.v1.BuildStatus;
 
 describe('builder: a build process per request', () => {
   let tmp: string;
+  /** Where checks leave files the test looks at: the one directory outside the checkout they may write. */
+  let markers: string;
   let gitServer: GitHttpServer;
   let bus: InProcessBus;
   let results: farm.v1.BuildResult[];
@@ -28,6 +30,8 @@ describe('builder: a build process per request', () => {
 
   beforeEach(async () => {
     tmp = await mkdtemp(path.join(os.tmpdir(), 'builder-test-'));
+    markers = path.join(tmp, 'markers');
+    await mkdir(markers);
     gitServer = await startGitHttpServer({ root: path.join(tmp, 'git') });
     bus = new InProcessBus();
     results = [];
@@ -56,7 +60,10 @@ describe('builder: a build process per request', () => {
     await git(dir, 'push', '-q', url, 'main');
     for (const [branch, files] of Object.entries(branches)) {
       await git(dir, 'checkout', '-q', '-B', branch, 'main');
-      for (const [file, content] of Object.entries(files)) await writeFile(path.join(dir, file), content);
+      for (const [file, content] of Object.entries(files)) {
+        await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+        await writeFile(path.join(dir, file), content);
+      }
       await git(dir, 'add', '-A');
       await git(dir, 'commit', '-qm', `change on ${branch}`);
       await git(dir, 'push', '-q', url, branch);
@@ -72,7 +79,7 @@ describe('builder: a build process per request', () => {
       stateDir,
       onClose,
       adoptPollMs: 100,
-      env: { ...process.env, FARM_BUILD_CHECK_TIMEOUT_S: '60' },
+      env: { ...process.env, FARM_BUILD_CHECK_TIMEOUT_S: '60', FARM_CHECK_WRITABLE_DIRS: markers },
     });
   }
 
@@ -142,6 +149,25 @@ describe('builder: a build process per request', () => {
     expect(await remoteBranchSha(repo.url, 'farm/cr-red')).toBeUndefined();
   });
 
+  test("a repository's checks.json gets neither the host network nor more time than the operator allows", async () => {
+    // the check tries what a hostile repository did: reach the git server on the host and force-push main
+    const escape =
+      'git -c user.name=e -c user.email=e@e commit -q --allow-empty -m pwned && git push -q --force origin HEAD:main';
+    const checks = { steps: [{ name: 'escape', run: 'sh escape.sh', network: 'host', timeoutSeconds: 100_000 }] };
+    const repo = await repoWithBranches('escape.git', {
+      'agt/evil': { 'escape.sh': `${escape}\n`, '.farm/checks.json': JSON.stringify(checks) },
+    });
+    await builder(path.join(tmp, 'builds'));
+    await bus.publish(Topics.buildRequests, request('cr-escape', repo, ['agt/evil']));
+    const result = await resultFor('cr-escape');
+    expect(B[result.status]).toBe('BUILD_FAILED');
+    const notes = result.notes.join('\n');
+    expect(notes).toContain("[checks: timeoutSeconds 100000 s is above the operator's limit: 60 s applies]");
+    expect(notes).toContain('[checks: network "host" is not allowed (FARM_CHECK_HOST_NETWORK=off)');
+    expect(notes).toMatch(/unable to access|Could not resolve|Couldn't connect|Failed to connect/);
+    expect(await remoteBranchSha(repo.url, 'main')).toBe(repo.baseCommit);
+  });
+
   test('a build that cannot start is reported failed, saying how it ended', async () => {
     await builder(path.join(tmp, 'builds'));
     // No repository URL: the build process rejects its input (exit 64) without publishing.
@@ -176,8 +202,9 @@ describe('builder: a build process per request', () => {
     const repo = await repoWithBranches('cancel.git', { 'agt/c': { 'b.txt': 'c\n' } });
     const stateDir = path.join(tmp, 'builds');
     await builder(stateDir);
-    const started = path.join(tmp, 'started');
-    await bus.publish(Topics.buildRequests, request('cr-cancel', repo, ['agt/c'], `touch ${started}; sleep 60`));
+    const started = path.join(markers, 'started');
+    const sleep = `60.${process.pid}${Date.now() % 100_000}`; // a duration no other process sleeps
+    await bus.publish(Topics.buildRequests, request('cr-cancel', repo, ['agt/c'], `touch ${started}; sleep ${sleep}`));
     await waitFor(() => existsSync(started), 30_000);
     const [dir] = readdirSync(stateDir);
     const { pid } = JSON.parse(readFileSync(path.join(stateDir, dir, 'build.json'), 'utf8')) as { pid: number };
@@ -186,6 +213,7 @@ describe('builder: a build process per request', () => {
       farm.v1.ControlCommand.create({ changeRequestId: 'cr-cancel', action: farm.v1.ControlAction.CANCEL }),
     );
     await waitFor(() => !isAlive(pid), 10_000);
+    await waitFor(() => processesRunning(`sleep\0${sleep}`).length === 0, 10_000); // the check died with its build
     await waitFor(() => readdirSync(stateDir).length === 0);
     await new Promise((r) => setTimeout(r, 300));
     expect(results).toEqual([]);
@@ -197,7 +225,7 @@ describe('builder: a build process per request', () => {
     const stateDir = path.join(tmp, 'builds');
     const first = await builder(stateDir, 'stop');
     // The first run never finishes on its own; the marker file counts the runs.
-    const runs = path.join(tmp, 'runs');
+    const runs = path.join(markers, 'runs');
     const check = `echo run >> ${runs}; test "$(wc -l < ${runs})" -gt 1 || sleep 60`;
     await bus.publish(Topics.buildRequests, request('cr-rerun', repo, ['agt/r'], check));
     await waitFor(() => existsSync(runs), 30_000);
@@ -217,6 +245,20 @@ function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** Processes whose command line (NUL-separated arguments) contains `text`. */
+function processesRunning(text: string): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(text);
+      } catch {
+        return false; // exited while we looked
+      }
+    })
+    .map(Number);
 }
 
 async function waitFor(cond: () => boolean, timeoutMs = 30_000): Promise<void> {

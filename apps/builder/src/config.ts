@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { EventBus } from '@farm/bus';
 import { jobNamespace, kubeConfigFromEnv, kubernetesQuantity as quantity } from '@farm/kube';
 import { loadConfig, z, type Logger } from '@farm/runtime';
+import { checkSandboxConfigSchema } from '@farm/sandbox';
 import type { BuildLauncher } from './build-launcher';
 import { KubernetesBuildLauncher } from './kubernetes-build-launcher';
 import { ProcessBuildLauncher } from './process-build-launcher';
@@ -16,13 +17,16 @@ export const builderConfigSchema = z.object({
   FARM_BUILD_LAUNCHER: z.enum(['process', 'jobs']).default('process'),
   /** Process mode: builds keep their state under FARM_STATE_DIR/builds, so a restarted builder finds them. */
   FARM_STATE_DIR: z.string().default('.farm/state'),
-  /** How long the repository's full checks may run in one build. */
+  /** How long the repository's full checks may run in one build (a step of `.farm/checks.json` may ask for less). */
   FARM_BUILD_CHECK_TIMEOUT_S: z.coerce.number().int().positive().default(1800),
+  /** FARM_CHECK_HOST_NETWORK, _MEMORY_MB, _MAX_PROCESSES, _WRITABLE_DIRS: the same as the agents'. */
+  ...checkSandboxConfigSchema.shape,
 });
 export type BuilderConfig = z.infer<typeof builderConfigSchema>;
 
 /** The build process's own settings (build-job.ts); the request itself comes in $FARM_BUILD_REQUEST. */
 export const buildJobConfigSchema = builderConfigSchema.pick({ FARM_BUILD_CHECK_TIMEOUT_S: true }).extend({
+  ...checkSandboxConfigSchema.shape,
   /** On one machine the builder collects the result from here; in a Job the result goes to Kafka. */
   FARM_BUILD_SPOOL_DIR: z.string().optional(),
   /** Where the build checks the repository out. */
@@ -72,7 +76,14 @@ export function createBuildLauncher(
       bus: deps.bus,
       log: deps.log,
       buildEntry: BUILD_JOB_ENTRY,
-      env: { ...(deps.buildEnv ?? env), FARM_BUILD_CHECK_TIMEOUT_S: String(config.FARM_BUILD_CHECK_TIMEOUT_S) },
+      env: {
+        ...(deps.buildEnv ?? env),
+        FARM_BUILD_CHECK_TIMEOUT_S: String(config.FARM_BUILD_CHECK_TIMEOUT_S),
+        FARM_CHECK_HOST_NETWORK: config.FARM_CHECK_HOST_NETWORK,
+        FARM_CHECK_MEMORY_MB: String(config.FARM_CHECK_MEMORY_MB),
+        FARM_CHECK_MAX_PROCESSES: String(config.FARM_CHECK_MAX_PROCESSES),
+        FARM_CHECK_WRITABLE_DIRS: config.FARM_CHECK_WRITABLE_DIRS.join(','),
+      },
       stateDir: path.join(config.FARM_STATE_DIR, 'builds'),
       onClose: deps.onClose,
     });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { farm } from '@farm/proto';
 import { errorMessage, type Logger } from '@farm/runtime';
-import { describeFailure, planChecks, runChecks } from '@farm/sandbox';
+import { describeFailure, planChecks, runChecks, type CheckCeilings } from '@farm/sandbox';
 import { gitCliAuth } from '@farm/git';
 
 const exec = promisify(execFile);
@@ -16,6 +16,10 @@ export interface BuildDeps {
   /** Where the checkout goes (a temporary directory under it, removed afterwards). */
   workRoot?: string;
   checkTimeoutMs?: number;
+  /** The operator's other limits on the checks (default: DEFAULT_CHECK_CEILINGS, no host network). */
+  checkCeilings?: Partial<Omit<CheckCeilings, 'timeoutSeconds'>>;
+  /** Directories besides the checkout the checks may write (a shared package cache). */
+  checkWritableDirs?: string[];
 }
 
 export const integrationBranchFor = (changeRequestId: string) => `farm/${changeRequestId}`;
@@ -72,16 +76,19 @@ export async function runBuild(request: farm.v1.IBuildRequest, deps: BuildDeps):
     // The full suite, in the same sandbox as the agents' checks: the request's command, else what the repo implies.
     const steps = request.checkCommand ? [{ name: 'check', run: request.checkCommand }] : planChecks(repo).steps;
     const checks = await runChecks(repo, steps, {
-      defaultTimeoutSeconds: Math.round((deps.checkTimeoutMs ?? 30 * 60_000) / 1000),
+      ceilings: { ...deps.checkCeilings, timeoutSeconds: Math.round((deps.checkTimeoutMs ?? 30 * 60_000) / 1000) },
+      writableDirs: deps.checkWritableDirs,
       log: deps.log,
     });
     if (!checks.ok) return result(B.BUILD_FAILED, { notes: [describeFailure(checks) ?? 'checks failed'] });
+    // what .farm/checks.json asked for beyond the operator's limits, and got narrowed
+    const narrowed = checks.steps.flatMap((s) => s.notes.map((note) => `${s.name}: ${note}`));
     const { stdout: sha } = await git('rev-parse', 'HEAD');
     // The integration branch is the farm's own: a rebuild replaces it.
     await git('push', '--quiet', '--force', 'origin', `${branch}:refs/heads/${branch}`);
     return result(B.BUILD_PASSED, {
       commitSha: sha.trim(),
-      notes: steps.length ? [`passed: ${steps.map((s) => s.name).join(', ')}`] : ['no checks found'],
+      notes: steps.length ? [`passed: ${steps.map((s) => s.name).join(', ')}`, ...narrowed] : ['no checks found'],
     });
   } catch (err) {
     deps.log.error('build failed', { changeRequestId: id, err });

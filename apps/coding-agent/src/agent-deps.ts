@@ -2,6 +2,7 @@ import { createJsonModel, createPatchModel, createToolModel, type ModelClientCon
 import { HttpSymbolLeases } from '@farm/srm-client';
 import { RagClient } from '@farm/rag';
 import type { Logger } from '@farm/runtime';
+import { checkCeilingsFromConfig } from '@farm/sandbox';
 import type { AgentConfig } from './config';
 import type { AgentDeps } from './run-task';
 
@@ -44,6 +45,8 @@ export function agentDepsFromConfig(config: AgentConfig, log: Logger, secrets: (
     trajectoryDir: config.FARM_TRAJECTORY_DIR,
     maxRetries: config.FARM_MAX_RETRIES,
     checkTimeoutMs: config.FARM_CHECK_TIMEOUT_S * 1000,
+    checkCeilings: checkCeilingsFromConfig(config),
+    checkWritableDirs: config.FARM_CHECK_WRITABLE_DIRS,
     contextBudgetTokens: config.FARM_CONTEXT_BUDGET_TOKENS,
     rag: config.FARM_RAG_URL ? new RagClient({ baseUrl: config.FARM_RAG_URL }) : undefined,
     author: { name: config.FARM_GIT_AUTHOR_NAME, email: config.FARM_GIT_AUTHOR_EMAIL },

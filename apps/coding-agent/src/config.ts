@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, z } from '@farm/runtime';
+import { checkSandboxConfigSchema } from '@farm/sandbox';
 import { DEFAULT_MODEL_PRICES, modelPricesSchema } from './model-prices';
 
 const onOff = z.enum(['on', 'off']);
@@ -33,7 +34,10 @@ export const agentConfigSchema = z.object({
   /** `true` asks for a JSON-schema constrained answer (structured outputs) where the endpoint supports it. */
   FARM_LLM_STRUCTURED_OUTPUT: z.enum(['true', 'false']).default('false'),
   FARM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
+  /** Timeout of a check step: the default and the most `.farm/checks.json` may ask for. */
   FARM_CHECK_TIMEOUT_S: z.coerce.number().positive().default(600),
+  /** FARM_CHECK_HOST_NETWORK, _MEMORY_MB, _MAX_PROCESSES (the checks' other ceilings) and _WRITABLE_DIRS. */
+  ...checkSandboxConfigSchema.shape,
   FARM_CONTEXT_BUDGET_TOKENS: z.coerce.number().int().positive().default(8_000),
   /** The rag-service; without it the agent indexes its own checkout. */
   FARM_RAG_URL: z.string().url().optional(),

@@ -1,6 +1,6 @@
 // The coding agent on real git (smart HTTP), the scripted model through the real openai client, the sandbox
 // and the srm (PostgreSQL), for a generated Python repo (pytest) and a generated Node repo (jest).
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { farm } from '@farm/proto';
@@ -45,6 +45,7 @@ let leases: PostgresSymbolLeases;
 let n = 0;
 
 beforeAll(async () => {
+  await mkdir(NPM_CACHE, { recursive: true });
   tmp = await mkdtemp(path.join(os.tmpdir(), 'agent-it-'));
   git = await startGitHttpServer({ root: path.join(tmp, 'git') });
   store = createPgStore(process.env.DATABASE_URL!);
@@ -56,6 +57,8 @@ afterAll(async () => {
   await rm(tmp, { recursive: true, force: true });
 });
 
+const NPM_CACHE = path.join(os.homedir(), '.npm');
+
 /** The agent's dependencies for a test, talking to the scripted model at `baseURL`. */
 function agentDeps(baseURL: string, overrides: Partial<AgentDeps> = {}): AgentDeps {
   return {
@@ -66,8 +69,11 @@ function agentDeps(baseURL: string, overrides: Partial<AgentDeps> = {}): AgentDe
     checkTimeoutMs: 120_000,
     contextBudgetTokens: 4000,
     author: { name: 'agent', email: 'agent@test' },
-    // Node repos install their devDependencies from the registry in the check's install step; share a cache.
-    checkEnv: { npm_config_cache: path.join(os.homedir(), '.npm'), npm_config_prefer_offline: 'true' },
+    // Node repos install their devDependencies from the registry in the check's install step (which this
+    // operator allows the network); they share a cache, which the sandbox must then let them write.
+    checkEnv: { npm_config_cache: NPM_CACHE, npm_config_prefer_offline: 'true' },
+    checkWritableDirs: [NPM_CACHE],
+    checkCeilings: { hostNetwork: 'install' },
     ...overrides,
   };
 }

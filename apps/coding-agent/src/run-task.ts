@@ -6,7 +6,14 @@ import { applyModelEdit, PatchRejected } from '@farm/patch';
 import { ModelAnswerInvalid, ModelUnavailable, type JsonModel, type PatchModel, type ToolModel } from '@farm/llm';
 import { FarmError, errorMessage, type Logger } from '@farm/runtime';
 import type { SymbolLeases } from '@farm/srm-client';
-import { describeFailure, planChecks, runChecks, type CheckStep, type CheckPlan } from '@farm/sandbox';
+import {
+  describeFailure,
+  planChecks,
+  runChecks,
+  type CheckCeilings,
+  type CheckStep,
+  type CheckPlan,
+} from '@farm/sandbox';
 import { buildPrompt } from './prompt';
 import { revertFiles } from './work-tree';
 import { retrieveContext } from './retrieve-context';
@@ -37,8 +44,12 @@ export interface AgentDeps {
   /** Attempts after the first (default 2). */
   maxRetries: number;
   checkTimeoutMs: number;
+  /** The operator's other limits on checks and run_command (default: DEFAULT_CHECK_CEILINGS, no host network). */
+  checkCeilings?: Partial<Omit<CheckCeilings, 'timeoutSeconds'>>;
   /** Extra environment for the repo's checks (e.g. npm_config_cache); secrets are still dropped. */
   checkEnv?: Record<string, string>;
+  /** Directories besides the checkout that checks and run_command may write (a shared package cache). */
+  checkWritableDirs?: string[];
   /** Tokens of retrieved context in a prompt, unless the task sets its own budget. */
   contextBudgetTokens: number;
   /** The rag-service; without it the agent indexes its checkout into an embedded index. */
@@ -295,7 +306,9 @@ async function runToolStrategy(
     redact: run.redact,
     checks: plan.steps,
     checkTimeoutSeconds: Math.round(deps.checkTimeoutMs / 1000),
+    checkCeilings: deps.checkCeilings,
     env: deps.checkEnv,
+    writableDirs: deps.checkWritableDirs,
     limits: deps.toolLimits,
     log: run.log,
   });
@@ -413,8 +426,9 @@ async function runDiffStrategy(
     if (plan.steps.length) {
       const checks = await timed('check', attempt, () =>
         runChecks(repoDir, plan.steps, {
-          defaultTimeoutSeconds: Math.round(deps.checkTimeoutMs / 1000),
+          ceilings: { ...deps.checkCeilings, timeoutSeconds: Math.round(deps.checkTimeoutMs / 1000) },
           env: deps.checkEnv,
+          writableDirs: deps.checkWritableDirs,
           log,
         }),
       );

@@ -2,7 +2,7 @@
 // calls and checks them against the tools offered), the git smart-HTTP server, the sandbox running the repos'
 // own checks, and PostgreSQL for lessons. Python (pytest) and Node (jest) repositories.
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { farm } from '@farm/proto';
@@ -23,6 +23,7 @@ let store: SqlStore;
 let n = 0;
 
 beforeAll(async () => {
+  await mkdir(NPM_CACHE, { recursive: true });
   tmp = await mkdtemp(path.join(os.tmpdir(), 'tool-loop-it-'));
   git = await startGitHttpServer({ root: path.join(tmp, 'git') });
   store = createPgStore(process.env.DATABASE_URL!);
@@ -43,6 +44,8 @@ const review = (approved: boolean, objections: string[] = []): ScriptStep => ({
   content: JSON.stringify({ approved, objections }),
 });
 
+const NPM_CACHE = path.join(os.homedir(), '.npm');
+
 function agentDeps(baseURL: string, overrides: Partial<AgentDeps> = {}): AgentDeps {
   const client = { baseURL, apiKey: MODEL_KEY, model: 'coder', maxRetries: 0 };
   return {
@@ -55,7 +58,10 @@ function agentDeps(baseURL: string, overrides: Partial<AgentDeps> = {}): AgentDe
     checkTimeoutMs: 120_000,
     contextBudgetTokens: 2000,
     author: { name: 'agent', email: 'agent@test' },
-    checkEnv: { npm_config_cache: path.join(os.homedir(), '.npm'), npm_config_prefer_offline: 'true' },
+    // the install step may use the network (this operator allows it) and a package cache shared between tests
+    checkEnv: { npm_config_cache: NPM_CACHE, npm_config_prefer_offline: 'true' },
+    checkWritableDirs: [NPM_CACHE],
+    checkCeilings: { hostNetwork: 'install' },
     trajectoryDir: path.join(tmp, 'trajectories'),
     secrets: [MODEL_KEY],
     ...overrides,

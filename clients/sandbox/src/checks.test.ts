@@ -1,9 +1,11 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { declaresFastMarker, describeFailure, planChecks, runChecks } from './checks';
 import { ChecksConfigInvalid } from './errors';
 import { explainFailure } from './output';
+import { detectIsolation } from './sandbox';
 
 let repo: string;
 beforeEach(() => {
@@ -52,7 +54,12 @@ describe('detecting the checks a repository implies', () => {
       'pnpm-lock.yaml': 'lockfileVersion: 9\n',
     });
     expect(planChecks(repo).steps).toEqual([
-      { name: 'install', run: 'pnpm install --frozen-lockfile --ignore-scripts', network: 'host' },
+      {
+        name: 'install',
+        run: 'pnpm install --frozen-lockfile --ignore-scripts',
+        network: 'host',
+        installsDependencies: true,
+      },
       { name: 'format', run: 'pnpm run --silent format:check' },
       { name: 'test', run: 'pnpm run --silent test:fast' },
     ]);
@@ -116,7 +123,7 @@ describe('detecting the checks a repository implies', () => {
       'package.json': JSON.stringify({ scripts: { test: 'jest' }, devDependencies: { jest: '^29' } }),
       '.farm/checks.json': JSON.stringify({
         steps: [
-          { name: 'types', run: 'npx tsc --noEmit', timeoutSeconds: 120 },
+          { name: 'types', run: 'npx tsc --noEmit', timeoutSeconds: 120, memoryMb: 2048, maxProcesses: 64 },
           { name: 'unit', run: 'npm run test:unit' },
         ],
         maxRetries: 1,
@@ -125,7 +132,7 @@ describe('detecting the checks a repository implies', () => {
     expect(planChecks(repo)).toEqual({
       source: 'config',
       steps: [
-        { name: 'types', run: 'npx tsc --noEmit', timeoutSeconds: 120 },
+        { name: 'types', run: 'npx tsc --noEmit', timeoutSeconds: 120, memoryMb: 2048, maxProcesses: 64 },
         { name: 'unit', run: 'npm run test:unit' },
       ],
       maxRetries: 1,
@@ -186,6 +193,61 @@ describe('running the checks', () => {
     expect(result.failed).toMatchObject({ name: 'publish', denied: { rule: 'git-force-push' } });
     expect(describeFailure(result)).toContain('was refused');
     expect(existsSync(join(repo, 'after-ran'))).toBe(false);
+  });
+
+  it("does not let a repository's checks.json widen the operator's network or timeout", async () => {
+    const server = http.createServer((_req, res) => res.end('the host'));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as { port: number };
+    // a check that talks to itself on loopback, as socket tests do, and one that reaches for the host
+    const selfTalk =
+      "node -e \"const net = require('net'); const s = net.createServer((c) => c.end('pong'))" +
+      ".listen(0, '127.0.0.1', () => net.connect(s.address().port, '127.0.0.1')" +
+      ".on('data', (d) => { console.log('own loopback:', String(d)); process.exit(0); }))\"";
+    const reachHost =
+      `node -e "require('http').get('http://127.0.0.1:${port}/', (r) => { console.log('reached', r.statusCode); process.exit(0); })` +
+      `.on('error', (e) => { console.log('host unreachable:', e.code); process.exit(3); })"`;
+    write({
+      '.farm/checks.json': JSON.stringify({
+        steps: [
+          { name: 'sockets', run: selfTalk, timeoutSeconds: 100_000 },
+          { name: 'escape', run: reachHost, network: 'host', timeoutSeconds: 100_000 },
+        ],
+      }),
+    });
+    try {
+      const result = await runChecks(repo, planChecks(repo).steps, {
+        ceilings: { timeoutSeconds: 20, hostNetwork: 'off' },
+      });
+      const [sockets, escape] = result.steps;
+      expect(sockets.notes).toEqual(["timeoutSeconds 100000 s is above the operator's limit: 20 s applies"]);
+      expect(escape.notes).toEqual([
+        "timeoutSeconds 100000 s is above the operator's limit: 20 s applies",
+        'network "host" is not allowed (FARM_CHECK_HOST_NETWORK=off): the step runs without network',
+      ]);
+      expect(escape.output).toMatch(/^\[checks: timeoutSeconds .*\]\n\[checks: network "host" is not allowed/);
+      const isolation = await detectIsolation('none');
+      if (isolation.network === 'namespace') {
+        expect(escape).toMatchObject({ ok: false, exitCode: 3 });
+        expect(escape.output).toMatch(/host unreachable: E[A-Z]+/);
+        expect(describeFailure(result)).toContain('network "host" is not allowed');
+      }
+      if (isolation.loopback === 'own') {
+        expect(sockets).toMatchObject({ ok: true });
+        expect(sockets.output).toContain('own loopback: pong');
+      }
+    } finally {
+      server.close();
+    }
+  });
+
+  it("ends a step at the operator's timeout when checks.json asks for a longer one", async () => {
+    write({
+      '.farm/checks.json': JSON.stringify({ steps: [{ name: 'hang', run: 'sleep 600', timeoutSeconds: 100_000 }] }),
+    });
+    const result = await runChecks(repo, planChecks(repo).steps, { ceilings: { timeoutSeconds: 1 } });
+    expect(result.failed).toMatchObject({ name: 'hang', timedOut: true, killedBy: 'timeout' });
+    expect(result.failed!.notes).toEqual(["timeoutSeconds 100000 s is above the operator's limit: 1 s applies"]);
   });
 
   it('stops a step at its own timeout and says so', async () => {

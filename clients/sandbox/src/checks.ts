@@ -4,9 +4,11 @@
  * cut down to the part that explains it (for the model to fix).
  *
  * Detection decides, in this order:
- * - `.farm/checks.json` in the repository replaces everything below.
+ * - `.farm/checks.json` in the repository replaces everything below. Its timeouts, memory, process counts
+ *   and network can only narrow what the operator allows (check-policy.ts).
  * - Node (package.json), with the repo's package manager (pnpm/yarn lockfile, else npm):
- *   install (`npm ci --ignore-scripts`, network on) when there are dependencies but no node_modules;
+ *   install (`npm ci --ignore-scripts`, asking for the host network, which the operator may refuse) when
+ *   there are dependencies but no node_modules;
  *   format: a `format:check` script, a `format` script that only checks, else `prettier --check .` when
  *   prettier is a dependency (a `format` script that rewrites files would hide problems, not report them);
  *   lint: a `lint` script, else `eslint .` when eslint is a dependency;
@@ -21,6 +23,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { z, type Logger } from '@farm/runtime';
+import { ceilingsOrDefaults, settleStep, type CheckCeilings } from './check-policy';
 import { ChecksConfigInvalid, CommandDenied } from './errors';
 import { explainFailure } from './output';
 import { runSandboxed, type Isolation, type SandboxLimits, type SandboxRequest, type SandboxResult } from './sandbox';
@@ -29,9 +32,14 @@ export interface CheckStep {
   name: string;
   /** A shell command line, run in the repository's root. */
   run: string;
+  /** At most the operator's limit; so are memoryMb and maxProcesses. */
   timeoutSeconds?: number;
-  /** 'none' unless the step must reach a registry (dependency installation). */
+  memoryMb?: number;
+  maxProcesses?: number;
+  /** 'none' unless the step must reach a registry (dependency installation); the operator may refuse it. */
   network?: 'none' | 'host';
+  /** Set by detection only (never from a repository's file): the install FARM_CHECK_HOST_NETWORK=install allows. */
+  installsDependencies?: true;
 }
 
 export interface CheckPlan {
@@ -54,6 +62,8 @@ const ChecksConfigSchema = z
             name: z.string().min(1),
             run: z.string().min(1),
             timeoutSeconds: z.number().int().positive().optional(),
+            memoryMb: z.number().int().positive().optional(),
+            maxProcesses: z.number().int().positive().optional(),
             network: z.enum(['none', 'host']).optional(),
           })
           .strict(),
@@ -132,13 +142,18 @@ function nodeChecks(repoDir: string, plan: CheckPlan): void {
     `${pm === 'npm' ? 'npx --no-install' : pm === 'pnpm' ? 'pnpm exec' : 'yarn run --silent'} ${name} ${args}`;
 
   if (Object.keys(deps).length && !existsSync(join(repoDir, 'node_modules'))) {
-    // the only step with network; install scripts stay off, they would be untrusted code with network
+    // the only step that asks for network; install scripts stay off, they would be untrusted code with network
     const install = {
       npm: existsSync(join(repoDir, 'package-lock.json')) ? 'npm ci' : 'npm install',
       pnpm: 'pnpm install --frozen-lockfile',
       yarn: 'yarn install --frozen-lockfile',
     }[pm];
-    plan.steps.push({ name: 'install', run: `${install} --ignore-scripts`, network: 'host' });
+    plan.steps.push({
+      name: 'install',
+      run: `${install} --ignore-scripts`,
+      network: 'host',
+      installsDependencies: true,
+    });
   }
 
   if (scripts['format:check']) plan.steps.push({ name: 'format', run: script('format:check') });
@@ -274,6 +289,8 @@ export interface CheckStepResult {
   output: string;
   /** Set when the denylist refused the step's command. */
   denied?: { rule: string; reason: string };
+  /** What the step asked for beyond the operator's limits, and what it got instead (also atop `output`). */
+  notes: string[];
 }
 
 export interface ChecksResult {
@@ -289,11 +306,14 @@ export interface ChecksResult {
 export interface RunChecksOptions {
   /** Runs one command; default runSandboxed. */
   sandbox?: (req: SandboxRequest) => Promise<SandboxResult>;
-  /** For steps without their own timeout (default 600 s). */
-  defaultTimeoutSeconds?: number;
+  /** The operator's limits: the values for steps that set none, and the most a step may ask for. */
+  ceilings?: Partial<CheckCeilings>;
+  /** Further sandbox limits (output size, CPU time); memory and processes come from `ceilings`. */
   limits?: Partial<SandboxLimits>;
   /** Extra environment for every step (secrets are dropped by the sandbox). */
   env?: Record<string, string>;
+  /** Directories besides the checkout the steps may write (a package cache shared between runs). */
+  writableDirs?: string[];
   /** Called after each step, for progress reports. */
   onStep?: (result: CheckStepResult) => void;
   log?: Logger;
@@ -306,20 +326,26 @@ export async function runChecks(
   opts: RunChecksOptions = {},
 ): Promise<ChecksResult> {
   const sandbox = opts.sandbox ?? runSandboxed;
+  const ceilings = ceilingsOrDefaults(opts.ceilings);
   const started = performance.now();
   const results: CheckStepResult[] = [];
   let isolation: Isolation | undefined;
   for (const step of steps) {
     let result: CheckStepResult;
+    const settled = settleStep(step, ceilings);
+    const { notes } = settled;
+    if (notes.length) opts.log?.warn("check step held to the operator's limits", { step: step.name, notes });
+    const noted = (output: string) => [...notes.map((n) => `[checks: ${n}]`), output].join('\n');
     try {
       const run = await sandbox({
         command: step.run,
         cwd: repoDir,
-        timeoutMs: (step.timeoutSeconds ?? opts.defaultTimeoutSeconds ?? 600) * 1000,
-        limits: opts.limits,
+        timeoutMs: settled.timeoutSeconds * 1000,
+        limits: { ...opts.limits, memoryBytes: settled.memoryBytes, maxProcesses: settled.maxProcesses },
         // no bytecode files in the checkout: they would show up in the agent's diff
         env: { PYTHONDONTWRITEBYTECODE: '1', ...opts.env },
-        network: step.network ?? 'none',
+        writableDirs: opts.writableDirs,
+        network: settled.network,
         explainOutput: explainFailure,
         log: opts.log,
       });
@@ -332,7 +358,8 @@ export async function runChecks(
         timedOut: run.timedOut,
         killedBy: run.killedBy,
         durationMs: run.durationMs,
-        output: run.output,
+        output: noted(run.output),
+        notes,
       };
     } catch (err) {
       if (!(err instanceof CommandDenied)) throw err;
@@ -345,8 +372,9 @@ export async function runChecks(
         exitCode: null,
         timedOut: false,
         durationMs: 0,
-        output,
+        output: noted(output),
         denied,
+        notes,
       };
     }
     results.push(result);

@@ -29,3 +29,12 @@ export {
 export { explainFailure, headAndTail } from './output';
 export { CommandDenied, SandboxError, ChecksConfigInvalid } from './errors';
 export type { Network } from './isolation';
+export {
+  checkSandboxConfigSchema,
+  checkCeilingsFromConfig,
+  settleStep,
+  DEFAULT_CHECK_CEILINGS,
+  type CheckCeilings,
+  type CheckSandboxConfig,
+  type HostNetworkPolicy,
+} from './check-policy';

@@ -2,10 +2,14 @@
  * What this machine can do to contain a command, found by trying it once per process (a kernel may have
  * user namespaces disabled, a container may forbid unshare or mount cgroupfs read-only):
  *
- * - namespaces (util-linux `unshare`): a private network namespace (only a loopback that is down), a PID
+ * - namespaces (util-linux `unshare`): a private network namespace (with its own loopback brought up), a PID
  *   namespace whose end kills every process in it (also those that left the process group) and hides the
- *   host's processes and their environments in /proc. A user namespace comes first where allowed, so the
- *   command holds no capability on the host (it cannot setns() back into the host's network).
+ *   host's processes and their environments in /proc, and a mount namespace in which only the checkout, the
+ *   run's home and a private /tmp are writable (namespace-setup.ts; probed by writing inside and outside).
+ *   A user namespace comes first where allowed, so the command holds no capability on the host (it cannot
+ *   setns() back into the host's network); the set-up then drops every capability in the namespace too.
+ * - lifetime (util-linux `setpriv --pdeathsig`, coreutils `timeout`): the run dies with the process that
+ *   started it, and at its timeout even when that process hangs.
  * - limits (util-linux `prlimit`, else bash `ulimit`): CPU seconds, file size, core dumps, and where no
  *   cgroup takes over, address space and process count (see sandbox.ts for their weaknesses).
  * - cgroups (v2, or v1's memory and pids controllers), below the farm's own cgroup where it may create
@@ -13,9 +17,11 @@
  *   an OOM count that tells a memory kill from other deaths.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import { namespaceSetup } from './namespace-setup';
 
 const exec = promisify(execFile);
 
@@ -36,11 +42,27 @@ export interface NamespacePlan {
   args: string[];
   network: boolean;
   pid: boolean;
+  /** The namespace set-up runs first (see namespace-setup.ts); without it the command runs as unshare starts it. */
+  setup: boolean;
+  /** The run's own loopback interface is up. */
+  loopback: boolean;
+  /** Only the checkout, the run's home and a private /tmp are writable, and no capability is left. */
+  filesystem: boolean;
 }
 
 const USER_NS = ['--user', '--map-root-user'];
 const NET_NS = ['--net'];
-const PID_NS = ['--pid', '--fork', '--kill-child', '--mount-proc'];
+const PID_NS = ['--pid', '--fork', '--kill-child', '--mount-proc']; // --mount-proc implies a mount namespace
+const MOUNT_NS = ['--mount'];
+
+export const NO_NAMESPACES: NamespacePlan = {
+  args: [],
+  network: false,
+  pid: false,
+  setup: false,
+  loopback: false,
+  filesystem: false,
+};
 
 const namespacePlans = new Map<Network, Promise<NamespacePlan>>();
 
@@ -53,15 +75,99 @@ export function namespacesFor(network: Network): Promise<NamespacePlan> {
 async function probeNamespaces(network: Network): Promise<NamespacePlan> {
   const candidates =
     network === 'none'
-      ? [[...USER_NS, ...NET_NS, ...PID_NS], [...NET_NS, ...PID_NS], [...USER_NS, ...NET_NS], NET_NS]
+      ? [
+          [...USER_NS, ...NET_NS, ...PID_NS],
+          [...NET_NS, ...PID_NS],
+          [...USER_NS, ...NET_NS, ...MOUNT_NS],
+          [...NET_NS, ...MOUNT_NS],
+          [...USER_NS, ...NET_NS],
+          NET_NS,
+        ]
       : [];
-  candidates.push([...USER_NS, ...PID_NS], PID_NS);
+  candidates.push([...USER_NS, ...PID_NS], PID_NS, [...USER_NS, ...MOUNT_NS], MOUNT_NS);
   for (const args of candidates) {
-    if (await works('unshare', [...args, 'true'])) {
-      return { args, network: args.includes('--net'), pid: args.includes('--pid') };
-    }
+    if (await works('unshare', [...args, 'true'])) return { args, ...(await probeSetup(args)) };
   }
-  return { args: [], network: false, pid: false };
+  return NO_NAMESPACES;
+}
+
+/** What the namespace set-up achieves with these namespaces, tried on a scratch checkout. */
+async function probeSetup(args: string[]): Promise<Omit<NamespacePlan, 'args'>> {
+  const network = args.includes('--net');
+  const pid = args.includes('--pid');
+  const mount = pid || args.includes('--mount');
+  const dir = mkdtempSync(join(tmpdir(), 'farm-sandbox-probe-'));
+  try {
+    const checkout = join(dir, 'checkout');
+    const home = join(dir, 'home');
+    mkdirSync(checkout);
+    mkdirSync(home);
+    for (const filesystem of mount ? [true, false] : [false]) {
+      const outside = join(dir, `outside-${filesystem}`);
+      const inside = `inside-${filesystem}`; // relative: the command's working directory must be writable
+      const seen = await probeOutput(checkout, 'unshare', [
+        ...args,
+        '--',
+        ...namespaceSetup({ network, filesystem }, [checkout, home], 16 * 1024 * 1024),
+        process.execPath,
+        '-e',
+        CONFINEMENT_PROBE,
+        inside,
+        outside,
+      ]);
+      if (!seen) continue;
+      const confined = seen.capabilities === 0 && existsSync(join(checkout, inside)) && !existsSync(outside);
+      if (filesystem && !confined) continue;
+      return { network, pid, setup: true, loopback: network && seen.loopback, filesystem };
+    }
+    return { network, pid, setup: false, loopback: false, filesystem: false };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Run in the namespaces: writes a file inside and one outside, reads its capabilities, talks to itself. */
+const CONFINEMENT_PROBE = `
+const fs = require('fs'), net = require('net');
+const [inside, outside] = process.argv.slice(1);
+fs.writeFileSync(inside, '');
+try { fs.writeFileSync(outside, ''); } catch {}
+const capabilities = parseInt(/^CapEff:\\s*(\\w+)/m.exec(fs.readFileSync('/proc/self/status', 'utf8'))[1], 16);
+const report = (loopback) => { console.log(JSON.stringify({ capabilities, loopback })); process.exit(0); };
+const server = net.createServer((s) => s.end()).listen(0, '127.0.0.1', () => {
+  net.connect(server.address().port, '127.0.0.1', () => report(true)).on('error', () => report(false));
+}).on('error', () => report(false));
+`;
+
+async function probeOutput(
+  cwd: string,
+  file: string,
+  args: string[],
+): Promise<{ capabilities: number; loopback: boolean } | undefined> {
+  try {
+    const { stdout } = await exec(file, args, { cwd, timeout: 10_000 });
+    return JSON.parse(stdout.trim().split('\n').pop() ?? '') as { capabilities: number; loopback: boolean };
+  } catch {
+    return undefined; // the set-up or the probe failed: these namespaces cannot do it
+  }
+}
+
+export interface LifetimeTools {
+  /** setpriv --pdeathsig: the run's outermost process dies with the process that started it. */
+  parentDeathSignal: boolean;
+  /** coreutils timeout: the run is killed at its timeout even if the process that started it hangs. */
+  externalTimeout: boolean;
+}
+let lifetimeTools: Promise<LifetimeTools> | undefined;
+
+export function lifetimeToolsFor(): Promise<LifetimeTools> {
+  return (lifetimeTools ??= (async () => {
+    const [parentDeathSignal, externalTimeout] = await Promise.all([
+      works('setpriv', ['--pdeathsig', 'KILL', '--', 'true']),
+      works('timeout', ['-s', 'KILL', '5', 'true']),
+    ]);
+    return { parentDeathSignal, externalTimeout };
+  })());
 }
 
 export type LimitsTool = 'prlimit' | 'ulimit' | 'none';

@@ -1,13 +1,17 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { CommandDenied, SandboxError } from './errors';
+import { NO_NAMESPACES } from './isolation';
 import { detectIsolation, runSandboxed, type SandboxRequest } from './sandbox';
 
 /** What the sandbox falls back to on a machine without namespaces and cgroups (bash ulimit). */
 const FALLBACK: SandboxRequest['capabilities'] = {
-  namespaces: { args: [], network: false, pid: false },
+  namespaces: NO_NAMESPACES,
   cgroups: null,
   limitsTool: 'ulimit',
 };
@@ -37,10 +41,20 @@ function processesTagged(tag: string): number[] {
     .map(Number);
 }
 
-async function eventually(check: () => boolean): Promise<boolean> {
-  for (let i = 0; i < 100 && !check(); i++) await new Promise((r) => setTimeout(r, 50));
+async function eventually(check: () => boolean, withinMs = 5000): Promise<boolean> {
+  for (let i = 0; i < withinMs / 50 && !check(); i++) await new Promise((r) => setTimeout(r, 50));
   return check();
 }
+
+function isSleep(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('sleep\0');
+  } catch {
+    return false; // exited while we looked
+  }
+}
+
+const uniqueTag = (lead: number) => `${lead}${Date.now() % 100000}.${process.pid}`; // a sleep no one else uses
 
 describe('runSandboxed', () => {
   it('reports what isolation this machine gives', async () => {
@@ -51,7 +65,7 @@ describe('runSandboxed', () => {
     console.log(`sandbox isolation here: ${JSON.stringify(isolation)}`);
   });
 
-  it('cuts a check off from the network, which it reaches with network "host"', async () => {
+  it('cuts a check off from the network, which it reaches with network "host", but gives it its own loopback', async () => {
     const server = http.createServer((_req, res) => res.end('hello'));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const { port } = server.address() as { port: number };
@@ -61,14 +75,25 @@ describe('runSandboxed', () => {
       `require('http').get('http://127.0.0.1:${port}/', (r) => { console.log('status', r.statusCode); process.exit(0); })` +
         `.on('error', (e) => { console.log('error', e.code); process.exit(3); })`,
     ];
+    // binds 127.0.0.1:0 and connects to itself, as a test suite's local server does
+    const selfTalk = [
+      'node',
+      '-e',
+      "const net = require('net'); const s = net.createServer((c) => c.end('pong')).listen(0, '127.0.0.1', () =>" +
+        " net.connect(s.address().port, '127.0.0.1').on('data', (d) => { console.log('got', String(d)); process.exit(0); })" +
+        ".on('error', (e) => { console.log('error', e.code); process.exit(3); }))",
+    ];
     try {
       const isolated = await runSandboxed({ argv: probe, cwd: work, timeoutMs: 30_000 });
       const open = await runSandboxed({ argv: probe, cwd: work, timeoutMs: 30_000, network: 'host' });
+      const own = await runSandboxed({ argv: selfTalk, cwd: work, timeoutMs: 30_000 });
       expect(open.output).toContain('status 200');
       expect(open.isolation.network).toBe('host');
       if (isolated.isolation.network === 'namespace') {
         expect(isolated.exitCode).toBe(3);
         expect(isolated.output).toMatch(/error E[A-Z]+/);
+        expect(own.isolation.loopback).not.toBe('host');
+        if (own.isolation.loopback === 'own') expect([own.exitCode, own.output]).toEqual([0, 'got pong\n']);
       } else {
         // no namespace here: the run says so instead of pretending
         expect(isolated.isolation.network).toBe('unavailable');
@@ -204,6 +229,129 @@ describe('runSandboxed', () => {
     }
   });
 
+  it("runs a unittest suite of stdlib socketserver and http.server servers on the run's own loopback", async () => {
+    // a stand-in for a repository's socket tests (boltons' test_socketutils failed on a loopback that was down)
+    writeFileSync(join(work, 'hello.txt'), 'hello');
+    writeFileSync(
+      join(work, 'test_loopback.py'),
+      [
+        'import functools, http.server, socket, socketserver, threading, unittest, urllib.request',
+        '',
+        'class Upper(socketserver.BaseRequestHandler):',
+        '    def handle(self):',
+        '        self.request.sendall(self.request.recv(1024).upper())',
+        '',
+        'def serving(server):',
+        '    threading.Thread(target=server.serve_forever, daemon=True).start()',
+        '    return server',
+        '',
+        'class LoopbackTests(unittest.TestCase):',
+        '    def test_tcp_server_answers(self):',
+        "        with serving(socketserver.ThreadingTCPServer(('127.0.0.1', 0), Upper)) as server:",
+        '            with socket.create_connection(server.server_address, timeout=5) as client:',
+        "                client.sendall(b'ping')",
+        "                self.assertEqual(client.recv(1024), b'PING')",
+        '            server.shutdown()',
+        '',
+        '    def test_udp_server_answers(self):',
+        '        class UdpUpper(socketserver.BaseRequestHandler):',
+        '            def handle(self):',
+        '                data, sock = self.request',
+        '                sock.sendto(data.upper(), self.client_address)',
+        "        with serving(socketserver.UDPServer(('127.0.0.1', 0), UdpUpper)) as server:",
+        '            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as client:',
+        '                client.settimeout(5)',
+        "                client.sendto(b'ping', server.server_address)",
+        "                self.assertEqual(client.recv(1024), b'PING')",
+        '            server.shutdown()',
+        '',
+        '    def test_http_server_serves_the_checkout(self):',
+        "        handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory='.')",
+        "        with serving(http.server.ThreadingHTTPServer(('127.0.0.1', 0), handler)) as server:",
+        "            url = f'http://127.0.0.1:{server.server_address[1]}/hello.txt'",
+        "            self.assertEqual(urllib.request.urlopen(url, timeout=5).read(), b'hello')",
+        '            server.shutdown()',
+        '',
+      ].join('\n'),
+    );
+    const result = await runSandboxed({
+      argv: ['python3', '-m', 'unittest', '-v', 'test_loopback'],
+      cwd: work,
+      timeoutMs: 60_000,
+    });
+    if (result.isolation.loopback === 'down')
+      throw new Error('a network namespace without loopback must not be reported as fine');
+    expect(result.timedOut).toBe(false);
+    expect(result.output).toMatch(/Ran 3 tests/);
+    expect(result.output).toMatch(/\nOK\n?$/);
+    expect(result.exitCode).toBe(0);
+  });
+
+  it('keeps every write outside the checkout (and a cache it is given) off the host, even as root', async () => {
+    // a checkout outside /tmp, so that its parent is a host directory the command cannot write
+    const checkout = mkdtempSync('/var/tmp/sandbox-checkout-');
+    const cache = mkdtempSync('/var/tmp/sandbox-cache-');
+    const id = randomBytes(6).toString('hex');
+    const escapes = [`/var/tmp/outside-${id}`, join(dirname(checkout), `escaped-${id}`), `/tmp/outside-${id}`];
+    try {
+      const result = await runSandboxed({
+        command: [
+          'echo in > inside.txt && echo wrote-checkout',
+          `echo out > /var/tmp/outside-${id} && echo wrote-var-tmp`,
+          `echo out > ../escaped-${id} && echo wrote-parent`,
+          `echo out > /tmp/outside-${id} && echo wrote-private-tmp`,
+          'echo out > "$TMPDIR/scratch" && echo wrote-tmpdir',
+          `echo cached > ${cache}/entry && echo wrote-cache`,
+          'mount -o remount,rw / 2>/dev/null && echo remounted',
+          'true',
+        ].join('; '),
+        cwd: checkout,
+        writableDirs: [cache],
+        timeoutMs: 20_000,
+      });
+      console.log(`filesystem isolation as uid ${process.getuid?.()}: ${result.isolation.filesystem}`);
+      expect(readFileSync(join(checkout, 'inside.txt'), 'utf8')).toBe('in\n');
+      expect(result.output).toContain('wrote-tmpdir');
+      expect(readFileSync(join(cache, 'entry'), 'utf8')).toBe('cached\n');
+      if (result.isolation.filesystem === 'checkout-only') {
+        for (const path of escapes) expect(existsSync(path)).toBe(false);
+        expect(result.output).not.toMatch(/wrote-var-tmp|wrote-parent|remounted/);
+        expect(result.output).toMatch(/outside-.*: Read-only file system/);
+        expect(result.output).toMatch(/escaped-.*: Read-only file system/);
+        expect(result.output).toContain('wrote-private-tmp'); // its own /tmp, gone with the run
+      } else {
+        expect(result.isolation.filesystem).toBe('unrestricted'); // said, not hidden
+      }
+    } finally {
+      for (const path of escapes) rmSync(path, { force: true });
+      rmSync(checkout, { recursive: true, force: true });
+      rmSync(cache, { recursive: true, force: true });
+    }
+  });
+
+  it('bounds a fork bomb by the process limit and leaves nothing of it behind', async () => {
+    const isolation = await detectIsolation('none');
+    // without a cgroup a fork bomb run as root is only ended by the timeout (reported as 'rlimit-nproc')
+    if (isolation.processes !== 'cgroup') return expect(isolation.processes).not.toBe('cgroup');
+    const tag = `farm-bomb-${randomBytes(4).toString('hex')}`;
+    let most = 0;
+    const sampler = setInterval(() => (most = Math.max(most, processesTagged(tag).length)), 20);
+    try {
+      const result = await runSandboxed({
+        argv: ['bash', '-c', 'bomb() { bomb | bomb & }; bomb; sleep 2', tag],
+        cwd: work,
+        timeoutMs: 10_000,
+        limits: { maxProcesses: 40 },
+      });
+      expect(result.output).toMatch(/Resource temporarily unavailable|retry/);
+    } finally {
+      clearInterval(sampler);
+    }
+    expect(most).toBeGreaterThan(0);
+    expect(most).toBeLessThanOrEqual(40);
+    expect(await eventually(() => processesTagged(tag).length === 0)).toBe(true);
+  });
+
   it('keeps the start and the end of long output, with a marker between', async () => {
     const result = await runSandboxed({
       command: 'for i in $(seq 1 5000); do echo "line $i"; done; echo "the error is here" >&2; exit 1',
@@ -217,5 +365,48 @@ describe('runSandboxed', () => {
     expect(result.output).toMatch(/omitted/);
     expect(result.output).toMatch(/line 5000\nthe error is here\n?$/);
     expect(result.outputChars).toBeGreaterThan(40_000);
+  });
+});
+
+describe('the lifetime of a sandboxed command, bound from outside the agent', () => {
+  const parentScript = join(__dirname, '..', 'testing', 'sandboxed-parent.ts');
+  const tsx = pathToFileURL(require.resolve('tsx')).href;
+  const startParent = (command: string, timeoutMs: number) =>
+    spawn(process.execPath, ['--import', tsx, parentScript, command, work, String(timeoutMs)], { stdio: 'ignore' });
+  // a child, one that left the process group, and a grandchild whose parent is gone
+  const tree = (tag: string) => `sleep ${tag} & setsid sleep ${tag} & (sleep ${tag} &); sleep ${tag}`;
+
+  it('ends, whole tree included, when the agent that started it is SIGKILLed', async () => {
+    const tag = uniqueTag(6);
+    const parent = startParent(tree(tag), 120_000);
+    const command = () => processesTagged(tag).filter((pid) => pid !== parent.pid); // its argv holds the tag too
+    try {
+      expect(await eventually(() => command().filter((pid) => isSleep(pid)).length === 4, 30_000)).toBe(true);
+      parent.kill('SIGKILL');
+      const isolation = await detectIsolation('none');
+      if (isolation.endsWithParent) expect(await eventually(() => command().length === 0)).toBe(true);
+      else expect(command().length).toBeGreaterThan(0); // reported: this machine cannot do it
+    } finally {
+      parent.kill('SIGKILL');
+      for (const pid of command()) process.kill(pid, 'SIGKILL');
+    }
+  });
+
+  it('ends at its timeout even when the agent hangs and its own timer never fires', async () => {
+    const tag = uniqueTag(7);
+    const parent = startParent(tree(tag), 3000);
+    const command = () => processesTagged(tag).filter((pid) => pid !== parent.pid);
+    try {
+      expect(await eventually(() => command().filter((pid) => isSleep(pid)).length === 4, 30_000)).toBe(true);
+      parent.kill('SIGUSR1'); // blocks the parent's event loop for good
+      const isolation = await detectIsolation('none');
+      if (isolation.externalTimeout && isolation.processTree === 'pid-namespace') {
+        expect(await eventually(() => command().length === 0, 15_000)).toBe(true);
+        expect(parent.exitCode).toBeNull(); // the agent is still there, hung: timeout(1) did it
+      }
+    } finally {
+      parent.kill('SIGKILL');
+      for (const pid of command()) process.kill(pid, 'SIGKILL');
+    }
   });
 });

@@ -1,8 +1,13 @@
 /**
  * Runs one command of untrusted repository code: denylist first, then in its own process group (and PID
  * namespace where possible) with a wall-clock timeout that kills the whole tree, resource limits, a
- * scrubbed environment with a private HOME, and no network unless asked for. What could actually be
- * applied on this machine is reported with every result, so callers can say when isolation was missing.
+ * scrubbed environment with a private HOME, no network unless asked for (but its own loopback), and no
+ * writes outside the checkout. What could actually be applied on this machine is reported with every
+ * result, so callers can say when isolation was missing.
+ *
+ * The run's lifetime does not depend on this process staying healthy: its outermost process gets
+ * SIGKILL when this process dies (PR_SET_PDEATHSIG), which ends the PID namespace and everything in it,
+ * and coreutils `timeout` kills it shortly after the timeout even if this process's timer never fires.
  *
  * Limits and their weaknesses:
  * - `cpuSeconds` is RLIMIT_CPU, per process: a tree of processes may use more in total; the timeout bounds it.
@@ -14,9 +19,11 @@
  *   of the user (the farm's own included) and does not apply to root at all — not even inside a user
  *   namespace — so without cgroups a fork bomb is only stopped by the timeout.
  * - `maxFileBytes` is RLIMIT_FSIZE (per file written).
- * The filesystem is not isolated: the command can read and write whatever its user can outside the
- * checkout. The PID namespace hides other processes' /proc/<pid>/environ (the farm's secrets); without it
- * a command running as the same user could read them there.
+ * Writes: with a mount namespace everything but the checkout, the run's home and a private /tmp and
+ * /dev/shm is read-only, for root too, and the command holds no capabilities (namespace-setup.ts); without
+ * one it can write whatever its user can. Reads are not confined: the command can read what its user can.
+ * The PID namespace hides other processes' /proc/<pid>/environ (the farm's secrets); without it a command
+ * running as the same user could read them there.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -31,15 +38,18 @@ import { checkCommand } from './denylist';
 import { CommandDenied, SandboxError } from './errors';
 import {
   cgroupsFor,
+  lifetimeToolsFor,
   limitsToolFor,
   namespacesFor,
   RunCgroup,
   signalQuietly,
   type CgroupPlan,
+  type LifetimeTools,
   type LimitsTool,
   type NamespacePlan,
   type Network,
 } from './isolation';
+import { MAX_WRITABLE_DIRS, namespaceSetup } from './namespace-setup';
 import { headAndTail, OutputCapture } from './output';
 
 export interface SandboxLimits {
@@ -72,12 +82,19 @@ export interface SandboxRequest {
   limits?: Partial<SandboxLimits>;
   /** Added to the scrubbed base environment; names and values that look like secrets are dropped. */
   env?: Record<string, string | undefined>;
+  /** Directories besides `cwd` (the checkout) the command may write, e.g. a shared package cache; they must exist. */
+  writableDirs?: string[];
   /** 'none' (the default) runs in a private network namespace where the machine allows it. */
   network?: Network;
   /** Reduces the captured output to `max` characters; the default keeps its start and its end. */
   explainOutput?: (output: string, max: number) => string;
   /** Use less than the machine offers (what is given replaces the probe): for tests of the fallbacks. */
-  capabilities?: { namespaces?: NamespacePlan; limitsTool?: LimitsTool; cgroups?: CgroupPlan | null };
+  capabilities?: {
+    namespaces?: NamespacePlan;
+    limitsTool?: LimitsTool;
+    cgroups?: CgroupPlan | null;
+    lifetime?: LifetimeTools;
+  };
   log?: Logger;
 }
 
@@ -86,6 +103,14 @@ export type KilledBy = 'timeout' | 'memory' | 'cpu' | 'file-size' | 'processes';
 export interface Isolation {
   /** 'unavailable': network 'none' was asked for but the command had the host's network. */
   network: 'namespace' | 'unavailable' | 'host';
+  /** 'own': 127.0.0.1 is the run's own loopback, up; 'down': a namespace whose loopback could not be brought up. */
+  loopback: 'own' | 'down' | 'host';
+  /** 'checkout-only': nothing outside the checkout, the run's home and a private /tmp is writable. */
+  filesystem: 'checkout-only' | 'unrestricted';
+  /** The tree dies when the process that started it dies (a PID namespace whose holder has a parent-death signal). */
+  endsWithParent: boolean;
+  /** The timeout is also enforced by a process of its own (coreutils timeout), not only by this process's timer. */
+  externalTimeout: boolean;
   /** How the whole tree is ended: a PID namespace also catches processes that left the process group. */
   processTree: 'pid-namespace' | 'process-group';
   limits: LimitsTool;
@@ -114,6 +139,8 @@ export interface SandboxResult {
 const JOIN_CGROUPS = 'while [ "$1" != -- ]; do echo $$ > "$1" || exit 125; shift; done; shift; exec "$@"';
 /** PID 1 of the namespace: a shell that stays, so the command is not init (which ignores default signals). */
 const NAMESPACE_INIT = '"$@"; exit $?';
+/** How long after the timeout `timeout(1)` kills the run when this process's own timer did not. */
+const EXTERNAL_TIMEOUT_GRACE_MS = 2000;
 /** After the command ends, how long stragglers get to release its output pipes before they are closed. */
 const PIPE_GRACE_MS = 2000;
 const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
@@ -182,22 +209,33 @@ function createMetrics() {
 }
 let metrics: ReturnType<typeof createMetrics> | undefined;
 let warnedNoNetworkNamespace = false;
+let warnedWeakIsolation = false;
 const sandboxMetrics = () => (metrics ??= createMetrics());
 
 /** What a run with this network mode gets on this machine (probed once per process). */
 export async function detectIsolation(network: Network = 'none'): Promise<Isolation> {
-  const [ns, tool, cgroup] = await Promise.all([namespacesFor(network), limitsToolFor(), cgroupsFor()]);
-  return isolationOf(network, ns, tool, cgroup !== undefined);
+  const [ns, tool, cgroup, lifetime] = await Promise.all([
+    namespacesFor(network),
+    limitsToolFor(),
+    cgroupsFor(),
+    lifetimeToolsFor(),
+  ]);
+  return isolationOf(network, ns, tool, cgroup !== undefined, lifetime);
 }
 
 function isolationOf(
   network: Network,
-  ns: { network: boolean; pid: boolean },
+  ns: NamespacePlan,
   tool: LimitsTool,
   cgroup: boolean,
+  lifetime: LifetimeTools,
 ): Isolation {
   return {
     network: network === 'host' ? 'host' : ns.network ? 'namespace' : 'unavailable',
+    loopback: ns.network ? (ns.loopback ? 'own' : 'down') : 'host',
+    filesystem: ns.filesystem ? 'checkout-only' : 'unrestricted',
+    endsWithParent: ns.pid && lifetime.parentDeathSignal,
+    externalTimeout: lifetime.externalTimeout,
     processTree: ns.pid ? 'pid-namespace' : 'process-group',
     limits: tool,
     memory: cgroup ? 'cgroup' : tool !== 'none' ? 'address-space' : 'none',
@@ -266,14 +304,21 @@ export async function runSandboxed(req: SandboxRequest): Promise<SandboxResult> 
     throw new CommandDenied(shown, verdict.rule, verdict.reason);
   }
   if (!existsSync(req.cwd)) throw new SandboxError(`working directory ${req.cwd} does not exist`);
+  const missing = (req.writableDirs ?? []).filter((dir) => !existsSync(dir));
+  if (missing.length) throw new SandboxError(`writable directories ${missing.join(', ')} do not exist`);
+  if ((req.writableDirs ?? []).length > MAX_WRITABLE_DIRS - 2)
+    throw new SandboxError(`at most ${MAX_WRITABLE_DIRS - 2} writable directories besides the checkout`);
   const log = req.log ?? silentLogger;
-  const limits = { ...DEFAULT_LIMITS, ...req.limits };
-  const network = req.network ?? 'none';
   const given = req.capabilities ?? {};
-  const [ns, tool, cgroupPlan] = await Promise.all([
+  const limits: SandboxLimits = { ...DEFAULT_LIMITS };
+  for (const [name, value] of Object.entries(req.limits ?? {}))
+    if (value !== undefined) limits[name as keyof SandboxLimits] = value; // an unset limit keeps its default
+  const network = req.network ?? 'none';
+  const [ns, tool, cgroupPlan, lifetime] = await Promise.all([
     given.namespaces ?? namespacesFor(network),
     given.limitsTool ?? limitsToolFor(),
     given.cgroups !== undefined ? given.cgroups : cgroupsFor(),
+    given.lifetime ?? lifetimeToolsFor(),
   ]);
 
   const home = await mkdtemp(join(tmpdir(), 'farm-sandbox-'));
@@ -287,7 +332,7 @@ export async function runSandboxed(req: SandboxRequest): Promise<SandboxResult> 
       log.warn('could not create a cgroup for a sandboxed run; limits fall back to rlimits', { err });
     }
   }
-  const isolation = isolationOf(network, ns, tool, cgroup !== undefined);
+  const isolation = isolationOf(network, ns, tool, cgroup !== undefined, lifetime);
   if (isolation.network === 'unavailable') {
     sandboxMetrics().unisolated.inc();
     if (!warnedNoNetworkNamespace) {
@@ -298,10 +343,28 @@ export async function runSandboxed(req: SandboxRequest): Promise<SandboxResult> 
     }
   }
 
+  const weaknesses = [
+    isolation.filesystem === 'unrestricted' && 'writes outside the checkout are not prevented',
+    !isolation.endsWithParent && 'a command can outlive this process',
+    !isolation.externalTimeout && 'only this process enforces the timeout',
+    isolation.loopback === 'down' && "the network namespace's loopback is down",
+  ].filter((w): w is string => typeof w === 'string');
+  if (weaknesses.length && !warnedWeakIsolation) {
+    warnedWeakIsolation = true; // once per process; every result says what was in force
+    log.warn('the sandbox cannot contain commands fully on this machine', { weaknesses, isolation });
+  }
+
   const { env, dropped } = sandboxEnv(req.env, home, runId);
+  // each wrapper execs the next; the parent-death signal goes on the process this one spawns and on the
+  // one `timeout` forks, so a dying parent at either level takes the namespace holder (unshare) with it
+  const dieWithParent = lifetime.parentDeathSignal ? ['setpriv', '--pdeathsig', 'KILL', '--'] : [];
+  const externalSeconds = ((req.timeoutMs + EXTERNAL_TIMEOUT_GRACE_MS) / 1000).toFixed(1);
   const argv = [
     ...(cgroup ? ['sh', '-c', JOIN_CGROUPS, 'farm-cgroups', ...cgroup.procsFiles, '--'] : []),
+    ...dieWithParent,
+    ...(lifetime.externalTimeout ? ['timeout', '-s', 'KILL', externalSeconds, ...dieWithParent] : []),
     ...(ns.args.length ? ['unshare', ...ns.args, '--'] : []),
+    ...(ns.setup ? namespaceSetup(ns, [req.cwd, home, ...(req.writableDirs ?? [])], limits.memoryBytes) : []),
     ...(ns.pid ? ['sh', '-c', NAMESPACE_INIT, 'farm-init'] : []),
     ...limitsPrefix(tool, limits, cgroup !== undefined),
     ...(req.argv ?? ['bash', '-c', req.command!]),
@@ -359,6 +422,8 @@ export async function runSandboxed(req: SandboxRequest): Promise<SandboxResult> 
 
   const durationMs = Math.round(performance.now() - started);
   const signal = outcome.signal ?? signalFromExit(outcome.code);
+  // `timeout(1)` struck because this process's timer could not (a blocked event loop)
+  if (!timedOut && signal === 'SIGKILL' && durationMs >= req.timeoutMs) timedOut = true;
   const text = capture.text();
   const failed = outcome.code !== 0;
   let killedBy: KilledBy | undefined;

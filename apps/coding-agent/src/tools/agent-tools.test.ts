@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promis
 import os from 'node:os';
 import path from 'node:path';
 import git from 'isomorphic-git';
+import { detectIsolation } from '@farm/sandbox';
 import { AgentToolBox, globToRegExp } from './agent-tools';
 import { secretRedactor } from './redact-secrets';
 
@@ -195,6 +196,27 @@ describe('safety rules', () => {
     expect((await run('run_command', { command: 'echo out; exit 3' })).output).toBe('exit code 3\nout\n');
     const checks = await run('run_checks');
     expect([checks.ok, checks.output]).toEqual([true, 'all checks passed: test']);
+  });
+
+  test('run_command cannot write outside the checkout, even when the farm runs as root', async () => {
+    const id = Math.random().toString(36).slice(2);
+    const targets = [`/var/tmp/outside-${id}`, `/tmp/outside-${id}`, path.join(path.dirname(root), `escaped-${id}`)];
+    try {
+      const { output } = await run('run_command', {
+        command: `${targets.map((t) => `echo x > ${t}`).join('; ')}; echo x > ../outside/secret.txt; echo x > inside.txt`,
+      });
+      const isolation = await detectIsolation('none');
+      expect(fs.readFileSync(path.join(root, 'inside.txt'), 'utf8')).toBe('x\n');
+      if (isolation.filesystem === 'checkout-only') {
+        for (const target of targets) expect(fs.existsSync(target)).toBe(false);
+        expect(fs.readFileSync(path.join(outside, 'secret.txt'), 'utf8')).toBe('outside the tree');
+        expect(output).toContain(`/var/tmp/outside-${id}: Read-only file system`);
+      } else {
+        expect(isolation.filesystem).toBe('unrestricted'); // this machine cannot: the sandbox says so
+      }
+    } finally {
+      for (const target of targets) fs.rmSync(target, { force: true });
+    }
   });
 
   test('the agent’s change is the tree’s net change without what the checks left behind', async () => {

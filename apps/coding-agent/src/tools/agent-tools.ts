@@ -8,6 +8,7 @@ import {
   headAndTail,
   runChecks,
   runSandboxed,
+  type CheckCeilings,
   type CheckStep,
   type ChecksResult,
 } from '@farm/sandbox';
@@ -46,9 +47,14 @@ export interface ToolBoxOptions {
   redact: Redactor;
   /** The repository's checks (the same steps the diff strategy runs). */
   checks: CheckStep[];
+  /** The default and the most a check step may ask for. */
   checkTimeoutSeconds: number;
+  /** The operator's other limits on checks, also run_command's memory and processes. */
+  checkCeilings?: Partial<Omit<CheckCeilings, 'timeoutSeconds'>>;
   /** Extra environment for checks and commands; the sandbox still drops secrets. */
   env?: Record<string, string>;
+  /** Directories besides the checkout that checks and commands may write (a shared package cache). */
+  writableDirs?: string[];
   limits?: Partial<ToolLimits>;
   log?: Logger;
 }
@@ -466,8 +472,9 @@ export class AgentToolBox {
   async runRepositoryChecks(): Promise<ChecksResult> {
     const before = new Set((await netChanges(this.opts.root)).map((c) => c.path));
     const result = await runChecks(this.opts.root, this.opts.checks, {
-      defaultTimeoutSeconds: this.opts.checkTimeoutSeconds,
+      ceilings: { ...this.opts.checkCeilings, timeoutSeconds: this.opts.checkTimeoutSeconds },
       env: this.opts.env,
+      writableDirs: this.opts.writableDirs,
       log: this.log,
     });
     for (const c of await netChanges(this.opts.root)) if (!before.has(c.path)) this.checkArtifacts.add(c.path);
@@ -527,8 +534,13 @@ export class AgentToolBox {
           cwd: this.opts.root,
           timeoutMs: Math.min(timeout_seconds ?? max(), max()) * 1000,
           env: { PYTHONDONTWRITEBYTECODE: '1', ...this.opts.env },
+          writableDirs: this.opts.writableDirs,
           network: 'none',
-          limits: { maxOutputBytes: this.limits.maxOutputChars },
+          limits: {
+            maxOutputBytes: this.limits.maxOutputChars,
+            memoryBytes: this.opts.checkCeilings?.memoryBytes,
+            maxProcesses: this.opts.checkCeilings?.maxProcesses,
+          },
           log: this.log,
         });
         const how = result.timedOut
