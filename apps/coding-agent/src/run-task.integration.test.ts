@@ -78,14 +78,17 @@ function agentDeps(baseURL: string, overrides: Partial<AgentDeps> = {}): AgentDe
   };
 }
 
+// Task ids unique to this run: the srm's leases and the lessons live in a database that may outlive a run.
+const RUN = Date.now().toString(36);
+
 /** A fresh repo seeded with `files`, and a task on it (dispatch 1). */
 async function seedTask(files: Record<string, string>, overrides: Partial<farm.v1.ICodingTask> = {}) {
   const name = `repo-${++n}.git`;
   const url = await git.createBareRepo(name);
   const baseCommit = await seedBareRepo({ url, files, message: 'initial' });
   const task: farm.v1.ICodingTask = {
-    id: `task-${n}`,
-    changeRequestId: `cr-${n}`,
+    id: `task-${RUN}-${n}`,
+    changeRequestId: `cr-${RUN}-${n}`,
     goal: 'Add multiply(a, b) to calc.py',
     repo: { url, baseRef: 'main', baseCommit },
     dispatch: 1,
@@ -155,7 +158,7 @@ const leaseRef = (l: { id: string; fencingToken: string; symbol: string }) => ({
 describe('coding agent on a Python repo (pytest)', () => {
   test('a correct patch passes the first time and is pushed as agt/<task_id>', async () => {
     const { result, url } = await runTask(PYTHON_REPO, { chat: [{ answer: { diff: PY_ADD_MULTIPLY } }] });
-    expect([S[result.status!], result.attempts, result.branchName]).toEqual(['SUCCESS', 1, `agt/task-${n}`]);
+    expect([S[result.status!], result.attempts, result.branchName]).toEqual(['SUCCESS', 1, `agt/task-${RUN}-${n}`]);
     expect(await remoteBranchSha(url, result.branchName!)).toBe(result.commitSha);
     expect(result.stepDurations!.map((d) => d.step)).toEqual(
       expect.arrayContaining(['clone', 'retrieve', 'llm', 'apply', 'check', 'commit', 'push']),
@@ -177,7 +180,7 @@ describe('coding agent on a Python repo (pytest)', () => {
     );
     expect([S[result.status!], result.attempts]).toEqual(['SUCCESS', 2]);
     // The trajectory has each attempt's prompt, model step, answer, check results and reward, then the result.
-    const events = (await readFile(path.join(trajectoryDir, `task-${n}.1.jsonl`), 'utf8'))
+    const events = (await readFile(path.join(trajectoryDir, `task-${RUN}-${n}.1.jsonl`), 'utf8'))
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as { event: string; attempt?: number; ok?: boolean });
@@ -214,7 +217,7 @@ describe('coding agent on a Python repo (pytest)', () => {
     });
     expect([S[result.status!], result.attempts, result.failedStep]).toEqual(['SOFT_FAIL', 3, 'attempts']);
     expect(prompts[1]).toMatch(/rejected.*calc\.py/s);
-    expect(await remoteBranchSha(url, `agt/task-${n}`)).toBeUndefined();
+    expect(await remoteBranchSha(url, `agt/task-${RUN}-${n}`)).toBeUndefined();
   });
 
   test('redelivering a finished task pushes nothing new and emits the same CommitResult', async () => {
