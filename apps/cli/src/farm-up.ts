@@ -14,7 +14,7 @@ import {
   changeRequestApi,
 } from '@farm/orchestrator';
 import { plannerModelFrom, requestPlannerConfigSchema } from '@farm/request-planner';
-import { loadConfig, z, type Logger, type RouteHandler } from '@farm/runtime';
+import { loadConfig, z, type HealthStatus, type Logger, type RouteHandler } from '@farm/runtime';
 import { startSrmServer } from '@farm/srm';
 import { PostgresSymbolLeases } from '@farm/srm-client';
 import { openStore, type SqlStore } from '@farm/store';
@@ -58,6 +58,8 @@ export interface RunningFarm {
   store: SqlStore;
   localRepos: LocalRepoMirrors;
   routes: RouteHandler;
+  /** /healthz: unhealthy while a consumer of the bus is down. */
+  health(): HealthStatus;
   stop(): Promise<void>;
 }
 
@@ -128,7 +130,7 @@ export async function startFarmUp(env: NodeJS.ProcessEnv, log: Logger): Promise<
       log,
       resolveLocalRepo: (id, repo) => localRepos.prepare(id, repo),
     });
-    return { bus, store, localRepos, routes, stop: unwind };
+    return { bus, store, localRepos, routes, health: () => bus.health(), stop: unwind };
   } catch (err) {
     await unwind();
     throw err;

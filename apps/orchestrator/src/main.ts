@@ -27,6 +27,7 @@ void runService(log, config.FARM_METRICS_PORT, async () => {
   await orchestrator.start();
   return {
     routes: changeRequestApi({ store, orchestrator, log }),
+    health: () => bus.health(),
     stop: async () => {
       await orchestrator.stop();
       await launcher.close();

@@ -9,3 +9,4 @@ export { SpoolDirBus, readSpoolDir, type SpooledMessage } from './spool-dir-bus'
 export { connectKafkaFromEnv } from './connect';
 export { busConfigSchema, connectBus, connectKafka, type BusConfig } from './config';
 export { busMetrics } from './metrics';
+export * from './redelivery';
