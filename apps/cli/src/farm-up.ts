@@ -77,7 +77,7 @@ export async function startFarmUp(env: NodeJS.ProcessEnv, log: Logger): Promise<
   // The agents validate their settings too, but a farm that cannot run one should not start.
   if (config.FARM_LAUNCHER === 'process') loadConfig(agentConfigSchema, env);
   const layout = stateLayout(config.FARM_STATE_DIR);
-  const store = await openStore(config.DATABASE_URL, layout.database);
+  const store = await openStore(config.DATABASE_URL, layout.database, log);
   const stack: (() => Promise<void>)[] = [() => store.close()];
   const unwind = async () => {
     for (const close of stack.reverse()) await close().catch((err) => log.error('stopping failed', { err }));
