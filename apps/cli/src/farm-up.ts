@@ -23,6 +23,7 @@ import { farmLeases, startFarm } from './local-farm';
 import { submitChangeRequest, type SubmitInput } from './submit';
 import { LocalRepoMirrors } from './local-repos';
 import { stablePort } from './stable-ports';
+import { lockStateDir } from './state-dir-lock';
 
 /** When a request on a local repository ends, its branches go back into that repository. */
 async function syncLocalReposWhenDone(bus: EventBus, store: SqlStore, repos: LocalRepoMirrors, log: Logger) {
@@ -77,12 +78,15 @@ export async function startFarmUp(env: NodeJS.ProcessEnv, log: Logger): Promise<
   // The agents validate their settings too, but a farm that cannot run one should not start.
   if (config.FARM_LAUNCHER === 'process') loadConfig(agentConfigSchema, env);
   const layout = stateLayout(config.FARM_STATE_DIR);
-  const store = await openStore(config.DATABASE_URL, layout.database, log);
-  const stack: (() => Promise<void>)[] = [() => store.close()];
+  // Before anything is written there: a second farm up on the directory stops here, naming the first.
+  const unlock = lockStateDir(config.FARM_STATE_DIR);
+  const stack: (() => Promise<void>)[] = [async () => unlock()];
   const unwind = async () => {
     for (const close of stack.reverse()) await close().catch((err) => log.error('stopping failed', { err }));
   };
   try {
+    const store = await openStore(config.DATABASE_URL, layout.database, log);
+    stack.push(() => store.close());
     const bus = await connectBus(config, { clientId: 'farm-up', log, store });
     stack.push(() => bus.close());
     // The srm on the same store, over HTTP on loopback for the agent processes' claims.
