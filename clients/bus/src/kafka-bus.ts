@@ -84,7 +84,23 @@ export class KafkaBus extends BaseBus {
     return bus;
   }
 
+  /**
+   * Creates the missing topics. KafkaJS's wait for their leaders gives up on "This server does not host this
+   * topic-partition" while a busy broker is still creating them; that is retriable, and creating is idempotent.
+   */
   private async ensureTopics(): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.createMissingTopics();
+      } catch (err) {
+        if ((err as { retriable?: boolean }).retriable !== true || attempt >= 5) throw err;
+        this.log.warn('creating topics failed; trying again', { attempt, err });
+        await new Promise((r) => setTimeout(r, 500 * attempt));
+      }
+    }
+  }
+
+  private async createMissingTopics(): Promise<void> {
     const admin = this.kafka.admin();
     await admin.connect();
     try {
