@@ -10,6 +10,10 @@ const READY_TIMEOUT_MS = 30_000;
 
 export interface LocalPostgres {
   url: string;
+  /** Stops the server (`fast`: a clean shutdown; `immediate`: like a crash), keeping its data. */
+  halt(mode?: 'fast' | 'immediate'): Promise<void>;
+  /** Starts a halted server again, on the same port with the same data. */
+  resume(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -38,14 +42,8 @@ export async function startPostgres(opts: { log?: Logger; database?: string } = 
     rmSync(dir, { recursive: true, force: true });
   };
 
-  try {
-    // C locale: minimal containers often lack the locale in $LANG. --no-sync: the data is thrown away anyway.
-    await run(
-      join(bin, 'initdb'),
-      ['-D', data, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--locale=C', '--no-sync'],
-      spawnOpts,
-    );
-    // Run the postmaster in the foreground (not `pg_ctl start`, which daemonizes) so the guard can stop it if we die.
+  // Run the postmaster in the foreground (not `pg_ctl start`, which daemonizes) so the guard can stop it if we die.
+  const launch = async () => {
     proc = spawnGuarded(
       join(bin, 'postgres'),
       // Durability is pointless for a throwaway server; these make tests' DDL/commits much cheaper.
@@ -69,6 +67,22 @@ export async function startPostgres(opts: { log?: Logger; database?: string } = 
     );
     log.debug('postgres starting', { port, pid: proc.child.pid, logFile });
     await waitReady(port, proc.exited);
+  };
+  const halt = async (mode: 'fast' | 'immediate' = 'fast') => {
+    if (!proc) return;
+    await run(join(bin, 'pg_ctl'), ['stop', '-D', data, '-m', mode, '-w'], spawnOpts);
+    await proc.exited;
+    proc = undefined;
+  };
+
+  try {
+    // C locale: minimal containers often lack the locale in $LANG. --no-sync: the data is thrown away anyway.
+    await run(
+      join(bin, 'initdb'),
+      ['-D', data, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--locale=C', '--no-sync'],
+      spawnOpts,
+    );
+    await launch();
     const admin = new Client({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres' });
     await admin.connect();
     try {
@@ -81,7 +95,7 @@ export async function startPostgres(opts: { log?: Logger; database?: string } = 
     await stop();
     throw new Error(`postgres failed to start: ${(err as Error).message}\n--- tail of ${logFile} ---\n${logTail}`);
   }
-  return { url: `postgres://postgres@127.0.0.1:${port}/${database}`, stop };
+  return { url: `postgres://postgres@127.0.0.1:${port}/${database}`, halt, resume: launch, stop };
 }
 
 /** Newest /usr/lib/postgresql/<major>/bin; installs the distro package when missing and we are root. */

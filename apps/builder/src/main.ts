@@ -14,5 +14,5 @@ void runService(log, config.FARM_METRICS_PORT, async () => {
   const bus = await connectKafka(config, 'builder', log);
   const launcher = createBuildLauncher(config, { bus, log });
   const builder = await startBuilder({ bus, launcher, log });
-  return { stop: async () => (await builder.stop(), await bus.close()) };
+  return { stop: async () => (await builder.stop(), await bus.close()), health: () => bus.health() };
 });

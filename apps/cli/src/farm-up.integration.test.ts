@@ -194,6 +194,37 @@ describe('farm up over its HTTP API, for a repository on this machine', () => {
     expect(again).toEqual({ changeRequestId: id, created: false });
   });
 
+  test('a second farm up on the same state directory exits with an error naming it and the running one', async () => {
+    const env = await baseEnv('twice');
+    await mkdir(path.join(tmp, 'twice'), { recursive: true });
+    const first = await startFarmUp(env, path.join(tmp, 'twice', 'first.log'));
+    running.push(first);
+    const ports = await readFile(path.join(env.FARM_STATE_DIR!, 'ports.json'), 'utf8');
+    const runSecond = (port: string) =>
+      new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        const child = spawn(FARM_BIN, ['up'], {
+          env: { ...env, FARM_METRICS_PORT: port },
+          stdio: ['ignore', 'ignore', 'pipe'],
+        });
+        let stderr = '';
+        child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+        child.on('exit', (code) => resolve({ code, stderr }));
+      });
+    // On another port (it would have served the same PGlite directory), and on the same one (it would have
+    // rewritten ports.json before failing to listen).
+    for (const port of [String(await freePort()), env.FARM_METRICS_PORT!]) {
+      const second = await runSecond(port);
+      expect(second.code).not.toBe(0);
+      expect(second.stderr).toContain(`pid ${first.process.pid}`);
+      expect(second.stderr).toContain(env.FARM_STATE_DIR);
+    }
+    expect(await readFile(path.join(env.FARM_STATE_DIR!, 'ports.json'), 'utf8')).toBe(ports);
+    expect((await fetch(`${first.url}/healthz`)).status).toBe(200);
+    // Killed without a chance to clean up, the first leaves a stale lock, which the next start takes over.
+    await stop(first, 'SIGKILL');
+    running.push(await startFarmUp(env, path.join(tmp, 'twice', 'third.log')));
+  });
+
   test('on Kafka and PostgreSQL: the same submission over HTTP runs to DONE with the branches back home', async () => {
     model.setScript({ chat: [planStep([{ id: 'mul', goal: GOAL }]), agentStep(GOAL, ADD_MULTIPLY)] });
     const repo = path.join(tmp, 'kafka', 'my-app');

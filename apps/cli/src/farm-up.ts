@@ -19,7 +19,7 @@ import {
   changeRequestApi,
 } from '@farm/orchestrator';
 import { plannerModelFrom, requestPlannerConfigSchema } from '@farm/request-planner';
-import { loadConfig, z, type Logger, type RouteHandler } from '@farm/runtime';
+import { loadConfig, z, type HealthStatus, type Logger, type RouteHandler } from '@farm/runtime';
 import { startSrmServer } from '@farm/srm';
 import { PostgresSymbolLeases } from '@farm/srm-client';
 import { openStore, type SqlStore } from '@farm/store';
@@ -30,6 +30,7 @@ import { farmLeases, startFarm } from './local-farm';
 import { submitChangeRequest, type SubmitInput } from './submit';
 import { LocalRepoMirrors } from './local-repos';
 import { stablePort } from './stable-ports';
+import { lockStateDir } from './state-dir-lock';
 
 /** When a request on a local repository ends, its branches go back into that repository. */
 async function syncLocalReposWhenDone(bus: EventBus, store: SqlStore, repos: LocalRepoMirrors, log: Logger) {
@@ -65,6 +66,8 @@ export interface RunningFarm {
   store: SqlStore;
   localRepos: LocalRepoMirrors;
   routes: RouteHandler;
+  /** /healthz: unhealthy while a consumer of the bus is down. */
+  health(): HealthStatus;
   stop(): Promise<void>;
 }
 
@@ -97,12 +100,15 @@ export async function startFarmUp(given: NodeJS.ProcessEnv, log: Logger): Promis
   // The agents validate their settings too, but a farm that cannot run one should not start.
   if (config.FARM_LAUNCHER === 'process') loadConfig(agentConfigSchema, env);
   const layout = stateLayout(config.FARM_STATE_DIR);
-  const store = await openStore(config.DATABASE_URL, layout.database);
-  const stack: (() => Promise<void>)[] = [() => store.close()];
+  // Before anything is written there: a second farm up on the directory stops here, naming the first.
+  const unlock = lockStateDir(config.FARM_STATE_DIR);
+  const stack: (() => Promise<void>)[] = [async () => unlock()];
   const unwind = async () => {
     for (const close of stack.reverse()) await close().catch((err) => log.error('stopping failed', { err }));
   };
   try {
+    const store = await openStore(config.DATABASE_URL, layout.database, log);
+    stack.push(() => store.close());
     const bus = await connectBus(config, { clientId: 'farm-up', log, store });
     stack.push(() => bus.close());
     // The srm on the same store, over HTTP on loopback for the agent processes' claims.
@@ -151,7 +157,7 @@ export async function startFarmUp(given: NodeJS.ProcessEnv, log: Logger): Promis
       log,
       resolveLocalRepo: (id, repo) => localRepos.prepare(id, repo),
     });
-    return { bus, store, localRepos, routes, stop: unwind };
+    return { bus, store, localRepos, routes, health: () => bus.health(), stop: unwind };
   } catch (err) {
     await unwind();
     throw err;

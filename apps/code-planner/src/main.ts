@@ -16,5 +16,5 @@ void runService(log, config.FARM_METRICS_PORT, async () => {
   const bus = await connectKafka(config, 'code-planner', log);
   const leases = config.FARM_SRM_URL ? srmReserver(new HttpSymbolLeases(config.FARM_SRM_URL)) : undefined;
   const sub = await startCodePlanner({ bus, log, leases, leaseTtlSeconds: config.FARM_LEASE_TTL_S });
-  return { stop: async () => (await sub.stop(), await bus.close()) };
+  return { stop: async () => (await sub.stop(), await bus.close()), health: () => bus.health() };
 });

@@ -14,5 +14,5 @@ void runService(log, config.FARM_METRICS_PORT, async () => {
   const deps = agentDepsFromConfig(config, log, [gitCredentials.FARM_GIT_TOKEN]);
   const bus = await connectKafka(config, 'coding-agent', log);
   const sub = await startAgentWorker(bus, deps, config.FARM_AGENT_GROUP);
-  return { stop: async () => (await sub.stop(), await bus.close()) };
+  return { stop: async () => (await sub.stop(), await bus.close()), health: () => bus.health() };
 });

@@ -3,7 +3,7 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { farm } from '@farm/proto';
-import { InProcessBus, Topics } from '@farm/bus';
+import { InProcessBus, Topics, type EventBus } from '@farm/bus';
 import { silentLogger } from '@farm/runtime';
 import { ChildProcessLauncher } from './child-process-launcher';
 
@@ -16,6 +16,24 @@ const isRunning = (pid: number) => {
     return false;
   }
 };
+/**
+ * A bus wrapper that refuses the first `failures` publishes, as a broker that is away would, then passes
+ * them on: stands in for an unreachable Kafka in these unit tests of the launcher's publish retries.
+ */
+function refusingBus(bus: EventBus, failures: number): Pick<EventBus, 'publishRaw'> & { refused: number } {
+  const wrapper = {
+    refused: 0,
+    async publishRaw(...args: Parameters<EventBus['publishRaw']>) {
+      if (wrapper.refused < failures) {
+        wrapper.refused++;
+        throw new Error('KafkaJSConnectionError: Connection error: connect ECONNREFUSED 127.0.0.1:9092');
+      }
+      return bus.publishRaw(...args);
+    },
+  };
+  return wrapper;
+}
+
 const task = (id: string, dispatch = 1) => farm.v1.CodingTask.create({ id, changeRequestId: 'cr-1', dispatch });
 
 describe('the process launcher', () => {
@@ -34,9 +52,10 @@ describe('the process launcher', () => {
     await rm(tmp, { recursive: true, force: true });
   });
 
-  const launcher = (behaviour: string, onClose: 'stop' | 'leave' = 'stop') =>
+  const launcher = (behaviour: string, onClose: 'stop' | 'leave' = 'stop', via: Pick<EventBus, 'publishRaw'> = bus) =>
     new ChildProcessLauncher({
-      bus,
+      bus: via as EventBus,
+      publishRetryMs: 20,
       log: silentLogger,
       agentEntry: AGENT,
       env: { ...process.env, FARM_TEST_AGENT: behaviour },
@@ -97,5 +116,63 @@ describe('the process launcher', () => {
     await until(() => results.some((r) => r.taskId === 't5'));
     expect(results.filter((r) => r.taskId === 't4').map((r) => r.status)).toEqual([farm.v1.CommitStatus.SUCCESS]);
     await second.close();
+  });
+
+  it('keeps trying to publish a result while the bus refuses it, and publishes it once when it is back', async () => {
+    const flaky = refusingBus(bus, 4);
+    const l = launcher('succeed', 'stop', flaky);
+    await l.launch(task('t6'));
+    await until(() => results.length === 1 && l.inFlight === 0);
+    expect(flaky.refused).toBe(4);
+    expect(results[0]).toMatchObject({ taskId: 't6', status: farm.v1.CommitStatus.SUCCESS });
+    await l.close();
+    await bus.drain();
+    expect(results).toHaveLength(1);
+    expect(await readdir(path.join(tmp, 'agents'))).toEqual([]);
+  });
+
+  it('a HARD_FAIL on behalf of a crashed agent is retried the same way and published once', async () => {
+    const flaky = refusingBus(bus, 3);
+    const l = launcher('crash', 'stop', flaky);
+    await l.launch(task('t7'));
+    await until(() => results.length === 1 && l.inFlight === 0);
+    expect(flaky.refused).toBe(3);
+    expect(results[0]).toMatchObject({ taskId: 't7', status: farm.v1.CommitStatus.HARD_FAIL });
+    await l.close();
+    await bus.drain();
+    expect(results).toHaveLength(1);
+  });
+
+  it('after a restart with the bus still away, start-up goes on and the result is published once it is back', async () => {
+    const first = launcher('succeed', 'leave');
+    await first.launch(task('t8'));
+    await first.close();
+    const spool = path.join(tmp, 'agents', 't8.1', 'out');
+    await until(() => existsSync(spool) && readdirSync(spool).some((f) => f.endsWith('.json')));
+    const { pid } = JSON.parse(readFileSync(path.join(tmp, 'agents', 't8.1', 'agent.json'), 'utf8')) as { pid: number };
+    await until(() => !isRunning(pid));
+    const flaky = refusingBus(bus, 5);
+    const second = launcher('succeed', 'stop', flaky);
+    await second.resume([task('t8')]); // returns while the bus still refuses
+    await until(() => results.length === 1);
+    expect(flaky.refused).toBe(5);
+    await second.close();
+    await bus.drain();
+    expect(results.map((r) => r.taskId)).toEqual(['t8']);
+  });
+
+  it('a launcher closed while the bus refuses leaves the result spooled, and the next one publishes it once', async () => {
+    const never = refusingBus(bus, Number.MAX_SAFE_INTEGER);
+    const first = launcher('succeed', 'leave', never);
+    await first.launch(task('t9'));
+    await until(() => never.refused > 0); // the agent finished; its result is refused
+    await first.close();
+    expect(results).toHaveLength(0);
+    const second = launcher('succeed');
+    await second.resume([task('t9')]);
+    await until(() => results.length === 1);
+    await second.close();
+    await bus.drain();
+    expect(results.map((r) => r.taskId)).toEqual(['t9']);
   });
 });

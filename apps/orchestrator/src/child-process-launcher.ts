@@ -14,7 +14,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { encodeTaskBase64, farm } from '@farm/proto';
-import { Topics, readSpoolDir, type EventBus } from '@farm/bus';
+import { SpoolDirBus, Topics, publishSpooled, readSpoolDir, type EventBus } from '@farm/bus';
 import { BackgroundWork, isSameProcess, signalGroup, startTicksOf, whenProcessEnds, type Logger } from '@farm/runtime';
 import { reportForAgent, type TaskLauncher } from './launcher';
 
@@ -37,6 +37,10 @@ export interface ChildProcessLauncherConfig {
   onClose?: 'stop' | 'leave';
   /** How often an adopted agent (not our child) is checked for having exited. */
   adoptPollMs?: number;
+  /** First wait before publishing an agent's result again while the bus refuses it (default 1 s, doubling). */
+  publishRetryMs?: number;
+  /** How long a closing launcher that stops its agents keeps trying to publish their results (default 30 s). */
+  closeGraceMs?: number;
 }
 
 interface AgentRecord {
@@ -65,6 +69,8 @@ export class ChildProcessLauncher implements TaskLauncher {
   private readonly timers = new Set<NodeJS.Timeout>();
   /** Closed with agents left running: their results are the next launcher's to publish. */
   private detached = false;
+  /** Aborted on close: results still unpublished stay spooled for the next start. */
+  private readonly closing = new AbortController();
 
   constructor(private readonly config: ChildProcessLauncherConfig) {
     this.stateDir = config.stateDir ?? mkdtempSync(join(os.tmpdir(), 'farm-agents-'));
@@ -134,7 +140,8 @@ export class ChildProcessLauncher implements TaskLauncher {
         this.watched.set(record.taskId, { ...record, dir });
         this.pollUntilExit(record.pid, record.startTicks, dir);
       } else {
-        await this.finish(dir, 'ended while the farm was not running');
+        // In the background: with the bus away, start-up goes on and the result is published once it is back.
+        this.background.add(this.finish(dir, 'ended while the farm was not running'));
       }
     }
     for (const task of dispatched) {
@@ -156,13 +163,17 @@ export class ChildProcessLauncher implements TaskLauncher {
   async close(): Promise<void> {
     if (this.config.onClose !== 'leave') {
       for (const a of this.watched.values()) this.kill(a, 'SIGTERM');
-      // Wait for their exits to be published (the exit handlers and adoption polls finish each agent).
+      // Wait for their exits to be published (the exit handlers and adoption polls finish each agent), for a
+      // while: with the bus away, what is not published stays spooled for the next start.
+      const giveUp = setTimeout(() => this.closing.abort(), this.config.closeGraceMs ?? 30_000);
       while (this.watched.size || this.background.size) {
         await this.background.settled();
         if (this.watched.size) await new Promise((r) => setTimeout(r, 20));
       }
+      clearTimeout(giveUp);
     } else {
       this.detached = true;
+      this.closing.abort();
       if (this.watched.size)
         this.config.log.info('agents left running; the next farm picks up their results', {
           agents: this.watched.size,
@@ -193,8 +204,11 @@ export class ChildProcessLauncher implements TaskLauncher {
   }
 
   /**
-   * Publishes what the agent spooled, or a SOFT_FAIL on its behalf, then forgets it. Publishing comes first:
-   * a crash in between republishes, and the orchestrator applies a result once.
+   * Publishes what the agent spooled, or a SOFT_FAIL `agent-died` on its behalf, then forgets it. The failure is
+   * spooled like an agent's own result, and each message is marked once published, so a publish the bus refused
+   * is tried again (with backoff, until it succeeds) without publishing anything twice; a crash between a
+   * publish and its mark republishes the same bytes, which the orchestrator applies once. A launcher closed
+   * meanwhile leaves the rest to the next start (`resume`).
    */
   private async finish(dir: string, how: string): Promise<void> {
     if (this.finishing.has(dir)) return;
@@ -202,19 +216,31 @@ export class ChildProcessLauncher implements TaskLauncher {
     try {
       const record = readRecord(dir);
       if (!record) return;
-      const spooled = readSpoolDir(join(dir, 'out'));
-      for (const m of spooled) {
-        await this.config.bus.publishRaw(m.topic, m.value, { key: m.key ?? undefined, headers: m.headers });
-      }
-      if (!spooled.some((m) => m.topic === Topics.commitResults.name)) {
-        this.config.log.error('agent ended without a result', { taskId: record.taskId, how });
+      const out = join(dir, 'out');
+      const fields = { taskId: record.taskId, changeRequestId: record.changeRequestId, dispatch: record.dispatch };
+      if (!readSpoolDir(out, { withPublished: true }).some((m) => m.topic === Topics.commitResults.name)) {
+        this.config.log.error('agent ended without a result', { ...fields, how });
+        const task = { id: record.taskId, changeRequestId: record.changeRequestId, dispatch: record.dispatch };
+        // It may have pushed already: another dispatch completes (or redoes) the task.
         await reportForAgent(
-          this.config.bus,
-          { id: record.taskId, changeRequestId: record.changeRequestId, dispatch: record.dispatch },
+          new SpoolDirBus(out, this.config.log),
+          task,
           farm.v1.CommitStatus.SOFT_FAIL,
           'agent-died',
           [`agent process ${how} before emitting a result`],
         );
+      }
+      try {
+        await publishSpooled(out, this.config.bus, {
+          log: this.config.log,
+          signal: this.closing.signal,
+          firstRetryMs: this.config.publishRetryMs,
+          fields,
+        });
+      } catch (err) {
+        if (!this.closing.signal.aborted) throw err;
+        this.config.log.warn('agent result left spooled for the next start', fields);
+        return;
       }
       rmSync(dir, { recursive: true, force: true });
     } finally {

@@ -13,7 +13,7 @@ const log = createLogger('orchestrator');
 const config = loadConfigOrExit(schema);
 void runService(log, config.FARM_METRICS_PORT, async () => {
   const bus = await connectKafka(config, 'orchestrator', log);
-  const store = await openStore(config.DATABASE_URL, stateLayout(config.FARM_STATE_DIR).database);
+  const store = await openStore(config.DATABASE_URL, stateLayout(config.FARM_STATE_DIR).database, log);
   const launcher = createTaskLauncher(config, { bus, log });
   await resumeLaunches(store, launcher);
   const orchestrator = new Orchestrator({
@@ -27,6 +27,7 @@ void runService(log, config.FARM_METRICS_PORT, async () => {
   await orchestrator.start();
   return {
     routes: changeRequestApi({ store, orchestrator, log }),
+    health: () => bus.health(),
     stop: async () => {
       await orchestrator.stop();
       await launcher.close();

@@ -12,5 +12,5 @@ void runService(log, config.FARM_METRICS_PORT, async () => {
   const bus = await connectKafka(config, 'request-planner', log);
   const model = plannerModelFrom(config, log);
   const sub = await startRequestPlanner({ bus, log, model, maxItems: config.FARM_PLANNER_MAX_ITEMS });
-  return { stop: async () => (await sub.stop(), await bus.close()) };
+  return { stop: async () => (await sub.stop(), await bus.close()), health: () => bus.health() };
 });

@@ -8,7 +8,7 @@ const log = createLogger('srm');
 const config = loadConfigOrExit(srmConfigSchema);
 // No separate metrics port: the srm server answers /metrics itself.
 void runService(log, undefined, async () => {
-  const store = await openStore(config.DATABASE_URL, config.FARM_SRM_STATE_DIR);
+  const store = await openStore(config.DATABASE_URL, config.FARM_SRM_STATE_DIR, log);
   const leases = await PostgresSymbolLeases.open(store, log);
   const server = await startSrmServer({ leases, port: config.FARM_SRM_PORT, log });
   return {

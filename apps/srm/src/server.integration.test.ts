@@ -76,9 +76,7 @@ describe('the srm HTTP service', () => {
   test('an unreachable service is a retryable SrmUnavailable, not a lease error', async () => {
     const dead = await startOnPostgres();
     await dead.close();
-    const err = await new HttpSymbolLeases(dead.server.url, { retryRefusedForMs: 0 })
-      .liveLeases()
-      .catch((e: Error) => e);
+    const err = await new HttpSymbolLeases(dead.server.url, { retryForMs: 0 }).liveLeases().catch((e: Error) => e);
     expect(err).toBeInstanceOf(SrmUnavailable);
     expect(err).not.toBeInstanceOf(LeaseConflict);
     expect(err).toMatchObject({ retryable: true });
@@ -88,7 +86,7 @@ describe('the srm HTTP service', () => {
     const first = await startOnPostgres();
     const port = Number(new URL(first.server.url).port);
     await first.close();
-    const client = new HttpSymbolLeases(first.server.url, { retryRefusedForMs: 30_000 });
+    const client = new HttpSymbolLeases(first.server.url, { retryForMs: 30_000 });
     const call = client.liveLeases({ repo: 'nothing-here' });
     await new Promise((r) => setTimeout(r, 500)); // refused meanwhile
     const again = await startOnPostgres(port);

@@ -1,5 +1,5 @@
 import type { Logger } from '@farm/runtime';
-import type { EventBus, Handler, PublishOptions, RawHandler, SubscribeOptions, Subscription } from './bus';
+import type { BusHealth, EventBus, Handler, PublishOptions, RawHandler, SubscribeOptions, Subscription } from './bus';
 import { CONTENT_TYPE_HEADER, PROTOBUF, encodeMessage } from './codec';
 import { deliverMessage } from './delivery';
 import { DEAD_LETTER_TOPIC, type TopicSpec } from './topics';
@@ -17,6 +17,10 @@ export abstract class BaseBus implements EventBus {
     options?: SubscribeOptions,
   ): Promise<Subscription>;
   abstract close(): Promise<void>;
+
+  health(): BusHealth {
+    return { healthy: true, reasons: [], deadConsumers: [] };
+  }
 
   async publish<T>(topic: TopicSpec<T>, message: T, options: PublishOptions = {}): Promise<void> {
     const key = options.key ?? ((message as { changeRequestId?: string }).changeRequestId || undefined);
@@ -42,8 +46,15 @@ export abstract class BaseBus implements EventBus {
           raw,
           handler,
           options,
-          (dead, headers) =>
-            this.publishRaw(DEAD_LETTER_TOPIC, dead.value ?? Buffer.alloc(0), { key: dead.key ?? undefined, headers }),
+          {
+            deadLetter: (dead, headers) =>
+              this.publishRaw(DEAD_LETTER_TOPIC, dead.value ?? Buffer.alloc(0), {
+                key: dead.key ?? undefined,
+                headers,
+              }),
+            redeliver: (m, headers) =>
+              this.publishRaw(m.topic, m.value ?? Buffer.alloc(0), { key: m.key ?? undefined, headers }),
+          },
           this.log,
           () => this.stopping,
         ),

@@ -1,3 +1,4 @@
+import type { HealthStatus } from '@farm/runtime';
 import type { TopicSpec } from './topics';
 
 export type Headers = Record<string, string>;
@@ -28,7 +29,10 @@ export type RawHandler = (message: RawMessage) => Promise<void>;
 export interface SubscribeOptions {
   /** Start from the earliest message when the group has no committed offset (default true). */
   fromBeginning?: boolean;
-  /** Deliveries before a failing message goes to the dead-letter topic (default 3). */
+  /**
+   * Handler calls, over every delivery, before a message that keeps failing goes to the dead-letter topic
+   * (default 3). A few quick tries happen in one delivery; the rest are later redeliveries (see delivery.ts).
+   */
   maxAttempts?: number;
   /** First retry delay; doubles each retry (default 200 ms). */
   retryBackoffMs?: number;
@@ -59,5 +63,19 @@ export interface EventBus {
   ): Promise<Subscription>;
   /** Undecoded messages of any topic (e.g. the dead-letter topic); same commit-after-handler rule. */
   subscribeRaw(topic: string, group: string, handler: RawHandler, options?: SubscribeOptions): Promise<Subscription>;
+  /** Whether every subscription is consuming: a crashed consumer is listed until it is back. */
+  health(): BusHealth;
   close(): Promise<void>;
+}
+
+/** A consumer that stopped consuming (crashed), since when and why; the bus is restarting it. */
+export interface DeadConsumer {
+  topic: string;
+  group: string;
+  reason: string;
+  since: string;
+}
+
+export interface BusHealth extends HealthStatus {
+  deadConsumers: DeadConsumer[];
 }

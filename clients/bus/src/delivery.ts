@@ -3,6 +3,15 @@ import type { Handler, RawMessage, SubscribeOptions } from './bus';
 import { decodeMessage } from './codec';
 import type { TopicSpec } from './topics';
 import { busMetrics } from './metrics';
+import {
+  INLINE_ATTEMPTS,
+  NOT_BEFORE_HOLD_CAP_MS,
+  inlineBackoffMs,
+  readRedelivery,
+  redeliveryDelayMs,
+  redeliveryHeaders,
+  withoutRedeliveryHeaders,
+} from './redelivery';
 
 export const DLQ_HEADERS = {
   error: 'x-farm-error',
@@ -13,11 +22,22 @@ export const DLQ_HEADERS = {
   position: 'x-farm-source-position',
 } as const;
 
-export type DeadLetter = (raw: RawMessage, headers: Record<string, string>) => Promise<void>;
+/** How a delivery hands a message on: to the dead-letter topic, or back to its own topic for later. */
+export interface DeliveryOutlets {
+  deadLetter(raw: RawMessage, headers: Record<string, string>): Promise<void>;
+  /** Publishes the message again to its topic, with its key, carrying `headers`. */
+  redeliver(raw: RawMessage, headers: Record<string, string>): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * One message through decode, handler and bounded retries; shared by every bus so their semantics match.
- * Resolves once the message is handled or dead-lettered: only then may the caller commit its position.
+ * One message through decode, handler and retries; shared by every bus so their semantics match. A retryable
+ * failure gets a few quick tries here (a couple of seconds at most, far below Kafka's session timeout); then
+ * the message is re-published for this group with its attempt count and a not-before time, and the original
+ * counts as handled, so later messages of the partition flow meanwhile. After `maxAttempts` handler calls in
+ * all, or at once for a non-retryable error, it goes to the dead-letter topic. Resolves once the message is
+ * handled, re-published or dead-lettered: only then may the caller commit its position.
  */
 export async function deliverMessage<T>(
   spec: TopicSpec<T>,
@@ -25,32 +45,63 @@ export async function deliverMessage<T>(
   raw: RawMessage,
   handler: Handler<T>,
   options: SubscribeOptions,
-  deadLetter: DeadLetter,
+  outlets: DeliveryOutlets,
   log: Logger,
   isStopping: () => boolean = () => false,
 ): Promise<void> {
   const maxAttempts = options.maxAttempts ?? 3;
   const backoff = options.retryBackoffMs ?? 200;
+  const prior = readRedelivery(raw.headers);
+  if (prior.group !== undefined && prior.group !== group) return; // another group's redelivery
+  const firstPosition = prior.firstPosition ?? raw.position;
   let message: T;
   try {
     message = decodeMessage(spec, raw.value, raw.headers);
   } catch (err) {
-    await sendToDeadLetter(raw, group, err, 0, deadLetter, log);
+    await sendToDeadLetter(raw, group, err, prior.attempts, firstPosition, outlets, log);
     return;
   }
-  for (let attempt = 1; ; attempt++) {
+  const due = prior.notBefore - Date.now();
+  if (due > 0) {
+    await sleep(Math.min(due, NOT_BEFORE_HOLD_CAP_MS));
+    if (isStopping()) throw new Error('bus stopping: redelivery handed back');
+    if (due > NOT_BEFORE_HOLD_CAP_MS) {
+      await outlets.redeliver(raw, raw.headers); // not due yet: back to the end of the partition, unchanged
+      return;
+    }
+  }
+  let attempt = prior.attempts;
+  for (let tryInDelivery = 1; ; tryInDelivery++) {
+    attempt++;
     try {
       await handler(message, { topic: raw.topic, key: raw.key, headers: raw.headers, position: raw.position, attempt });
       return;
     } catch (err) {
-      const retry = isRetryable(err) && attempt < maxAttempts && !isStopping();
-      log.warn('handler failed', { topic: raw.topic, group, position: raw.position, attempt, retry, err });
-      if (!retry) {
-        if (isStopping()) throw err; // hand the message back: it is redelivered after restart
-        await sendToDeadLetter(raw, group, err, attempt, deadLetter, log);
+      if (isStopping()) throw err; // hand the message back: it is redelivered after restart
+      const retryable = isRetryable(err) && attempt < maxAttempts;
+      const later = retryable && tryInDelivery >= INLINE_ATTEMPTS;
+      log.warn('handler failed', { topic: raw.topic, group, position: raw.position, attempt, retry: retryable, err });
+      if (!retryable) {
+        await sendToDeadLetter(raw, group, err, attempt, firstPosition, outlets, log);
         return;
       }
-      await new Promise((r) => setTimeout(r, backoff * 2 ** (attempt - 1)));
+      if (later) {
+        const notBefore = Date.now() + redeliveryDelayMs(attempt, backoff);
+        await outlets.redeliver(
+          raw,
+          redeliveryHeaders(raw.headers, { attempts: attempt, notBefore, group, firstPosition }),
+        );
+        busMetrics.redeliveries.inc({ topic: raw.topic, group });
+        log.info('message re-published for a later redelivery', {
+          topic: raw.topic,
+          group,
+          position: raw.position,
+          attempts: attempt,
+          notBefore: new Date(notBefore).toISOString(),
+        });
+        return;
+      }
+      await sleep(inlineBackoffMs(tryInDelivery, backoff));
     }
   }
 }
@@ -60,19 +111,20 @@ async function sendToDeadLetter(
   group: string,
   err: unknown,
   attempts: number,
-  deadLetter: DeadLetter,
+  firstPosition: string,
+  outlets: DeliveryOutlets,
   log: Logger,
 ): Promise<void> {
   const kind = err instanceof DecodeError ? 'decode' : err instanceof Error ? err.name : 'unknown';
-  log.error('message dead-lettered', { topic: raw.topic, group, position: raw.position, kind, err });
+  log.error('message dead-lettered', { topic: raw.topic, group, position: raw.position, kind, attempts, err });
   busMetrics.deadLetters.inc({ topic: raw.topic, group, kind });
-  await deadLetter(raw, {
-    ...raw.headers,
+  await outlets.deadLetter(raw, {
+    ...withoutRedeliveryHeaders(raw.headers),
     [DLQ_HEADERS.error]: errorMessage(err).slice(0, 2000),
     [DLQ_HEADERS.errorKind]: kind,
     [DLQ_HEADERS.sourceTopic]: raw.topic,
     [DLQ_HEADERS.group]: group,
     [DLQ_HEADERS.attempts]: String(attempts),
-    [DLQ_HEADERS.position]: raw.position,
+    [DLQ_HEADERS.position]: firstPosition,
   });
 }

@@ -1,6 +1,7 @@
+import { serveMetrics, silentLogger } from '@farm/runtime';
 import { KafkaBus } from './kafka-bus';
 import { Topics } from './topics';
-import { defineBusScenarios } from '../testing/bus-scenarios';
+import { defineBusScenarios, waitFor } from '../testing/bus-scenarios';
 
 // Runs against the real broker the jest global setup starts (or KAFKA_BROKERS when given).
 defineBusScenarios('Kafka bus', () =>
@@ -49,4 +50,50 @@ describe('two farms on one Kafka cluster', () => {
       await Promise.all(farms.map((b) => b.close()));
     }
   });
+});
+
+describe('a consumer that crashes', () => {
+  it('is unhealthy on /healthz until the bus has restarted it, and the message it held is delivered again', async () => {
+    // The crash of the field report: a handler holds its message longer than the session timeout, the broker
+    // drops the member, and the commit fails with "The coordinator is not aware of this member", which
+    // KafkaJS does not restart from.
+    const bus = await KafkaBus.connect({
+      brokers: process.env.KAFKA_BROKERS!.split(','),
+      clientId: 'crash-test',
+      partitions: 1,
+      topicPrefix: `crash-test-${Date.now()}.`,
+      sessionTimeoutMs: 6_000, // the broker's minimum
+      consumerRestartBackoffMs: 3_000, // long enough to look at /healthz while it is down
+    });
+    const health = await serveMetrics(0, silentLogger, undefined, () => bus.health());
+    const healthz = async () => {
+      const res = await fetch(`http://127.0.0.1:${health.port}/healthz`);
+      return { status: res.status, body: await res.text() };
+    };
+    try {
+      const deliveries: string[] = [];
+      await bus.subscribeRaw(Topics.control.name, 'slow', async (m) => {
+        deliveries.push(m.value!.toString());
+        if (deliveries.length === 1) await new Promise((r) => setTimeout(r, 12_000));
+      });
+      expect(await healthz()).toEqual({ status: 200, body: 'ok' });
+      await bus.publishRaw(Topics.control.name, Buffer.from('held too long'), { key: 'k' });
+      await waitFor('the crash', () => (bus.health().healthy ? undefined : true), 60_000);
+      const down = await healthz();
+      expect(down.status).toBe(503);
+      expect(JSON.parse(down.body)).toMatchObject({
+        healthy: false,
+        reasons: [expect.stringMatching(/farm.control.v1 \(group slow\).*coordinator is not aware of this member/)],
+      });
+      await waitFor('the redelivery', () => (deliveries.length === 2 ? true : undefined), 60_000);
+      expect(deliveries).toEqual(['held too long', 'held too long']);
+      await bus.publishRaw(Topics.control.name, Buffer.from('after the restart'), { key: 'k' });
+      await waitFor('the next message', () => (deliveries.length === 3 ? true : undefined), 60_000);
+      expect(deliveries[2]).toBe('after the restart');
+      expect(await healthz()).toEqual({ status: 200, body: 'ok' });
+    } finally {
+      await health.close();
+      await bus.close();
+    }
+  }, 120_000);
 });

@@ -1,7 +1,15 @@
 import { Kafka, logLevel, type Consumer, type IHeaders, type Producer, type LogEntry } from 'kafkajs';
-import { silentLogger, type Logger } from '@farm/runtime';
+import { errorMessage, silentLogger, type Logger } from '@farm/runtime';
 import { BaseBus } from './base-bus';
-import type { Headers, PublishOptions, RawHandler, SubscribeOptions, Subscription } from './bus';
+import type {
+  BusHealth,
+  DeadConsumer,
+  Headers,
+  PublishOptions,
+  RawHandler,
+  SubscribeOptions,
+  Subscription,
+} from './bus';
 import { ALL_TOPIC_NAMES } from './topics';
 import { busMetrics } from './metrics';
 
@@ -14,7 +22,18 @@ export interface KafkaBusConfig {
   topicPrefix?: string;
   /** How often to measure consumer lag for farm_bus_consumer_lag; off when unset. */
   lagIntervalMs?: number;
+  /** Kafka's consumer session timeout (KafkaJS default 30 s): a member silent this long is dropped. */
+  sessionTimeoutMs?: number;
+  /** First wait before the bus restarts a crashed consumer; doubles while restarts fail (default 500 ms). */
+  consumerRestartBackoffMs?: number;
   log?: Logger;
+}
+
+interface ConsumerTarget {
+  kafkaGroup: string;
+  kafkaTopic: string;
+  topic: string;
+  group: string;
 }
 
 /**
@@ -24,12 +43,10 @@ export interface KafkaBusConfig {
 export class KafkaBus extends BaseBus {
   private readonly kafka: Kafka;
   private readonly producer: Producer;
-  private readonly consumers = new Set<Consumer>();
-  /** (Kafka group, topic, farm topic, farm group) of each subscription, for the lag gauge. */
-  private readonly groups = new Map<
-    Consumer,
-    { kafkaGroup: string; kafkaTopic: string; topic: string; group: string }
-  >();
+  /** Each running consumer and what it consumes (for the lag gauge and restarts). */
+  private readonly consumers = new Map<Consumer, ConsumerTarget>();
+  /** Crashed consumers not yet back, by Kafka group. */
+  private readonly dead = new Map<string, DeadConsumer>();
   private readonly prefix: string;
   private lagTimer?: NodeJS.Timeout;
 
@@ -67,7 +84,23 @@ export class KafkaBus extends BaseBus {
     return bus;
   }
 
+  /**
+   * Creates the missing topics. KafkaJS's wait for their leaders gives up on "This server does not host this
+   * topic-partition" while a busy broker is still creating them; that is retriable, and creating is idempotent.
+   */
   private async ensureTopics(): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.createMissingTopics();
+      } catch (err) {
+        if ((err as { retriable?: boolean }).retriable !== true || attempt >= 5) throw err;
+        this.log.warn('creating topics failed; trying again', { attempt, err });
+        await new Promise((r) => setTimeout(r, 500 * attempt));
+      }
+    }
+  }
+
+  private async createMissingTopics(): Promise<void> {
     const admin = this.kafka.admin();
     await admin.connect();
     try {
@@ -100,35 +133,122 @@ export class KafkaBus extends BaseBus {
   ): Promise<Subscription> {
     // One Kafka group per (group, topic): members of one Kafka group that subscribe to different topics get
     // each other's partitions assigned and never read them. The prefix keeps farms sharing a cluster apart.
-    const kafkaGroup = kafkaGroupId(this.prefix, group, topic);
-    const consumer = this.kafka.consumer({ groupId: kafkaGroup, allowAutoTopicCreation: false });
-    this.consumers.add(consumer);
-    this.groups.set(consumer, { kafkaGroup, kafkaTopic: this.prefix + topic, topic, group });
-    await consumer.connect();
-    await consumer.subscribe({ topic: this.prefix + topic, fromBeginning: options.fromBeginning ?? true });
-    // Resolve only once partitions are assigned, so a publish right after subscribe is not missed.
-    const joined = waitForGroupJoin(consumer);
-    await consumer.run({
-      autoCommit: false,
-      eachMessage: async ({ topic: t, partition, message }) => {
-        await handler({
-          topic,
-          key: message.key ? message.key.toString('utf8') : null,
-          value: message.value,
-          headers: stringHeaders(message.headers),
-          position: `${partition}:${message.offset}`,
+    const target: ConsumerTarget = {
+      kafkaGroup: kafkaGroupId(this.prefix, group, topic),
+      kafkaTopic: this.prefix + topic,
+      topic,
+      group,
+    };
+    const subscription = { consumer: undefined as Consumer | undefined, stopped: false };
+    const start = async (): Promise<void> => {
+      const consumer = this.kafka.consumer({
+        groupId: target.kafkaGroup,
+        allowAutoTopicCreation: false,
+        sessionTimeout: this.config.sessionTimeoutMs,
+      });
+      subscription.consumer = consumer;
+      this.consumers.set(consumer, target);
+      consumer.on(consumer.events.GROUP_JOIN, () => this.dead.delete(target.kafkaGroup));
+      consumer.on(consumer.events.CRASH, ({ payload }) => {
+        this.onCrash(target, payload.error, payload.restart, () => {
+          this.consumers.delete(consumer);
+          return subscription.stopped || this.stopping ? undefined : start;
         });
-        await consumer.commitOffsets([{ topic: t, partition, offset: (BigInt(message.offset) + 1n).toString() }]);
-      },
-    });
-    await joined;
+      });
+      try {
+        await runConsumer(consumer);
+      } catch (err) {
+        this.consumers.delete(consumer);
+        await consumer.disconnect().catch(() => undefined);
+        throw err;
+      }
+    };
+    const runConsumer = async (consumer: Consumer): Promise<void> => {
+      await consumer.connect();
+      await consumer.subscribe({ topic: target.kafkaTopic, fromBeginning: options.fromBeginning ?? true });
+      // Resolve only once partitions are assigned, so a publish right after subscribe is not missed.
+      const joined = waitForGroupJoin(consumer);
+      await consumer.run({
+        autoCommit: false,
+        eachMessage: async ({ topic: t, partition, message }) => {
+          await handler({
+            topic,
+            key: message.key ? message.key.toString('utf8') : null,
+            value: message.value,
+            headers: stringHeaders(message.headers),
+            position: `${partition}:${message.offset}`,
+          });
+          await consumer.commitOffsets([{ topic: t, partition, offset: (BigInt(message.offset) + 1n).toString() }]);
+        },
+      });
+      await joined;
+    };
+    await start();
     return {
       stop: async () => {
+        subscription.stopped = true;
+        this.dead.delete(target.kafkaGroup);
+        const consumer = subscription.consumer!;
         this.consumers.delete(consumer);
-        this.groups.delete(consumer);
         await consumer.disconnect();
       },
     };
+  }
+
+  /** Consumers that crashed and are not back yet: /healthz answers 503 while there is one. */
+  override health(): BusHealth {
+    const deadConsumers = [...this.dead.values()];
+    return {
+      healthy: deadConsumers.length === 0,
+      reasons: deadConsumers.map((d) => `consumer of ${d.topic} (group ${d.group}) crashed: ${d.reason}`),
+      deadConsumers,
+    };
+  }
+
+  /**
+   * A consumer crashed. KafkaJS restarts it itself after a retriable error; after any other (e.g. "The
+   * coordinator is not aware of this member" from a commit) it stays stopped, so the bus starts a new one,
+   * with backoff while that fails. Either way it counts as dead until it has joined its group again.
+   */
+  private onCrash(
+    target: ConsumerTarget,
+    error: Error,
+    restartedByKafkaJs: boolean,
+    forget: () => (() => Promise<void>) | undefined,
+  ): void {
+    this.dead.set(target.kafkaGroup, {
+      topic: target.topic,
+      group: target.group,
+      reason: errorMessage(error),
+      since: new Date().toISOString(),
+    });
+    this.log.error('kafka consumer crashed', {
+      topic: target.topic,
+      group: target.group,
+      restartedBy: restartedByKafkaJs ? 'kafkajs' : 'bus',
+      err: error,
+    });
+    if (restartedByKafkaJs) return;
+    const start = forget();
+    if (!start) return;
+    const restart = async (attempt: number): Promise<void> => {
+      const first = this.config.consumerRestartBackoffMs ?? 500;
+      await new Promise((r) => setTimeout(r, Math.min(30_000, first * 2 ** attempt)));
+      if (!forget()) return; // stopped meanwhile
+      try {
+        await start();
+        busMetrics.consumerRestarts.inc({ topic: target.topic, group: target.group });
+        this.log.info('kafka consumer restarted', { topic: target.topic, group: target.group, attempt });
+      } catch (err) {
+        this.log.error('kafka consumer restart failed; trying again', {
+          topic: target.topic,
+          group: target.group,
+          err,
+        });
+        return restart(attempt + 1);
+      }
+    };
+    void restart(0);
   }
 
   /** Sets farm_bus_consumer_lag for this process's subscriptions: end offsets minus committed offsets. */
@@ -136,7 +256,7 @@ export class KafkaBus extends BaseBus {
     const admin = this.kafka.admin();
     await admin.connect();
     try {
-      for (const g of this.groups.values()) {
+      for (const g of new Set(this.consumers.values())) {
         const ends = await admin.fetchTopicOffsets(g.kafkaTopic);
         const [committed] = await admin.fetchOffsets({ groupId: g.kafkaGroup, topics: [g.kafkaTopic] });
         let lag = 0;
@@ -155,7 +275,7 @@ export class KafkaBus extends BaseBus {
   async close(): Promise<void> {
     this.stopping = true;
     clearInterval(this.lagTimer);
-    await Promise.all([...this.consumers].map((c) => c.disconnect()));
+    await Promise.all([...this.consumers.keys()].map((c) => c.disconnect()));
     this.consumers.clear();
     await this.producer.disconnect();
   }

@@ -8,6 +8,18 @@ export const busMetrics = {
     labelNames: ['topic', 'group', 'kind'],
     registers: [metricsRegistry],
   }),
+  redeliveries: new Counter({
+    name: 'farm_bus_redeliveries_total',
+    help: 'Messages re-published for a later redelivery after their handler kept failing, by topic and group',
+    labelNames: ['topic', 'group'],
+    registers: [metricsRegistry],
+  }),
+  consumerRestarts: new Counter({
+    name: 'farm_bus_consumer_restarts_total',
+    help: 'Kafka consumers restarted by the bus after they crashed, by topic and group',
+    labelNames: ['topic', 'group'],
+    registers: [metricsRegistry],
+  }),
   consumerLag: new Gauge({
     name: 'farm_bus_consumer_lag',
     help: 'Messages not yet consumed, by topic and consumer group (Kafka; read at scrape time)',

@@ -5,6 +5,7 @@ import type { farm } from '@farm/proto';
 import type { EventBus, RawMessage } from '../src/bus';
 import { CONTENT_TYPE_HEADER, JSON_CONTENT } from '../src/codec';
 import { DLQ_HEADERS } from '../src/delivery';
+import { INLINE_ATTEMPTS } from '../src/redelivery';
 import { DEAD_LETTER_TOPIC, Topics } from '../src/topics';
 
 export function waitFor<T>(what: string, check: () => T | undefined, timeoutMs = 60_000): Promise<T> {
@@ -118,6 +119,78 @@ export function defineBusScenarios(name: string, makeBus: () => EventBus | Promi
       expect(attempts).toEqual([1, 2, 3]);
       expect(letter.headers[DLQ_HEADERS.error]).toBe('database is down');
       expect(letter.headers[DLQ_HEADERS.attempts]).toBe('3');
+      await sub.stop();
+      await dlq.stop();
+    });
+
+    test('a retryable failure succeeds on a later redelivery while later messages of its partition flow', async () => {
+      const id = randomUUID();
+      // Same key, so one partition on Kafka, in this order: the failing message first.
+      for (const title of ['flaky', 'next-1', 'next-2']) {
+        await bus.publish(Topics.changeRequests, Topics.changeRequests.type.fromObject(request(id, title)));
+      }
+      const handled: { title: string; attempt: number }[] = [];
+      const flakyAttempts: number[] = [];
+      const sub = await bus.subscribe(
+        Topics.changeRequests,
+        `g-${id}`,
+        async (m, meta) => {
+          if (m.changeRequestId !== id) return;
+          if (m.title === 'flaky') {
+            flakyAttempts.push(meta.attempt);
+            // Fails every quick try of the first delivery; the redelivery succeeds.
+            if (meta.attempt <= INLINE_ATTEMPTS) throw new FarmError('not ready yet', { retryable: true });
+          }
+          handled.push({ title: m.title, attempt: meta.attempt });
+        },
+        { maxAttempts: 6, retryBackoffMs: 10 },
+      );
+      await waitFor('flaky handled', () => handled.find((h) => h.title === 'flaky'));
+      expect(handled.map((h) => h.title)).toEqual(['next-1', 'next-2', 'flaky']);
+      expect(flakyAttempts).toEqual([1, 2, 3, 4]);
+      expect(handled.at(-1)).toEqual({ title: 'flaky', attempt: INLINE_ATTEMPTS + 1 });
+      // Another group reads the topic: the copy was for the failing group only.
+      await bus.publish(Topics.changeRequests, Topics.changeRequests.type.fromObject(request(id, 'marker')));
+      const other: string[] = [];
+      const watcher = await bus.subscribe(Topics.changeRequests, `other-${id}`, async (m) => {
+        if (m.changeRequestId === id) other.push(m.title);
+      });
+      await waitFor('marker', () => (other.includes('marker') ? true : undefined));
+      expect(other).toEqual(['flaky', 'next-1', 'next-2', 'marker']);
+      await sub.stop();
+      await watcher.stop();
+    });
+
+    test('a retryable failure that never succeeds ends in the dead-letter topic with its attempt count', async () => {
+      const id = randomUUID();
+      const { dead, sub: dlq } = await collectDeadLetters(`dlq-${id}`);
+      const attempts: number[] = [];
+      const handled: string[] = [];
+      const sub = await bus.subscribe(
+        Topics.changeRequests,
+        `g-${id}`,
+        async (m, meta) => {
+          if (m.changeRequestId !== id) return;
+          if (m.title === 'poison') {
+            attempts.push(meta.attempt);
+            throw new FarmError('dependency still missing', { retryable: true });
+          }
+          handled.push(m.title);
+        },
+        { maxAttempts: 5, retryBackoffMs: 10 },
+      );
+      await bus.publish(Topics.changeRequests, Topics.changeRequests.type.fromObject(request(id, 'poison')));
+      await bus.publish(Topics.changeRequests, Topics.changeRequests.type.fromObject(request(id, 'healthy')));
+      const letter = await waitFor('dead letter', () => dead.find((d) => d.key === id));
+      expect(handled).toEqual(['healthy']);
+      expect(attempts).toEqual([1, 2, 3, 4, 5]);
+      expect(letter.headers[DLQ_HEADERS.attempts]).toBe('5');
+      expect(letter.headers[DLQ_HEADERS.error]).toBe('dependency still missing');
+      expect(letter.headers[DLQ_HEADERS.group]).toBe(`g-${id}`);
+      // The original's position, and none of the redelivery bookkeeping: a replay is an ordinary message.
+      expect(letter.headers[DLQ_HEADERS.position]).toMatch(/^\d+:\d+$/);
+      expect(Object.keys(letter.headers).filter((h) => h.startsWith('x-farm-redelivery-'))).toEqual([]);
+      expect(dead.filter((d) => d.key === id)).toHaveLength(1);
       await sub.stop();
       await dlq.stop();
     });

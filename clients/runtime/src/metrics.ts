@@ -16,11 +16,23 @@ export function collectProcessMetrics(): void {
 /** Extra routes a service serves beside /metrics; returns false when the request is not its own. */
 export type RouteHandler = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<boolean>;
 
-/** Serves GET /metrics (Prometheus text format), GET /healthz and the service's own routes. Port 0 picks a free port. */
+/** Whether a process can do its work; /healthz answers 503 with the reasons when it cannot. */
+export interface HealthStatus {
+  healthy: boolean;
+  reasons: string[];
+}
+
+export type HealthCheck = () => HealthStatus | Promise<HealthStatus>;
+
+/**
+ * Serves GET /metrics (Prometheus text format), GET /healthz (200 `ok`, or 503 with the health check's
+ * reasons as JSON) and the service's own routes. Port 0 picks a free port.
+ */
 export async function serveMetrics(
   port: number,
   log?: Logger,
   routes?: RouteHandler,
+  health?: HealthCheck,
 ): Promise<{ port: number; close(): Promise<void> }> {
   const server = http.createServer(async (req, res) => {
     if (routes) {
@@ -40,7 +52,13 @@ export async function serveMetrics(
       res.setHeader('content-type', metricsRegistry.contentType);
       res.end(await metricsRegistry.metrics());
     } else if (req.url === '/healthz') {
-      res.end('ok');
+      const status = health ? await health() : { healthy: true, reasons: [] };
+      if (status.healthy) res.end('ok');
+      else {
+        res.statusCode = 503;
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify(status));
+      }
     } else {
       res.statusCode = 404;
       res.end();

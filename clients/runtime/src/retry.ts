@@ -2,26 +2,43 @@ import { errorMessage } from './errors';
 
 /** The server refused the connection: nothing was sent, so trying again cannot apply anything twice. */
 export function isConnectionRefused(err: unknown): boolean {
+  return someCause(
+    err,
+    (e) => (e as { code?: unknown }).code === 'ECONNREFUSED' || /\bECONNREFUSED\b/.test(errorMessage(e)),
+  );
+}
+
+function someCause(err: unknown, test: (e: unknown) => boolean): boolean {
   for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    if ((e as { code?: unknown }).code === 'ECONNREFUSED') return true;
-    if (/\bECONNREFUSED\b/.test(errorMessage(e))) return true;
+    if (test(e)) return true;
   }
   return false;
 }
 
 /**
- * Runs `fn`, trying again while the server refuses connections, up to `forMs` in all (backoff 250 ms
- * doubling to 5 s). A farm's own services restart (a restarted `farm up` brings its git server and srm back
- * on the same ports), and an agent that outlived the restart should wait for them rather than fail.
+ * Runs `fn`, trying again while `shouldRetry` says the failure is passing, for up to `forMs` in all (backoff
+ * 250 ms doubling to 5 s); then the last error is thrown.
  */
-export async function retryWhileRefused<T>(fn: () => Promise<T>, forMs = 90_000): Promise<T> {
-  const deadline = Date.now() + forMs;
+export async function retryWithBackoff<T>(
+  fn: () => Promise<T>,
+  opts: { forMs: number; shouldRetry: (err: unknown) => boolean },
+): Promise<T> {
+  const deadline = Date.now() + opts.forMs;
   for (let attempt = 0; ; attempt++) {
     try {
       return await fn();
     } catch (err) {
-      if (!isConnectionRefused(err) || Date.now() >= deadline) throw err;
+      if (!opts.shouldRetry(err) || Date.now() >= deadline) throw err;
       await new Promise((r) => setTimeout(r, Math.min(5000, 250 * 2 ** attempt, Math.max(0, deadline - Date.now()))));
     }
   }
+}
+
+/**
+ * Runs `fn`, trying again while the server refuses connections, up to `forMs` in all. A farm's own services
+ * restart (a restarted `farm up` brings its git server and srm back on the same ports), and an agent that
+ * outlived the restart should wait for them rather than fail.
+ */
+export function retryWhileRefused<T>(fn: () => Promise<T>, forMs = 90_000): Promise<T> {
+  return retryWithBackoff(fn, { forMs, shouldRetry: isConnectionRefused });
 }

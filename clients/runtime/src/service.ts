@@ -1,6 +1,13 @@
 import type { Logger } from './logger';
 import { ConfigError, errorMessage } from './errors';
-import { collectProcessMetrics, serveMetrics, type RouteHandler } from './metrics';
+import { collectProcessMetrics, serveMetrics, type HealthCheck, type RouteHandler } from './metrics';
+
+export interface RunningService {
+  stop(): Promise<void>;
+  routes?: RouteHandler;
+  /** What /healthz reports (e.g. the bus's consumers); always healthy when omitted. */
+  health?: HealthCheck;
+}
 
 /**
  * Runs a long-lived process: starts it, serves /metrics, and on SIGTERM/SIGINT stops consuming, lets the
@@ -9,9 +16,9 @@ import { collectProcessMetrics, serveMetrics, type RouteHandler } from './metric
 export async function runService(
   log: Logger,
   metricsPort: number | undefined,
-  start: () => Promise<{ stop(): Promise<void>; routes?: RouteHandler }>,
+  start: () => Promise<RunningService>,
 ): Promise<void> {
-  let service: { stop(): Promise<void>; routes?: RouteHandler };
+  let service: RunningService;
   try {
     service = await start();
   } catch (err) {
@@ -22,7 +29,8 @@ export async function runService(
     throw err;
   }
   collectProcessMetrics();
-  const metrics = metricsPort === undefined ? undefined : await serveMetrics(metricsPort, log, service.routes);
+  const metrics =
+    metricsPort === undefined ? undefined : await serveMetrics(metricsPort, log, service.routes, service.health);
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;

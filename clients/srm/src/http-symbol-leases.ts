@@ -1,4 +1,4 @@
-import { errorMessage, retryWhileRefused } from '@farm/runtime';
+import { errorMessage, retryWithBackoff } from '@farm/runtime';
 import { errorFromBody, SrmUnavailable, type SrmErrorBody } from './errors';
 import {
   leaseFromJson,
@@ -11,15 +11,15 @@ import {
 
 /**
  * Client of the srm service's HTTP JSON API. Error responses become the same typed errors the Postgres
- * implementation throws (LeaseConflict, LeaseLost, ...); an unreachable or failing service is SrmUnavailable,
- * which is retryable.
+ * implementation throws (LeaseConflict, LeaseLost, ...); an unreachable or failing service is tried again for
+ * a while (see `call`), then SrmUnavailable, which is retryable.
  */
 export class HttpSymbolLeases implements SymbolLeases {
   private readonly baseUrl: string;
 
   constructor(
     baseUrl: string,
-    private readonly options: { timeoutMs?: number; retryRefusedForMs?: number } = {},
+    private readonly options: { timeoutMs?: number; retryForMs?: number } = {},
   ) {
     this.baseUrl = baseUrl.replace(/\/+$/, '');
   }
@@ -68,25 +68,35 @@ export class HttpSymbolLeases implements SymbolLeases {
     return leaseFromJson(lease);
   }
 
+  /**
+   * One API call. Every operation is idempotent on the server (a repeated claim or renew with the same token
+   * answers the same lease; a repeated reserve by the same holder gives its leases back), so a call that
+   * failed on the way or with a 5xx (the srm, or its database, restarting) is tried again with backoff for
+   * up to `retryForMs` (default 90 s); then it is SrmUnavailable, retryable.
+   */
   private async call<T>(method: 'GET' | 'POST', path: string, body?: object): Promise<T> {
     const url = this.baseUrl + path;
+    return retryWithBackoff(() => this.callOnce<T>(method, url, body), {
+      forMs: this.options.retryForMs ?? 90_000,
+      shouldRetry: (err) => err instanceof SrmUnavailable,
+    });
+  }
+
+  private async callOnce<T>(method: 'GET' | 'POST', url: string, body?: object): Promise<T> {
     let res: Response;
     try {
-      // A refused connection (the srm restarting) is retried: nothing reached it.
-      res = await retryWhileRefused(
-        () =>
-          fetch(url, {
-            method,
-            headers: body ? { 'content-type': 'application/json' } : undefined,
-            body: body ? JSON.stringify(body) : undefined,
-            signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
-          }),
-        this.options.retryRefusedForMs,
-      );
+      res = await fetch(url, {
+        method,
+        headers: body ? { 'content-type': 'application/json' } : undefined,
+        body: body ? JSON.stringify(body) : undefined,
+        signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
+      });
     } catch (err) {
-      throw new SrmUnavailable(`srm ${method} ${url} failed: ${errorMessage(err)}`, err);
+      throw new SrmUnavailable(`srm ${method} ${url} failed: ${describeFailure(err)}`, err);
     }
-    const text = await res.text();
+    const text = await res.text().catch((err: unknown) => {
+      throw new SrmUnavailable(`srm ${method} ${url}: the answer broke off: ${describeFailure(err)}`, err);
+    });
     let json: unknown;
     try {
       json = text ? JSON.parse(text) : {};
@@ -103,4 +113,10 @@ export class HttpSymbolLeases implements SymbolLeases {
       res.status,
     );
   }
+}
+
+/** fetch says only "fetch failed"; the reason (ECONNREFUSED, a reset) is in its cause. */
+function describeFailure(err: unknown): string {
+  const cause = (err as { cause?: unknown }).cause;
+  return cause ? `${errorMessage(err)}: ${errorMessage(cause)}` : errorMessage(err);
 }
