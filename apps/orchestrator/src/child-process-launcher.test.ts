@@ -131,13 +131,17 @@ describe('the process launcher', () => {
     expect(await readdir(path.join(tmp, 'agents'))).toEqual([]);
   });
 
-  it('a HARD_FAIL on behalf of a crashed agent is retried the same way and published once', async () => {
+  it('a SOFT_FAIL agent-died on behalf of a crashed agent is retried the same way and published once', async () => {
     const flaky = refusingBus(bus, 3);
     const l = launcher('crash', 'stop', flaky);
     await l.launch(task('t7'));
     await until(() => results.length === 1 && l.inFlight === 0);
     expect(flaky.refused).toBe(3);
-    expect(results[0]).toMatchObject({ taskId: 't7', status: farm.v1.CommitStatus.HARD_FAIL });
+    expect(results[0]).toMatchObject({
+      taskId: 't7',
+      status: farm.v1.CommitStatus.SOFT_FAIL,
+      failedStep: 'agent-died',
+    });
     await l.close();
     await bus.drain();
     expect(results).toHaveLength(1);
