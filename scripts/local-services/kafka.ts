@@ -16,6 +16,10 @@ const READY_TIMEOUT_MS = 90_000;
 export interface LocalKafka {
   brokers: string;
   stop(): Promise<void>;
+  /** Stops the broker (SIGTERM) and keeps its data: an outage. */
+  pause(): Promise<void>;
+  /** Starts the paused broker again on the same port and data; resolves once it answers. */
+  resume(): Promise<void>;
 }
 
 export async function startKafka(opts: { cacheDir?: string; log?: Logger } = {}): Promise<LocalKafka> {
@@ -52,24 +56,31 @@ export async function startKafka(opts: { cacheDir?: string; log?: Logger } = {})
     throw new Error(`kafka storage format failed${hint}: ${(err as Error).message}`);
   }
 
-  const proc = spawnGuarded(
-    java,
-    [
-      '-Xmx512m',
-      '-Xms128m',
-      '-XX:+UseG1GC',
-      '-Djava.awt.headless=true',
-      `-Dlog4j.configuration=file:${join(dir, 'log4j.properties')}`,
-      '-cp',
-      classpath,
-      'kafka.Kafka',
-      props,
-    ],
-    { logFile },
-  );
+  const spawnBroker = () =>
+    spawnGuarded(
+      java,
+      [
+        '-Xmx512m',
+        '-Xms128m',
+        '-XX:+UseG1GC',
+        '-Djava.awt.headless=true',
+        `-Dlog4j.configuration=file:${join(dir, 'log4j.properties')}`,
+        '-cp',
+        classpath,
+        'kafka.Kafka',
+        props,
+      ],
+      { logFile },
+    );
+  let proc = spawnBroker();
   const stop = async () => {
     await proc.stop();
     rmSync(dir, { recursive: true, force: true });
+  };
+  const pause = () => proc.stop();
+  const resume = async () => {
+    proc = spawnBroker();
+    await waitReady(brokers, proc.exited);
   };
   log.debug('kafka starting', { brokers, pid: proc.child.pid, logFile });
 
@@ -80,7 +91,7 @@ export async function startKafka(opts: { cacheDir?: string; log?: Logger } = {})
     await stop();
     throw new Error(`${(err as Error).message}\n--- tail of ${logFile} ---\n${logTail}`);
   }
-  return { brokers, stop };
+  return { brokers, stop, pause, resume };
 }
 
 /** Copies the broker's runtime jars once per pom content; a temp dir + rename keeps concurrent starters from seeing half a copy. */

@@ -13,7 +13,9 @@ import { ALL_TOPIC_NAMES, CONTENT_TYPE_HEADER, JSON_CONTENT, KafkaBus, Topics } 
 import { seedBareRepo, startGitHttpServer } from '@farm/git';
 import { startScriptedModelServer, type ScriptedModelServer } from '@farm/scripted-llm';
 import { ChangeRequestClient } from '@farm/orchestrator';
+import { silentLogger } from '@farm/runtime';
 import { ADD_MULTIPLY, MULTI_REPO_FILES, agentStep, planStep } from '../testing';
+import { startKafka } from '../../../scripts/local-services/kafka';
 
 const exec = promisify(execFile);
 const FARM_BIN = path.join(__dirname, '..', 'bin', 'farm');
@@ -392,5 +394,35 @@ describe('farm up over its HTTP API, for a repository on this machine', () => {
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(await localBranches(repo)).toContain(`farm/${id}`);
+  });
+
+  test('Kafka down while an agent works: its spooled result goes out once Kafka is back and the request reaches DONE', async () => {
+    const kafka = await startKafka({ log: silentLogger }); // the test's own broker: it is stopped and started
+    try {
+      model.setScript({ chat: [planStep([{ id: 'mul', goal: GOAL }]), agentStep(GOAL, ADD_MULTIPLY, 6000)] });
+      const repo = path.join(tmp, 'outage', 'my-app');
+      await makeLocalRepo(repo);
+      const env = { ...(await baseEnv('outage')), KAFKA_BROKERS: kafka.brokers, FARM_TOPIC_PREFIX: 'outage.' };
+      const up = await startFarmUp(env, path.join(tmp, 'outage', 'farm-up.log'));
+      running.push(up);
+      const { changeRequestId: id } = await up.api.submit({ title: GOAL, repo: { url: repo } });
+      const seen: farm.v1.PhaseTransition[] = [];
+      await follow(up.api, id, seen, (t) => t.taskState === farm.v1.TaskState.TASK_DISPATCHED);
+      const callsBefore = codingCalls(model);
+
+      // The broker goes away while the agent waits for the model; the agent finishes and spools its result.
+      await kafka.pause();
+      await new Promise((r) => setTimeout(r, 20_000));
+      await kafka.resume();
+      await follow(up.api, id, seen);
+
+      expect(farm.v1.Phase[seen.at(-1)!.toPhase]).toBe('DONE');
+      expect(sequences(seen)).toEqual(sequences(seen).map((_, i) => i + 1));
+      expect(seen.filter((t) => t.taskState === farm.v1.TaskState.TASK_SUCCESS)).toHaveLength(1);
+      expect(codingCalls(model)).toBe(Math.max(callsBefore, 1)); // the result was not lost: no second agent ran
+      expect(up.process.exitCode).toBeNull();
+    } finally {
+      await kafka.stop();
+    }
   });
 });
