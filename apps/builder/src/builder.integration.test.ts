@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { farm } from '@farm/proto';
-import { InProcessBus, Topics, type Subscription } from '@farm/bus';
+import { InProcessBus, Topics, type EventBus, type Subscription } from '@farm/bus';
 import { remoteBranchSha, startGitHttpServer, type GitHttpServer } from '@farm/git';
 import { silentLogger } from '@farm/runtime';
 import { startBuilder } from './builder';
@@ -71,9 +71,9 @@ describe('builder: a build process per request', () => {
     return { url, baseCommit: stdout.trim() };
   }
 
-  function launcher(stateDir: string, onClose: 'stop' | 'leave' = 'stop') {
+  function launcher(stateDir: string, onClose: 'stop' | 'leave' = 'stop', publishVia: EventBus = bus) {
     return new ProcessBuildLauncher({
-      bus,
+      bus: publishVia,
       log: silentLogger,
       buildEntry: BUILD_JOB_ENTRY,
       stateDir,
@@ -83,8 +83,8 @@ describe('builder: a build process per request', () => {
     });
   }
 
-  async function builder(stateDir: string, onClose: 'stop' | 'leave' = 'stop') {
-    const b = await startBuilder({ bus, launcher: launcher(stateDir, onClose), log: silentLogger });
+  async function builder(stateDir: string, onClose: 'stop' | 'leave' = 'stop', publishVia?: EventBus) {
+    const b = await startBuilder({ bus, launcher: launcher(stateDir, onClose, publishVia), log: silentLogger });
     let stopped = false;
     const stop = async () => {
       if (!stopped) await b.stop();
@@ -175,6 +175,31 @@ describe('builder: a build process per request', () => {
     const result = await resultFor('cr-bad');
     expect(B[result.status]).toBe('BUILD_FAILED');
     expect(result.notes.join('\n')).toMatch(/exited with code 64 before reporting/);
+  });
+
+  test('a build result the bus refuses for a while is published once it takes it, and once only', async () => {
+    const repo = await repoWithBranches('refused.git', { 'agt/one': { 'b.txt': 'one\n' } });
+    // A stand-in for a broker that is away: the launcher's first 3 publishes fail as kafkajs' would.
+    let refused = 0;
+    const away = new Proxy(bus, {
+      get: (target, name) =>
+        name === 'publishRaw'
+          ? async (...args: Parameters<EventBus['publishRaw']>) => {
+              if (refused < 3) {
+                refused++;
+                throw new Error('Connection error: connect ECONNREFUSED 127.0.0.1:9092');
+              }
+              return target.publishRaw(...args);
+            }
+          : Reflect.get(target, name),
+    });
+    await builder(path.join(tmp, 'builds'), 'stop', away);
+    await bus.publish(Topics.buildRequests, request('cr-refused', repo, ['agt/one']));
+    const result = await resultFor('cr-refused', 90_000);
+    expect(B[result.status]).toBe('BUILD_PASSED');
+    expect(refused).toBe(3);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(results.filter((r) => r.changeRequestId === 'cr-refused')).toHaveLength(1);
   });
 
   test('a build outlives its builder: the next one adopts it and publishes its result once', async () => {

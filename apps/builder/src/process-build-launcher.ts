@@ -15,7 +15,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { encodeBuildRequestBase64, type farm } from '@farm/proto';
-import { Topics, readSpoolDir, type EventBus } from '@farm/bus';
+import { SpoolDirBus, Topics, publishSpooled, readSpoolDir, type EventBus } from '@farm/bus';
 import { BackgroundWork, isSameProcess, signalGroup, startTicksOf, whenProcessEnds, type Logger } from '@farm/runtime';
 import { reportForBuild, type BuildLauncher } from './build-launcher';
 import { builderMetrics } from './metrics';
@@ -62,6 +62,8 @@ export class ProcessBuildLauncher implements BuildLauncher {
   private readonly finishing = new Set<string>(); // build dirs being published (exit and error may both come)
   private readonly timers = new Set<NodeJS.Timeout>();
   private closing = false;
+  /** Aborts the retries of publishing spooled results when the launcher closes. */
+  private readonly closed = new AbortController();
 
   constructor(private readonly config: ProcessBuildLauncherConfig) {
     this.stateDir = config.stateDir ?? mkdtempSync(join(os.tmpdir(), 'farm-builds-'));
@@ -122,6 +124,7 @@ export class ProcessBuildLauncher implements BuildLauncher {
 
   async close(): Promise<void> {
     this.closing = true;
+    this.closed.abort(); // a result not yet published stays spooled: the next builder publishes it
     for (const t of this.timers) clearInterval(t);
     if (this.config.onClose !== 'stop') {
       if (this.running.size)
@@ -197,14 +200,20 @@ export class ProcessBuildLauncher implements BuildLauncher {
         rmSync(dir, { recursive: true, force: true });
         return;
       }
-      const spooled = readSpoolDir(join(dir, 'out'));
-      for (const m of spooled) {
-        await this.config.bus.publishRaw(m.topic, m.value, { key: m.key ?? undefined, headers: m.headers });
-      }
-      if (!spooled.some((m) => m.topic === Topics.buildResults.name)) {
-        this.config.log.error('build ended without a result', { changeRequestId: record.changeRequestId, how });
+      const out = join(dir, 'out');
+      const fields = { changeRequestId: record.changeRequestId };
+      if (!hasResult(dir)) {
+        this.config.log.error('build ended without a result', { ...fields, how });
         builderMetrics.unreported.inc();
-        await reportForBuild(this.config.bus, record.changeRequestId, `process ${how}`);
+        // Spooled like the build's own result, so a bus that is away gets it later, and once.
+        await reportForBuild(new SpoolDirBus(out, this.config.log), record.changeRequestId, `process ${how}`);
+      }
+      try {
+        await publishSpooled(out, this.config.bus, { log: this.config.log, signal: this.closed.signal, fields });
+      } catch (err) {
+        if (!this.closed.signal.aborted) throw err;
+        this.config.log.warn('build result left spooled for the next builder', fields);
+        return;
       }
       rmSync(dir, { recursive: true, force: true });
     } finally {
@@ -229,6 +238,7 @@ function readRecord(dir: string): BuildRecord | undefined {
   }
 }
 
+/** A result spooled by the build (or for it), published already or not. */
 function hasResult(dir: string): boolean {
-  return readSpoolDir(join(dir, 'out')).some((m) => m.topic === Topics.buildResults.name);
+  return readSpoolDir(join(dir, 'out'), { withPublished: true }).some((m) => m.topic === Topics.buildResults.name);
 }
