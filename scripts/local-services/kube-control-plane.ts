@@ -11,7 +11,7 @@ import { request as httpRequest } from 'node:http';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createLogger, type Logger } from '@farm/runtime';
-import { freePort, ownedTempDir, run, sleep, spawnGuarded, tail, type Guarded } from './proc';
+import { alive, freePort, ownedTempDir, run, sleep, spawnGuarded, tail, type Guarded } from './proc';
 
 const MODULE_DIR = resolve(__dirname, '../k8s-control-plane');
 /** scripts/k8s-control-plane/versions.env: the one place the Kubernetes and Helm versions are set. */
@@ -124,22 +124,13 @@ async function buildLock(file: string, log: Logger): Promise<() => void> {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
     const holder = Number(readFileSync(file, 'utf8').trim() || 0);
-    if (!holder || !isAlive(holder)) {
+    if (!holder || !alive(holder)) {
       rmSync(file, { force: true });
       continue;
     }
     if (!waiting) log.info('waiting for another build of the Go tools to finish', { pid: holder, lock: file });
     waiting = true;
     await sleep(2000);
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -123,7 +123,8 @@ export function ownedTempDir(prefix: string): string {
   return dir;
 }
 
-function alive(pid: number): boolean {
+/** Whether a process with this pid exists (one of another user's counts). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -3,6 +3,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer as createHttpServer, request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +17,7 @@ import { ChangeRequestClient } from '@farm/orchestrator';
 import { silentLogger } from '@farm/runtime';
 import { ADD_MULTIPLY, MULTI_REPO_FILES, agentStep, planStep } from '../testing';
 import { startKafka } from '../../../scripts/local-services/kafka';
+import { startPostgres } from '../../../scripts/local-services/postgres';
 
 const exec = promisify(execFile);
 const FARM_BIN = path.join(__dirname, '..', 'bin', 'farm');
@@ -405,10 +407,10 @@ describe('farm up over its HTTP API, for a repository on this machine', () => {
       const env = { ...(await baseEnv('outage')), KAFKA_BROKERS: kafka.brokers, FARM_TOPIC_PREFIX: 'outage.' };
       const up = await startFarmUp(env, path.join(tmp, 'outage', 'farm-up.log'));
       running.push(up);
+      const callsBefore = codingCalls(model); // the model serves every test of this file
       const { changeRequestId: id } = await up.api.submit({ title: GOAL, repo: { url: repo } });
       const seen: farm.v1.PhaseTransition[] = [];
       await follow(up.api, id, seen, (t) => t.taskState === farm.v1.TaskState.TASK_DISPATCHED);
-      const callsBefore = codingCalls(model);
 
       // The broker goes away while the agent waits for the model; the agent finishes and spools its result.
       await kafka.pause();
@@ -419,10 +421,117 @@ describe('farm up over its HTTP API, for a repository on this machine', () => {
       expect(farm.v1.Phase[seen.at(-1)!.toPhase]).toBe('DONE');
       expect(sequences(seen)).toEqual(sequences(seen).map((_, i) => i + 1));
       expect(seen.filter((t) => t.taskState === farm.v1.TaskState.TASK_SUCCESS)).toHaveLength(1);
-      expect(codingCalls(model)).toBe(Math.max(callsBefore, 1)); // the result was not lost: no second agent ran
+      expect(codingCalls(model)).toBe(callsBefore + 1); // the result was not lost: no second agent ran
       expect(up.process.exitCode).toBeNull();
     } finally {
       await kafka.stop();
     }
   });
+
+  test('PostgreSQL restarted while an agent works under farm up: the claim waits for it and the request reaches DONE', async () => {
+    const pg = await startPostgres({ log: silentLogger }); // the test's own server: it is stopped and started
+    try {
+      model.setScript({ chat: [planStep([{ id: 'mul', goal: GOAL }]), agentStep(GOAL, ADD_MULTIPLY, 3000)] });
+      const repo = path.join(tmp, 'pg-restart', 'my-app');
+      await makeLocalRepo(repo);
+      const env = {
+        ...(await baseEnv('pg-restart')),
+        KAFKA_BROKERS: process.env.KAFKA_BROKERS,
+        FARM_TOPIC_PREFIX: `pg-restart-${Date.now()}.`,
+        DATABASE_URL: pg.url,
+      };
+      const up = await startFarmUp(env, path.join(tmp, 'pg-restart', 'farm-up.log'));
+      running.push(up);
+      const { changeRequestId: id } = await up.api.submit({ title: GOAL, repo: { url: repo } });
+      const seen: farm.v1.PhaseTransition[] = [];
+      await follow(up.api, id, seen, (t) => t.taskState === farm.v1.TaskState.TASK_DISPATCHED);
+
+      // Every connection of the farm's pools is ended by the server, which stays away while the agent finishes.
+      await pg.halt('fast');
+      await new Promise((r) => setTimeout(r, 12_000));
+      expect(up.process.exitCode).toBeNull(); // the pool's errors no longer end the process
+      await pg.resume();
+      await follow(up.api, id, seen);
+
+      expect(farm.v1.Phase[seen.at(-1)!.toPhase]).toBe('DONE');
+      expect(sequences(seen)).toEqual(sequences(seen).map((_, i) => i + 1));
+      expect(seen.filter((t) => t.taskState === farm.v1.TaskState.TASK_SUCCESS)).toHaveLength(1);
+      expect(up.process.exitCode).toBeNull();
+    } finally {
+      await pg.stop();
+    }
+  });
+
+  test('an agent killed right after its push: the task is dispatched again and completed with that commit, unasked', async () => {
+    const forge = await startGitHttpServer({ root: path.join(tmp, 'killed', 'forge') });
+    // In front of the forge: once the agent's push has landed, the agent is killed before it hears back.
+    const stateDir = path.join(tmp, 'killed', 'state');
+    let killedPid = 0;
+    const proxy = createHttpServer((req, res) => {
+      const upstream = httpRequest(
+        { host: '127.0.0.1', port: new URL(forge.url).port, path: req.url, method: req.method, headers: req.headers },
+        (answer) => {
+          const chunks: Buffer[] = [];
+          answer.on('data', (c: Buffer) => chunks.push(c));
+          answer.on('end', () => {
+            void (async () => {
+              if (!killedPid && req.method === 'POST' && req.url?.endsWith('/git-receive-pack')) {
+                killedPid = await agentPid(stateDir);
+                if (killedPid) process.kill(-killedPid, 'SIGKILL'); // its process group
+                await new Promise((r) => setTimeout(r, 300));
+              }
+              res.writeHead(answer.statusCode ?? 502, answer.headers).end(Buffer.concat(chunks));
+            })();
+          });
+        },
+      );
+      req.pipe(upstream);
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    try {
+      const bare = await forge.createBareRepo('app.git');
+      await seedBareRepo({ url: bare, files: MULTI_REPO_FILES, message: 'initial' });
+      const viaProxy = bare.replace(new URL(forge.url).host, `127.0.0.1:${(proxy.address() as { port: number }).port}`);
+      model.setScript({ chat: [planStep([{ id: 'mul', goal: GOAL }]), agentStep(GOAL, ADD_MULTIPLY)] });
+      const env = { ...(await baseEnv('killed')), FARM_STATE_DIR: stateDir };
+      const up = await startFarmUp(env, path.join(tmp, 'killed', 'farm-up.log'));
+      running.push(up);
+      const callsBefore = codingCalls(model);
+      const { changeRequestId: id } = await up.api.submit({ title: GOAL, repo: { url: viaProxy } });
+      const seen: farm.v1.PhaseTransition[] = [];
+      await follow(up.api, id, seen);
+
+      expect(killedPid).toBeGreaterThan(0);
+      expect(farm.v1.Phase[seen.at(-1)!.toPhase]).toBe('DONE');
+      const taskStates = seen.filter((t) => t.taskId).map((t) => farm.v1.TaskState[t.taskState]);
+      expect(taskStates).toEqual(['TASK_DISPATCHED', 'TASK_PENDING', 'TASK_DISPATCHED', 'TASK_SUCCESS']);
+      expect(seen.find((t) => t.taskState === farm.v1.TaskState.TASK_PENDING)?.reason).toMatch(
+        /agent-died|died|killed/,
+      );
+      // The second dispatch found its own commit: the model was not asked again.
+      expect(codingCalls(model)).toBe(callsBefore + 1);
+      const { stdout } = await exec('git', [
+        '-C',
+        path.join(forge.root, 'app.git'),
+        'log',
+        '--format=%B',
+        `farm/${id}`,
+      ]);
+      expect(stdout).toMatch(/Farm-Task: /);
+    } finally {
+      proxy.close();
+      await forge.close();
+    }
+  });
 });
+
+/** The pid of the one agent process `farm up` runs under this state directory, 0 when there is none. */
+async function agentPid(stateDir: string): Promise<number> {
+  const agents = path.join(stateDir, 'agents');
+  for (const dir of await readdir(agents).catch(() => [])) {
+    const record = await readFile(path.join(agents, dir, 'agent.json'), 'utf8').catch(() => '');
+    const pid = record ? (JSON.parse(record) as { pid?: number }).pid : undefined;
+    if (pid) return pid;
+  }
+  return 0;
+}

@@ -363,7 +363,7 @@ describe.each(modes)('the HTTP API on %s and PostgreSQL', (_mode, openBus) => {
       changeRequestId: id,
       requestedBy: '😀'.repeat(200),
       checkCommand: null,
-      repo: { url: 'http://u:p@127.0.0.1:8080/app.git', baseRef: '', baseCommit: '' },
+      repo: { url: 'http://127.0.0.1:8080/app.git', baseRef: '', baseCommit: '' },
     };
     expect((await call('POST', '/v1/change-requests', { body })).status).toBe(202);
     expect((await call('GET', `/v1/change-requests/${id}`)).json.request).toMatchObject({ baseRef: 'main' });
@@ -373,6 +373,19 @@ describe.each(modes)('the HTTP API on %s and PostgreSQL', (_mode, openBus) => {
       body: { reason: null, requested_by: 'me' },
     });
     expect(cancel.status).toBe(202);
+  });
+
+  test('credentials in repo.url are refused with the reason, and nothing is recorded or published', async () => {
+    const id = `creds-${randomUUID().slice(0, 8)}`;
+    const body = { ...request, changeRequestId: id, repo: { url: 'https://u:s3cr3t@git.example.com/app.git' } };
+    const answer = await call('POST', '/v1/change-requests', { body });
+    expect(answer.status).toBe(400);
+    expect(answer.json.error).toMatchObject({
+      field: 'repo.url',
+      message: expect.stringMatching(/carries credentials/),
+    });
+    expect(JSON.stringify(answer.json)).not.toContain('s3cr3t');
+    expect((await call('GET', `/v1/change-requests/${id}`)).status).toBe(404);
   });
 
   test('odd input is a 4xx naming what to fix, never a 500: NUL, bad encodings, huge numbers, repeats', async () => {

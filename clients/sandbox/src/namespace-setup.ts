@@ -31,26 +31,31 @@ if [ "$net" = 1 ]; then
   perl -MSocket -e 'socket(my $s, PF_INET, SOCK_DGRAM, 0) or die; my $r = pack("a16sx22", "lo", 0x49); ioctl($s, 0x8914, $r) or die' 2>/dev/null ||
   echo "farm-sandbox: the loopback interface could not be brought up" >&2
 fi
+# Found before /tmp is covered: a PATH entry may lie under it (a symlink mirror of /usr/bin, say).
+mount=$(command -v mount) && mount=$(readlink -f "$mount")
+setpriv=$(command -v setpriv) && setpriv=$(readlink -f "$setpriv")
+mkdir=$(command -v mkdir) && mkdir=$(readlink -f "$mkdir")
 if [ "$fs" = 1 ]; then
+  [ -n "$mount" ] || fail "mount is missing"
   i=1; while [ $i -le $n ]; do eval "exec $((i + 2))<"\$dir$i"" || fail "cannot open a writable directory"; i=$((i + 1)); done
   sed -n 's/^[^ ]* [^ ]* [^ ]* [^ ]* \([^ ]*\) .*/\1/p' /proc/self/mountinfo | while read -r escaped; do
     point=$(printf '%b' "$(printf '%s' "$escaped" | sed 's/\\\([0-7][0-7][0-7]\)/\\0\1/g')")
-    mount -o remount,bind,ro "$point" || exit 1
+    "$mount" -o remount,bind,ro "$point" || exit 1
   done || fail "cannot make the filesystem read-only"
-  mount -t tmpfs -o "size=$tmpsize,mode=1777" farm-tmp /tmp || fail "cannot mount a private /tmp"
-  if [ -d /dev/shm ]; then mount -t tmpfs -o "size=$tmpsize,mode=1777" farm-shm /dev/shm || fail "cannot mount a private /dev/shm"; fi
+  "$mount" -t tmpfs -o "size=$tmpsize,mode=1777" farm-tmp /tmp || fail "cannot mount a private /tmp"
+  if [ -d /dev/shm ]; then "$mount" -t tmpfs -o "size=$tmpsize,mode=1777" farm-shm /dev/shm || fail "cannot mount a private /dev/shm"; fi
   i=1
   while [ $i -le $n ]; do
     eval "dir=\$dir$i"
-    mkdir -p "$dir" && mount --no-canonicalize --bind /proc/self/fd/$((i + 2)) "$dir" &&
-      mount -o remount,bind,rw "$dir" || fail "cannot make $dir writable"
+    "$mkdir" -p "$dir" && "$mount" --no-canonicalize --bind /proc/self/fd/$((i + 2)) "$dir" &&
+      "$mount" -o remount,bind,rw "$dir" || fail "cannot make $dir writable"
     eval "exec $((i + 2))<&-"
     i=$((i + 1))
   done
   cd "$dir1" || fail "cannot enter $dir1" # the old working directory is the read-only one below
 fi
-if command -v setpriv >/dev/null; then
-  exec setpriv --inh-caps=-all --bounding-set=-all --no-new-privs -- "$@"
+if [ -n "$setpriv" ]; then
+  exec "$setpriv" --inh-caps=-all --bounding-set=-all --no-new-privs -- "$@"
 fi
 [ "$fs" = 1 ] && fail "setpriv is missing: the command would keep the capabilities to undo the read-only mounts"
 exec "$@"

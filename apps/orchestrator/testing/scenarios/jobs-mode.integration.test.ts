@@ -254,7 +254,7 @@ describe('jobs mode: coding tasks as Kubernetes Jobs, on Kafka and PostgreSQL', 
     expect(pods[0].status!.containerStatuses![0].state!.terminated!.exitCode).toBe(3);
   }, 180_000);
 
-  test('a pod killed without a result gives its task a HARD_FAIL that says so', async () => {
+  test('a pod killed without a result is a SOFT_FAIL agent-died that says so: dispatched again, then FAILED', async () => {
     h = await startFarmHarness(
       bus,
       store,
@@ -266,9 +266,13 @@ describe('jobs mode: coding tasks as Kubernetes Jobs, on Kafka and PostgreSQL', 
     const id = await h.submit({ repoUrl: repo.url, title: 'Lower-case strings' });
     const ts = await h.watch(id);
     expect(phasesOf(ts).at(-1)).toBe('FAILED');
-    const r = h.results.find((x) => x.changeRequestId === id)!;
-    expect(farm.v1.CommitStatus[r.status]).toBe('HARD_FAIL');
-    expect(r.notes.join('\n')).toMatch(/the agent exited 137 \(Error\).*the agent published no result/s);
+    // Every dispatch's pod is killed the same way: each is a SOFT_FAIL agent-died, until dispatches run out.
+    const mine = h.results.filter((x) => x.changeRequestId === id);
+    expect(mine.map((r) => [farm.v1.CommitStatus[r.status], r.failedStep, r.dispatch])).toEqual([
+      ['SOFT_FAIL', 'agent-died', 1],
+      ['SOFT_FAIL', 'agent-died', 2],
+    ]);
+    expect(mine[0].notes.join('\n')).toMatch(/the agent exited 137 \(Error\).*the agent published no result/s);
   }, 180_000);
 
   test('the Job deadline (activeDeadlineSeconds) turns into a HARD_FAIL naming it', async () => {
