@@ -462,6 +462,9 @@ export namespace farm {
 
             /** BuildRequest checkCommand */
             checkCommand?: (string|null);
+
+            /** BuildRequest commits */
+            commits?: (string[]|null);
         }
 
         /** Represents a BuildRequest. */
@@ -484,6 +487,9 @@ export namespace farm {
 
             /** BuildRequest checkCommand. */
             public checkCommand: string;
+
+            /** BuildRequest commits. */
+            public commits: string[];
 
             /**
              * Creates a new BuildRequest instance using the specified properties.

@@ -1545,6 +1545,7 @@ $root.farm = (function() {
              * @property {farm.v1.IRepoRef|null} [repo] BuildRequest repo
              * @property {Array.<string>|null} [branches] BuildRequest branches
              * @property {string|null} [checkCommand] BuildRequest checkCommand
+             * @property {Array.<string>|null} [commits] BuildRequest commits
              */
 
             /**
@@ -1557,6 +1558,7 @@ $root.farm = (function() {
              */
             function BuildRequest(p) {
                 this.branches = [];
+                this.commits = [];
                 if (p)
                     for (var ks = Object.keys(p), i = 0; i < ks.length; ++i)
                         if (p[ks[i]] != null && ks[i] !== "__proto__")
@@ -1596,6 +1598,14 @@ $root.farm = (function() {
             BuildRequest.prototype.checkCommand = "";
 
             /**
+             * BuildRequest commits.
+             * @member {Array.<string>} commits
+             * @memberof farm.v1.BuildRequest
+             * @instance
+             */
+            BuildRequest.prototype.commits = $util.emptyArray;
+
+            /**
              * Creates a new BuildRequest instance using the specified properties.
              * @function create
              * @memberof farm.v1.BuildRequest
@@ -1633,6 +1643,10 @@ $root.farm = (function() {
                 }
                 if (m.checkCommand != null && Object.hasOwnProperty.call(m, "checkCommand"))
                     w.uint32(34).string(m.checkCommand);
+                if (m.commits != null && m.commits.length) {
+                    for (var i = 0; i < m.commits.length; ++i)
+                        w.uint32(42).string(m.commits[i]);
+                }
                 return w;
             };
 
@@ -1699,6 +1713,12 @@ $root.farm = (function() {
                         }
                     case 4: {
                             m.checkCommand = r.string();
+                            break;
+                        }
+                    case 5: {
+                            if (!(m.commits && m.commits.length))
+                                m.commits = [];
+                            m.commits.push(r.string());
                             break;
                         }
                     default:
@@ -1768,6 +1788,14 @@ $root.farm = (function() {
                     if (!$util.isString(m.checkCommand))
                         return "checkCommand: string expected";
                 }
+                if (m.commits != null && Object.hasOwnProperty.call(m, "commits")) {
+                    if (!Array.isArray(m.commits))
+                        return "commits: array expected";
+                    for (var i = 0; i < m.commits.length; ++i) {
+                        if (!$util.isString(m.commits[i]))
+                            return "commits: string[] expected";
+                    }
+                }
                 return null;
             };
 
@@ -1808,6 +1836,14 @@ $root.farm = (function() {
                 if (d.checkCommand != null) {
                     m.checkCommand = String(d.checkCommand);
                 }
+                if (d.commits) {
+                    if (!Array.isArray(d.commits))
+                        throw TypeError(".farm.v1.BuildRequest.commits: array expected");
+                    m.commits = [];
+                    for (var i = 0; i < d.commits.length; ++i) {
+                        m.commits[i] = String(d.commits[i]);
+                    }
+                }
                 return m;
             };
 
@@ -1830,6 +1866,7 @@ $root.farm = (function() {
                 var d = {};
                 if (o.arrays || o.defaults) {
                     d.branches = [];
+                    d.commits = [];
                 }
                 if (o.defaults) {
                     d.changeRequestId = "";
@@ -1850,6 +1887,12 @@ $root.farm = (function() {
                 }
                 if (m.checkCommand != null && Object.hasOwnProperty.call(m, "checkCommand")) {
                     d.checkCommand = m.checkCommand;
+                }
+                if (m.commits && m.commits.length) {
+                    d.commits = [];
+                    for (var j = 0; j < m.commits.length; ++j) {
+                        d.commits[j] = m.commits[j];
+                    }
                 }
                 return d;
             };

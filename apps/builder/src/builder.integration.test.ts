@@ -131,6 +131,40 @@ describe('builder: a build process per request', () => {
     expect(results.filter((r) => r.changeRequestId === 'cr-pass')).toHaveLength(1);
   });
 
+  test("a commit pushed to a task's branch after the task reported is not merged; a rewritten branch fails the build", async () => {
+    const repo = await repoWithBranches('moved.git', {
+      'agt/one': { 'b.txt': 'one\n' },
+      'agt/two': { 'c.txt': 'two\n' },
+    });
+    const reported = [await remoteBranchSha(repo.url, 'agt/one'), await remoteBranchSha(repo.url, 'agt/two')];
+    // Someone else's commit on top of agt/one, and agt/two replaced by an unrelated history.
+    const other = path.join(tmp, 'someone-else');
+    await exec('git', ['clone', '-q', '-b', 'agt/one', repo.url, other]);
+    await writeFile(path.join(other, 'foreign.txt'), 'not the task\n');
+    await git(other, 'add', '-A');
+    await git(other, 'commit', '-qm', 'foreign');
+    await git(other, 'push', '-q', 'origin', 'agt/one');
+    await builder(path.join(tmp, 'builds'));
+    const built = request('cr-moved', repo, ['agt/one'], 'test -f b.txt && test ! -f foreign.txt');
+    built.commits = [reported[0]!];
+    await bus.publish(Topics.buildRequests, built);
+    const result = await resultFor('cr-moved');
+    expect(B[result.status]).toBe('BUILD_PASSED');
+    expect(result.notes.join('\n')).toMatch(
+      /agt\/one moved to [0-9a-f]{12} after its task reported [0-9a-f]{12}: merged the reported commit/,
+    );
+
+    await git(other, 'checkout', '-q', '--orphan', 'rewritten');
+    await git(other, 'commit', '-qm', 'unrelated');
+    await git(other, 'push', '-q', '--force', 'origin', 'rewritten:agt/two');
+    const rewritten = request('cr-rewritten', repo, ['agt/two']);
+    rewritten.commits = [reported[1]!];
+    await bus.publish(Topics.buildRequests, rewritten);
+    const failed = await resultFor('cr-rewritten');
+    expect(B[failed.status]).toBe('BUILD_FAILED');
+    expect(failed.notes.join('\n')).toMatch(/agt\/two no longer holds the commit its task reported/);
+  });
+
   test('a merge conflict and a failing check are reported with their reasons', async () => {
     const repo = await repoWithBranches('conflict.git', {
       'agt/x': { 'a.txt': 'x\n' },

@@ -53,8 +53,29 @@ export async function runBuild(request: farm.v1.IBuildRequest, deps: BuildDeps):
   try {
     await exec('git', ['clone', '--quiet', '--no-checkout', url, repo], { env: { ...process.env, ...authEnv } });
     await git('checkout', '--quiet', '-B', branch, request.repo?.baseCommit ?? '');
-    for (const agentBranch of request.branches ?? []) {
+    const moved: string[] = [];
+    for (const [i, agentBranch] of (request.branches ?? []).entries()) {
       await git('fetch', '--quiet', 'origin', `refs/heads/${agentBranch}:refs/remotes/origin/${agentBranch}`);
+      // The commit the task reported, not whatever the branch holds now: a push after the task is not its work.
+      const reported = request.commits?.[i] ?? '';
+      const tip = (await git('rev-parse', `origin/${agentBranch}`)).stdout.trim();
+      if (reported && tip !== reported) {
+        if (
+          !(await git('cat-file', '-e', `${reported}^{commit}`).then(
+            () => true,
+            () => false,
+          ))
+        ) {
+          return result(B.BUILD_FAILED, {
+            notes: [
+              `${agentBranch} no longer holds the commit its task reported (${reported.slice(0, 12)}): it is at ${tip.slice(0, 12)}`,
+            ],
+          });
+        }
+        moved.push(
+          `${agentBranch} moved to ${tip.slice(0, 12)} after its task reported ${reported.slice(0, 12)}: merged the reported commit`,
+        );
+      }
       try {
         await git(
           'merge',
@@ -62,7 +83,7 @@ export async function runBuild(request: farm.v1.IBuildRequest, deps: BuildDeps):
           '--no-edit',
           '-m',
           `Merge ${agentBranch} into ${branch}`,
-          `origin/${agentBranch}`,
+          reported || `origin/${agentBranch}`,
         );
       } catch (err) {
         const { stdout } = await git('diff', '--name-only', '--diff-filter=U');
@@ -88,7 +109,10 @@ export async function runBuild(request: farm.v1.IBuildRequest, deps: BuildDeps):
     await git('push', '--quiet', '--force', 'origin', `${branch}:refs/heads/${branch}`);
     return result(B.BUILD_PASSED, {
       commitSha: sha.trim(),
-      notes: steps.length ? [`passed: ${steps.map((s) => s.name).join(', ')}`, ...narrowed] : ['no checks found'],
+      notes: [
+        ...(steps.length ? [`passed: ${steps.map((s) => s.name).join(', ')}`, ...narrowed] : ['no checks found']),
+        ...moved,
+      ],
     });
   } catch (err) {
     deps.log.error('build failed', { changeRequestId: id, err });

@@ -275,6 +275,7 @@ describe('the orchestrator decider', () => {
         changeRequestId: 'cr',
         repo: { url: 'git://r', baseRef: 'main', baseCommit: 'base0' },
         branches: ['farm/a', 'farm/b'],
+        commits: ['sha-a', 'sha-b'], // what each task reported: the build merges these
         checkCommand: 'make',
       },
     });

@@ -352,6 +352,7 @@ function advanceCoding(d: DecisionBuilder, failure?: string): void {
         changeRequestId: cr.id,
         repo: { url: cr.repoUrl, baseRef: cr.baseRef, baseCommit: cr.baseCommit },
         branches: d.state.tasks.map((t) => t.branch),
+        commits: d.state.tasks.map((t) => t.commitSha),
         checkCommand: cr.checkCommand,
       },
     });
