@@ -27,9 +27,14 @@ test("the srm survives a restart of its database, and an agent's claim made mean
     });
     await pg.halt('fast');
     expect(await healthz()).toBe(503); // the srm is up and says its database is not
+    const direct = await fetch(`${srm.url}/v1/leases?holder=task-1`);
+    expect([direct.status, ((await direct.json()) as { error: { kind: string } }).error.kind]).toEqual([
+      503,
+      'StoreUnavailable',
+    ]);
     let settled = false;
     const claim = agent.claim(lease.id, lease.fencingToken, 'abc1234').finally(() => (settled = true));
-    await new Promise((r) => setTimeout(r, 1_500)); // answered 500 meanwhile, and tried again
+    await new Promise((r) => setTimeout(r, 1_500)); // answered 503 meanwhile, and tried again
     expect(settled).toBe(false);
     await pg.resume();
     expect(await claim).toMatchObject({ id: lease.id, state: 'CLAIMED', commitSha: 'abc1234' });

@@ -25,6 +25,8 @@ const STATUS: Record<string, number> = {
   LeaseNotFound: 404,
   LeaseConflict: 409,
   LeaseLost: 410,
+  // Its database is away (a restart): the client retries, a load balancer takes it out meanwhile.
+  StoreUnavailable: 503,
 };
 const MAX_BODY_BYTES = 1 << 20;
 
