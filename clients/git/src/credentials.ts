@@ -1,5 +1,5 @@
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { ConfigError, FarmError, z } from '@farm/runtime';
+import { ConfigError, z } from '@farm/runtime';
 
 /** Git credentials, kept out of URLs (and so out of clones' .git/config, logs and the checks' environment). */
 export const gitCredentialsConfigSchema = z.object({
@@ -126,24 +126,13 @@ export function gitCliAuth(url: string): { url: string; env: Record<string, stri
   };
 }
 
-/** A repository URL carried credentials and the farm has nowhere safe to keep them: refused, never passed on. */
-export class CredentialsInUrlRefused extends FarmError {
-  constructor(url: string) {
-    super(
-      `repo.url carries credentials (${redactUrl(url)}), which this farm does not accept in a URL: give them to the ` +
-        "farm instead (FARM_GIT_TOKEN or FARM_GIT_CREDENTIALS_FILE, in a cluster the agents' git Secret)",
-      { retryable: false },
-    );
-  }
-}
-
 /**
  * Splits credentials off a repository URL where a change request enters the farm: they are kept in the intake
  * file (git's credential-store format, mode 600, one of FARM_GIT_CREDENTIALS_FILE's files, so every git
- * client of the farm finds them by host and path) and the bare URL travels on. Without an intake file a URL
- * with credentials is refused: they must not reach a message, a row, a prompt or a log.
+ * client of the farm finds them by host and path) and the bare URL travels on: they must not reach a message,
+ * a row, a prompt or a log. (A farm without such a file refuses the URL: the orchestrator's default intake.)
  */
-export function takeCredentialsFromUrl(url: string, intakeFile: string | undefined): string {
+export function takeCredentialsFromUrl(url: string, intakeFile: string): string {
   let u: URL;
   try {
     u = new URL(url);
@@ -151,7 +140,6 @@ export function takeCredentialsFromUrl(url: string, intakeFile: string | undefin
     return url; // not a URL: the validator says so
   }
   if (!u.username && !u.password) return url;
-  if (!intakeFile) throw new CredentialsInUrlRefused(url);
   const bare = new URL(u.toString());
   bare.username = '';
   bare.password = '';
