@@ -1943,6 +1943,26 @@ export namespace farm {
             public static getTypeUrl(typeUrlPrefix?: string): string;
         }
 
+        /** FailedStep enum. */
+        enum FailedStep {
+            FAILED_STEP_UNSPECIFIED = 0,
+            STEP_CLONE = 1,
+            STEP_LLM = 2,
+            STEP_CHECK = 3,
+            STEP_COMMIT = 4,
+            STEP_BRANCH = 5,
+            STEP_CLAIM = 6,
+            STEP_PUSH = 7,
+            STEP_BUDGET = 8,
+            STEP_REVIEW = 9,
+            STEP_ATTEMPTS = 10,
+            STEP_AGENT = 11,
+            STEP_AGENT_DIED = 12,
+            STEP_DEADLINE = 13,
+            STEP_COST_CAP = 14,
+            STEP_LAUNCH = 15
+        }
+
         /** Properties of a CommitResult. */
         interface ICommitResult {
 
@@ -1974,7 +1994,7 @@ export namespace farm {
             stepDurations?: (farm.v1.IStepDuration[]|null);
 
             /** CommitResult failedStep */
-            failedStep?: (string|null);
+            failedStep?: (farm.v1.FailedStep|null);
 
             /** CommitResult dispatch */
             dispatch?: (number|null);
@@ -2035,7 +2055,7 @@ export namespace farm {
             public stepDurations: farm.v1.IStepDuration[];
 
             /** CommitResult failedStep. */
-            public failedStep: string;
+            public failedStep: farm.v1.FailedStep;
 
             /** CommitResult dispatch. */
             public dispatch: number;

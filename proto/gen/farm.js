@@ -6402,6 +6402,48 @@ $root.farm = (function() {
             return StepDuration;
         })();
 
+        /**
+         * FailedStep enum.
+         * @name farm.v1.FailedStep
+         * @enum {number}
+         * @property {number} FAILED_STEP_UNSPECIFIED=0 FAILED_STEP_UNSPECIFIED value
+         * @property {number} STEP_CLONE=1 STEP_CLONE value
+         * @property {number} STEP_LLM=2 STEP_LLM value
+         * @property {number} STEP_CHECK=3 STEP_CHECK value
+         * @property {number} STEP_COMMIT=4 STEP_COMMIT value
+         * @property {number} STEP_BRANCH=5 STEP_BRANCH value
+         * @property {number} STEP_CLAIM=6 STEP_CLAIM value
+         * @property {number} STEP_PUSH=7 STEP_PUSH value
+         * @property {number} STEP_BUDGET=8 STEP_BUDGET value
+         * @property {number} STEP_REVIEW=9 STEP_REVIEW value
+         * @property {number} STEP_ATTEMPTS=10 STEP_ATTEMPTS value
+         * @property {number} STEP_AGENT=11 STEP_AGENT value
+         * @property {number} STEP_AGENT_DIED=12 STEP_AGENT_DIED value
+         * @property {number} STEP_DEADLINE=13 STEP_DEADLINE value
+         * @property {number} STEP_COST_CAP=14 STEP_COST_CAP value
+         * @property {number} STEP_LAUNCH=15 STEP_LAUNCH value
+         */
+        v1.FailedStep = (function() {
+            var valuesById = {}, values = Object.create(valuesById);
+            values[valuesById[0] = "FAILED_STEP_UNSPECIFIED"] = 0;
+            values[valuesById[1] = "STEP_CLONE"] = 1;
+            values[valuesById[2] = "STEP_LLM"] = 2;
+            values[valuesById[3] = "STEP_CHECK"] = 3;
+            values[valuesById[4] = "STEP_COMMIT"] = 4;
+            values[valuesById[5] = "STEP_BRANCH"] = 5;
+            values[valuesById[6] = "STEP_CLAIM"] = 6;
+            values[valuesById[7] = "STEP_PUSH"] = 7;
+            values[valuesById[8] = "STEP_BUDGET"] = 8;
+            values[valuesById[9] = "STEP_REVIEW"] = 9;
+            values[valuesById[10] = "STEP_ATTEMPTS"] = 10;
+            values[valuesById[11] = "STEP_AGENT"] = 11;
+            values[valuesById[12] = "STEP_AGENT_DIED"] = 12;
+            values[valuesById[13] = "STEP_DEADLINE"] = 13;
+            values[valuesById[14] = "STEP_COST_CAP"] = 14;
+            values[valuesById[15] = "STEP_LAUNCH"] = 15;
+            return values;
+        })();
+
         v1.CommitResult = (function() {
 
             /**
@@ -6417,7 +6459,7 @@ $root.farm = (function() {
              * @property {number|null} [attempts] CommitResult attempts
              * @property {farm.v1.ITokenUsage|null} [tokenUsage] CommitResult tokenUsage
              * @property {Array.<farm.v1.IStepDuration>|null} [stepDurations] CommitResult stepDurations
-             * @property {string|null} [failedStep] CommitResult failedStep
+             * @property {farm.v1.FailedStep|null} [failedStep] CommitResult failedStep
              * @property {number|null} [dispatch] CommitResult dispatch
              * @property {number|null} [costUsd] CommitResult costUsd
              * @property {string|null} [model] CommitResult model
@@ -6519,11 +6561,11 @@ $root.farm = (function() {
 
             /**
              * CommitResult failedStep.
-             * @member {string} failedStep
+             * @member {farm.v1.FailedStep} failedStep
              * @memberof farm.v1.CommitResult
              * @instance
              */
-            CommitResult.prototype.failedStep = "";
+            CommitResult.prototype.failedStep = 0;
 
             /**
              * CommitResult dispatch.
@@ -6631,8 +6673,6 @@ $root.farm = (function() {
                     for (var i = 0; i < m.stepDurations.length; ++i)
                         $root.farm.v1.StepDuration.encode(m.stepDurations[i], w.uint32(74).fork(), q + 1).ldelim();
                 }
-                if (m.failedStep != null && Object.hasOwnProperty.call(m, "failedStep"))
-                    w.uint32(82).string(m.failedStep);
                 if (m.dispatch != null && Object.hasOwnProperty.call(m, "dispatch"))
                     w.uint32(88).uint32(m.dispatch);
                 if (m.costUsd != null && Object.hasOwnProperty.call(m, "costUsd"))
@@ -6649,6 +6689,8 @@ $root.farm = (function() {
                     for (var i = 0; i < m.reviews.length; ++i)
                         $root.farm.v1.ReviewVerdict.encode(m.reviews[i], w.uint32(138).fork(), q + 1).ldelim();
                 }
+                if (m.failedStep != null && Object.hasOwnProperty.call(m, "failedStep"))
+                    w.uint32(144).int32(m.failedStep);
                 return w;
             };
 
@@ -6739,8 +6781,8 @@ $root.farm = (function() {
                             m.stepDurations.push($root.farm.v1.StepDuration.decode(r, r.uint32(), undefined, n + 1));
                             break;
                         }
-                    case 10: {
-                            m.failedStep = r.string();
+                    case 18: {
+                            m.failedStep = r.int32();
                             break;
                         }
                     case 11: {
@@ -6875,8 +6917,27 @@ $root.farm = (function() {
                     }
                 }
                 if (m.failedStep != null && Object.hasOwnProperty.call(m, "failedStep")) {
-                    if (!$util.isString(m.failedStep))
-                        return "failedStep: string expected";
+                    switch (m.failedStep) {
+                    default:
+                        return "failedStep: enum value expected";
+                    case 0:
+                    case 1:
+                    case 2:
+                    case 3:
+                    case 4:
+                    case 5:
+                    case 6:
+                    case 7:
+                    case 8:
+                    case 9:
+                    case 10:
+                    case 11:
+                    case 12:
+                    case 13:
+                    case 14:
+                    case 15:
+                        break;
+                    }
                 }
                 if (m.dispatch != null && Object.hasOwnProperty.call(m, "dispatch")) {
                     if (!$util.isInteger(m.dispatch))
@@ -7005,8 +7066,77 @@ $root.farm = (function() {
                         m.stepDurations[i] = $root.farm.v1.StepDuration.fromObject(d.stepDurations[i], n + 1);
                     }
                 }
-                if (d.failedStep != null) {
-                    m.failedStep = String(d.failedStep);
+                switch (d.failedStep) {
+                default:
+                    if (typeof d.failedStep === "number") {
+                        m.failedStep = d.failedStep;
+                        break;
+                    }
+                    break;
+                case "FAILED_STEP_UNSPECIFIED":
+                case 0:
+                    m.failedStep = 0;
+                    break;
+                case "STEP_CLONE":
+                case 1:
+                    m.failedStep = 1;
+                    break;
+                case "STEP_LLM":
+                case 2:
+                    m.failedStep = 2;
+                    break;
+                case "STEP_CHECK":
+                case 3:
+                    m.failedStep = 3;
+                    break;
+                case "STEP_COMMIT":
+                case 4:
+                    m.failedStep = 4;
+                    break;
+                case "STEP_BRANCH":
+                case 5:
+                    m.failedStep = 5;
+                    break;
+                case "STEP_CLAIM":
+                case 6:
+                    m.failedStep = 6;
+                    break;
+                case "STEP_PUSH":
+                case 7:
+                    m.failedStep = 7;
+                    break;
+                case "STEP_BUDGET":
+                case 8:
+                    m.failedStep = 8;
+                    break;
+                case "STEP_REVIEW":
+                case 9:
+                    m.failedStep = 9;
+                    break;
+                case "STEP_ATTEMPTS":
+                case 10:
+                    m.failedStep = 10;
+                    break;
+                case "STEP_AGENT":
+                case 11:
+                    m.failedStep = 11;
+                    break;
+                case "STEP_AGENT_DIED":
+                case 12:
+                    m.failedStep = 12;
+                    break;
+                case "STEP_DEADLINE":
+                case 13:
+                    m.failedStep = 13;
+                    break;
+                case "STEP_COST_CAP":
+                case 14:
+                    m.failedStep = 14;
+                    break;
+                case "STEP_LAUNCH":
+                case 15:
+                    m.failedStep = 15;
+                    break;
                 }
                 if (d.dispatch != null) {
                     m.dispatch = d.dispatch >>> 0;
@@ -7088,13 +7218,13 @@ $root.farm = (function() {
                     d.changeRequestId = "";
                     d.attempts = 0;
                     d.tokenUsage = null;
-                    d.failedStep = "";
                     d.dispatch = 0;
                     d.costUsd = 0;
                     d.model = "";
                     d.steps = 0;
                     d.strategy = o.enums === String ? "AGENT_STRATEGY_UNSPECIFIED" : 0;
                     d.lesson = null;
+                    d.failedStep = o.enums === String ? "FAILED_STEP_UNSPECIFIED" : 0;
                 }
                 if (m.taskId != null && Object.hasOwnProperty.call(m, "taskId")) {
                     d.taskId = m.taskId;
@@ -7129,9 +7259,6 @@ $root.farm = (function() {
                         d.stepDurations[j] = $root.farm.v1.StepDuration.toObject(m.stepDurations[j], o, q + 1);
                     }
                 }
-                if (m.failedStep != null && Object.hasOwnProperty.call(m, "failedStep")) {
-                    d.failedStep = m.failedStep;
-                }
                 if (m.dispatch != null && Object.hasOwnProperty.call(m, "dispatch")) {
                     d.dispatch = m.dispatch;
                 }
@@ -7155,6 +7282,9 @@ $root.farm = (function() {
                     for (var j = 0; j < m.reviews.length; ++j) {
                         d.reviews[j] = $root.farm.v1.ReviewVerdict.toObject(m.reviews[j], o, q + 1);
                     }
+                }
+                if (m.failedStep != null && Object.hasOwnProperty.call(m, "failedStep")) {
+                    d.failedStep = o.enums === String ? $root.farm.v1.FailedStep[m.failedStep] === undefined ? m.failedStep : $root.farm.v1.FailedStep[m.failedStep] : m.failedStep;
                 }
                 return d;
             };

@@ -59,6 +59,18 @@ export function commitStatusName(status: farm.v1.CommitStatus): string {
   return farm.v1.CommitStatus[status] ?? String(status);
 }
 
+/** A failed step as people see it (logs, notes, the CLI): the enum's without STEP_, lower case, dashes. */
+export function failedStepName(step: farm.v1.FailedStep | null | undefined): string {
+  if (!step) return '';
+  const name = farm.v1.FailedStep[step];
+  return name
+    ? name
+        .replace(/^STEP_/, '')
+        .toLowerCase()
+        .replace(/_/g, '-')
+    : String(step);
+}
+
 /** A task state's name as people see it (API, events, CLI, the tasks table): the enum's without TASK_. */
 export type TaskStateName = 'PENDING' | 'DISPATCHED' | 'SUCCESS' | 'SOFT_FAIL' | 'HARD_FAIL' | 'CANCELLED';
 

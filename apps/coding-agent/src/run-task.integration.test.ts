@@ -3,7 +3,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { farm } from '@farm/proto';
+import { failedStepName, farm } from '@farm/proto';
 import {
   commitAll,
   pushBranch,
@@ -215,7 +215,11 @@ describe('coding agent on a Python repo (pytest)', () => {
     const { result, prompts, url } = await runTask(PYTHON_REPO, {
       chat: [{ repeat: true, answer: { diff: PY_NOT_APPLYING } }],
     });
-    expect([S[result.status!], result.attempts, result.failedStep]).toEqual(['SOFT_FAIL', 3, 'attempts']);
+    expect([S[result.status!], result.attempts, failedStepName(result.failedStep)]).toEqual([
+      'SOFT_FAIL',
+      3,
+      'attempts',
+    ]);
     expect(prompts[1]).toMatch(/rejected.*calc\.py/s);
     expect(await remoteBranchSha(url, `agt/task-${RUN}-${n}`)).toBeUndefined();
   });
@@ -286,7 +290,7 @@ describe('coding agent on a Python repo (pytest)', () => {
       { chat: [{ answer: { diff: PY_ADD_MULTIPLY } }] },
       { leases },
     );
-    expect([S[bad.result.status!], bad.result.failedStep]).toEqual(['HARD_FAIL', 'claim']);
+    expect([S[bad.result.status!], failedStepName(bad.result.failedStep)]).toEqual(['HARD_FAIL', 'claim']);
     expect(bad.result.notes!.join('\n')).toMatch(/lease lost/);
     // The claim comes before the push: no branch looks finished without its leases.
     expect(await remoteBranchSha(refused.url, `agt/${refused.task.id}`)).toBeUndefined();
@@ -347,7 +351,11 @@ describe("a task's branch is its own", () => {
       const { url, baseCommit, task } = await seedTask(PYTHON_REPO);
       const foreign = await pushCommitOf(url, baseCommit, `agt/${task.id}`, message);
       const { result, model } = await runSeeded(task, script);
-      expect([S[result.status!], result.failedStep, result.commitSha ?? '']).toEqual(['HARD_FAIL', 'branch', '']);
+      expect([S[result.status!], failedStepName(result.failedStep), result.commitSha ?? '']).toEqual([
+        'HARD_FAIL',
+        'branch',
+        '',
+      ]);
       expect(result.notes!.join('\n')).toMatch(
         new RegExp(`holds commit ${foreign.slice(0, 12)}, which this task did not make`),
       );
@@ -372,7 +380,7 @@ describe("a task's branch is its own", () => {
         },
       };
       const result = await runCodingTask({ ...task, reservedLeases: [leaseRef(lease)] }, deps);
-      expect([S[result.status!], result.failedStep]).toEqual(['HARD_FAIL', 'branch']);
+      expect([S[result.status!], failedStepName(result.failedStep)]).toEqual(['HARD_FAIL', 'branch']);
       expect(result.commitSha).not.toBe(foreign);
       expect(await remoteBranchSha(url, `agt/${task.id}`)).toBe(foreign);
       expect(await leases.liveLeases({ holder: task.id! })).toEqual([]); // given back on the HARD_FAIL
@@ -416,7 +424,7 @@ describe("a task's branch is its own", () => {
     await leases.release(lease.id); // the lease went meanwhile (request cancelled, or expired and re-granted)
 
     const again = await runSeeded({ ...withLease, dispatch: 2 }, { chat: [] }, { leases });
-    expect([S[again.result.status!], again.result.failedStep]).toEqual(['HARD_FAIL', 'claim']);
+    expect([S[again.result.status!], failedStepName(again.result.failedStep)]).toEqual(['HARD_FAIL', 'claim']);
     expect(again.result.notes!.join('\n')).toMatch(new RegExp(`lease lost.*agt/${task.id} deleted`));
     expect(await remoteBranchSha(url, `agt/${task.id}`)).toBeUndefined();
   });
@@ -435,7 +443,7 @@ test('an srm that cannot answer the claim: SOFT_FAIL (dispatched again), nothing
     { chat: [{ answer: { diff: PY_ADD_MULTIPLY } }] },
     { leases: srmDown },
   );
-  expect([S[result.status!], result.failedStep]).toEqual(['SOFT_FAIL', 'claim']);
+  expect([S[result.status!], failedStepName(result.failedStep)]).toEqual(['SOFT_FAIL', 'claim']);
   expect(await remoteBranchSha(url, `agt/${task.id}`)).toBeUndefined();
   // The next dispatch claims with the same fencing token, so the lease must still be held.
   expect(await leases.liveLeases({ holder: task.id! })).toEqual([expect.objectContaining({ state: 'ACTIVE' })]);

@@ -1,6 +1,6 @@
 import { mkdtemp, rm, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { farm } from '@farm/proto';
+import { failedStepName, farm } from '@farm/proto';
 import { cloneAtCommit, commitAll } from '@farm/git';
 import { applyModelEdit, PatchRejected } from '@farm/patch';
 import { ModelAnswerInvalid, ModelUnavailable, type JsonModel, type PatchModel, type ToolModel } from '@farm/llm';
@@ -32,6 +32,7 @@ import { taskCommitMessage } from './task-commit';
 
 const S = farm.v1.CommitStatus;
 const Strategy = farm.v1.AgentStrategy;
+const F = farm.v1.FailedStep;
 
 /** `auto`: the tool loop when a tool model is configured, falling back to `diff` when the endpoint refuses tools. */
 export type StrategySetting = 'auto' | 'tools' | 'diff';
@@ -92,7 +93,7 @@ export const branchFor = (taskId: string) => `agt/${taskId}`;
 /** A failure that ends the task at once; `step` names where (clone, llm, push, ...). */
 class TaskAborted extends FarmError {
   constructor(
-    readonly step: string,
+    readonly step: farm.v1.FailedStep,
     message: string,
     readonly status: farm.v1.CommitStatus = S.HARD_FAIL,
   ) {
@@ -162,6 +163,7 @@ async function runTaskSteps(task: farm.v1.ICodingTask, deps: AgentDeps): Promise
     trajectory.record('result', {
       status: S[status],
       ...fields,
+      ...(fields.failedStep ? { failedStep: failedStepName(fields.failedStep) } : {}),
       costUsd: full.costUsd,
       steps: full.steps,
       tokens: full.tokenUsage,
@@ -190,7 +192,7 @@ async function runTaskSteps(task: farm.v1.ICodingTask, deps: AgentDeps): Promise
     await timed('clone', 0, () =>
       cloneAtCommit({ url, ref: task.repo?.baseRef || 'main', commit: task.repo?.baseCommit ?? '', dir: repoDir }),
     ).catch((err) => {
-      throw new TaskAborted('clone', `clone failed: ${errorMessage(err)}`);
+      throw new TaskAborted(F.STEP_CLONE, `clone failed: ${errorMessage(err)}`);
     });
     const context = await timed('retrieve', 0, () =>
       retrieveContext(task, repoDir, {
@@ -221,7 +223,7 @@ async function runTaskSteps(task: farm.v1.ICodingTask, deps: AgentDeps): Promise
           err instanceof ModelUnavailable && [400, 404, 422].includes(err.status ?? 0) && budget.steps === 0;
         if (!(refusesTools && deps.strategy !== 'tools' && !task.strategy)) {
           throw err instanceof ModelUnavailable
-            ? new TaskAborted('llm', `model unavailable: ${errorMessage(err)}`)
+            ? new TaskAborted(F.STEP_LLM, `model unavailable: ${errorMessage(err)}`)
             : err;
         }
         log.warn('the endpoint refused tool calls; running the task with the diff strategy', { err });
@@ -239,7 +241,7 @@ async function runTaskSteps(task: farm.v1.ICodingTask, deps: AgentDeps): Promise
     const commitSha = await timed('commit', attempts, () =>
       commitAll({ dir: repoDir, paths: ready.paths, branch, author: deps.author, message: taskCommitMessage(task) }),
     ).catch((err) => {
-      throw new TaskAborted('commit', `commit failed: ${errorMessage(err)}`);
+      throw new TaskAborted(F.STEP_COMMIT, `commit failed: ${errorMessage(err)}`);
     });
     const delivery = await claimAndPush(task, { dir: repoDir, url, branch, commitSha }, { ...deps, log }, (step, fn) =>
       timed(step, attempts, fn),
@@ -259,13 +261,13 @@ async function runTaskSteps(task: farm.v1.ICodingTask, deps: AgentDeps): Promise
     });
   } catch (err) {
     if (err instanceof TaskAborted) {
-      log.error('task aborted', { step: err.step, err });
+      log.error('task aborted', { step: failedStepName(err.step), err });
       // A SOFT_FAIL is dispatched again, and the next agent claims with the same fencing tokens.
       if (err.status === S.HARD_FAIL) await releaseLeases(task, deps, log);
       return result(err.status, { failedStep: err.step, notes: [err.message] });
     }
     log.error('task crashed', { err });
-    return result(S.HARD_FAIL, { failedStep: 'agent', notes: [`agent error: ${errorMessage(err)}`] });
+    return result(S.HARD_FAIL, { failedStep: F.STEP_AGENT, notes: [`agent error: ${errorMessage(err)}`] });
   } finally {
     await trajectory.close();
     await rm(workDir, { recursive: true, force: true });
@@ -330,12 +332,12 @@ async function runToolStrategy(
     run.state,
   ).catch((err) => {
     if (err instanceof ModelUnavailable && run.budget.steps === 0) throw err; // maybe an endpoint without tools
-    throw new TaskAborted('llm', `model unavailable: ${errorMessage(err)}`);
+    throw new TaskAborted(F.STEP_LLM, `model unavailable: ${errorMessage(err)}`);
   });
   if (outcome.kind === 'aborted') throw new TaskAborted(outcome.failedStep, outcome.reason);
   if (outcome.kind === 'stopped') {
-    if (outcome.failedStep === 'budget') agentMetrics.budgetStops.inc({ budget: budgetName(outcome.reason) });
-    run.log.warn('task stopped', { failedStep: outcome.failedStep, reason: outcome.reason });
+    if (outcome.failedStep === F.STEP_BUDGET) agentMetrics.budgetStops.inc({ budget: budgetName(outcome.reason) });
+    run.log.warn('task stopped', { failedStep: failedStepName(outcome.failedStep), reason: outcome.reason });
     return run.result(S.SOFT_FAIL, { failedStep: outcome.failedStep, notes: [outcome.reason] });
   }
   const files = outcome.changes.map((c) => c.path);
@@ -377,7 +379,7 @@ async function runDiffStrategy(
     const exhausted = budget.exhausted();
     if (exhausted) {
       agentMetrics.budgetStops.inc({ budget: budgetName(exhausted) });
-      return run.result(S.SOFT_FAIL, { failedStep: 'budget', notes: [exhausted] });
+      return run.result(S.SOFT_FAIL, { failedStep: F.STEP_BUDGET, notes: [exhausted] });
     }
     attempts = attempt;
     run.setAttempts(attempt);
@@ -402,7 +404,8 @@ async function runDiffStrategy(
       });
       diff = answer.diff;
     } catch (err) {
-      if (!(err instanceof ModelAnswerInvalid)) throw new TaskAborted('llm', `model unavailable: ${errorMessage(err)}`);
+      if (!(err instanceof ModelAnswerInvalid))
+        throw new TaskAborted(F.STEP_LLM, `model unavailable: ${errorMessage(err)}`);
       feedback.splice(0, feedback.length, `Your answer was not the JSON object asked for: ${err.message}`);
       log.warn('invalid model answer', { attempt, err });
       continue;
@@ -437,7 +440,7 @@ async function runDiffStrategy(
       if (!checks.ok) {
         agentMetrics.patches.inc({ result: 'check_failed' });
         const denied = checks.failed?.denied;
-        if (denied) throw new TaskAborted('check', `sandbox refused \`${checks.failed!.run}\`: ${denied.reason}`);
+        if (denied) throw new TaskAborted(F.STEP_CHECK, `sandbox refused \`${checks.failed!.run}\`: ${denied.reason}`);
         const why = describeFailure(checks) ?? 'a check failed';
         firstFailure ??= why;
         feedback.splice(0, feedback.length, `The diff applied, but a check failed. ${why}`);
@@ -461,7 +464,7 @@ async function runDiffStrategy(
     };
   }
   return run.result(S.SOFT_FAIL, {
-    failedStep: 'attempts',
+    failedStep: F.STEP_ATTEMPTS,
     notes: [`no passing patch after ${attempts} attempt(s)`, feedback.join('\n').slice(0, 2000)],
   });
 }

@@ -17,7 +17,7 @@ const S = farm.v1.CommitStatus;
  * the step and why. A refused delivery never leaves a branch that looks finished.
  */
 export type Delivery = { kind: 'delivered'; commitSha: string; notes: string[] } | Refusal;
-type Refusal = { kind: 'refused'; step: 'branch' | 'claim' | 'push'; reason: string; status: farm.v1.CommitStatus };
+type Refusal = { kind: 'refused'; step: farm.v1.FailedStep; reason: string; status: farm.v1.CommitStatus };
 
 export interface BranchDeps {
   leases?: Pick<SymbolLeases, 'claim' | 'release'>;
@@ -86,7 +86,12 @@ export async function claimAndPush(
     const theirs =
       err instanceof PushRejected ? await readRemoteBranchCommit(url, branch).catch(() => undefined) : undefined;
     if (!theirs)
-      return { kind: 'refused', step: 'push', reason: `push failed: ${errorMessage(err)}`, status: S.HARD_FAIL };
+      return {
+        kind: 'refused',
+        step: farm.v1.FailedStep.STEP_PUSH,
+        reason: `push failed: ${errorMessage(err)}`,
+        status: S.HARD_FAIL,
+      };
     const owner = commitOwner(task, theirs.message);
     if (owner.kind === 'foreign') return foreignBranch(branch, theirs.sha, owner.reason);
     const claim = await timed('claim', () => claimOrRetract(task, url, branch, theirs.sha, deps));
@@ -106,7 +111,7 @@ export async function claimAndPush(
 function foreignBranch(branch: string, sha: string, reason: string): Refusal {
   return {
     kind: 'refused',
-    step: 'branch',
+    step: farm.v1.FailedStep.STEP_BRANCH,
     reason:
       `${branch} holds commit ${sha.slice(0, 12)}, which this task did not make (${reason}); ` +
       'it is neither adopted nor overwritten: remove the branch, then submit the request again',
@@ -150,12 +155,17 @@ async function claimLeases(
     } catch (err) {
       // Refused for good (stale token, released, expired, unknown): the task must not count as done.
       if (err instanceof LeaseLost || err instanceof LeaseNotFound) {
-        return { kind: 'refused', step: 'claim', reason: `lease lost: ${err.message}`, status: S.HARD_FAIL };
+        return {
+          kind: 'refused',
+          step: farm.v1.FailedStep.STEP_CLAIM,
+          reason: `lease lost: ${err.message}`,
+          status: S.HARD_FAIL,
+        };
       }
       // The srm could not answer: another dispatch can claim with the same token later.
       return {
         kind: 'refused',
-        step: 'claim',
+        step: farm.v1.FailedStep.STEP_CLAIM,
         reason: `claiming leases failed: ${errorMessage(err)}`,
         status: err instanceof FarmError && err.retryable ? S.SOFT_FAIL : S.HARD_FAIL,
       };

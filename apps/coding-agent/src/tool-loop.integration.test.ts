@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { farm } from '@farm/proto';
+import { failedStepName, farm } from '@farm/proto';
 import { remoteBranchSha, seedBareRepo, startGitHttpServer, type GitHttpServer } from '@farm/git';
 import { createJsonModel, createPatchModel, createToolModel } from '@farm/llm';
 import { lessonsForTask, migrateLessons, storeLesson } from '@farm/lessons';
@@ -151,7 +151,7 @@ describe('the tool strategy on a Python repo (pytest)', () => {
         review(true),
       ],
     });
-    expect([S[result.status!], result.failedStep ?? '']).toEqual(['SUCCESS', '']);
+    expect([S[result.status!], failedStepName(result.failedStep)]).toEqual(['SUCCESS', '']);
     expect(result.strategy).toBe(farm.v1.AgentStrategy.TOOLS);
     // The commit is the net change: calc.py only (the scratch file came and went).
     expect(pushedFiles(bare, baseCommit, result.commitSha!)).toEqual(['calc.py']);
@@ -283,7 +283,7 @@ describe('the tool strategy on a Python repo (pytest)', () => {
         {},
         { budget, prices: { coder: { inputPerMillion: 10, outputPerMillion: 10 } } },
       );
-      expect([S[result.status!], result.failedStep]).toEqual(['SOFT_FAIL', 'budget']);
+      expect([S[result.status!], failedStepName(result.failedStep)]).toEqual(['SOFT_FAIL', 'budget']);
       expect(result.notes!.join('\n')).toMatch(reason);
       expect(await remoteBranchSha(url, `agt/tools-${n}`)).toBeUndefined();
       expect(result.costUsd).toBeGreaterThan(0);
@@ -312,7 +312,7 @@ describe('the tool strategy on a Python repo (pytest)', () => {
       { goal: 'Document the settings in config/settings.env' },
       { budget: { maxSteps: 11 } },
     );
-    expect(result.failedStep).toBe('budget');
+    expect(failedStepName(result.failedStep)).toBe('budget');
     const out = toolResults();
     expect(out[0]).toMatch(/ERROR: read_file: refused: \.\.\/outside leaves the repository/);
     expect(out[1]).toMatch(/ERROR: read_file: refused: .git\/config is inside \.git\//);
@@ -390,7 +390,7 @@ describe('the tool strategy on a Python repo (pytest)', () => {
       {},
       { contextWindowTokens: 2000, budget: { maxSteps: 8 } },
     );
-    expect(result.failedStep).toBe('budget');
+    expect(failedStepName(result.failedStep)).toBe('budget');
     const toolMessages = (i: number) =>
       requests[i].messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
     expect(toolMessages(1)[0]).toMatch(/^ +1\| TABLE = \[/); // whole while the window allowed it

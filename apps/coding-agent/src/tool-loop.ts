@@ -1,7 +1,7 @@
 import { readlinkSync } from 'node:fs';
 import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import type { farm } from '@farm/proto';
+import { farm } from '@farm/proto';
 import {
   ModelAnswerInvalid,
   type ConversationMessage,
@@ -56,9 +56,9 @@ export type ToolLoopOutcome =
       firstFailure?: string;
     }
   /** Ran out of budget or review rounds: SOFT_FAIL, nothing pushed. */
-  | { kind: 'stopped'; failedStep: 'budget' | 'review'; reason: string }
+  | { kind: 'stopped'; failedStep: farm.v1.FailedStep.STEP_BUDGET | farm.v1.FailedStep.STEP_REVIEW; reason: string }
   /** Nothing the model can fix (the sandbox refuses the repository's own check): HARD_FAIL. */
-  | { kind: 'aborted'; failedStep: 'check'; reason: string };
+  | { kind: 'aborted'; failedStep: farm.v1.FailedStep.STEP_CHECK; reason: string };
 
 export interface ToolLoopState {
   /** finish calls so far: each is an attempt, rewarded 1 when the checks passed on the tree it finished. */
@@ -121,7 +121,7 @@ export async function runToolLoop(
 
   for (;;) {
     const exhausted = budget.exhausted();
-    if (exhausted) return { kind: 'stopped', failedStep: 'budget', reason: exhausted };
+    if (exhausted) return { kind: 'stopped', failedStep: farm.v1.FailedStep.STEP_BUDGET, reason: exhausted };
     const shortened = fitConversation(messages, deps.contextWindowTokens);
     const step = budget.steps + 1;
     const started = performance.now();
@@ -242,7 +242,11 @@ async function finishGate(
       // The repository's own check is refused by the sandbox: nothing the model can change.
       return {
         output: `finish refused: ${checkText}`,
-        done: { kind: 'aborted', failedStep: 'check', reason: `sandbox refused a check: ${checkText}` },
+        done: {
+          kind: 'aborted',
+          failedStep: farm.v1.FailedStep.STEP_CHECK,
+          reason: `sandbox refused a check: ${checkText}`,
+        },
       };
     }
     return {
@@ -279,7 +283,7 @@ async function finishGate(
           output: `finish refused by the reviewer:\n${list}`,
           done: {
             kind: 'stopped',
-            failedStep: 'review',
+            failedStep: farm.v1.FailedStep.STEP_REVIEW,
             reason: `the reviewer did not approve after ${round} round(s): ${objections.join('; ')}`,
           },
         };

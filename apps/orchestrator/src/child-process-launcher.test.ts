@@ -2,7 +2,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { farm } from '@farm/proto';
+import { failedStepName, farm } from '@farm/proto';
 import { InProcessBus, Topics, type EventBus } from '@farm/bus';
 import { silentLogger } from '@farm/runtime';
 import { ChildProcessLauncher } from './child-process-launcher';
@@ -81,7 +81,10 @@ describe('the process launcher', () => {
     const l = launcher('crash');
     await l.launch(task('t2'));
     await until(() => results.length === 1);
-    expect([results[0].status, results[0].failedStep]).toEqual([farm.v1.CommitStatus.SOFT_FAIL, 'agent-died']);
+    expect([results[0].status, failedStepName(results[0].failedStep)]).toEqual([
+      farm.v1.CommitStatus.SOFT_FAIL,
+      'agent-died',
+    ]);
     expect(results[0].notes.join()).toContain('exited with code 7');
     await l.close();
   });
@@ -140,7 +143,7 @@ describe('the process launcher', () => {
     expect(results[0]).toMatchObject({
       taskId: 't7',
       status: farm.v1.CommitStatus.SOFT_FAIL,
-      failedStep: 'agent-died',
+      failedStep: farm.v1.FailedStep.STEP_AGENT_DIED,
     });
     await l.close();
     await bus.drain();

@@ -226,7 +226,7 @@ export class ChildProcessLauncher implements TaskLauncher {
           new SpoolDirBus(out, this.config.log),
           task,
           farm.v1.CommitStatus.SOFT_FAIL,
-          'agent-died',
+          farm.v1.FailedStep.STEP_AGENT_DIED,
           [`agent process ${how} before emitting a result`],
         );
       }

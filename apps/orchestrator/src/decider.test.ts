@@ -188,7 +188,11 @@ describe('the orchestrator decider', () => {
 
   it('re-dispatches a task whose agent died (agent-died) while dispatches are left, then fails the request', () => {
     const died = (dispatch: number) =>
-      result('a', S.SOFT_FAIL, { dispatch, failedStep: 'agent-died', notes: ['agent process killed by SIGKILL'] });
+      result('a', S.SOFT_FAIL, {
+        dispatch,
+        failedStep: farm.v1.FailedStep.STEP_AGENT_DIED,
+        notes: ['agent process killed by SIGKILL'],
+      });
     const state = request(P.CODING, [task('a', T.TASK_DISPATCHED), task('b', T.TASK_DISPATCHED)]);
     const retried = run(state, died(1));
     expect(launched(retried)).toEqual([
@@ -201,12 +205,15 @@ describe('the orchestrator decider', () => {
     expect(phases(final)).toEqual([P.FAILED]);
   });
 
-  it.each(['budget', 'review'])('does not re-dispatch a SOFT_FAIL of the %s step', (failedStep) => {
-    const state = request(P.CODING, [task('a', T.TASK_DISPATCHED), task('b', T.TASK_DISPATCHED)]);
-    const d = run(state, result('a', S.SOFT_FAIL, { failedStep }));
-    expect(launched(d)).toEqual([]);
-    expect(phases(d)).toEqual([P.FAILED]);
-  });
+  it.each([farm.v1.FailedStep.STEP_BUDGET, farm.v1.FailedStep.STEP_REVIEW])(
+    'does not re-dispatch a SOFT_FAIL of the %s step',
+    (failedStep) => {
+      const state = request(P.CODING, [task('a', T.TASK_DISPATCHED), task('b', T.TASK_DISPATCHED)]);
+      const d = run(state, result('a', S.SOFT_FAIL, { failedStep }));
+      expect(launched(d)).toEqual([]);
+      expect(phases(d)).toEqual([P.FAILED]);
+    },
+  );
 
   it('fails the request on a HARD_FAIL and cancels the other tasks', () => {
     const state = request(P.CODING, [
@@ -243,7 +250,7 @@ describe('the orchestrator decider', () => {
         kind: 'report-for-agent',
         task: { id: 'late', changeRequestId: 'cr', dispatch: 1 },
         status: S.SOFT_FAIL,
-        failedStep: 'deadline',
+        failedStep: farm.v1.FailedStep.STEP_DEADLINE,
         notes: ['no result within the task deadline of 60 s'],
       },
     ]);
@@ -322,7 +329,7 @@ describe('the orchestrator decider', () => {
         kind: 'report-for-agent',
         task: { id: 'a', changeRequestId: 'cr', dispatch: 1 },
         status: S.HARD_FAIL,
-        failedStep: 'cost-cap',
+        failedStep: farm.v1.FailedStep.STEP_COST_CAP,
         notes: ['cost cap reached'],
       },
     ]);

@@ -16,7 +16,10 @@ const T = farm.v1.TaskState;
 type Phase = farm.v1.Phase;
 type TaskState = farm.v1.TaskState;
 /** Failed steps whose SOFT_FAIL another dispatch would only repeat at a cost. */
-const NOT_RETRIED_STEPS = new Set(['budget', 'review']);
+const NOT_RETRIED_STEPS: ReadonlySet<farm.v1.FailedStep> = new Set([
+  farm.v1.FailedStep.STEP_BUDGET,
+  farm.v1.FailedStep.STEP_REVIEW,
+]);
 
 export interface RequestRecord {
   id: string;
@@ -120,7 +123,7 @@ export type Effect =
       kind: 'report-for-agent';
       task: { id: string; changeRequestId: string; dispatch: number };
       status: farm.v1.CommitStatus;
-      failedStep: string;
+      failedStep: farm.v1.FailedStep;
       notes: string[];
     }
   | { kind: 'stop-task'; taskId: string; changeRequestId: string }
@@ -196,7 +199,7 @@ export function expireDeadlines(running: RunningTask[], nowMs: number, options: 
         kind: 'report-for-agent',
         task: { id: t.id, changeRequestId: t.changeRequestId, dispatch: t.dispatch },
         status: S.SOFT_FAIL,
-        failedStep: 'deadline',
+        failedStep: farm.v1.FailedStep.STEP_DEADLINE,
         notes: [`no result within the task deadline of ${Math.round(options.taskDeadlineMs / 1000)} s`],
       },
     ]);
@@ -302,7 +305,7 @@ function onCommitResult(d: DecisionBuilder, result: farm.v1.ICommitResult, optio
   // A task stopped by its budget or its reviewer would only spend again: it is not re-dispatched.
   const retry =
     status === T.TASK_SOFT_FAIL &&
-    !NOT_RETRIED_STEPS.has(result.failedStep ?? '') &&
+    !NOT_RETRIED_STEPS.has(result.failedStep ?? farm.v1.FailedStep.FAILED_STEP_UNSPECIFIED) &&
     task.dispatch < options.maxDispatches &&
     phase === P.CODING;
   if (retry) {
@@ -406,7 +409,7 @@ function dispatchReady(d: DecisionBuilder, gates: ReadonlyMap<string, DispatchGa
         kind: 'report-for-agent',
         task: { id, changeRequestId: cr.id, dispatch: task.dispatch },
         status: S.HARD_FAIL,
-        failedStep: 'cost-cap',
+        failedStep: farm.v1.FailedStep.STEP_COST_CAP,
         notes: [gate.reason],
       });
     }

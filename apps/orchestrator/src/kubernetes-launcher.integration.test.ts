@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { BatchV1Api, CoreV1Api, type KubeConfig, type V1Job } from '@kubernetes/client-node';
-import { farm } from '@farm/proto';
+import { failedStepName, farm } from '@farm/proto';
 import { InProcessBus, Topics } from '@farm/bus';
 import { createLogger, silentLogger } from '@farm/runtime';
 import { KubernetesJobLauncher, type KubernetesJobLauncherConfig } from './kubernetes-launcher';
@@ -266,7 +266,7 @@ describe('KubernetesJobLauncher on a real control plane', () => {
       expect(r.status).toBe(crashed ? farm.v1.CommitStatus.SOFT_FAIL : farm.v1.CommitStatus.HARD_FAIL);
       expect(r.changeRequestId).toBe(t.changeRequestId);
       expect(r.dispatch).toBe(1);
-      expect(r.failedStep).toBe(crashed ? 'agent-died' : 'agent');
+      expect(failedStepName(r.failedStep)).toBe(crashed ? 'agent-died' : 'agent');
       expect(r.notes.join('\n')).toMatch(why);
       expect(r.notes.join('\n')).toMatch(/the agent published no result/);
       expect(await outcomeCount(outcome)).toBe(before + 1);

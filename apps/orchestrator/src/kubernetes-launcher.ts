@@ -349,10 +349,13 @@ export class KubernetesJobLauncher implements TaskLauncher {
     // What would fail the same way again (bad input, no image, no Secret, OOM, its deadline) fails it for good.
     const died = outcome === 'crashed' || outcome === 'lost';
     const status = died ? farm.v1.CommitStatus.SOFT_FAIL : farm.v1.CommitStatus.HARD_FAIL;
-    await reportForAgent(this.config.bus, ref, status, died ? 'agent-died' : 'agent', [
-      `${why}; the agent published no result`,
-      `launcher outcome: ${outcome}`,
-    ]);
+    await reportForAgent(
+      this.config.bus,
+      ref,
+      status,
+      died ? farm.v1.FailedStep.STEP_AGENT_DIED : farm.v1.FailedStep.STEP_AGENT,
+      [`${why}; the agent published no result`, `launcher outcome: ${outcome}`],
+    );
   }
 
   private async markHandled(name: string, outcome: JobOutcome): Promise<void> {

@@ -35,7 +35,7 @@ export function reportForAgent(
   bus: EventBus,
   task: { id: string; changeRequestId: string; dispatch: number },
   status: farm.v1.CommitStatus,
-  failedStep: string,
+  failedStep: farm.v1.FailedStep,
   notes: string[],
 ): Promise<void> {
   return bus.publish(

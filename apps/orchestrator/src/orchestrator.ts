@@ -487,7 +487,7 @@ export class Orchestrator {
             this.deps.bus,
             { id: task.id ?? '', changeRequestId, dispatch: task.dispatch ?? 0 },
             S.HARD_FAIL,
-            'launch',
+            farm.v1.FailedStep.STEP_LAUNCH,
             [`launcher failed: ${errorMessage(err)}`],
           );
         }
@@ -495,7 +495,7 @@ export class Orchestrator {
       }
       case 'report-for-agent': {
         const ids = { changeRequestId: effect.task.changeRequestId, taskId: effect.task.id };
-        if (effect.failedStep === 'cost-cap') {
+        if (effect.failedStep === farm.v1.FailedStep.STEP_COST_CAP) {
           this.deps.log.warn('task not started: cost cap', { ...ids, reason: effect.notes[0] });
         }
         await reportForAgent(this.deps.bus, effect.task, effect.status, effect.failedStep, effect.notes);

@@ -1,5 +1,5 @@
 // The request cost cap, enforced by the orchestrator across tasks, on Kafka and PostgreSQL with real agents.
-import { farm } from '@farm/proto';
+import { failedStepName, farm } from '@farm/proto';
 import { KafkaBus } from '@farm/bus';
 import { getRequest } from '@farm/orchestrator';
 import { createPgStore, type SqlStore } from '@farm/store';
@@ -53,7 +53,7 @@ describe('the request cost cap', () => {
     // The second task never ran: no agent asked the model about it, and its result is the cap's, not an agent's.
     expect(h.model.requests.some((r) => JSON.stringify(r.messages).includes('TASK GOAL:\\nAdd divide'))).toBe(false);
     const div = h.results.find((r) => r.taskId.endsWith('-div'))!;
-    expect([div.status, div.failedStep]).toEqual([farm.v1.CommitStatus.HARD_FAIL, 'cost-cap']);
+    expect([div.status, failedStepName(div.failedStep)]).toEqual([farm.v1.CommitStatus.HARD_FAIL, 'cost-cap']);
     const status = await getRequest(store, id);
     expect(status!.request.costUsd).toBeCloseTo(mul.costUsd, 8);
   });

@@ -5,7 +5,7 @@
 // orchestrator's launcher talks to the API as the chart's ServiceAccount. All of it is started by the jest
 // global set-up unless KAFKA_BROKERS / DATABASE_URL / KUBECONFIG are given.
 import { BatchV1Api, CoreV1Api, type KubeConfig, type V1Job } from '@kubernetes/client-node';
-import { farm } from '@farm/proto';
+import { failedStepName, farm } from '@farm/proto';
 import { KafkaBus, type EventBus } from '@farm/bus';
 import { getRequest } from '@farm/orchestrator';
 import { KubernetesJobLauncher, type KubernetesJobLauncherConfig } from '@farm/orchestrator';
@@ -241,7 +241,9 @@ describe('jobs mode: coding tasks as Kubernetes Jobs, on Kafka and PostgreSQL', 
     expect(farm.v1.Phase[last.toPhase]).toBe('FAILED');
     expect(last.reason).toMatch(/HARD_FAIL/);
     const own = h.results.filter((r) => r.changeRequestId === id);
-    expect(own.map((r) => [farm.v1.CommitStatus[r.status], r.failedStep])).toEqual([['HARD_FAIL', 'llm']]);
+    expect(own.map((r) => [farm.v1.CommitStatus[r.status], failedStepName(r.failedStep)])).toEqual([
+      ['HARD_FAIL', 'llm'],
+    ]);
     const [job] = await jobsOf(id);
     await expectEventually(async () => {
       const j = (await batch.readNamespacedJob(job.metadata!.name!, ns)).body;
@@ -268,7 +270,7 @@ describe('jobs mode: coding tasks as Kubernetes Jobs, on Kafka and PostgreSQL', 
     expect(phasesOf(ts).at(-1)).toBe('FAILED');
     // Every dispatch's pod is killed the same way: each is a SOFT_FAIL agent-died, until dispatches run out.
     const mine = h.results.filter((x) => x.changeRequestId === id);
-    expect(mine.map((r) => [farm.v1.CommitStatus[r.status], r.failedStep, r.dispatch])).toEqual([
+    expect(mine.map((r) => [farm.v1.CommitStatus[r.status], failedStepName(r.failedStep), r.dispatch])).toEqual([
       ['SOFT_FAIL', 'agent-died', 1],
       ['SOFT_FAIL', 'agent-died', 2],
     ]);

@@ -2,7 +2,7 @@
 // KAFKA_BROKERS / DATABASE_URL are given), with the git server, the scripted model and agent processes.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { farm, taskStateName } from '@farm/proto';
+import { failedStepName, farm, taskStateName } from '@farm/proto';
 import { KafkaBus, type EventBus, type PublishOptions } from '@farm/bus';
 import { getRequest } from '@farm/orchestrator';
 import { remoteBranchSha } from '@farm/git';
@@ -141,9 +141,8 @@ describe('planning and orchestration on Kafka and PostgreSQL', () => {
     const last = ts.filter((t) => !t.taskId).at(-1)!;
     expect(farm.v1.Phase[last.toPhase]).toBe('FAILED');
     expect(last.reason).toMatch(/HARD_FAIL/);
-    expect(
-      h.results.find((r) => r.changeRequestId === id && r.status === farm.v1.CommitStatus.HARD_FAIL)?.failedStep,
-    ).toBe('llm');
+    const hardFail = h.results.find((r) => r.changeRequestId === id && r.status === farm.v1.CommitStatus.HARD_FAIL);
+    expect(failedStepName(hardFail?.failedStep)).toBe('llm');
     await waitUntil(async () => (await h!.leases.liveLeases({ changeRequestId: id })).length === 0);
     const state = await getRequest(store, id);
     expect(state!.tasks.find((t) => t.id.endsWith('-div'))?.status).toBe('CANCELLED');
