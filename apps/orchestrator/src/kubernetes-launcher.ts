@@ -206,6 +206,7 @@ export class KubernetesJobLauncher implements TaskLauncher {
       { fromBeginning: false },
     );
     await this.jobs.start();
+    if (this.closed) return this.jobs.stop(); // closed while listing
     // Adopted only from the first list: a Job seen later and not followed was cancelled or already handled.
     for (const job of this.jobs.list()) if (!this.active.has(job.metadata!.name!)) this.adopt(job);
     this.scanTimer = setInterval(() => void this.scan(), this.config.pollIntervalMs ?? 15_000);
