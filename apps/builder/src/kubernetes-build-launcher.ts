@@ -1,7 +1,7 @@
 import { BatchV1Api, type KubeConfig, type V1Job } from '@kubernetes/client-node';
 import type { farm } from '@farm/proto';
 import type { EventBus } from '@farm/bus';
-import { annotateJob, apiError, terminalCondition } from '@farm/kube';
+import { JobWatcher, annotateJob, apiError, terminalCondition, type JobChange } from '@farm/kube';
 import type { Logger } from '@farm/runtime';
 import { reportForBuild, type BuildLauncher } from './build-launcher';
 import {
@@ -19,25 +19,39 @@ export interface KubernetesBuildLauncherConfig {
   bus: EventBus;
   log: Logger;
   job: BuildJobSettings;
-  /** How often the build Jobs are listed for ones that failed (default 5 s). */
-  pollIntervalMs?: number;
+  /** How long the server keeps one watch of the build Jobs open (default 300 s); the watch then resumes. */
+  watchTimeoutSeconds?: number;
   /** How long a launch waits for an unreachable API before the build fails (default 5 min). */
   apiPatienceMs?: number;
 }
 
 /**
  * Cluster mode: one Kubernetes Job per build, running the build's Job-style entry point with the request in
- * $FARM_BUILD_REQUEST. The Job publishes its own BuildResult and exits 0; the launcher lists its Jobs and, for
- * one that failed (deadline, OOMKilled, image pull, crash), publishes BUILD_FAILED saying why and marks the Job,
- * so that a restarted builder does not report it again.
+ * $FARM_BUILD_REQUEST. The Job publishes its own BuildResult and exits 0; the launcher follows its Jobs through
+ * a JobWatcher (the client library's informer) and, for one that failed (deadline, OOMKilled, image pull,
+ * crash), publishes BUILD_FAILED saying why and marks the Job, so that a restarted builder does not report it
+ * again.
  */
 export class KubernetesBuildLauncher implements BuildLauncher {
   private readonly batch: BatchV1Api;
-  private timer?: NodeJS.Timeout;
-  private polling: Promise<void> = Promise.resolve();
+  private readonly jobs: JobWatcher;
+  /** Failed Jobs reported (or being reported) by this process; the annotation covers the next one. */
+  private readonly reported = new Set<string>();
+  private readonly reporting = new Set<Promise<void>>();
+  /** Set while resume() keeps trying to reach an API that was away. */
+  private following?: Promise<void>;
+  private closed = false;
 
   constructor(private readonly config: KubernetesBuildLauncherConfig) {
     this.batch = config.kubeConfig.makeApiClient(BatchV1Api);
+    this.jobs = new JobWatcher({
+      kubeConfig: config.kubeConfig,
+      namespace: config.job.namespace,
+      labelSelector: buildJobSelector(config.job.instance),
+      log: config.log,
+      onJob: (change, job) => this.onJob(change, job),
+      watchTimeoutSeconds: config.watchTimeoutSeconds,
+    });
   }
 
   async launch(request: farm.v1.IBuildRequest): Promise<void> {
@@ -94,47 +108,55 @@ export class KubernetesBuildLauncher implements BuildLauncher {
     }
   }
 
+  /**
+   * Starts following the build Jobs: those that failed while no builder ran are reported as they are listed.
+   * An unreachable API does not hold the builder up: it keeps trying in the background.
+   */
   async resume(): Promise<void> {
-    await this.poll();
-    this.timer = setInterval(() => void this.poll(), this.config.pollIntervalMs ?? 5000);
-    this.timer.unref();
+    if (this.following || (await this.follow())) return;
+    this.following = (async () => {
+      for (let delay = 1000; !this.closed; delay = Math.min(delay * 2, 30_000)) {
+        await new Promise((r) => setTimeout(r, delay).unref());
+        if (this.closed || (await this.follow())) return;
+      }
+    })();
   }
 
   async close(): Promise<void> {
-    clearInterval(this.timer);
-    await this.polling;
+    this.closed = true;
+    await this.jobs.stop();
+    await Promise.all(this.reporting);
   }
 
-  /** One pass over the build Jobs: the running gauge, and BUILD_FAILED for each failed Job not yet reported. */
-  private poll(): Promise<void> {
-    this.polling = this.polling.then(async () => {
-      let jobs: V1Job[];
-      try {
-        jobs = (
-          await this.batch.listNamespacedJob(
-            this.config.job.namespace,
-            undefined,
-            undefined,
-            undefined,
-            undefined,
-            buildJobSelector(this.config.job.instance),
-          )
-        ).body.items;
-      } catch (err) {
-        this.config.log.warn('cannot list build Jobs; trying again', { err: apiError(err).message });
-        return;
-      }
-      builderMetrics.running.set(jobs.filter((j) => !terminalCondition(j)).length);
-      for (const job of jobs) {
-        const done = terminalCondition(job);
-        if (done?.type !== 'Failed' || job.metadata?.annotations?.[REPORTED_ANNOTATION]) continue;
-        await this.reportFailed(
-          job,
-          `Job ${job.metadata!.name} failed (${done.reason ?? 'Failed'}: ${done.message ?? ''})`,
-        );
-      }
-    });
-    return this.polling;
+  /** One attempt to list and watch the build Jobs; false (and a warning) when the API did not answer. */
+  private async follow(): Promise<boolean> {
+    try {
+      await this.jobs.start();
+      if (this.closed) await this.jobs.stop(); // closed while listing
+      return true;
+    } catch (err) {
+      this.config.log.warn('cannot list build Jobs; trying again', { err: apiError(err).message });
+      return false;
+    }
+  }
+
+  /** The running gauge, and BUILD_FAILED for a failed Job not yet reported. */
+  private onJob(change: JobChange, job: V1Job): void {
+    builderMetrics.running.set(this.jobs.list().filter((j) => !terminalCondition(j)).length);
+    const name = job.metadata?.name ?? '';
+    if (change === 'deleted') {
+      this.reported.delete(name); // a Job of the same name later is a new build
+      return;
+    }
+    const done = terminalCondition(job);
+    if (done?.type !== 'Failed' || job.metadata?.annotations?.[REPORTED_ANNOTATION] || this.reported.has(name)) return;
+    this.reported.add(name);
+    const reporting = this.reportFailed(job, `Job ${name} failed (${done.reason ?? 'Failed'}: ${done.message ?? ''})`)
+      .catch((err) =>
+        this.config.log.error('could not report a failed build Job', { jobName: name, err: apiError(err).message }),
+      )
+      .finally(() => this.reporting.delete(reporting));
+    this.reporting.add(reporting);
   }
 
   private async reportFailed(job: V1Job, how: string): Promise<void> {

@@ -442,10 +442,10 @@ describe('KubernetesJobLauncher on a real control plane', () => {
     expect(l.running).toBe(1);
   });
 
-  test('keeps following its Jobs across watch ends, listing again each time', async () => {
+  test('keeps following its Jobs across watch ends, watching again each time', async () => {
     const lines: string[] = [];
     const log = createLogger('launcher-test', { level: 'debug', write: (line) => lines.push(line) });
-    const relists = () => lines.filter((x) => x.includes('Job watch ended; listing again')).length;
+    const relists = () => lines.filter((x) => x.includes('Job watch ended; watching again')).length;
     const l = launcher({ log, watchTimeoutSeconds: 1 });
     const t1 = task(),
       t2 = task();
@@ -457,7 +457,7 @@ describe('KubernetesJobLauncher on a real control plane', () => {
     const seen = relists();
     await eventually(() => relists() > seen, 'the server to end the watch again', 10_000);
     finish(t2, 'KILL');
-    await eventually(() => results.find((x) => x.taskId === t2.id), 'a HARD_FAIL after listing again');
+    await eventually(() => results.find((x) => x.taskId === t2.id), 'a HARD_FAIL after watching again');
   });
 
   test('a Job the API refuses fails its task with the API’s reason', async () => {

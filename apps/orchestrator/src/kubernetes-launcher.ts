@@ -1,30 +1,30 @@
 import {
   BatchV1Api,
   CoreV1Api,
-  Watch,
   type KubeConfig,
   type V1Job,
   type V1JobCondition,
   type V1Pod,
 } from '@kubernetes/client-node';
-import { annotateJob, apiError, labelValue, terminalCondition } from '@farm/kube';
+import { JobWatcher, annotateJob, apiError, labelValue, terminalCondition, type JobChange } from '@farm/kube';
 import { farm } from '@farm/proto';
 import { Topics, type EventBus, type Subscription } from '@farm/bus';
 import { errorMessage, type Logger } from '@farm/runtime';
+import { AdmissionQueue, capFrom } from './kubernetes-admission';
+import { diagnose } from './kubernetes-job-diagnosis';
 import {
-  BAD_INPUT_EXIT_CODE,
-  CONTAINER_NAME,
   LABELS,
   MANAGED_BY,
   MAX_TASK_ENV_BYTES,
   OUTCOME_ANNOTATION,
-  REPORTED_EXIT_CODES,
   buildAgentJob,
   jobNameFor,
   type AgentJobSettings,
 } from './kubernetes-job-spec';
 import { launcherMetrics, type JobOutcome } from './kubernetes-metrics';
+import { scanStuck, stuckContainers } from './kubernetes-stuck-pods';
 import { reportForAgent, type TaskLauncher } from './launcher';
+import { ReportedResults } from './reported-results';
 
 export interface KubernetesJobLauncherConfig {
   kubeConfig: KubeConfig;
@@ -43,24 +43,14 @@ export interface KubernetesJobLauncherConfig {
   pollIntervalMs?: number;
   /** How long the agent container may wait on its image before its task fails (default 120 s). */
   imagePullGraceMs?: number;
-  /** Pause before listing and watching again after a watch ended or failed (default 1 s). */
+  /** First pause before watching again after the Job watch failed (default 1 s). */
   rewatchDelayMs?: number;
-  /** How long the server keeps one Job watch open before ending it (default 300 s); the launcher lists again. */
+  /** How long the server keeps one Job watch open before ending it (default 300 s); the watch then resumes. */
   watchTimeoutSeconds?: number;
 }
 
 export const DEFAULT_CAP_CONFIGMAP = 'farm-launcher';
 export const CAP_KEY = 'maxRunningJobs';
-
-/** Container waiting reasons that will not clear by themselves: the task fails instead of waiting for the deadline. */
-const STUCK_WAITING: Record<string, JobOutcome> = {
-  ImagePullBackOff: 'image_pull_failed',
-  ErrImagePull: 'image_pull_failed',
-  InvalidImageName: 'image_pull_failed',
-  ErrImageNeverPull: 'image_pull_failed',
-  CreateContainerConfigError: 'cannot_start',
-  CreateContainerError: 'cannot_start',
-};
 
 interface TaskRef {
   id: string;
@@ -68,44 +58,34 @@ interface TaskRef {
   dispatch: number;
 }
 
-interface Tracked {
-  ref: TaskRef;
-  /** When it was tracked; a list taken before that may not show the Job yet. */
-  since: number;
-  /** When the agent container was first seen stuck waiting (image pull, missing Secret). */
-  stuckSince?: number;
-}
-
-const resultKey = (taskId: string, dispatch: number) => `${taskId}#${dispatch}`;
-
 /**
  * Cluster mode: one Kubernetes Job per CodingTask, running the agent's Job-style entry point with the task in
  * $FARM_TASK. At most `maxRunningJobs` run at once (re-read from a ConfigMap before each launch); extra tasks
- * queue in order. It lists and watches its Jobs by label and, when one fails without the agent having
- * published a result (OOMKilled, deadline, image pull, crash), publishes a HARD_FAIL CommitResult saying why.
+ * queue in order (AdmissionQueue). It follows its Jobs through a JobWatcher (the client library's informer)
+ * and, when one fails without the agent having published a result (OOMKilled, deadline, image pull, crash),
+ * publishes a failure saying why (diagnose). A periodic pod scan fails tasks whose pod is stuck waiting for
+ * its image or a Secret, which the Job itself would only notice at its deadline.
  *
  * Whether the agent reported is known without the orchestrator's help, from two sources: the agent's exit
  * code (job.ts exits 0/2/3 only after publishing) and the launcher's own subscription to commit results (for
  * pods that are gone or were killed mid-way). Results are keyed by change request id, so the agent's own
- * result always precedes a HARD_FAIL published after its Job ended, and the orchestrator keeps the first.
+ * result always precedes a failure published after its Job ended, and the orchestrator keeps the first.
  */
 export class KubernetesJobLauncher implements TaskLauncher {
   private readonly batch: BatchV1Api;
   private readonly core: CoreV1Api;
   private readonly ns: string;
   private readonly selector: string;
-  private readonly active = new Map<string, Tracked>(); // by Job name
-  private readonly queue: farm.v1.ICodingTask[] = [];
-  /** Result keys of tasks whose Job runs or just failed, and those of them whose result arrived. */
-  private readonly expected = new Set<string>();
-  private readonly reported = new Set<string>();
-  private readonly reporting = new Set<Promise<void>>();
+  private readonly jobs: JobWatcher;
+  private readonly admission: AdmissionQueue<farm.v1.ICodingTask>;
+  private readonly results = new ReportedResults();
+  private readonly active = new Map<string, TaskRef>(); // by Job name
+  /** When each running Job's agent container was first seen stuck (image pull, missing Secret). */
+  private stuckSince = new Map<string, number>();
+  private readonly background = new Set<Promise<void>>();
   private started?: Promise<void>;
-  private pumping: Promise<void> = Promise.resolve();
-  private watchRequest?: { abort(): void };
-  private rewatchTimer?: NodeJS.Timeout;
-  private pollTimer?: NodeJS.Timeout;
-  private results?: Subscription;
+  private scanTimer?: NodeJS.Timeout;
+  private subscription?: Subscription;
   private cap: number;
   private closed = false;
   private closing?: Promise<void>;
@@ -117,6 +97,24 @@ export class KubernetesJobLauncher implements TaskLauncher {
     this.cap = config.maxRunningJobs ?? 4;
     // Scoped to this release so that two farms sharing a namespace never adopt each other's Jobs.
     this.selector = `${LABELS.managedBy}=${MANAGED_BY},app.kubernetes.io/instance=${config.job.instance ?? 'agent-farm'}`;
+    this.jobs = new JobWatcher({
+      kubeConfig: config.kubeConfig,
+      namespace: this.ns,
+      labelSelector: this.selector,
+      log: config.log,
+      onJob: (change, job) => this.onJob(change, job),
+      watchTimeoutSeconds: config.watchTimeoutSeconds,
+      restartDelayMs: config.rewatchDelayMs,
+    });
+    this.admission = new AdmissionQueue(
+      {
+        cap: () => this.readCap(),
+        running: () => this.active.size,
+        launch: (task) => this.createJob(task),
+        queued: (n) => launcherMetrics.queued.set(n),
+      },
+      (err) => config.log.error('launching queued tasks failed', { err: errorMessage(err) }),
+    );
   }
 
   /**
@@ -133,7 +131,7 @@ export class KubernetesJobLauncher implements TaskLauncher {
             err: apiError(err).message,
             delayMs: delay,
           });
-          await this.results?.stop();
+          await this.subscription?.stop();
           await sleep(delay);
         }
       }
@@ -142,22 +140,19 @@ export class KubernetesJobLauncher implements TaskLauncher {
   }
 
   async launch(task: farm.v1.ICodingTask): Promise<void> {
-    this.queue.push(task);
-    launcherMetrics.queued.set(this.queue.length);
+    this.admission.add(task);
     await this.start();
-    await this.pump();
+    await this.admission.pump();
   }
 
   /** Drops the request's queued tasks and deletes its Jobs (their pods go with them). */
   async cancel(changeRequestId: string): Promise<void> {
     await this.start();
-    for (let i = this.queue.length - 1; i >= 0; i--)
-      if (this.queue[i].changeRequestId === changeRequestId) this.queue.splice(i, 1);
-    launcherMetrics.queued.set(this.queue.length);
-    for (const [name, t] of this.active) {
-      if (t.ref.changeRequestId !== changeRequestId) continue;
+    this.admission.drop((t) => t.changeRequestId === changeRequestId);
+    for (const [name, ref] of this.active) {
+      if (ref.changeRequestId !== changeRequestId) continue;
       this.untrack(name);
-      this.forget(t.ref);
+      this.results.forget(ref.id, ref.dispatch);
       launcherMetrics.jobs.inc({ outcome: 'cancelled' });
     }
     // By label rather than by name: also removes Jobs of this request that an earlier process created.
@@ -174,7 +169,7 @@ export class KubernetesJobLauncher implements TaskLauncher {
       'Background',
     );
     this.config.log.info('cancelled coding-agent Jobs', { changeRequestId });
-    await this.pump();
+    await this.admission.pump();
   }
 
   /** Stops watching; running Jobs go on and are adopted by the next process. Idempotent. */
@@ -185,12 +180,12 @@ export class KubernetesJobLauncher implements TaskLauncher {
 
   private async closeOnce(): Promise<void> {
     this.closed = true;
-    clearTimeout(this.rewatchTimer);
-    clearInterval(this.pollTimer);
-    this.watchRequest?.abort();
-    await this.pumping;
-    await Promise.all(this.reporting);
-    await this.results?.stop();
+    clearInterval(this.scanTimer);
+    await this.jobs.stop();
+    await this.admission.close();
+    this.results.wakeAll(); // failures waiting for the agent's own result are reported now
+    await Promise.all(this.background);
+    await this.subscription?.stop();
   }
 
   /** Jobs created and not finished. */
@@ -200,66 +195,22 @@ export class KubernetesJobLauncher implements TaskLauncher {
 
   /** Tasks waiting for a free slot. */
   get queued(): number {
-    return this.queue.length;
+    return this.admission.length;
   }
 
   private async startOnce(): Promise<void> {
-    this.results = await this.config.bus.subscribe(
+    this.subscription = await this.config.bus.subscribe(
       Topics.commitResults,
       this.config.resultGroup ?? 'k8s-job-launcher',
-      async (r) => {
-        const key = resultKey(r.taskId, r.dispatch ?? 0);
-        if (this.expected.has(key)) this.reported.add(key);
-      },
+      async (r) => this.results.seen(r.taskId, r.dispatch ?? 0),
       { fromBeginning: false },
     );
-    await this.listAndWatch(true);
-    this.pollTimer = setInterval(() => void this.poll(), this.config.pollIntervalMs ?? 15_000);
-    this.pollTimer.unref();
-  }
-
-  /**
-   * List, reconcile, then watch from the list's resourceVersion: the usual informer pattern, redone whenever
-   * the watch ends (server timeout, 410 Expired, network), so no Job event is missed across reconnects.
-   */
-  private async listAndWatch(adopt: boolean): Promise<void> {
-    const listedAt = Date.now();
-    const list = await this.batch.listNamespacedJob(this.ns, undefined, undefined, undefined, undefined, this.selector);
-    const seen = new Set<string>();
-    for (const job of list.body.items) {
-      seen.add(job.metadata!.name!);
-      if (adopt && !this.active.has(job.metadata!.name!)) this.adopt(job);
-      this.onJob('MODIFIED', job);
-    }
-    for (const [name, t] of [...this.active])
-      if (!seen.has(name) && t.since < listedAt) this.onJob('DELETED', { metadata: { name } });
-    if (this.closed) return;
-    const path = `/apis/batch/v1/namespaces/${encodeURIComponent(this.ns)}/jobs`;
-    const query = {
-      labelSelector: this.selector,
-      resourceVersion: list.body.metadata?.resourceVersion,
-      timeoutSeconds: this.config.watchTimeoutSeconds ?? 300,
-    };
-    this.watchRequest = await new Watch(this.config.kubeConfig).watch(
-      path,
-      query,
-      (type, job: V1Job) => {
-        if (type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED') this.onJob(type, job);
-        // ERROR (e.g. 410 Expired): the stream ends next and we list again.
-        else if (type === 'ERROR') this.config.log.warn('Job watch error; listing again', { status: job });
-      },
-      (err) => this.rewatch(err),
-    );
-  }
-
-  private rewatch(err?: unknown): void {
-    if (this.closed) return;
-    if (err) this.config.log.warn('Job watch ended', { err: errorMessage(err) });
-    else this.config.log.debug('Job watch ended; listing again');
-    this.rewatchTimer = setTimeout(
-      () => void this.listAndWatch(false).catch((e) => this.rewatch(e)),
-      this.config.rewatchDelayMs ?? 1000,
-    );
+    await this.jobs.start();
+    if (this.closed) return this.jobs.stop(); // closed while listing
+    // Adopted only from the first list: a Job seen later and not followed was cancelled or already handled.
+    for (const job of this.jobs.list()) if (!this.active.has(job.metadata!.name!)) this.adopt(job);
+    this.scanTimer = setInterval(() => void this.scan(), this.config.pollIntervalMs ?? 15_000);
+    this.scanTimer.unref();
   }
 
   /** A Job left by an earlier process: count it while it runs; report it if it finished unreported. */
@@ -271,80 +222,85 @@ export class KubernetesJobLauncher implements TaskLauncher {
       dispatch: Number(job.metadata?.labels?.[LABELS.dispatch] ?? 0),
     };
     if (!ref.id || !ref.changeRequestId) return;
-    this.track(job.metadata!.name!, ref);
+    this.follow(job.metadata!.name!, ref);
     this.config.log.info('adopted coding-agent Job', { jobName: job.metadata!.name, taskId: ref.id });
   }
 
-  private onJob(type: 'ADDED' | 'MODIFIED' | 'DELETED', job: V1Job): void {
+  /** Tracks the Job and handles what the watcher has seen of it already (it may have finished meanwhile). */
+  private follow(name: string, ref: TaskRef): void {
+    this.active.set(name, ref);
+    this.results.expect(ref.id, ref.dispatch);
+    launcherMetrics.running.set(this.active.size);
+    const seen = this.jobs.get(name);
+    if (seen) this.onJob('updated', seen);
+  }
+
+  private onJob(change: JobChange, job: V1Job): void {
     const name = job.metadata?.name ?? '';
-    const tracked = this.active.get(name);
-    if (!tracked) return; // not ours to follow (cancelled, finished, or another farm's)
-    if (type === 'DELETED') {
-      this.finish(name, tracked, 'lost', 'its Job was deleted before it finished');
+    const ref = this.active.get(name);
+    if (!ref) return; // not ours to follow (cancelled, finished, or another farm's)
+    if (change === 'deleted') {
+      this.finish(name, ref, 'lost', 'its Job was deleted before it finished');
       return;
     }
     const done = terminalCondition(job);
     if (!done) return;
     if (done.type === 'Complete') {
-      this.finish(name, tracked, 'succeeded'); // exit 0: the agent published SUCCESS before exiting
+      this.finish(name, ref, 'succeeded'); // exit 0: the agent published SUCCESS before exiting
       return;
     }
     this.untrack(name); // at once, so a second event for the same Job cannot finish it twice
-    void this.track$(
-      this.pods(name).then(
-        (pods) => this.finishFailed(name, tracked, job, done, pods),
-        (err) => this.finishFailed(name, tracked, job, done, [], errorMessage(err)),
+    this.inBackground(
+      this.podsOf(name).then(
+        (pods) => this.finishFailed(name, ref, job, done, pods),
+        (err) => this.finishFailed(name, ref, job, done, [], errorMessage(err)),
       ),
     );
   }
 
-  private async finishFailed(
+  private finishFailed(
     name: string,
-    tracked: Tracked,
+    ref: TaskRef,
     job: V1Job,
     failed: V1JobCondition,
     pods: V1Pod[],
     podsError?: string,
-  ): Promise<void> {
+  ): void {
     const d = diagnose(job, failed, pods);
     if (podsError) d.why += ` (its pods could not be read: ${podsError})`;
     this.finish(
       name,
-      tracked,
+      ref,
       d.outcome,
       d.reported ? undefined : `Kubernetes Job ${name} failed (${failed.reason}): ${d.why}`,
     );
   }
 
   /** Records the outcome, publishes a failure when the agent could not, marks the Job handled, launches more. */
-  private finish(name: string, tracked: Tracked, outcome: JobOutcome, failure?: string): void {
+  private finish(name: string, ref: TaskRef, outcome: JobOutcome, failure?: string): void {
     this.untrack(name);
     launcherMetrics.jobs.inc({ outcome });
     this.config.log[failure ? 'error' : 'info']('coding-agent Job finished', {
-      changeRequestId: tracked.ref.changeRequestId,
-      taskId: tracked.ref.id,
+      changeRequestId: ref.changeRequestId,
+      taskId: ref.id,
       jobName: name,
       outcome,
       failure,
     });
-    void this.track$(
+    this.inBackground(
       (async () => {
-        if (failure) await this.reportHardFail(tracked.ref, outcome, failure);
-        else this.forget(tracked.ref);
+        if (failure) await this.reportFailure(ref, outcome, failure);
+        else this.results.forget(ref.id, ref.dispatch);
         if (outcome !== 'lost') await this.markHandled(name, outcome);
       })(),
     );
-    void this.pump();
+    void this.admission.pump();
   }
 
-  private async reportHardFail(ref: TaskRef, outcome: JobOutcome, why: string): Promise<void> {
-    const key = resultKey(ref.id, ref.dispatch);
+  private async reportFailure(ref: TaskRef, outcome: JobOutcome, why: string): Promise<void> {
     // The agent may have published just before it was killed; give that result time to arrive.
-    const deadline = Date.now() + (this.config.resultGraceMs ?? 5000);
-    while (!this.reported.has(key) && Date.now() < deadline && !this.closed) await sleep(50);
-    const reported = this.reported.has(key);
-    this.forget(ref);
-    if (reported) return;
+    const grace = this.closed ? 0 : (this.config.resultGraceMs ?? 5000);
+    if (await this.results.waitFor(ref.id, ref.dispatch, grace)) return;
     // A crashed or vanished agent may have pushed already: another dispatch completes (or redoes) the task.
     // What would fail the same way again (bad input, no image, no Secret, OOM, its deadline) fails it for good.
     const died = outcome === 'crashed' || outcome === 'lost';
@@ -365,30 +321,7 @@ export class KubernetesJobLauncher implements TaskLauncher {
     );
   }
 
-  /** Launches queued tasks while fewer than the cap run; serialised so the cap holds. */
-  private pump(): Promise<void> {
-    this.pumping = this.pumping
-      .then(() => this.launchQueued())
-      .catch((err) => {
-        this.config.log.error('launching queued tasks failed', { err: errorMessage(err) });
-      });
-    return this.pumping;
-  }
-
-  private async launchQueued(): Promise<void> {
-    while (this.queue.length && !this.closed) {
-      if (this.active.size >= (await this.readCap())) break;
-      const task = this.queue.shift()!;
-      launcherMetrics.queued.set(this.queue.length);
-      if (!(await this.createJob(task))) {
-        this.queue.unshift(task); // transient API trouble: keep its place and try again on the next poll
-        break;
-      }
-    }
-    launcherMetrics.queued.set(this.queue.length);
-  }
-
-  /** Creates the task's Job; false when the API failed in a way worth retrying. */
+  /** Creates the task's Job; false when the API failed in a way worth retrying (the task keeps its place). */
   private async createJob(task: farm.v1.ICodingTask): Promise<boolean> {
     const ref = { id: task.id!, changeRequestId: task.changeRequestId!, dispatch: task.dispatch ?? 0 };
     const name = jobNameFor(ref.id, ref.dispatch);
@@ -396,8 +329,8 @@ export class KubernetesJobLauncher implements TaskLauncher {
     const taskEnv = job.spec!.template.spec!.containers[0].env!.find((e) => e.name === 'FARM_TASK')!.value!;
     if (taskEnv.length > MAX_TASK_ENV_BYTES) {
       launcherMetrics.jobs.inc({ outcome: 'create_failed' });
-      void this.track$(
-        this.reportHardFail(
+      this.inBackground(
+        this.reportFailure(
           ref,
           'create_failed',
           `task is ${taskEnv.length} bytes in FARM_TASK, over the ${MAX_TASK_ENV_BYTES} an environment variable can carry`,
@@ -407,7 +340,7 @@ export class KubernetesJobLauncher implements TaskLauncher {
     }
     try {
       await this.batch.createNamespacedJob(this.ns, job);
-      this.track(name, ref);
+      this.follow(name, ref);
       this.config.log.info('coding-agent Job created', {
         changeRequestId: ref.changeRequestId,
         taskId: ref.id,
@@ -418,16 +351,14 @@ export class KubernetesJobLauncher implements TaskLauncher {
       const { code, message } = apiError(err);
       if (code === 409) {
         // Launched again (e.g. after an orchestrator restart): follow the existing Job instead of a second one.
-        this.track(name, ref);
-        const existing = await this.batch.readNamespacedJob(name, this.ns).catch(() => undefined);
-        if (existing) this.onJob('MODIFIED', existing.body);
+        this.follow(name, ref);
         return true;
       }
       if (code !== undefined && code < 500 && code !== 429) {
         // Invalid spec, forbidden, quota: the same request will fail again.
         launcherMetrics.jobs.inc({ outcome: 'create_failed' });
-        void this.track$(
-          this.reportHardFail(ref, 'create_failed', `could not create Kubernetes Job ${name}: ${message}`),
+        this.inBackground(
+          this.reportFailure(ref, 'create_failed', `could not create Kubernetes Job ${name}: ${message}`),
         );
         return true;
       }
@@ -438,19 +369,15 @@ export class KubernetesJobLauncher implements TaskLauncher {
 
   /** The cap from the ConfigMap, else the configured one; the last good value when the API is unreachable. */
   private async readCap(): Promise<number> {
-    const fallback = this.config.maxRunningJobs ?? 4;
+    const configured = this.config.maxRunningJobs ?? 4;
     try {
       const cm = await this.core.readNamespacedConfigMap(this.config.capConfigMap ?? DEFAULT_CAP_CONFIGMAP, this.ns);
-      const raw = cm.body.data?.[CAP_KEY];
-      const n = Number(raw);
-      if (raw === undefined) this.cap = fallback;
-      else if (Number.isInteger(n) && n >= 0) this.cap = n;
-      else
-        this.config.log.warn(`ConfigMap key ${CAP_KEY} is not a whole number >= 0; keeping ${this.cap}`, {
-          value: raw,
-        });
+      const { cap, invalid } = capFrom(cm.body.data?.[CAP_KEY], configured, this.cap);
+      if (invalid !== undefined)
+        this.config.log.warn(`ConfigMap key ${CAP_KEY} is not a whole number >= 0; keeping ${cap}`, { value: invalid });
+      this.cap = cap;
     } catch (err) {
-      if (apiError(err).code === 404) this.cap = fallback;
+      if (apiError(err).code === 404) this.cap = configured;
       else
         this.config.log.warn('could not read the Job cap; keeping the last one', {
           cap: this.cap,
@@ -461,146 +388,55 @@ export class KubernetesJobLauncher implements TaskLauncher {
   }
 
   /** Fails tasks whose agent container is stuck waiting (bad image, missing Secret); retries queued tasks. */
-  private async poll(): Promise<void> {
+  private async scan(): Promise<void> {
     if (this.closed) return;
     try {
       if (this.active.size) await this.failStuckPods();
     } catch (err) {
       this.config.log.warn('pod scan failed', { err: apiError(err).message });
     }
-    if (this.queue.length) await this.pump();
+    if (this.admission.length) await this.admission.pump();
   }
 
   private async failStuckPods(): Promise<void> {
     const pods = (await this.core.listNamespacedPod(this.ns, undefined, undefined, undefined, undefined, this.selector))
       .body.items;
     const grace = this.config.imagePullGraceMs ?? 120_000;
-    const stuck = new Map<string, { reason: string; message: string; image: string }>();
-    for (const pod of pods) {
-      const jobName = pod.metadata?.labels?.['batch.kubernetes.io/job-name'] ?? pod.metadata?.labels?.['job-name'];
-      const c = pod.status?.containerStatuses?.find((s) => s.name === CONTAINER_NAME);
-      const w = c?.state?.waiting;
-      if (jobName && w?.reason && STUCK_WAITING[w.reason])
-        stuck.set(jobName, { reason: w.reason, message: w.message ?? '', image: c!.image });
-    }
-    for (const [name, t] of [...this.active]) {
-      const s = stuck.get(name);
-      if (!s) {
-        t.stuckSince = undefined;
-        continue;
-      }
-      t.stuckSince ??= Date.now();
-      if (Date.now() - t.stuckSince < grace) continue;
-      const outcome = STUCK_WAITING[s.reason];
-      const what =
-        outcome === 'image_pull_failed'
-          ? `image ${s.image} could not be pulled`
-          : 'the agent container could not start';
-      this.finish(
-        name,
-        t,
-        outcome,
-        `Kubernetes Job ${name}: ${what} (${s.reason}${s.message ? `: ${s.message}` : ''})`,
-      );
+    const scan = scanStuck(this.active.keys(), this.stuckSince, stuckContainers(pods), Date.now(), grace);
+    this.stuckSince = scan.stuckSince;
+    for (const stuck of scan.expired) {
+      const ref = this.active.get(stuck.jobName);
+      if (!ref) continue; // finished while the pods were listed
+      this.finish(stuck.jobName, ref, stuck.outcome, stuck.why);
       // It would only wait out its deadline; free the slot now.
       await this.batch
-        .deleteNamespacedJob(name, this.ns, undefined, undefined, undefined, undefined, 'Background')
+        .deleteNamespacedJob(stuck.jobName, this.ns, undefined, undefined, undefined, undefined, 'Background')
         .catch((err) =>
-          this.config.log.warn('could not delete stuck Job', { jobName: name, err: apiError(err).message }),
+          this.config.log.warn('could not delete stuck Job', { jobName: stuck.jobName, err: apiError(err).message }),
         );
     }
   }
 
-  private pods(jobName: string): Promise<V1Pod[]> {
+  private podsOf(jobName: string): Promise<V1Pod[]> {
     return this.core
       .listNamespacedPod(this.ns, undefined, undefined, undefined, undefined, `batch.kubernetes.io/job-name=${jobName}`)
       .then((r) => r.body.items);
   }
 
-  private track(name: string, ref: TaskRef): void {
-    this.active.set(name, { ref, since: Date.now() });
-    this.expected.add(resultKey(ref.id, ref.dispatch));
-    launcherMetrics.running.set(this.active.size);
-  }
-
-  private forget(ref: TaskRef): void {
-    const key = resultKey(ref.id, ref.dispatch);
-    this.expected.delete(key);
-    this.reported.delete(key);
-  }
-
   private untrack(name: string): void {
     this.active.delete(name);
+    this.stuckSince.delete(name);
     launcherMetrics.running.set(this.active.size);
   }
 
   /** Keeps background work (reports, annotations) so that close() waits for it. */
-  private track$(p: Promise<void>): Promise<void> {
+  private inBackground(p: Promise<void>): void {
     const guarded = p.catch((err) =>
       this.config.log.error('launcher background work failed', { err: errorMessage(err) }),
     );
-    this.reporting.add(guarded);
-    void guarded.finally(() => this.reporting.delete(guarded));
-    return guarded;
+    this.background.add(guarded);
+    void guarded.finally(() => this.background.delete(guarded));
   }
 }
-
-/** Why a Job failed and whether its agent got to publish a result, from the Job's condition and its pods. */
-export function diagnose(
-  job: V1Job,
-  failed: V1JobCondition,
-  pods: V1Pod[],
-): { outcome: JobOutcome; reported: boolean; why: string } {
-  const statuses = pods.flatMap((p) => p.status?.containerStatuses ?? []).filter((c) => c.name === CONTAINER_NAME);
-  const ended = statuses.flatMap((c) => [c.state?.terminated, c.lastState?.terminated]).filter((t) => !!t);
-  const exit = ended.find((t) => REPORTED_EXIT_CODES.includes(t.exitCode));
-  if (exit)
-    return { outcome: 'agent_failed', reported: true, why: `the agent exited ${exit.exitCode} after reporting` };
-  const waiting = statuses
-    .map((c) => ({ w: c.state?.waiting, image: c.image }))
-    .find((x) => x.w?.reason && STUCK_WAITING[x.w.reason]);
-  if (waiting) {
-    const outcome = STUCK_WAITING[waiting.w!.reason!];
-    const what =
-      outcome === 'image_pull_failed'
-        ? `image ${waiting.image} could not be pulled`
-        : 'the agent container could not start';
-    return {
-      outcome,
-      reported: false,
-      why: `${what} (${waiting.w!.reason}${waiting.w!.message ? `: ${waiting.w!.message}` : ''})`,
-    };
-  }
-  const limit = job.spec?.template.spec?.containers.find((c) => c.name === CONTAINER_NAME)?.resources?.limits?.memory;
-  if (ended.some((t) => t.reason === 'OOMKilled'))
-    return {
-      outcome: 'oom_killed',
-      reported: false,
-      why: `out of memory: the agent was OOMKilled${limit ? ` at its ${limit} limit` : ''}`,
-    };
-  if (ended.some((t) => t.exitCode === BAD_INPUT_EXIT_CODE))
-    return {
-      outcome: 'bad_input',
-      reported: false,
-      why: 'the agent rejected its task or configuration (exit 64; its log names the setting)',
-    };
-  if (failed.reason === 'DeadlineExceeded')
-    return {
-      outcome: 'deadline_exceeded',
-      reported: false,
-      why: `ran longer than its deadline (activeDeadlineSeconds ${job.spec?.activeDeadlineSeconds})`,
-    };
-  const last = ended.at(-1);
-  const how = last
-    ? `the agent exited ${last.exitCode}${last.reason ? ` (${last.reason})` : ''}`
-    : (failed.message ?? 'no pod status');
-  return {
-    outcome: 'crashed',
-    reported: false,
-    why: `${how}; retries exhausted (backoffLimit ${job.spec?.backoffLimit})`,
-  };
-}
-
-/** Status code and message of a client-node error (HttpError carries the API's Status object as body). */
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

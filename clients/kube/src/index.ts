@@ -2,3 +2,4 @@
 export * from './kube-config';
 export * from './names';
 export * from './jobs';
+export * from './job-watcher';

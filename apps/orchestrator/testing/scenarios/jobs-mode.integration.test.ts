@@ -131,7 +131,6 @@ describe('jobs mode: coding tasks as Kubernetes Jobs, on Kafka and PostgreSQL', 
         kubeConfig: asBuilder,
         bus: farmBus,
         log: testLog.child({ component: 'build-launcher' }),
-        pollIntervalMs: 1000,
         job: {
           namespace: ns,
           image: TEST_AGENT_IMAGE,

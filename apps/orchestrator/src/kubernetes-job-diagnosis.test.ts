@@ -4,7 +4,7 @@
 import type { V1Job, V1JobCondition, V1Pod } from '@kubernetes/client-node';
 import { farm } from '@farm/proto';
 import { buildAgentJob } from './kubernetes-job-spec';
-import { diagnose } from './kubernetes-launcher';
+import { diagnose } from './kubernetes-job-diagnosis';
 
 const job: V1Job = buildAgentJob(
   farm.v1.CodingTask.create({ id: 'cr-1-item-1', changeRequestId: 'cr-1', dispatch: 1 }),
