@@ -26,10 +26,9 @@ export async function testPgliteStore(): Promise<SqlStore> {
   const db = adapters.get(worker) ?? fromWorkerRealm(worker);
   adapters.set(worker, db);
   const schema = `test_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
-  return sqlStoreOnPglite(db, {
-    schema,
-    close: async () => void (await db.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)),
-  });
+  const store = sqlStoreOnPglite(db, { schema, close: async () => undefined });
+  // Queued after the store's own statements.
+  return { ...store, close: async () => void (await store.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)) };
 }
 
 /**
