@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Every test, from a fresh clone: installs what the tests need, checks the generated contracts, types and
 # lint, runs jest (Kafka, PostgreSQL and a Kubernetes control plane with the process node are started by the
-# jest global set-up and stopped at the end, unless KAFKA_BROKERS / DATABASE_URL / KUBECONFIG point at running
-# ones; the git server, scripted model, srm and Qdrant double run in-process), then checks the Helm chart,
+# jest global set-up of the integration lane and stopped at the end, unless KAFKA_BROKERS / DATABASE_URL /
+# KUBECONFIG point at running ones; the git server, scripted model, srm and Qdrant double run in-process), then checks the Helm chart,
 # manifests, compose file, Prometheus rules and dashboard.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,12 +39,19 @@ mkdir -p .cache
 node --import tsx scripts/local-services/go-tools.ts build >.cache/go-tools.log 2>&1 &
 go_tools=$!
 pnpm lint
-rm -f .cache/test-summary.txt
+rm -f .cache/test-summary.*txt
 status=0
-pnpm test || status=$?
-summary=$(cat .cache/test-summary.txt 2>/dev/null || true)
+# Two lanes, every test file in exactly one: what needs no service in parallel, then the integration tests one
+# at a time with the services (both run, whichever fails).
+if pnpm proto:check && pnpm exec tsc -p tsconfig.json; then
+  pnpm test:unit || status=$?
+  pnpm test:integration || status=$?
+else
+  status=1
+fi
+summary=$(cat .cache/test-summary.unit.txt .cache/test-summary.integration.txt 2>/dev/null || true)
 wait "$go_tools" || echo "test.sh: the background build of the Go tools failed (.cache/go-tools.log); check-deploy builds them again" >&2
 bash scripts/check-deploy.sh || status=$?
-# Jest prints its own summary after the reporters; repeat the plain line of the whole suite so it closes the output.
+# Jest prints its own summary after the reporters; repeat the plain line of each lane so they close the output.
 [ -n "$summary" ] && echo "$summary"
 exit $status

@@ -5,7 +5,8 @@ import { migrateLessons, storeLesson } from '@farm/lessons';
 import { InProcessBus } from '@farm/bus';
 import { Orchestrator, TaskTopicLauncher, changeRequestApi } from '@farm/orchestrator';
 import { silentLogger } from '@farm/runtime';
-import { createPgliteStore, type SqlStore } from '@farm/store';
+import type { SqlStore } from '@farm/store';
+import { testPgliteStore } from '@farm/store/testing';
 import { registerLessonsCommand } from './lessons-command';
 
 let store: SqlStore;
@@ -13,7 +14,7 @@ let server: http.Server;
 let out: string[];
 
 beforeAll(async () => {
-  store = await createPgliteStore();
+  store = await testPgliteStore();
   await migrateLessons(store);
   await storeLesson(store, {
     taskId: 'task-1',

@@ -1,5 +1,6 @@
 import http from 'node:http';
-import { createPgliteStore, migrate, type SqlStore } from '@farm/store';
+import { migrate, type SqlStore } from '@farm/store';
+import { testPgliteStore } from '@farm/store/testing';
 import { silentLogger } from '@farm/runtime';
 import { streamTransitions } from './change-request-events';
 import { orchestratorMigrations } from './schema';
@@ -9,7 +10,7 @@ let server: http.Server;
 let base: string;
 
 beforeAll(async () => {
-  store = await createPgliteStore();
+  store = await testPgliteStore();
   await migrate(store, orchestratorMigrations);
   server = http.createServer((_req, res) => {
     void streamTransitions({

@@ -1,4 +1,5 @@
-import { createPgliteStore, migrate, type SqlStore } from '@farm/store';
+import { migrate, type SqlStore } from '@farm/store';
+import { testPgliteStore } from '@farm/store/testing';
 import { costCapMigrations, formatCostUsd, mayStartTask, requestCostSoFar } from './cost-cap';
 import { orchestratorMigrations } from './schema';
 
@@ -23,7 +24,7 @@ describe('the per-request cost cap', () => {
   describe('on the orchestrator tables', () => {
     let store: SqlStore;
     beforeAll(async () => {
-      store = await createPgliteStore();
+      store = await testPgliteStore();
       await migrate(store, [...orchestratorMigrations, ...costCapMigrations]);
       await store.query(
         `INSERT INTO change_requests (id, phase, repo_url, base_ref, title) VALUES ('cr', 'CODING', 'u', 'main', 't')`,

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { migrateLessons, storeLesson } from '@farm/lessons';
-import { createPgliteStore, type SqlStore } from '@farm/store';
+import type { SqlStore } from '@farm/store';
+import { testPgliteStore } from '@farm/store/testing';
 import { InProcessBus } from '@farm/bus';
 import { silentLogger } from '@farm/runtime';
 import { changeRequestApi } from './http-api';
@@ -12,7 +13,7 @@ let server: http.Server;
 let base: string;
 
 beforeAll(async () => {
-  store = await createPgliteStore();
+  store = await testPgliteStore();
   await migrateLessons(store);
   await storeLesson(store, { taskId: 't1', repoUrl: 'http://git/a.git', goal: 'Add multiply', files: ['calc.py'] });
   await storeLesson(store, { taskId: 't2', repoUrl: 'http://git/b.git', goal: 'Fix greet', files: ['greet.js'] });

@@ -1,5 +1,6 @@
 import { farm } from '@farm/proto';
-import { createPgliteStore, migrate, type SqlStore } from '@farm/store';
+import { migrate, type SqlStore } from '@farm/store';
+import { testPgliteStore } from '@farm/store/testing';
 import { orchestratorMigrations } from './schema';
 import { afterResult, beforeDispatch, taskAccountingMigrations, type TaskAccountingSettings } from './task-accounting';
 
@@ -8,7 +9,7 @@ const settings: TaskAccountingSettings = { requestMaxCostUsd: 0.5, lessons: true
 let store: SqlStore;
 
 beforeAll(async () => {
-  store = await createPgliteStore();
+  store = await testPgliteStore();
   await migrate(store, [...orchestratorMigrations, ...taskAccountingMigrations]);
   await store.query(
     `INSERT INTO change_requests (id, phase, repo_url, base_ref, title) VALUES ('cr', 'CODING', 'http://git/calc.git', 'main', 't')`,

@@ -1,4 +1,5 @@
-import { createPgliteStore, type SqlStore } from '@farm/store';
+import type { SqlStore } from '@farm/store';
+import { testPgliteStore } from '@farm/store/testing';
 import { farm } from '@farm/proto';
 import { InProcessBus } from './in-process-bus';
 import { openSqlBusJournal } from './bus-journal';
@@ -10,7 +11,7 @@ defineBusScenarios('in-process bus', () => new InProcessBus());
 let journalStore: SqlStore;
 afterAll(async () => journalStore?.close());
 defineBusScenarios('journaled in-process bus', async () => {
-  journalStore = await createPgliteStore();
+  journalStore = await testPgliteStore();
   return InProcessBus.open(await openSqlBusJournal(journalStore));
 });
 
@@ -19,7 +20,7 @@ describe('journaled in-process bus across a restart', () => {
     farm.v1.ChangeRequest.create({ changeRequestId: id, title: id, repo: { url: 'http://h/r.git', baseRef: 'main' } });
 
   it('redelivers what a group had not finished and nothing it had', async () => {
-    const store = await createPgliteStore();
+    const store = await testPgliteStore();
     try {
       const first = await InProcessBus.open(await openSqlBusJournal(store));
       const handled: string[] = [];
@@ -51,7 +52,7 @@ describe('journaled in-process bus across a restart', () => {
   });
 
   it('keeps publish order across topics and restarts', async () => {
-    const store = await createPgliteStore();
+    const store = await testPgliteStore();
     try {
       const first = await InProcessBus.open(await openSqlBusJournal(store));
       await Promise.all(['a', 'b', 'c', 'd'].map((id) => first.publish(Topics.changeRequests, request(id))));

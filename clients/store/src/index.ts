@@ -1,6 +1,6 @@
 export * from './store';
 export { createPgStore } from './pg-store';
-export { createPgliteStore } from './pglite-store';
+export { createPgliteStore, sqlStoreOnPglite, type PgliteConnection } from './pglite-store';
 export { StoreUnavailable, isConnectionError } from './connection-errors';
 
 import type { Logger } from '@farm/runtime';

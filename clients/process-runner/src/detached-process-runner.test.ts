@@ -1,0 +1,97 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { EventBus } from '@farm/bus';
+import { isSameProcess, silentLogger } from '@farm/runtime';
+import { DetachedProcessRunner, howItEnded } from './detached-process-runner';
+
+const ENTRY = path.join(__dirname, '..', 'testing', 'test-process.ts');
+
+describe('the detached-process runner', () => {
+  let tmp: string;
+  let published: Array<{ topic: string; value: string }>;
+  const bus: Pick<EventBus, 'publishRaw'> = {
+    publishRaw: async (topic, value) => void published.push({ topic, value: value.toString() }),
+  };
+  const runners: DetachedProcessRunner<{ id: string }>[] = [];
+
+  beforeEach(async () => {
+    tmp = await mkdtemp(path.join(os.tmpdir(), 'farm-runner-'));
+    published = [];
+  });
+  afterEach(async () => {
+    for (const r of runners.splice(0)) await r.close('stop');
+    await rm(tmp, { recursive: true, force: true });
+  });
+
+  const runner = (finishOnClose: boolean) => {
+    const r = new DetachedProcessRunner<{ id: string }>({
+      bus,
+      log: silentLogger,
+      kind: 'job',
+      stateDir: path.join(tmp, 'state'),
+      recordFile: 'job.json',
+      resultTopic: 'results',
+      reportFor: (spool, record, how) => spool.publishRaw('results', Buffer.from(`${record.id} ${how}`)),
+      logFields: (record) => ({ id: record.id }),
+      finishOnClose,
+      adoptPollMs: 50,
+    });
+    runners.push(r);
+    return r;
+  };
+  const start = (r: DetachedProcessRunner<{ id: string }>, id: string, behaviour: string) =>
+    r.start(
+      id,
+      { id },
+      {
+        entry: ENTRY,
+        env: { ...process.env, FARM_TEST_PROCESS: behaviour, FARM_TEST_SPOOL_DIR: r.spoolDirOf(id) },
+        logFile: path.join(r.dirOf(id), 'job.log'),
+      },
+    );
+  const until = async (what: () => boolean) => {
+    for (let i = 0; i < 400 && !what(); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(what()).toBe(true);
+  };
+
+  it('says how a process ended: by a signal, or with its exit code', () => {
+    expect(howItEnded(null, 'SIGKILL')).toBe('killed by SIGKILL');
+    expect(howItEnded(3, null)).toBe('exited with code 3');
+  });
+
+  it('publishes what a process spooled, or a report for it saying how it ended, then forgets it', async () => {
+    const r = runner(true);
+    start(r, 'ok', 'report');
+    start(r, 'bad', 'crash');
+    await until(() => published.length === 2 && r.count === 0);
+    expect(published.map((m) => m.value).sort()).toEqual(['bad exited with code 3', 'done']);
+    expect(readdirSync(r.stateDir)).toEqual([]);
+  });
+
+  it('an abandoned process is stopped, and nothing is published for it', async () => {
+    const r = runner(true);
+    const { pid, startTicks } = start(r, 'gone', 'sleep');
+    expect(r.abandon('gone')?.pid).toBe(pid);
+    await until(() => !isSameProcess(pid!, startTicks) && r.count === 0);
+    expect(published).toEqual([]);
+    expect(existsSync(r.dirOf('gone'))).toBe(false);
+  });
+
+  it('closed with stop, without finishing: its processes, adopted ones too, are stopped and left for the next start', async () => {
+    const first = runner(false);
+    const { pid, startTicks } = start(first, 'long', 'sleep');
+    await first.close('leave');
+    const second = runner(false);
+    second.resume('ended meanwhile');
+    expect(second.count).toBe(1); // adopted
+    await second.close('stop'); // returns once the adopted process has ended
+    expect(isSameProcess(pid!, startTicks)).toBe(false);
+    expect(published).toEqual([]);
+    // The next start finds it ended without a result; here it is published for (a launcher may start it again).
+    const third = runner(false);
+    await third.resume('ended while stopped').published;
+    expect(published.map((m) => m.value)).toEqual(['long ended while stopped']);
+  });
+});

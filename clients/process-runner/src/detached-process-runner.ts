@@ -1,0 +1,302 @@
+import { spawn } from 'node:child_process';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { SpoolDirBus, publishSpooled, readSpoolDir, type EventBus } from '@farm/bus';
+import { BackgroundWork, isSameProcess, signalGroup, startTicksOf, whenProcessEnds, type Logger } from '@farm/runtime';
+
+export interface DetachedProcessRunnerConfig<R extends object> {
+  /** Where the spooled results go. */
+  bus: Pick<EventBus, 'publishRaw'>;
+  log: Logger;
+  /** What a process is called in logs ("agent", "build"); also names the temp state dir. */
+  kind: string;
+  /** One directory per process (record, log, spooled results), kept across restarts; a temp dir when omitted. */
+  stateDir?: string;
+  /** The record's file name in a process's directory (its presence means the process was started). */
+  recordFile: string;
+  /** A process that spooled a message on this topic has reported; one that ends without is reported for. */
+  resultTopic: string;
+  /** Spools the failure published on behalf of a process that ended without a result; `how` says how it ended. */
+  reportFor(spool: EventBus, record: R, how: string): Promise<void>;
+  /** The record's log fields (task and change request ids). */
+  logFields(record: R): Record<string, unknown>;
+  /**
+   * On `close('stop')`: publish results for the processes the close stops (for `closeGraceMs`), or leave them
+   * untouched for the next start's `resume` to decide (run them again, or report them).
+   */
+  finishOnClose: boolean;
+  closeGraceMs?: number;
+  /** How often an adopted process (not our child) is checked for having ended. */
+  adoptPollMs?: number;
+  /** First wait before publishing a result again while the bus refuses it (default 1 s, doubling). */
+  publishRetryMs?: number;
+  /** Called whenever the number of processes followed changes (a gauge). */
+  onFollowedChange?(count: number): void;
+}
+
+/** What is written to a process's record file: the launcher's fields and the process's identity. */
+export type ProcessRecord<R extends object> = R & {
+  pid?: number;
+  /** The process's start time (from /proc), so a recycled pid is not taken for it. */
+  startTicks?: string;
+};
+
+export interface ProcessSpec {
+  /** A TypeScript entry point, run by this Node.js with tsx. */
+  entry: string;
+  env: NodeJS.ProcessEnv;
+  /** Appended to with the process's stdout and stderr. */
+  logFile: string;
+}
+
+const TSX_LOADER = pathToFileURL(require.resolve('tsx')).href;
+const SPOOL_DIR = 'out';
+/** Marks a process whose results nobody wants (a cancelled request): it is stopped and forgotten, never reported. */
+const ABANDONED_FILE = 'cancelled';
+
+/** How a child ended, in the words of the report published on its behalf. */
+export function howItEnded(code: number | null, signal: NodeJS.Signals | null): string {
+  return signal ? `killed by ${signal}` : `exited with code ${code}`;
+}
+
+/**
+ * One machine: task processes (agents, builds) each in its own process group, detached so that they outlive a
+ * restart of the process that started them. A process spools its result to files (SpoolDirBus); when it ends
+ * the runner publishes them, or a failure on its behalf saying how it ended when it reported nothing, then
+ * forgets it. Each message is marked once published, so a publish the bus refused is tried again (with backoff)
+ * without publishing anything twice; a crash between a publish and its mark republishes the same bytes, which
+ * consumers apply once. `resume` adopts what a previous run left: running processes are followed until they
+ * end, ended ones are published (or started again, as the launcher decides).
+ */
+export class DetachedProcessRunner<R extends object> {
+  readonly stateDir: string;
+  private readonly followed = new Map<string, ProcessRecord<R>>(); // by directory name
+  private readonly finishing = new Set<string>(); // exit and error may both come
+  private readonly background: BackgroundWork;
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private closing: 'stop' | 'leave' | undefined;
+  /** Aborted on close: results still unpublished stay spooled for the next start. */
+  private readonly publishing = new AbortController();
+
+  constructor(private readonly config: DetachedProcessRunnerConfig<R>) {
+    this.stateDir = config.stateDir ?? mkdtempSync(join(os.tmpdir(), `farm-${config.kind}s-`));
+    this.background = new BackgroundWork(config.log, `publishing a ${config.kind} result failed`);
+    mkdirSync(this.stateDir, { recursive: true });
+  }
+
+  dirOf(name: string): string {
+    return join(this.stateDir, name);
+  }
+
+  spoolDirOf(name: string): string {
+    return join(this.dirOf(name), SPOOL_DIR);
+  }
+
+  /** Whether a process was started under `name` and not yet forgotten (a second launch is a no-op). */
+  started(name: string): boolean {
+    return existsSync(join(this.dirOf(name), this.config.recordFile));
+  }
+
+  /** Processes followed now (started here or adopted) that have not ended. */
+  get count(): number {
+    return this.followed.size;
+  }
+
+  *records(): IterableIterator<ProcessRecord<R>> {
+    yield* this.followed.values();
+  }
+
+  /** Starts `spec` detached under `name`; its record is written once it has a pid. */
+  start(name: string, record: R, spec: ProcessSpec): ProcessRecord<R> {
+    const dir = this.dirOf(name);
+    mkdirSync(dir, { recursive: true });
+    const fd = openSync(spec.logFile, 'a');
+    let child;
+    try {
+      child = spawn(process.execPath, ['--import', TSX_LOADER, spec.entry], {
+        env: spec.env,
+        stdio: ['ignore', fd, fd],
+        detached: true, // its own process group: stopping it stops what it runs; Ctrl-C on the parent does not
+      });
+    } finally {
+      closeSync(fd);
+    }
+    const pid = child.pid;
+    const started: ProcessRecord<R> = { ...record, pid, startTicks: pid ? startTicksOf(pid) : undefined };
+    writeFileSync(join(dir, this.config.recordFile), JSON.stringify(started));
+    child.unref(); // the parent may exit while it runs; the next one adopts it
+    this.follow(name, started);
+    child.on('error', (err) => this.background.add(this.finish(name, `could not be started: ${err.message}`)));
+    child.on('exit', (code, signal) => this.background.add(this.finish(name, howItEnded(code, signal))));
+    return started;
+  }
+
+  /** Signals a followed process's whole group (it and what it runs). */
+  signal(record: ProcessRecord<R>, signal: NodeJS.Signals): void {
+    if (record.pid) signalGroup(record.pid, signal);
+  }
+
+  /**
+   * Stops the process under `name` and forgets it without reporting anything: marked first, so that its
+   * exit (seen here or by the next start) is not reported. Returns its record, if it was started.
+   */
+  abandon(name: string): ProcessRecord<R> | undefined {
+    const dir = this.dirOf(name);
+    const record = this.readRecord(name);
+    if (!record) return undefined;
+    writeFileSync(join(dir, ABANDONED_FILE), '');
+    if (record.pid && isSameProcess(record.pid, record.startTicks)) signalGroup(record.pid, 'SIGTERM');
+    if (!this.followed.has(name)) rmSync(dir, { recursive: true, force: true }); // nobody follows it
+    return record;
+  }
+
+  /**
+   * After a restart: adopts what a previous run left. A directory without a record never started and is
+   * removed; an abandoned process is stopped and removed; a running one is followed until it ends; one that
+   * ended meanwhile is offered to `endedMeanwhile` (true: the launcher handled it, e.g. started it again),
+   * else its result is published in the background, reported as `how` when it has none. Returns the names
+   * found, and a promise of those publications.
+   */
+  resume(
+    how: string,
+    endedMeanwhile: (name: string, record: ProcessRecord<R>) => boolean = () => false,
+  ): { found: Map<string, ProcessRecord<R>>; published: Promise<void> } {
+    const found = new Map<string, ProcessRecord<R>>();
+    const publishing: Promise<void>[] = [];
+    for (const name of readdirSync(this.stateDir)) {
+      const dir = this.dirOf(name);
+      const record = this.readRecord(name);
+      const alive = !!record?.pid && isSameProcess(record.pid, record.startTicks);
+      if (!record || existsSync(join(dir, ABANDONED_FILE))) {
+        if (record?.pid && alive) signalGroup(record.pid, 'SIGTERM');
+        rmSync(dir, { recursive: true, force: true });
+        continue;
+      }
+      found.set(name, record);
+      if (alive) {
+        this.config.log.info(`adopting running ${this.config.kind}`, {
+          ...this.config.logFields(record),
+          pid: record.pid,
+        });
+        this.follow(name, record);
+        this.pollUntilExit(name, record);
+      } else if (!endedMeanwhile(name, record)) {
+        // In the background: with the bus away, start-up goes on and the result is published once it is back.
+        const work = this.finish(name, how);
+        this.background.add(work);
+        publishing.push(work.catch(() => undefined)); // logged by the background work
+      }
+    }
+    return { found, published: Promise.all(publishing).then(() => undefined) };
+  }
+
+  /** A spooled result (the process's own or one for it), published already or not. */
+  hasResult(name: string): boolean {
+    return readSpoolDir(this.spoolDirOf(name), { withPublished: true }).some(
+      (m) => m.topic === this.config.resultTopic,
+    );
+  }
+
+  /**
+   * `stop`: signals every followed process and waits for their ends to be handled (published when
+   * `finishOnClose`, for `closeGraceMs`); `leave`: leaves them running for the next start to adopt.
+   */
+  async close(mode: 'stop' | 'leave'): Promise<void> {
+    this.closing = mode;
+    const finishing = this.finishesWhileClosing();
+    if (!finishing) this.publishing.abort();
+    if (mode === 'stop') {
+      for (const record of this.followed.values()) this.signal(record, 'SIGTERM');
+      // With the bus away, what is not published by the deadline stays spooled for the next start.
+      const giveUp = finishing
+        ? setTimeout(() => this.publishing.abort(), this.config.closeGraceMs ?? 30_000)
+        : undefined;
+      while (this.followed.size || this.background.size) {
+        await this.background.settled();
+        if (this.followed.size) await new Promise((r) => setTimeout(r, 20));
+      }
+      clearTimeout(giveUp);
+    } else if (this.followed.size) {
+      this.config.log.info(`${this.config.kind}s left running; the next start follows them`, {
+        running: this.followed.size,
+      });
+    }
+    for (const t of this.timers) clearInterval(t);
+  }
+
+  private finishesWhileClosing(): boolean {
+    return this.closing === undefined || (this.closing === 'stop' && this.config.finishOnClose);
+  }
+
+  private follow(name: string, record: ProcessRecord<R>): void {
+    this.followed.set(name, record);
+    this.config.onFollowedChange?.(this.followed.size);
+  }
+
+  private pollUntilExit(name: string, record: ProcessRecord<R>): void {
+    const timer = whenProcessEnds(record.pid!, record.startTicks, this.config.adoptPollMs ?? 1000, () => {
+      this.timers.delete(timer);
+      this.background.add(this.finish(name, 'exited'));
+    });
+    this.timers.add(timer);
+  }
+
+  /** Publishes what the process spooled, or a failure on its behalf, then forgets it. */
+  private async finish(name: string, how: string): Promise<void> {
+    if (this.finishing.has(name)) return;
+    this.finishing.add(name);
+    const dir = this.dirOf(name);
+    try {
+      if (!this.finishesWhileClosing()) return; // left as it is: the next start finishes it
+      const record = this.readRecord(name);
+      if (!record) return;
+      if (existsSync(join(dir, ABANDONED_FILE))) {
+        rmSync(dir, { recursive: true, force: true });
+        return;
+      }
+      const fields = this.config.logFields(record);
+      const out = this.spoolDirOf(name);
+      if (!this.hasResult(name)) {
+        this.config.log.error(`${this.config.kind} ended without a result`, { ...fields, how });
+        // Spooled like the process's own result, so a bus that is away gets it later, and once.
+        await this.config.reportFor(new SpoolDirBus(out, this.config.log), record, how);
+      }
+      try {
+        await publishSpooled(out, this.config.bus, {
+          log: this.config.log,
+          signal: this.publishing.signal,
+          firstRetryMs: this.config.publishRetryMs,
+          fields,
+        });
+      } catch (err) {
+        if (!this.publishing.signal.aborted) throw err;
+        this.config.log.warn(`${this.config.kind} result left spooled for the next start`, fields);
+        return;
+      }
+      rmSync(dir, { recursive: true, force: true });
+    } finally {
+      this.finishing.delete(name);
+      if (this.followed.delete(name)) this.config.onFollowedChange?.(this.followed.size);
+    }
+  }
+
+  private readRecord(name: string): ProcessRecord<R> | undefined {
+    try {
+      return JSON.parse(readFileSync(join(this.dirOf(name), this.config.recordFile), 'utf8')) as ProcessRecord<R>;
+    } catch {
+      return undefined; // never started, or not a process directory
+    }
+  }
+}

@@ -1,0 +1,1 @@
+export * from './detached-process-runner';

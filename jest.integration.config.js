@@ -1,0 +1,10 @@
+/**
+ * The services lane: the `*.integration.test.ts` files, one at a time, with the services the global set-up
+ * starts (or those KAFKA_BROKERS / DATABASE_URL / KUBECONFIG point at). With the unit lane it runs every test once.
+ */
+const base = require('./jest.config.js');
+module.exports = {
+  ...base,
+  testMatch: base.testMatch.map((pattern) => pattern.replace(/\*\.test\.ts$/, '*.integration.test.ts')),
+  reporters: ['default', ['<rootDir>/scripts/jest-summary-reporter.js', { lane: 'integration' }]],
+};
