@@ -137,12 +137,91 @@ describe('changing the checkout', () => {
     expect((await run('delete_file', { path: 'src/new/mod.ts' })).output).toBe('deleted src/new/mod.ts');
   });
 
+  test('the model is given, for each tool, the JSON schema derived from the zod schema that checks its arguments', () => {
+    const text = (description: string, more: Record<string, unknown> = {}) => ({
+      type: 'string',
+      ...more,
+      description,
+    });
+    const count = (description: string) => ({ type: 'integer', exclusiveMinimum: 0, description });
+    const flag = (description: string) => ({ type: 'boolean', description });
+    const object = (properties: Record<string, unknown>, required?: string[]) => ({
+      type: 'object',
+      properties,
+      ...(required && { required }),
+      additionalProperties: false,
+    });
+    const file = text('file relative to the repository root');
+    expect(Object.fromEntries(tools.specs.map((s) => [s.name, s.parameters]))).toEqual({
+      list_files: object({
+        path: text('directory relative to the repository root (default: the root)'),
+        limit: count('most entries'),
+      }),
+      read_file: object(
+        {
+          path: file,
+          start_line: count('first line to show (1-based, default 1)'),
+          end_line: count('last line to show (inclusive, default: as many as fit)'),
+        },
+        ['path'],
+      ),
+      search: object(
+        {
+          pattern: text('regular expression', { minLength: 1 }),
+          path: text('directory or file to search in (default: the whole repository)'),
+          glob: text('only files whose path matches this glob, e.g. *.py or src/**/*.ts'),
+          ignore_case: flag('case-insensitive'),
+        },
+        ['pattern'],
+      ),
+      find_symbol: object(
+        { name: text('the symbol name, e.g. multiply or Client', { pattern: '^[A-Za-z_$][\\w$]*$' }) },
+        ['name'],
+      ),
+      edit_file: object(
+        {
+          path: file,
+          old_text: text('the exact current text, including indentation', { minLength: 1 }),
+          new_text: text('the text to put in its place'),
+          replace_all: flag('replace every occurrence'),
+        },
+        ['path', 'old_text', 'new_text'],
+      ),
+      create_file: object({ path: text('new file relative to the repository root'), content: text('its content') }, [
+        'path',
+        'content',
+      ]),
+      delete_file: object({ path: file }, ['path']),
+      run_checks: object({}),
+      run_command: object(
+        {
+          command: text('a shell command line', { minLength: 1 }),
+          timeout_seconds: count('timeout (default and maximum: the configured limit)'),
+        },
+        ['command'],
+      ),
+      finish: object({ summary: text('what you changed and why, in a few sentences', { minLength: 1 }) }, ['summary']),
+    });
+    expect(tools.specs.find((s) => s.name === 'read_file')!.description).toBe(
+      'Read a text file, or a range of its lines, with line numbers.',
+    );
+  });
+
   test('bad arguments and unknown tools come back as errors the model can act on', async () => {
     expect((await tools.call('read_file', '{"path": ')).output).toMatch(
       /^ERROR: read_file: arguments are not valid JSON/,
     );
     expect((await run('read_file', { file: 'x' })).output).toMatch(
       /^ERROR: read_file: invalid arguments: path: Required/,
+    );
+    expect((await run('find_symbol', { name: 'a b' })).output).toBe(
+      'ERROR: find_symbol: invalid arguments: name: a plain identifier',
+    );
+    expect((await run('list_files', { limit: 0, all: true })).output).toBe(
+      "ERROR: list_files: invalid arguments: limit: Number must be greater than 0; arguments: Unrecognized key(s) in object: 'all'",
+    );
+    expect((await run('edit_file', { path: 'a', old_text: '', new_text: 'x' })).output).toBe(
+      'ERROR: edit_file: invalid arguments: old_text: old_text must not be empty; use create_file for a new file',
     );
     expect((await run('rm_rf', {})).output).toMatch(/^ERROR: unknown tool rm_rf; the tools are list_files, read_file/);
   });

@@ -12,7 +12,7 @@ import {
   type CheckStep,
   type ChecksResult,
 } from '@farm/sandbox';
-import type { ToolSpec } from '@farm/llm';
+import { describeIssues, toolSpec, type ToolSpec } from '@farm/llm';
 import { listTreeFiles } from './list-tree-files';
 import type { Redactor } from './redact-secrets';
 import { ToolFailed } from './tool-errors';
@@ -77,14 +77,10 @@ interface ToolDefinition<A> {
   run(args: A): Promise<Omit<ToolOutcome, 'ok'> & { ok?: boolean }>;
 }
 
-const str = (description: string) => ({ type: 'string', description });
-const int = (description: string) => ({ type: 'integer', description });
-const object = (properties: Record<string, unknown>, required: string[]) => ({
-  type: 'object',
-  properties,
-  required,
-  additionalProperties: false,
-});
+/** A tool's arguments are declared once: the schema that validates them gives the model its JSON schema. */
+function withSpec<S extends z.ZodTypeAny>(name: string, description: string, args: S) {
+  return { spec: toolSpec(name, description, args), args };
+}
 
 /**
  * The coding agent's tools over one checkout. Every path goes through the tree's safety rules (inside the
@@ -132,8 +128,7 @@ export class AgentToolBox {
     }
     const args = tool.args.safeParse(parsed);
     if (!args.success) {
-      const problems = args.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`);
-      return this.failure(`${name}: invalid arguments: ${problems.join('; ')}`);
+      return this.failure(`${name}: invalid arguments: ${describeIssues(args.error, 'arguments')}`);
     }
     try {
       const outcome = await tool.run(args.data);
@@ -158,16 +153,16 @@ export class AgentToolBox {
 
   private listFiles(): ToolDefinition<{ path?: string; limit?: number }> {
     return {
-      spec: {
-        name: 'list_files',
-        description:
-          'List the files of the repository (or of one directory), honouring .gitignore; node_modules and .git are never listed.',
-        parameters: object(
-          { path: str('directory relative to the repository root (default: the root)'), limit: int('most entries') },
-          [],
-        ),
-      },
-      args: z.object({ path: z.string().optional(), limit: z.number().int().positive().optional() }).strict(),
+      ...withSpec(
+        'list_files',
+        'List the files of the repository (or of one directory), honouring .gitignore; node_modules and .git are never listed.',
+        z
+          .object({
+            path: z.string().optional().describe('directory relative to the repository root (default: the root)'),
+            limit: z.number().int().positive().optional().describe('most entries'),
+          })
+          .strict(),
+      ),
       run: async ({ path: dir, limit }) => {
         const start = dir ? await readablePath(this.opts.root, 'list_files', dir) : { rel: '' };
         if (start.rel && !(await stat(path.join(this.opts.root, start.rel))).isDirectory())
@@ -197,25 +192,22 @@ export class AgentToolBox {
 
   private readFile(): ToolDefinition<{ path: string; start_line?: number; end_line?: number }> {
     return {
-      spec: {
-        name: 'read_file',
-        description: 'Read a text file, or a range of its lines, with line numbers.',
-        parameters: object(
-          {
-            path: str('file relative to the repository root'),
-            start_line: int('first line to show (1-based, default 1)'),
-            end_line: int('last line to show (inclusive, default: as many as fit)'),
-          },
-          ['path'],
-        ),
-      },
-      args: z
-        .object({
-          path: z.string(),
-          start_line: z.number().int().positive().optional(),
-          end_line: z.number().int().positive().optional(),
-        })
-        .strict(),
+      ...withSpec(
+        'read_file',
+        'Read a text file, or a range of its lines, with line numbers.',
+        z
+          .object({
+            path: z.string().describe('file relative to the repository root'),
+            start_line: z.number().int().positive().optional().describe('first line to show (1-based, default 1)'),
+            end_line: z
+              .number()
+              .int()
+              .positive()
+              .optional()
+              .describe('last line to show (inclusive, default: as many as fit)'),
+          })
+          .strict(),
+      ),
       run: async ({ path: file, start_line, end_line }) => {
         const { text } = await this.readText('read_file', file);
         const lines = text.split('\n');
@@ -245,28 +237,18 @@ export class AgentToolBox {
 
   private search(): ToolDefinition<{ pattern: string; path?: string; glob?: string; ignore_case?: boolean }> {
     return {
-      spec: {
-        name: 'search',
-        description:
-          'Search the repository for a regular expression (JavaScript syntax); answers path:line: text, a bounded number of matches.',
-        parameters: object(
-          {
-            pattern: str('regular expression'),
-            path: str('directory or file to search in (default: the whole repository)'),
-            glob: str('only files whose path matches this glob, e.g. *.py or src/**/*.ts'),
-            ignore_case: { type: 'boolean', description: 'case-insensitive' },
-          },
-          ['pattern'],
-        ),
-      },
-      args: z
-        .object({
-          pattern: z.string().min(1),
-          path: z.string().optional(),
-          glob: z.string().optional(),
-          ignore_case: z.boolean().optional(),
-        })
-        .strict(),
+      ...withSpec(
+        'search',
+        'Search the repository for a regular expression (JavaScript syntax); answers path:line: text, a bounded number of matches.',
+        z
+          .object({
+            pattern: z.string().min(1).describe('regular expression'),
+            path: z.string().optional().describe('directory or file to search in (default: the whole repository)'),
+            glob: z.string().optional().describe('only files whose path matches this glob, e.g. *.py or src/**/*.ts'),
+            ignore_case: z.boolean().optional().describe('case-insensitive'),
+          })
+          .strict(),
+      ),
       run: async ({ pattern, path: where, glob, ignore_case }) => {
         let re: RegExp;
         try {
@@ -322,13 +304,18 @@ export class AgentToolBox {
 
   private findSymbol(): ToolDefinition<{ name: string }> {
     return {
-      spec: {
-        name: 'find_symbol',
-        description:
-          'Find where a function, class, method, type or variable is defined (TypeScript/JavaScript and Python) and the lines that refer to it.',
-        parameters: object({ name: str('the symbol name, e.g. multiply or Client') }, ['name']),
-      },
-      args: z.object({ name: z.string().regex(/^[A-Za-z_$][\w$]*$/, 'a plain identifier') }).strict(),
+      ...withSpec(
+        'find_symbol',
+        'Find where a function, class, method, type or variable is defined (TypeScript/JavaScript and Python) and the lines that refer to it.',
+        z
+          .object({
+            name: z
+              .string()
+              .regex(/^[A-Za-z_$][\w$]*$/, 'a plain identifier')
+              .describe('the symbol name, e.g. multiply or Client'),
+          })
+          .strict(),
+      ),
       run: async ({ name }) => {
         const { entries } = await listTreeFiles(this.opts.root, { limit: 20_000 });
         const definitions: string[] = [];
@@ -382,28 +369,21 @@ export class AgentToolBox {
 
   private editFile(): ToolDefinition<{ path: string; old_text: string; new_text: string; replace_all?: boolean }> {
     return {
-      spec: {
-        name: 'edit_file',
-        description:
-          'Replace exact text in a file. old_text must occur exactly once (include enough surrounding lines to make it unique) unless replace_all is true.',
-        parameters: object(
-          {
-            path: str('file relative to the repository root'),
-            old_text: str('the exact current text, including indentation'),
-            new_text: str('the text to put in its place'),
-            replace_all: { type: 'boolean', description: 'replace every occurrence' },
-          },
-          ['path', 'old_text', 'new_text'],
-        ),
-      },
-      args: z
-        .object({
-          path: z.string(),
-          old_text: z.string().min(1, 'old_text must not be empty; use create_file for a new file'),
-          new_text: z.string(),
-          replace_all: z.boolean().optional(),
-        })
-        .strict(),
+      ...withSpec(
+        'edit_file',
+        'Replace exact text in a file. old_text must occur exactly once (include enough surrounding lines to make it unique) unless replace_all is true.',
+        z
+          .object({
+            path: z.string().describe('file relative to the repository root'),
+            old_text: z
+              .string()
+              .min(1, 'old_text must not be empty; use create_file for a new file')
+              .describe('the exact current text, including indentation'),
+            new_text: z.string().describe('the text to put in its place'),
+            replace_all: z.boolean().optional().describe('replace every occurrence'),
+          })
+          .strict(),
+      ),
       run: async ({ path: file, old_text, new_text, replace_all }) => {
         const { rel, abs } = await writablePath(this.opts.root, 'edit_file', file);
         const { text } = await this.readText('edit_file', rel);
@@ -431,15 +411,16 @@ export class AgentToolBox {
 
   private createFile(): ToolDefinition<{ path: string; content: string }> {
     return {
-      spec: {
-        name: 'create_file',
-        description: 'Create a new file with the given content (fails if it exists: use edit_file to change a file).',
-        parameters: object({ path: str('new file relative to the repository root'), content: str('its content') }, [
-          'path',
-          'content',
-        ]),
-      },
-      args: z.object({ path: z.string(), content: z.string() }).strict(),
+      ...withSpec(
+        'create_file',
+        'Create a new file with the given content (fails if it exists: use edit_file to change a file).',
+        z
+          .object({
+            path: z.string().describe('new file relative to the repository root'),
+            content: z.string().describe('its content'),
+          })
+          .strict(),
+      ),
       run: async ({ path: file, content }) => {
         const { rel, abs } = await writablePath(this.opts.root, 'create_file', file);
         if (await stat(abs).catch(() => undefined)) throw new ToolFailed('create_file', `${rel} already exists`);
@@ -451,12 +432,11 @@ export class AgentToolBox {
 
   private deleteFile(): ToolDefinition<{ path: string }> {
     return {
-      spec: {
-        name: 'delete_file',
-        description: 'Delete a file.',
-        parameters: object({ path: str('file relative to the repository root') }, ['path']),
-      },
-      args: z.object({ path: z.string() }).strict(),
+      ...withSpec(
+        'delete_file',
+        'Delete a file.',
+        z.object({ path: z.string().describe('file relative to the repository root') }).strict(),
+      ),
       run: async ({ path: file }) => {
         const { rel, abs } = await writablePath(this.opts.root, 'delete_file', file);
         const info = await stat(abs).catch(() => undefined);
@@ -498,13 +478,11 @@ export class AgentToolBox {
 
   private runChecksTool(): ToolDefinition<Record<string, never>> {
     return {
-      spec: {
-        name: 'run_checks',
-        description:
-          "Run the repository's checks (format, lint, tests) in the sandbox, as they will be run before the commit.",
-        parameters: object({}, []),
-      },
-      args: z.object({}).strict(),
+      ...withSpec(
+        'run_checks',
+        "Run the repository's checks (format, lint, tests) in the sandbox, as they will be run before the commit.",
+        z.object({}).strict(),
+      ),
       run: async () => {
         const checks = await this.runRepositoryChecks();
         return { output: this.describeChecks(checks), ok: checks.ok, checks };
@@ -515,19 +493,21 @@ export class AgentToolBox {
   private runCommand(): ToolDefinition<{ command: string; timeout_seconds?: number }> {
     const max = () => this.limits.commandTimeoutSeconds;
     return {
-      spec: {
-        name: 'run_command',
-        description:
-          'Run a shell command in the repository root, in the sandbox: no network, a timeout, resource limits; destructive commands are refused.',
-        parameters: object(
-          {
-            command: str('a shell command line'),
-            timeout_seconds: int('timeout (default and maximum: the configured limit)'),
-          },
-          ['command'],
-        ),
-      },
-      args: z.object({ command: z.string().min(1), timeout_seconds: z.number().int().positive().optional() }).strict(),
+      ...withSpec(
+        'run_command',
+        'Run a shell command in the repository root, in the sandbox: no network, a timeout, resource limits; destructive commands are refused.',
+        z
+          .object({
+            command: z.string().min(1).describe('a shell command line'),
+            timeout_seconds: z
+              .number()
+              .int()
+              .positive()
+              .optional()
+              .describe('timeout (default and maximum: the configured limit)'),
+          })
+          .strict(),
+      ),
       run: async ({ command, timeout_seconds }) => {
         const result = await runSandboxed({
           command,
@@ -555,13 +535,11 @@ export class AgentToolBox {
 
   private finish(): ToolDefinition<{ summary: string }> {
     return {
-      spec: {
-        name: 'finish',
-        description:
-          'Finish the task: the checks run on the final tree, and a reviewer reads the diff. Refused (with the reason) while checks fail.',
-        parameters: object({ summary: str('what you changed and why, in a few sentences') }, ['summary']),
-      },
-      args: z.object({ summary: z.string().min(1) }).strict(),
+      ...withSpec(
+        'finish',
+        'Finish the task: the checks run on the final tree, and a reviewer reads the diff. Refused (with the reason) while checks fail.',
+        z.object({ summary: z.string().min(1).describe('what you changed and why, in a few sentences') }).strict(),
+      ),
       run: async ({ summary }) => ({ output: 'finishing', finish: { summary } }),
     };
   }
