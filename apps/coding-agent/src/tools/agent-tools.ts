@@ -1,19 +1,12 @@
 import { describeIssues, type ToolSpec } from '@farm/llm';
 import { errorMessage, silentLogger, type Logger } from '@farm/runtime';
-import {
-  CommandDenied,
-  describeFailure,
-  headAndTail,
-  runChecks,
-  type CheckCeilings,
-  type CheckStep,
-  type ChecksResult,
-} from '@farm/sandbox';
+import { CommandDenied, headAndTail, type CheckCeilings, type CheckStep, type ChecksResult } from '@farm/sandbox';
 import { DEFAULT_TOOL_LIMITS, type AgentTool, type ToolContext, type ToolLimits, type ToolOutcome } from './agent-tool';
 import type { Redactor } from './redact-secrets';
 import { ToolFailed } from './tool-errors';
 import { AGENT_TOOLS } from './tool-registry';
-import { netChanges, type TreeChange } from './tree-diff';
+import type { TreeChange } from './tree-diff';
+import { Workspace } from './workspace';
 
 export { DEFAULT_TOOL_LIMITS, type ToolLimits, type ToolOutcome } from './agent-tool';
 export { globToRegExp } from './search';
@@ -47,17 +40,17 @@ export class AgentToolBox {
   private readonly log: Logger;
   private readonly tools: Map<string, AgentTool>;
   private readonly context: ToolContext;
-  /** Files the checks created or changed (an install's lock file, a build's output) that no tool touched since. */
-  private readonly checkArtifacts = new Set<string>();
+  private readonly workspace: Workspace;
 
   constructor(private readonly opts: ToolBoxOptions) {
     this.limits = { ...DEFAULT_TOOL_LIMITS, ...opts.limits };
     this.log = opts.log ?? silentLogger;
     this.tools = new Map(AGENT_TOOLS.map((t) => [t.spec.name, t]));
+    this.workspace = new Workspace({ ...opts, log: this.log });
     this.context = {
       root: opts.root,
       limits: this.limits,
-      checks: this,
+      checks: this.workspace,
       env: opts.env,
       writableDirs: opts.writableDirs,
       checkCeilings: opts.checkCeilings,
@@ -83,7 +76,7 @@ export class AgentToolBox {
     if (!args.success) return this.failure(`${name}: invalid arguments: ${describeIssues(args.error, 'arguments')}`);
     try {
       const outcome = await tool.run(args.data, this.context);
-      for (const p of outcome.changed ?? []) this.checkArtifacts.delete(p);
+      this.workspace.changedByAgent(outcome.changed ?? []);
       return { ...outcome, ok: outcome.ok ?? true, output: this.bound(outcome.output) };
     } catch (err) {
       if (err instanceof ToolFailed) return this.failure(`${name}: ${err.message}`);
@@ -103,30 +96,17 @@ export class AgentToolBox {
   }
 
   /** Runs the repository's checks in the sandbox; used by run_checks and by the finish gate. */
-  async runRepositoryChecks(): Promise<ChecksResult> {
-    const before = new Set((await netChanges(this.opts.root)).map((c) => c.path));
-    const result = await runChecks(this.opts.root, this.opts.checks, {
-      ceilings: { ...this.opts.checkCeilings, timeoutSeconds: this.opts.checkTimeoutSeconds },
-      env: this.opts.env,
-      writableDirs: this.opts.writableDirs,
-      log: this.log,
-    });
-    for (const c of await netChanges(this.opts.root)) if (!before.has(c.path)) this.checkArtifacts.add(c.path);
-    return result;
+  runRepositoryChecks(): Promise<ChecksResult> {
+    return this.workspace.runRepositoryChecks();
   }
 
-  /**
-   * The net change of the tree against the base commit that the agent made (with its tools or commands),
-   * without what the checks left behind: what is reviewed and committed.
-   */
-  async agentChanges(): Promise<TreeChange[]> {
-    return (await netChanges(this.opts.root)).filter((c) => !this.checkArtifacts.has(c.path));
+  /** The agent's net change against the base commit, without what the checks left behind (see Workspace). */
+  agentChanges(): Promise<TreeChange[]> {
+    return this.workspace.agentChanges();
   }
 
-  /** The check result as the model reads it: passing steps in one line, the failure with what explains it. */
+  /** The check result as the model reads it. */
   describeChecks(result: ChecksResult): string {
-    if (!this.opts.checks.length) return 'this repository has no checks configured';
-    if (result.ok) return `all checks passed: ${result.steps.map((s) => s.name).join(', ')}`;
-    return describeFailure(result) ?? 'a check failed';
+    return this.workspace.describeChecks(result);
   }
 }
