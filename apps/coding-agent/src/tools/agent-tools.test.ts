@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import git from 'isomorphic-git';
 import { detectIsolation } from '@farm/sandbox';
-import { AgentToolBox, globToRegExp } from './agent-tools';
+import { AgentToolBox } from './agent-tools';
+import { globFilter } from './search';
 import { secretRedactor } from './redact-secrets';
 
 const KEY = 'sk-live-abcdef0123456789';
@@ -94,6 +95,31 @@ describe('exploring the checkout', () => {
       /(many\/f\d\.txt:1: needle\n){5}\[\.\.\. more matches/,
     );
     expect((await run('search', { pattern: '(' })).output).toMatch(/^ERROR: search: invalid regular expression/);
+  });
+
+  test('search and find_symbol read only text files within the read limit; read_file says why it will not', async () => {
+    const small = new AgentToolBox({
+      root,
+      redact: (t) => t,
+      checks: [],
+      checkTimeoutSeconds: 30,
+      limits: { maxReadBytes: 100 },
+    });
+    await write('blob.bin', Buffer.concat([Buffer.from('const needle = 1;\n'), Buffer.from([0])]));
+    await write('big.ts', `const needle = 2;\n${'x'.repeat(200)}\n`);
+    await write('small.ts', 'const needle = 3;\n');
+    expect((await small.call('search', JSON.stringify({ pattern: 'needle' }))).output).toBe(
+      'small.ts:1: const needle = 3;',
+    );
+    expect((await small.call('find_symbol', JSON.stringify({ name: 'needle' }))).output).toBe(
+      'DEFINITIONS:\nsmall.ts:1-1: variable needle\n\nno references outside the definitions',
+    );
+    expect((await small.call('read_file', JSON.stringify({ path: 'big.ts' }))).output).toBe(
+      'ERROR: read_file: big.ts is 219 bytes, more than the 100 a tool reads',
+    );
+    expect((await small.call('read_file', JSON.stringify({ path: 'src' }))).output).toBe(
+      'ERROR: read_file: src is a directory; use list_files',
+    );
   });
 
   test('find_symbol gives the definition with its lines and the references', async () => {
@@ -311,10 +337,13 @@ describe('safety rules', () => {
   });
 });
 
-test('globs: * within a segment, ** across, braces for alternatives', () => {
-  expect(globToRegExp('*.py').test('calc.py')).toBe(true);
-  expect(globToRegExp('src/**/*.ts').test('src/a/b/c.ts')).toBe(true);
-  expect(globToRegExp('src/**/*.ts').test('src/c.ts')).toBe(true);
-  expect(globToRegExp('src/*.ts').test('src/a/c.ts')).toBe(false);
-  expect(globToRegExp('*.{js,ts}').test('x.ts')).toBe(true);
+test('globs: * within a segment, ** across, braces for alternatives; without a slash, the file name', () => {
+  expect(globFilter('*.py')('calc.py')).toBe(true);
+  expect(globFilter('*.py')('src/calc.py')).toBe(true);
+  expect(globFilter('src/**/*.ts')('src/a/b/c.ts')).toBe(true);
+  expect(globFilter('src/**/*.ts')('src/c.ts')).toBe(true);
+  expect(globFilter('src/*.ts')('src/a/c.ts')).toBe(false);
+  expect(globFilter('*.{js,ts}')('x.ts')).toBe(true);
+  expect(globFilter('*.ts')('src/.eslintrc.ts')).toBe(true);
+  expect(globFilter('src/*.ts')('lib/src/a.ts')).toBe(false);
 });

@@ -9,7 +9,6 @@ import type { TreeChange } from './tree-diff';
 import { Workspace } from './workspace';
 
 export { DEFAULT_TOOL_LIMITS, type ToolLimits, type ToolOutcome } from './agent-tool';
-export { globToRegExp } from './search';
 
 export interface ToolBoxOptions {
   /** The task's checkout. */

@@ -1,11 +1,9 @@
-import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import picomatch from 'picomatch';
 import { errorMessage, z } from '@farm/runtime';
 import { defineTool, type ToolContext } from './agent-tool';
-import { listTreeFiles } from './list-tree-files';
 import { ToolFailed } from './tool-errors';
-import { readablePath } from './tree-paths';
-import { formatMatch } from './tree-text';
+import { formatMatch, treeTextFiles } from './tree-text';
 
 export const search = defineTool(
   'search',
@@ -41,50 +39,27 @@ async function grep(
   re: RegExp,
   opts: { where?: string; glob?: string },
 ): Promise<{ lines: string[]; truncated: boolean }> {
-  const start = opts.where ? await readablePath(ctx.root, 'search', opts.where) : { rel: '' };
-  const isFile = start.rel && (await stat(path.join(ctx.root, start.rel))).isFile();
-  const files = isFile
-    ? [start.rel]
-    : (await listTreeFiles(ctx.root, { dir: start.rel, limit: 20_000 })).entries
-        .filter((e) => !e.symlink)
-        .map((e) => e.path);
-  const globRe = opts.glob ? globToRegExp(opts.glob) : undefined;
+  const only = opts.glob ? globFilter(opts.glob) : undefined;
   const anyLine = new RegExp(re.source, re.flags.includes('m') ? re.flags : `${re.flags}m`);
   const lines: string[] = [];
-  for (const file of files) {
-    if (globRe && !globRe.test(opts.glob!.includes('/') ? file : path.posix.basename(file))) continue;
-    const abs = path.join(ctx.root, file);
-    const info = await stat(abs).catch(() => undefined);
-    if (!info?.isFile() || info.size > ctx.limits.maxReadBytes) continue;
-    const bytes = await readFile(abs);
-    if (bytes.includes(0)) continue;
-    const whole = bytes.toString('utf8');
+  for await (const file of treeTextFiles(ctx, 'search', { where: opts.where, only })) {
     // A line matches only if the text matches in multiline mode: most files are ruled out in one test.
-    if (!anyLine.test(whole)) continue;
-    const text = whole.split('\n');
+    if (!anyLine.test(file.text)) continue;
+    const text = file.text.split('\n');
     for (let i = 0; i < text.length; i++) {
       if (!re.test(text[i])) continue;
       if (lines.length >= ctx.limits.maxSearchResults) return { lines, truncated: true };
-      lines.push(formatMatch(file, i + 1, text[i]));
+      lines.push(formatMatch(file.path, i + 1, text[i]));
     }
   }
   return { lines, truncated: false };
 }
 
-/** `*` within a path segment, `**` across segments, `?` one character; braces `{a,b}` for alternatives. */
-export function globToRegExp(glob: string): RegExp {
-  let re = '';
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i];
-    if (c === '*' && glob[i + 1] === '*') {
-      re += glob[i + 2] === '/' ? '(?:.*/)?' : '.*';
-      i += glob[i + 2] === '/' ? 2 : 1;
-    } else if (c === '*') re += '[^/]*';
-    else if (c === '?') re += '[^/]';
-    else if (c === '{') re += '(?:';
-    else if (c === '}') re += ')';
-    else if (c === ',' && glob.lastIndexOf('{', i) > glob.lastIndexOf('}', i)) re += '|';
-    else re += c.replace(/[.+^$()|[\]\\]/g, '\\$&');
-  }
-  return new RegExp(`^${re}$`);
+/**
+ * The files a search glob admits (picomatch: `*` within a segment, `**` across, `{a,b}`, dotfiles too): a glob
+ * with a slash matches the whole path, one without matches the file name, as `*.py` is meant.
+ */
+export function globFilter(glob: string): (file: string) => boolean {
+  const isMatch = picomatch(glob, { dot: true });
+  return glob.includes('/') ? isMatch : (file) => isMatch(path.posix.basename(file));
 }
