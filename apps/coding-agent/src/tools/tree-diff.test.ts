@@ -1,10 +1,8 @@
-import fs from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import git from 'isomorphic-git';
 import { applyModelEdit } from '@farm/patch';
-import { netChanges, unifiedDiff, unifiedTreeDiff } from './tree-diff';
+import { unifiedDiff } from './tree-diff';
 
 const BEFORE = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
 
@@ -62,34 +60,4 @@ test('a deleted file shows every line removed; a file that only lost its final n
     '--- a/gone.txt\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-a\n-b\n',
   );
   expect(unifiedDiff('f.txt', 'a\nb\n', 'a\nb', 'modified')).toBe('');
-});
-
-test('the net change of a work tree: edits undone and files that came and went are not in it', async () => {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'tree-net-'));
-  try {
-    await git.init({ fs, dir, defaultBranch: 'main' });
-    await writeFile(path.join(dir, 'a.txt'), 'a\n');
-    await writeFile(path.join(dir, 'b.txt'), 'b\n');
-    await writeFile(path.join(dir, '.gitignore'), 'build/\n');
-    for (const f of ['a.txt', 'b.txt', '.gitignore']) await git.add({ fs, dir, filepath: f });
-    await git.commit({ fs, dir, message: 'base', author: { name: 't', email: 't@t' } });
-
-    await writeFile(path.join(dir, 'a.txt'), 'a changed\n');
-    await writeFile(path.join(dir, 'b.txt'), 'b\n'); // rewritten with the same content
-    await writeFile(path.join(dir, 'new.txt'), 'new\n');
-    await mkdir(path.join(dir, 'build'));
-    await writeFile(path.join(dir, 'build/out.js'), 'ignored');
-    await fs.promises.rm(path.join(dir, '.gitignore'));
-    await writeFile(path.join(dir, '.gitignore'), 'build/\n'); // deleted and recreated the same
-    const changes = await netChanges(dir);
-    expect(changes).toEqual([
-      { path: 'a.txt', change: 'modified' },
-      { path: 'new.txt', change: 'added' },
-    ]);
-    expect(await unifiedTreeDiff(dir, changes)).toBe(
-      '--- a/a.txt\n+++ b/a.txt\n@@ -1,1 +1,1 @@\n-a\n+a changed\n--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1,1 @@\n+new\n',
-    );
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
 });

@@ -3,27 +3,9 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { FILE_HEADERS_ONLY, formatPatch, structuredPatch, type StructuredPatch } from 'diff';
 import git from 'isomorphic-git';
+import type { TreeChange } from './workspace';
 
-export interface TreeChange {
-  path: string;
-  change: 'added' | 'modified' | 'deleted';
-}
-
-/**
- * The net change of the work tree against HEAD: files whose content differs (untracked files that the
- * repository does not ignore count as added). Edits that were undone, and files created then deleted, are not
- * in it; that is what gets committed.
- */
-export async function netChanges(dir: string): Promise<TreeChange[]> {
-  const matrix = await git.statusMatrix({ fs, dir });
-  const changes: TreeChange[] = [];
-  for (const [filepath, head, workdir] of matrix) {
-    if (head === 0 && workdir === 2) changes.push({ path: filepath, change: 'added' });
-    else if (head === 1 && workdir === 0) changes.push({ path: filepath, change: 'deleted' });
-    else if (head === 1 && workdir === 2) changes.push({ path: filepath, change: 'modified' });
-  }
-  return changes;
-}
+export type { TreeChange } from './workspace';
 
 async function headText(dir: string, filepath: string): Promise<string> {
   const oid = await git.resolveRef({ fs, dir, ref: 'HEAD' });

@@ -1,7 +1,29 @@
+import fs from 'node:fs';
+import git from 'isomorphic-git';
 import { silentLogger, type Logger } from '@farm/runtime';
 import { describeFailure, runChecks, type CheckCeilings, type CheckStep, type ChecksResult } from '@farm/sandbox';
 import type { RepositoryChecks } from './agent-tool';
-import { netChanges, type TreeChange } from './tree-diff';
+
+export interface TreeChange {
+  path: string;
+  change: 'added' | 'modified' | 'deleted';
+}
+
+/**
+ * The net change of the work tree against HEAD: files whose content differs (untracked files that the
+ * repository does not ignore count as added). Edits that were undone, and files created then deleted, are not
+ * in it; that is what gets committed.
+ */
+export async function netChanges(dir: string): Promise<TreeChange[]> {
+  const matrix = await git.statusMatrix({ fs, dir });
+  const changes: TreeChange[] = [];
+  for (const [filepath, head, workdir] of matrix) {
+    if (head === 0 && workdir === 2) changes.push({ path: filepath, change: 'added' });
+    else if (head === 1 && workdir === 0) changes.push({ path: filepath, change: 'deleted' });
+    else if (head === 1 && workdir === 2) changes.push({ path: filepath, change: 'modified' });
+  }
+  return changes;
+}
 
 export interface WorkspaceOptions {
   /** The task's checkout. */
