@@ -1,4 +1,5 @@
-import { ModelAnswerInvalid, type JsonModel, type TokenUsage } from '@farm/llm';
+import { answerSchema, describeIssues, ModelAnswerInvalid, type JsonModel, type TokenUsage } from '@farm/llm';
+import { z } from '@farm/runtime';
 
 export const REVIEW_SYSTEM_PROMPT = `You review a coding agent's change before it is committed.
 You get the task's goal, the agent's summary, the final diff and the results of the repository's checks (they pass).
@@ -6,15 +7,17 @@ Approve when the diff does what the goal asks, nothing more, without obvious bug
 Otherwise list concrete objections the agent can act on (file, what is wrong, what to do).
 Answer with one JSON object: {"approved": true|false, "objections": ["..."]}.`;
 
-const VERDICT_SCHEMA = {
-  name: 'review',
-  schema: {
-    type: 'object',
-    properties: { approved: { type: 'boolean' }, objections: { type: 'array', items: { type: 'string' } } },
-    required: ['approved', 'objections'],
-    additionalProperties: false,
-  },
-};
+/** The reviewer's answer, declared once: it checks the answer and gives the model its JSON schema. */
+export const reviewAnswerSchema = z.object({
+  approved: z.boolean(),
+  // Lenient: a missing list, or a stray non-string in it, does not cost the other objections.
+  objections: z.preprocess(
+    (v) => (Array.isArray(v) ? v.filter((o) => typeof o === 'string') : undefined),
+    z.array(z.string()).default([]),
+  ),
+});
+
+export const VERDICT_SCHEMA = answerSchema('review', reviewAnswerSchema);
 
 export interface ReviewVerdict {
   approved: boolean;
@@ -39,14 +42,14 @@ export async function reviewDiff(
     ],
     VERDICT_SCHEMA,
   );
-  const v = answer.value as { approved?: unknown; objections?: unknown } | null;
-  if (!v || typeof v.approved !== 'boolean')
-    throw new ModelAnswerInvalid('review answer lacks a boolean "approved"', answer.content);
-  const objections = Array.isArray(v.objections) ? v.objections.filter((o): o is string => typeof o === 'string') : [];
+  const parsed = reviewAnswerSchema.safeParse(answer.value);
+  if (!parsed.success)
+    throw new ModelAnswerInvalid(`review answer is invalid: ${describeIssues(parsed.error, '(root)')}`, answer.content);
+  const { approved, objections } = parsed.data;
   // A rejection without objections gives the agent nothing to act on; say so rather than loop blindly.
-  if (!v.approved && !objections.length) objections.push('the reviewer rejected the change without saying why');
+  if (!approved && !objections.length) objections.push('the reviewer rejected the change without saying why');
   return {
-    approved: v.approved,
+    approved,
     objections,
     usage: answer.usage,
     model: answer.model,

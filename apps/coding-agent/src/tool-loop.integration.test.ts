@@ -21,6 +21,8 @@ let tmp: string;
 let git: GitHttpServer;
 let store: SqlStore;
 let n = 0;
+// Task ids unique per run: the lessons table in the shared database keeps earlier runs' rows.
+const RUN = Date.now().toString(36);
 
 beforeAll(async () => {
   await mkdir(NPM_CACHE, { recursive: true });
@@ -79,8 +81,8 @@ async function runTask(
   const baseCommit = await seedBareRepo({ url, files, message: 'initial' });
   const model = await startScriptedModelServer({ script });
   const full: farm.v1.ICodingTask = {
-    id: `tools-${n}`,
-    changeRequestId: `cr-tools-${n}`,
+    id: `tools-${RUN}-${n}`,
+    changeRequestId: `cr-tools-${RUN}-${n}`,
     goal: 'Add multiply(a, b) to calc.py',
     repo: { url, baseRef: 'main', baseCommit },
     dispatch: 1,
@@ -285,7 +287,7 @@ describe('the tool strategy on a Python repo (pytest)', () => {
       );
       expect([S[result.status!], failedStepName(result.failedStep)]).toEqual(['SOFT_FAIL', 'budget']);
       expect(result.notes!.join('\n')).toMatch(reason);
-      expect(await remoteBranchSha(url, `agt/tools-${n}`)).toBeUndefined();
+      expect(await remoteBranchSha(url, `agt/tools-${RUN}-${n}`)).toBeUndefined();
       expect(result.costUsd).toBeGreaterThan(0);
     },
   );

@@ -2,7 +2,7 @@ import { createJsonModel } from '@farm/llm';
 import { silentLogger } from '@farm/runtime';
 import { startScriptedModelServer } from '@farm/scripted-llm';
 import { farm } from '@farm/proto';
-import { planWithModel, validatePlanAnswer } from './plan-with-model';
+import { PLAN_JSON_SCHEMA, planWithModel, validatePlanAnswer } from './plan-with-model';
 
 const cr = {
   changeRequestId: 'cr-1',
@@ -80,4 +80,65 @@ test('validation bounds the number of items and refuses dependency cycles', () =
   expect(() => validatePlanAnswer(good, 1)).toThrow(/at most 1 items/);
   const cyclic = { items: [{ ...good.items[0], depends_on: ['docs'] }, good.items[1]] };
   expect(() => validatePlanAnswer(cyclic, 5)).toThrow(/cycle/);
+});
+
+test('the model is asked for the plan schema derived from the zod schema that checks its answer: every field, no bounds', async () => {
+  const strings = { type: 'array', items: { type: 'string' } };
+  expect(PLAN_JSON_SCHEMA).toEqual({
+    name: 'plan',
+    schema: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['items', 'notes'],
+      properties: {
+        notes: { type: 'string' },
+        items: {
+          type: 'array',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['id', 'goal', 'kind', 'paths', 'symbols', 'depends_on'],
+            properties: {
+              id: { type: 'string' },
+              goal: { type: 'string' },
+              kind: { type: 'string', enum: ['feature', 'fix', 'refactor', 'test', 'docs'] },
+              paths: strings,
+              symbols: strings,
+              depends_on: strings,
+            },
+          },
+        },
+      },
+    },
+  });
+  const server = await startScriptedModelServer({ script: { chat: [{ content: JSON.stringify(good) }] } });
+  try {
+    const model = createJsonModel({
+      baseURL: server.baseURL,
+      apiKey: 'k',
+      model: 'planner',
+      maxRetries: 0,
+      structuredOutput: true,
+    });
+    await planWithModel(cr, model, { maxItems: 5, log: silentLogger });
+    expect(server.requests[0]).toMatchObject({
+      response_format: {
+        type: 'json_schema',
+        json_schema: { name: 'plan', schema: PLAN_JSON_SCHEMA.schema, strict: true },
+      },
+    });
+  } finally {
+    await server.close();
+  }
+});
+
+test('a lenient answer still passes (missing lists and notes filled in), bounds are checked with clear errors', () => {
+  const { items, notes } = validatePlanAnswer(
+    { items: [{ id: 'one', goal: 'Add retry to fetchJson', kind: 'fix' }] },
+    5,
+  );
+  expect([items[0].paths, items[0].symbols, items[0].depends_on, notes]).toEqual([[], [], [], '']);
+  expect(() => validatePlanAnswer({ items: [{ ...good.items[0], id: 'Bad Id', goal: 'short' }] }, 5)).toThrow(
+    'items.0.id: lowercase letters, digits and dashes, at most 31 chars; items.0.goal: say what to change in a full sentence',
+  );
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { farm } from '@farm/proto';
-import type { ChatMessage, JsonModel, TokenUsage } from '@farm/llm';
+import { answerSchema, describeIssues, type ChatMessage, type JsonModel, type TokenUsage } from '@farm/llm';
 import { errorMessage, type Logger } from '@farm/runtime';
 import { planRequest } from './plan-request';
 
@@ -15,33 +15,13 @@ const itemSchema = z.object({
   depends_on: z.array(z.string()).default([]),
 });
 
-export const PLAN_JSON_SCHEMA = {
-  name: 'plan',
-  schema: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['items', 'notes'],
-    properties: {
-      notes: { type: 'string' },
-      items: {
-        type: 'array',
-        items: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['id', 'goal', 'kind', 'paths', 'symbols', 'depends_on'],
-          properties: {
-            id: { type: 'string' },
-            goal: { type: 'string' },
-            kind: { type: 'string', enum: [...KINDS] },
-            paths: { type: 'array', items: { type: 'string' } },
-            symbols: { type: 'array', items: { type: 'string' } },
-            depends_on: { type: 'array', items: { type: 'string' } },
-          },
-        },
-      },
-    },
-  },
-};
+/** The model's plan, declared once: it checks the answer and gives the model its JSON schema. */
+export const planAnswerSchema = z.object({
+  items: z.array(itemSchema).min(1),
+  notes: z.string().default(''),
+});
+
+export const PLAN_JSON_SCHEMA = answerSchema('plan', planAnswerSchema);
 
 const ARCHITECT_PROMPT = `You are the architect of a team of coding agents. Split the change request into the smallest set of
 independent coding tasks (plan items). Each item: a short id (lowercase, dashes), a goal one agent can finish alone, a kind
@@ -53,16 +33,10 @@ export type PlanItemAnswer = z.infer<typeof itemSchema>;
 
 /** Checks a model's plan: shape, bounds, unique ids, known dependencies and no cycles. */
 export function validatePlanAnswer(value: unknown, maxItems: number): { items: PlanItemAnswer[]; notes: string } {
-  const parsed = z
-    .object({
-      items: z.array(itemSchema).min(1).max(maxItems, `at most ${maxItems} items`),
-      notes: z.string().default(''),
-    })
-    .safeParse(value);
-  if (!parsed.success) {
-    throw new Error(parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '));
-  }
+  const parsed = planAnswerSchema.safeParse(value);
+  if (!parsed.success) throw new Error(describeIssues(parsed.error, '(root)'));
   const { items } = parsed.data;
+  if (items.length > maxItems) throw new Error(`items: at most ${maxItems} items`);
   const ids = new Set<string>();
   for (const item of items) {
     if (ids.has(item.id)) throw new Error(`items: duplicate id "${item.id}"`);

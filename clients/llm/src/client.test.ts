@@ -7,6 +7,7 @@ import {
   ModelAnswerInvalid,
   ModelResponseMalformed,
   ModelUnavailable,
+  PATCH_SCHEMA,
   type ChatMessage,
 } from './index';
 
@@ -18,7 +19,7 @@ const prompt: ChatMessage[] = [
 
 describe('createPatchModel against the scripted server', () => {
   let server: ScriptedModelServer;
-  const model = (over: { timeoutMs?: number; maxRetries?: number } = {}) =>
+  const model = (over: { timeoutMs?: number; maxRetries?: number; structuredOutput?: boolean } = {}) =>
     createPatchModel({ baseURL: server.baseURL, apiKey: 'test', model: 'gpt-test', maxRetries: 0, ...over });
 
   beforeAll(async () => (server = await startScriptedModelServer({ script: { chat: [] } })));
@@ -89,6 +90,24 @@ describe('createPatchModel against the scripted server', () => {
     expect(err).toMatchObject({ retryable: true, attempts: 2 });
     expect(err.message).toMatch(/malformed 2 time/);
     expect(server.requests).toHaveLength(2);
+  });
+
+  it('asks for the patch schema derived from the zod schema that checks the answer; reasoning may be left out', async () => {
+    expect(PATCH_SCHEMA).toEqual({
+      name: 'patch',
+      schema: {
+        type: 'object',
+        properties: { diff: { type: 'string' }, reasoning: { type: 'string' } },
+        required: ['diff', 'reasoning'],
+        additionalProperties: false,
+      },
+    });
+    server.setScript({ chat: [{ content: JSON.stringify({ diff: DIFF, reasoning: 7 }) }] });
+    expect(await model({ structuredOutput: true }).proposePatch(prompt)).toMatchObject({ diff: DIFF, reasoning: '' });
+    expect(server.requests[0].response_format).toEqual({
+      type: 'json_schema',
+      json_schema: { ...PATCH_SCHEMA, strict: true },
+    });
   });
 
   it('content that is not {diff} JSON is ModelAnswerInvalid carrying the raw content', async () => {

@@ -1,7 +1,8 @@
 import OpenAI from 'openai';
-import { FarmError, errorMessage, silentLogger, type Logger } from '@farm/runtime';
+import { FarmError, errorMessage, silentLogger, z, type Logger } from '@farm/runtime';
 import { ModelAnswerInvalid, ModelResponseMalformed, ModelUnavailable } from './errors';
 import { retryMalformedAnswers } from './malformed-answers';
+import { answerSchema } from './model-schema';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -62,15 +63,10 @@ export interface JsonModel {
   ): Promise<JsonAnswer>;
 }
 
-const PATCH_SCHEMA = {
-  name: 'patch',
-  schema: {
-    type: 'object',
-    properties: { diff: { type: 'string' }, reasoning: { type: 'string' } },
-    required: ['diff', 'reasoning'],
-    additionalProperties: false,
-  },
-};
+/** The diff strategy's answer, declared once: it checks the answer and gives the model its JSON schema. */
+const patchAnswerSchema = z.object({ diff: z.string(), reasoning: z.string().catch('') });
+
+export const PATCH_SCHEMA = answerSchema('patch', patchAnswerSchema);
 
 export interface EmbedderConfig extends ModelClientConfig {
   /** Ask for vectors of this length (models that support `dimensions`). */
@@ -119,11 +115,9 @@ export function toModelError(err: unknown): FarmError {
 
 /** Parses the model's content as `{diff, reasoning}`; tolerates a surrounding ```json fence some models add. */
 export function parsePatchAnswer(content: string): { diff: string; reasoning: string } {
-  const obj = parseJsonAnswer(content) as { diff?: unknown; reasoning?: unknown } | null;
-  if (!obj || typeof obj !== 'object' || typeof obj.diff !== 'string') {
-    throw new ModelAnswerInvalid('model answer lacks a string "diff"', content);
-  }
-  return { diff: obj.diff, reasoning: typeof obj.reasoning === 'string' ? obj.reasoning : '' };
+  const parsed = patchAnswerSchema.safeParse(parseJsonAnswer(content));
+  if (!parsed.success) throw new ModelAnswerInvalid('model answer lacks a string "diff"', content);
+  return parsed.data;
 }
 
 export function parseJsonAnswer(content: string): unknown {

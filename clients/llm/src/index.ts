@@ -1,3 +1,4 @@
 export * from './errors';
 export * from './client';
 export * from './tool-model';
+export * from './model-schema';

@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, symlink, writeFile, mkdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { applyModelEdit } from './edit-blocks';
+import { applyModelEdit, editBlocksToDiff, parseEditBlocks } from './edit-blocks';
 
 async function repo(files: Record<string, string>) {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'edit-blocks-'));
@@ -41,4 +41,20 @@ test('blocks get the same refusals as diffs: .git/, outside paths, symlinks', as
   await expect(applyModelEdit(dir, block('../x', '', 'evil\n'))).rejects.toThrow(/outside/);
   await expect(applyModelEdit(dir, block('link.txt', 'keep\n', 'changed\n'))).rejects.toThrow(/symlink|link/i);
   expect(await readFile(path.join(outside, 'secret.txt'), 'utf8')).toBe('keep\n');
+});
+
+test('several blocks on one file become one diff of the whole change; blocks that change nothing are refused', async () => {
+  const dir = await repo({ 'a.txt': 'one\ntwo\nthree\nfour\n' });
+  const blocks = [
+    block('a.txt', 'one\n', '1\n'),
+    block('a.txt', 'four\n', '4\n'),
+    block('a.txt', '1\ntwo\n', '1\n2\n'),
+  ];
+  expect(await editBlocksToDiff(dir, parseEditBlocks(blocks.join('')))).toBe(
+    '--- a/a.txt\n+++ b/a.txt\n@@ -1,4 +1,4 @@\n-one\n-two\n+1\n+2\n three\n-four\n+4\n',
+  );
+  await applyModelEdit(dir, blocks.join(''));
+  expect(await readFile(path.join(dir, 'a.txt'), 'utf8')).toBe('1\n2\nthree\n4\n');
+  await expect(applyModelEdit(dir, block('a.txt', 'three\n', 'three\n'))).rejects.toThrow(/change nothing/);
+  await expect(applyModelEdit(dir, block('a.txt', '', 'again\n'))).rejects.toThrow(/the file exists/);
 });

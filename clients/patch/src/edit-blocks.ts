@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from 'diff';
 import path from 'node:path';
 import { applyPatch, type ApplyOptions, type ApplyResult } from './apply';
 import { PatchRejected } from './validate';
@@ -55,41 +56,41 @@ function locate(lines: string[], search: string[]): number {
 }
 
 export async function editBlocksToDiff(repoDir: string, blocks: EditBlock[]): Promise<string> {
-  const current = new Map<string, string[] | null>();
-  const diffs: string[] = [];
+  // Per file: its lines before the blocks and after the blocks so far (null: the file does not exist).
+  const files = new Map<string, { before: string[] | null; after: string[] | null }>();
   for (const block of blocks) {
     const rel = path.posix.normalize(block.path.replace(/\\/g, '/'));
     if (path.isAbsolute(rel) || rel.startsWith('..') || rel.split('/').includes('.git')) {
       throw new PatchRejected('path outside the repository or inside .git/', { path: block.path });
     }
-    if (!current.has(rel)) {
+    let file = files.get(rel);
+    if (!file) {
       const text = await readFile(path.join(repoDir, rel), 'utf8').catch(() => null);
-      current.set(rel, text === null ? null : text.replace(/\n$/, '').split('\n'));
+      const before = text === null ? null : text.replace(/\n$/, '').split('\n');
+      file = { before, after: before };
+      files.set(rel, file);
     }
-    const lines = current.get(rel) ?? null;
     if (block.search.length === 0) {
-      if (lines) throw new PatchRejected('empty SEARCH creates a file, but the file exists', { path: rel });
-      diffs.push(
-        `--- /dev/null\n+++ b/${rel}\n@@ -0,0 +1,${block.replace.length} @@\n${block.replace.map((l) => `+${l}`).join('\n')}\n`,
-      );
-      current.set(rel, block.replace);
+      if (file.after) throw new PatchRejected('empty SEARCH creates a file, but the file exists', { path: rel });
+      file.after = block.replace;
       continue;
     }
-    if (!lines) throw new PatchRejected('SEARCH in a file that does not exist', { path: rel });
-    const at = locate(lines, block.search);
+    if (!file.after) throw new PatchRejected('SEARCH in a file that does not exist', { path: rel });
+    const at = locate(file.after, block.search);
     if (at < 0) {
       throw new PatchRejected(`SEARCH text not found: ${JSON.stringify(block.search.slice(0, 3).join('\n'))}`, {
         path: rel,
       });
     }
-    const old = lines.slice(at, at + block.search.length);
-    diffs.push(
-      `--- a/${rel}\n+++ b/${rel}\n@@ -${at + 1},${old.length} +${at + 1},${block.replace.length} @@\n` +
-        [...old.map((l) => `-${l}`), ...block.replace.map((l) => `+${l}`)].join('\n') +
-        '\n',
-    );
-    current.set(rel, [...lines.slice(0, at), ...block.replace, ...lines.slice(at + old.length)]);
+    file.after = [...file.after.slice(0, at), ...block.replace, ...file.after.slice(at + block.search.length)];
   }
+  // One unified diff per file, from where it was to where the blocks left it: the same checks as a model's diff.
+  const text = (lines: string[] | null) => (lines ?? []).map((l) => `${l}\n`).join('');
+  const diffs = [...files].map(([rel, { before, after }]) => {
+    const patch = structuredPatch(before ? `a/${rel}` : '/dev/null', `b/${rel}`, text(before), text(after));
+    return patch.hunks.length ? formatPatch(patch, FILE_HEADERS_ONLY) : '';
+  });
+  if (!diffs.some(Boolean)) throw new PatchRejected('the SEARCH/REPLACE blocks change nothing');
   return diffs.join('');
 }
 

@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import git from 'isomorphic-git';
 import { detectIsolation } from '@farm/sandbox';
-import { AgentToolBox, globToRegExp } from './agent-tools';
+import { AgentToolBox } from './agent-tools';
+import { globFilter } from './search';
 import { secretRedactor } from './redact-secrets';
 
 const KEY = 'sk-live-abcdef0123456789';
@@ -96,6 +97,31 @@ describe('exploring the checkout', () => {
     expect((await run('search', { pattern: '(' })).output).toMatch(/^ERROR: search: invalid regular expression/);
   });
 
+  test('search and find_symbol read only text files within the read limit; read_file says why it will not', async () => {
+    const small = new AgentToolBox({
+      root,
+      redact: (t) => t,
+      checks: [],
+      checkTimeoutSeconds: 30,
+      limits: { maxReadBytes: 100 },
+    });
+    await write('blob.bin', Buffer.concat([Buffer.from('const needle = 1;\n'), Buffer.from([0])]));
+    await write('big.ts', `const needle = 2;\n${'x'.repeat(200)}\n`);
+    await write('small.ts', 'const needle = 3;\n');
+    expect((await small.call('search', JSON.stringify({ pattern: 'needle' }))).output).toBe(
+      'small.ts:1: const needle = 3;',
+    );
+    expect((await small.call('find_symbol', JSON.stringify({ name: 'needle' }))).output).toBe(
+      'DEFINITIONS:\nsmall.ts:1-1: variable needle\n\nno references outside the definitions',
+    );
+    expect((await small.call('read_file', JSON.stringify({ path: 'big.ts' }))).output).toBe(
+      'ERROR: read_file: big.ts is 219 bytes, more than the 100 a tool reads',
+    );
+    expect((await small.call('read_file', JSON.stringify({ path: 'src' }))).output).toBe(
+      'ERROR: read_file: src is a directory; use list_files',
+    );
+  });
+
   test('find_symbol gives the definition with its lines and the references', async () => {
     const { output } = await run('find_symbol', { name: 'greet' });
     expect(output).toBe(
@@ -137,12 +163,91 @@ describe('changing the checkout', () => {
     expect((await run('delete_file', { path: 'src/new/mod.ts' })).output).toBe('deleted src/new/mod.ts');
   });
 
+  test('the model is given, for each tool, the JSON schema derived from the zod schema that checks its arguments', () => {
+    const text = (description: string, more: Record<string, unknown> = {}) => ({
+      type: 'string',
+      ...more,
+      description,
+    });
+    const count = (description: string) => ({ type: 'integer', exclusiveMinimum: 0, description });
+    const flag = (description: string) => ({ type: 'boolean', description });
+    const object = (properties: Record<string, unknown>, required?: string[]) => ({
+      type: 'object',
+      properties,
+      ...(required && { required }),
+      additionalProperties: false,
+    });
+    const file = text('file relative to the repository root');
+    expect(Object.fromEntries(tools.specs.map((s) => [s.name, s.parameters]))).toEqual({
+      list_files: object({
+        path: text('directory relative to the repository root (default: the root)'),
+        limit: count('most entries'),
+      }),
+      read_file: object(
+        {
+          path: file,
+          start_line: count('first line to show (1-based, default 1)'),
+          end_line: count('last line to show (inclusive, default: as many as fit)'),
+        },
+        ['path'],
+      ),
+      search: object(
+        {
+          pattern: text('regular expression', { minLength: 1 }),
+          path: text('directory or file to search in (default: the whole repository)'),
+          glob: text('only files whose path matches this glob, e.g. *.py or src/**/*.ts'),
+          ignore_case: flag('case-insensitive'),
+        },
+        ['pattern'],
+      ),
+      find_symbol: object(
+        { name: text('the symbol name, e.g. multiply or Client', { pattern: '^[A-Za-z_$][\\w$]*$' }) },
+        ['name'],
+      ),
+      edit_file: object(
+        {
+          path: file,
+          old_text: text('the exact current text, including indentation', { minLength: 1 }),
+          new_text: text('the text to put in its place'),
+          replace_all: flag('replace every occurrence'),
+        },
+        ['path', 'old_text', 'new_text'],
+      ),
+      create_file: object({ path: text('new file relative to the repository root'), content: text('its content') }, [
+        'path',
+        'content',
+      ]),
+      delete_file: object({ path: file }, ['path']),
+      run_checks: object({}),
+      run_command: object(
+        {
+          command: text('a shell command line', { minLength: 1 }),
+          timeout_seconds: count('timeout (default and maximum: the configured limit)'),
+        },
+        ['command'],
+      ),
+      finish: object({ summary: text('what you changed and why, in a few sentences', { minLength: 1 }) }, ['summary']),
+    });
+    expect(tools.specs.find((s) => s.name === 'read_file')!.description).toBe(
+      'Read a text file, or a range of its lines, with line numbers.',
+    );
+  });
+
   test('bad arguments and unknown tools come back as errors the model can act on', async () => {
     expect((await tools.call('read_file', '{"path": ')).output).toMatch(
       /^ERROR: read_file: arguments are not valid JSON/,
     );
     expect((await run('read_file', { file: 'x' })).output).toMatch(
       /^ERROR: read_file: invalid arguments: path: Required/,
+    );
+    expect((await run('find_symbol', { name: 'a b' })).output).toBe(
+      'ERROR: find_symbol: invalid arguments: name: a plain identifier',
+    );
+    expect((await run('list_files', { limit: 0, all: true })).output).toBe(
+      "ERROR: list_files: invalid arguments: limit: Number must be greater than 0; arguments: Unrecognized key(s) in object: 'all'",
+    );
+    expect((await run('edit_file', { path: 'a', old_text: '', new_text: 'x' })).output).toBe(
+      'ERROR: edit_file: invalid arguments: old_text: old_text must not be empty; use create_file for a new file',
     );
     expect((await run('rm_rf', {})).output).toMatch(/^ERROR: unknown tool rm_rf; the tools are list_files, read_file/);
   });
@@ -232,10 +337,13 @@ describe('safety rules', () => {
   });
 });
 
-test('globs: * within a segment, ** across, braces for alternatives', () => {
-  expect(globToRegExp('*.py').test('calc.py')).toBe(true);
-  expect(globToRegExp('src/**/*.ts').test('src/a/b/c.ts')).toBe(true);
-  expect(globToRegExp('src/**/*.ts').test('src/c.ts')).toBe(true);
-  expect(globToRegExp('src/*.ts').test('src/a/c.ts')).toBe(false);
-  expect(globToRegExp('*.{js,ts}').test('x.ts')).toBe(true);
+test('globs: * within a segment, ** across, braces for alternatives; without a slash, the file name', () => {
+  expect(globFilter('*.py')('calc.py')).toBe(true);
+  expect(globFilter('*.py')('src/calc.py')).toBe(true);
+  expect(globFilter('src/**/*.ts')('src/a/b/c.ts')).toBe(true);
+  expect(globFilter('src/**/*.ts')('src/c.ts')).toBe(true);
+  expect(globFilter('src/*.ts')('src/a/c.ts')).toBe(false);
+  expect(globFilter('*.{js,ts}')('x.ts')).toBe(true);
+  expect(globFilter('*.ts')('src/.eslintrc.ts')).toBe(true);
+  expect(globFilter('src/*.ts')('lib/src/a.ts')).toBe(false);
 });

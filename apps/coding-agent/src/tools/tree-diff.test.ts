@@ -1,10 +1,8 @@
-import fs from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import git from 'isomorphic-git';
 import { applyModelEdit } from '@farm/patch';
-import { netChanges, unifiedDiff, unifiedTreeDiff } from './tree-diff';
+import { unifiedDiff } from './tree-diff';
 
 const BEFORE = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
 
@@ -25,32 +23,41 @@ test('a unified diff of two versions applies back onto the first (changes near t
   }
 });
 
-test('the net change of a work tree: edits undone and files that came and went are not in it', async () => {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'tree-net-'));
+test('every diff the reviewer reads is a faithful patch: it applies back exactly, also past the edit bound', async () => {
+  let seed = 7;
+  const next = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648) * n;
+  const cases: [string, string][] = [];
+  for (let t = 0; t < 40; t++) {
+    const before = Array.from({ length: 1 + Math.floor(next(40)) }, () => `l${Math.floor(next(6))}`);
+    const after = before.flatMap((l) => {
+      const r = next(1);
+      return r < 0.1 ? [] : r < 0.2 ? [l, `new ${Math.floor(next(6))}`] : r < 0.3 ? [`changed ${l}`] : [l];
+    });
+    cases.push([before.join('\n') + '\n', after.join('\n') + '\n']);
+  }
+  // Past the edit bound the whole file is shown replaced, still as a patch that applies.
+  const many = (tag: string) => Array.from({ length: 3_000 }, (_, i) => `${tag} ${i}`).join('\n') + '\n';
+  cases.push([many('old'), many('new')]);
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'tree-diff-'));
   try {
-    await git.init({ fs, dir, defaultBranch: 'main' });
-    await writeFile(path.join(dir, 'a.txt'), 'a\n');
-    await writeFile(path.join(dir, 'b.txt'), 'b\n');
-    await writeFile(path.join(dir, '.gitignore'), 'build/\n');
-    for (const f of ['a.txt', 'b.txt', '.gitignore']) await git.add({ fs, dir, filepath: f });
-    await git.commit({ fs, dir, message: 'base', author: { name: 't', email: 't@t' } });
-
-    await writeFile(path.join(dir, 'a.txt'), 'a changed\n');
-    await writeFile(path.join(dir, 'b.txt'), 'b\n'); // rewritten with the same content
-    await writeFile(path.join(dir, 'new.txt'), 'new\n');
-    await mkdir(path.join(dir, 'build'));
-    await writeFile(path.join(dir, 'build/out.js'), 'ignored');
-    await fs.promises.rm(path.join(dir, '.gitignore'));
-    await writeFile(path.join(dir, '.gitignore'), 'build/\n'); // deleted and recreated the same
-    const changes = await netChanges(dir);
-    expect(changes).toEqual([
-      { path: 'a.txt', change: 'modified' },
-      { path: 'new.txt', change: 'added' },
+    for (const [before, after] of cases) {
+      await writeFile(path.join(dir, 'f.txt'), before);
+      const diff = unifiedDiff('f.txt', before, after, 'modified');
+      if (before === after) expect(diff).toBe('');
+      else await applyModelEdit(dir, diff);
+      expect(await readFile(path.join(dir, 'f.txt'), 'utf8')).toBe(after);
+    }
+    expect(unifiedDiff('f.txt', many('old'), many('new'), 'modified').match(/^@@ .* @@$/gm)).toEqual([
+      '@@ -1,3000 +1,3000 @@',
     ]);
-    expect(await unifiedTreeDiff(dir, changes)).toBe(
-      '--- a/a.txt\n+++ b/a.txt\n@@ -1,1 +1,1 @@\n-a\n+a changed\n--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1,1 @@\n+new\n',
-    );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+});
+
+test('a deleted file shows every line removed; a file that only lost its final newline shows no change', () => {
+  expect(unifiedDiff('gone.txt', 'a\nb\n', '', 'deleted')).toBe(
+    '--- a/gone.txt\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-a\n-b\n',
+  );
+  expect(unifiedDiff('f.txt', 'a\nb\n', 'a\nb', 'modified')).toBe('');
 });

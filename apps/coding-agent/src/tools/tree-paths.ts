@@ -29,7 +29,7 @@ export function normaliseTreePath(tool: string, given: unknown): string {
   return rel;
 }
 
-const isMissing = (err: unknown) => (err as NodeJS.ErrnoException).code === 'ENOENT';
+export const isMissing = (err: unknown) => (err as NodeJS.ErrnoException).code === 'ENOENT';
 
 /** A path a tool may read: symlinks are followed only when they resolve inside the tree. */
 export async function readablePath(root: string, tool: string, given: unknown): Promise<TreePath> {

@@ -1,0 +1,52 @@
+import { createJsonModel, ModelAnswerInvalid } from '@farm/llm';
+import { startScriptedModelServer } from '@farm/scripted-llm';
+import { reviewDiff, VERDICT_SCHEMA } from './review-diff';
+
+const input = { goal: 'Fix multiply', summary: 'fixed it', diff: '--- a/x\n+++ b/x\n', checks: 'all checks passed' };
+
+async function review(answers: unknown[]) {
+  const server = await startScriptedModelServer({
+    script: { chat: answers.map((a) => ({ content: JSON.stringify(a) })) },
+  });
+  try {
+    const model = createJsonModel({
+      baseURL: server.baseURL,
+      apiKey: 'k',
+      model: 'reviewer',
+      maxRetries: 0,
+      structuredOutput: true,
+    });
+    const verdict = await reviewDiff(model, input).catch((err: unknown) => err);
+    return { verdict, request: server.requests[0] };
+  } finally {
+    await server.close();
+  }
+}
+
+test('the reviewer is asked for the verdict schema derived from the zod schema that checks its answer', async () => {
+  expect(VERDICT_SCHEMA).toEqual({
+    name: 'review',
+    schema: {
+      type: 'object',
+      properties: { approved: { type: 'boolean' }, objections: { type: 'array', items: { type: 'string' } } },
+      required: ['approved', 'objections'],
+      additionalProperties: false,
+    },
+  });
+  const { verdict, request } = await review([{ approved: false, objections: ['x.ts: remove the debug print'] }]);
+  expect(verdict).toMatchObject({ approved: false, objections: ['x.ts: remove the debug print'], model: 'reviewer' });
+  expect(request.response_format).toEqual({ type: 'json_schema', json_schema: { ...VERDICT_SCHEMA, strict: true } });
+});
+
+test('a sloppy verdict still counts; a rejection without reasons says so; no boolean verdict is invalid', async () => {
+  expect((await review([{ approved: true }])).verdict).toMatchObject({ approved: true, objections: [] });
+  expect((await review([{ approved: false, objections: [3, 'a.ts: wrong name'] }])).verdict).toMatchObject({
+    objections: ['a.ts: wrong name'],
+  });
+  expect((await review([{ approved: false, objections: [] }])).verdict).toMatchObject({
+    objections: ['the reviewer rejected the change without saying why'],
+  });
+  const { verdict } = await review([{ approved: 'yes', objections: [] }]);
+  expect(verdict).toBeInstanceOf(ModelAnswerInvalid);
+  expect((verdict as Error).message).toBe('review answer is invalid: approved: Expected boolean, received string');
+});

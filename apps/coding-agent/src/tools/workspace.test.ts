@@ -1,0 +1,69 @@
+import fs from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import git from 'isomorphic-git';
+import { unifiedTreeDiff } from './tree-diff';
+import { netChanges, Workspace } from './workspace';
+
+let root: string;
+
+beforeEach(async () => {
+  root = await mkdtemp(path.join(os.tmpdir(), 'workspace-'));
+  await writeFile(path.join(root, 'app.py'), 'x = 1\n');
+  await git.init({ fs, dir: root, defaultBranch: 'main' });
+  await git.add({ fs, dir: root, filepath: '.' });
+  await git.commit({ fs, dir: root, message: 'base', author: { name: 't', email: 't@t' } });
+});
+afterEach(() => rm(root, { recursive: true, force: true }));
+
+const workspace = (checks: { name: string; run: string }[]) => new Workspace({ root, checks, checkTimeoutSeconds: 30 });
+
+test('what the checks leave behind is not the agent’s change until a tool changes it', async () => {
+  const ws = workspace([{ name: 'build', run: 'echo built > out.txt && echo lock > app.lock' }]);
+  await writeFile(path.join(root, 'app.py'), 'x = 2\n');
+  const result = await ws.runRepositoryChecks();
+  expect([result.ok, ws.describeChecks(result)]).toEqual([true, 'all checks passed: build']);
+  expect(await ws.agentChanges()).toEqual([{ path: 'app.py', change: 'modified' }]);
+  ws.changedByAgent(['out.txt']);
+  expect((await ws.agentChanges()).map((c) => c.path)).toEqual(['app.py', 'out.txt']);
+});
+
+test('a failing check is described with its output; no checks configured says so', async () => {
+  const failing = workspace([{ name: 'test', run: 'echo "assert 1 == 2 failed"; exit 1' }]);
+  const result = await failing.runRepositoryChecks();
+  expect(result.ok).toBe(false);
+  expect(failing.describeChecks(result)).toContain('assert 1 == 2 failed');
+  const none = workspace([]);
+  expect(none.describeChecks(await none.runRepositoryChecks())).toBe('this repository has no checks configured');
+});
+
+test('the net change of a work tree: edits undone and files that came and went are not in it', async () => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'tree-net-'));
+  try {
+    await git.init({ fs, dir, defaultBranch: 'main' });
+    await writeFile(path.join(dir, 'a.txt'), 'a\n');
+    await writeFile(path.join(dir, 'b.txt'), 'b\n');
+    await writeFile(path.join(dir, '.gitignore'), 'build/\n');
+    for (const f of ['a.txt', 'b.txt', '.gitignore']) await git.add({ fs, dir, filepath: f });
+    await git.commit({ fs, dir, message: 'base', author: { name: 't', email: 't@t' } });
+
+    await writeFile(path.join(dir, 'a.txt'), 'a changed\n');
+    await writeFile(path.join(dir, 'b.txt'), 'b\n'); // rewritten with the same content
+    await writeFile(path.join(dir, 'new.txt'), 'new\n');
+    await mkdir(path.join(dir, 'build'));
+    await writeFile(path.join(dir, 'build/out.js'), 'ignored');
+    await fs.promises.rm(path.join(dir, '.gitignore'));
+    await writeFile(path.join(dir, '.gitignore'), 'build/\n'); // deleted and recreated the same
+    const changes = await netChanges(dir);
+    expect(changes).toEqual([
+      { path: 'a.txt', change: 'modified' },
+      { path: 'new.txt', change: 'added' },
+    ]);
+    expect(await unifiedTreeDiff(dir, changes)).toBe(
+      '--- a/a.txt\n+++ b/a.txt\n@@ -1,1 +1,1 @@\n-a\n+a changed\n--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1,1 @@\n+new\n',
+    );
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
