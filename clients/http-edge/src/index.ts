@@ -1,0 +1,3 @@
+export * from './http-error';
+export * from './json-body';
+export * from './http-edge';
