@@ -204,7 +204,7 @@ export function conformingFetch(conformance: OpenApiConformance, base: typeof fe
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const streaming = (res.headers.get('content-type') ?? '').startsWith('text/event-stream');
     conformance.check({
-      method: init?.method ?? 'GET',
+      method: init?.method ?? (input instanceof Request ? input.method : 'GET'),
       url,
       status: res.status,
       headers: res.headers,
