@@ -159,26 +159,31 @@ export function parseCancelInput(body: unknown): { reason: string; requestedBy: 
   return { reason: String(given(fields, 'reason') ?? ''), requestedBy: String(given(fields, 'requestedBy') ?? '') };
 }
 
-/** `?limit=` of the lists: 1..500, 50 when absent; given but empty is a 400 like any other non-integer. */
+/** `?limit=` of the lists (openapi.yaml: an integer in bounds, a default when absent); given but empty is a 400. */
 export function parseLimit(raw: string | null): number {
-  if (raw === null) return 50;
-  const n = Number(raw);
-  if (!/^[0-9]+$/.test(raw) || n < 1 || n > 500) throw badRequest('limit must be an integer from 1 to 500', 'limit');
-  return n;
+  const limit = apiDocument().parameter('/v1/change-requests', 'get', 'limit');
+  if (raw === null) return Number(limit.schema.default);
+  if (limit.check(raw).length) {
+    const { minimum, maximum } = limit.schema;
+    throw badRequest(`limit must be an integer from ${String(minimum)} to ${String(maximum)}`, 'limit');
+  }
+  return Number(raw);
 }
 
 /**
  * Where an event stream resumes: after the sequence in the Last-Event-ID header (what an EventSource sends
  * on reconnecting, so it wins) or in `?after=`; 0 streams from the first event. Both are checked when both
- * are given. An empty header is no header (EventSource sends none before its first event); an empty
- * `?after=` is not a number. Numbers beyond any sequence are fine: nothing follows them.
+ * are given, against openapi.yaml. An empty header is no header (EventSource sends none before its first
+ * event); an empty `?after=` is not a number. Numbers beyond any sequence are fine: nothing follows them.
  */
 export function parseResumeAfter(lastEventId: string | undefined, after: string | null): number {
   const fromQuery = after === null ? 0 : sequenceNumber(after, 'after');
   return lastEventId ? sequenceNumber(lastEventId, 'Last-Event-ID') : fromQuery;
 }
 
-function sequenceNumber(raw: string, field: string): number {
-  if (!/^[0-9]+$/.test(raw)) throw badRequest(`${field} must be an event sequence number`, field);
+function sequenceNumber(raw: string, name: 'after' | 'Last-Event-ID'): number {
+  if (apiDocument().parameter('/v1/change-requests/{id}/events', 'get', name).check(raw).length) {
+    throw badRequest(`${name} must be an event sequence number`, name);
+  }
   return Math.min(Number(raw), Number.MAX_SAFE_INTEGER);
 }

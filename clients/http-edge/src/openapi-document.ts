@@ -50,7 +50,59 @@ export class OpenApiDocument {
     }
     return check;
   }
+
+  /**
+   * The check of one parameter of an operation (query, header or path; named case-insensitively for
+   * headers), given as the text a request carries it in: an integer parameter's digits are read as a number
+   * (past the largest double: the largest double), anything else is checked as the string it is.
+   */
+  parameter(pathTemplate: string, method: string, name: string): ParameterCheck {
+    const base = `/paths/${escapeToken(pathTemplate)}`;
+    const candidates = [`${base}/parameters`, `${base}/${method.toLowerCase()}/parameters`].flatMap((list) =>
+      ((this.at(list) as unknown[] | undefined) ?? []).map((_, i) => this.deref(`${list}/${i}`)),
+    );
+    const pointer = candidates.find((p) => {
+      const given = (this.at(p) as { name?: string; in?: string }) ?? {};
+      return given.in === 'header' ? given.name?.toLowerCase() === name.toLowerCase() : given.name === name;
+    });
+    if (!pointer) throw new Error(`openapi.yaml: ${method} ${pathTemplate} has no parameter ${name}`);
+    const schema = (this.at(`${pointer}/schema`) ?? {}) as Record<string, unknown>;
+    const check = this.check(`${pointer}/schema`);
+    const integer = schema.type === 'integer';
+    return {
+      schema,
+      check: (raw) => {
+        const value =
+          integer && /^-?[0-9]+$/.test(raw)
+            ? Math.sign(Number(raw)) * Math.min(Math.abs(Number(raw)), Number.MAX_VALUE)
+            : raw;
+        return check(value).map((v) => ({ ...v, field: name }));
+      },
+    };
+  }
+
+  private at(pointer: string): unknown {
+    let node: unknown = this.document;
+    for (const token of pointer.split('/').slice(1)) {
+      node = (node as Record<string, unknown> | undefined)?.[token.replace(/~1/g, '/').replace(/~0/g, '~')];
+    }
+    return node;
+  }
+
+  /** Follows a local $ref at the pointer to what it refers to. */
+  private deref(pointer: string): string {
+    const ref = (this.at(pointer) as { $ref?: unknown } | undefined)?.$ref;
+    return typeof ref === 'string' && ref.startsWith('#') ? this.deref(ref.slice(1)) : pointer;
+  }
 }
+
+/** One parameter's check and its schema (its bounds and default, for messages). */
+export interface ParameterCheck {
+  check: (raw: string) => SchemaViolation[];
+  schema: Record<string, unknown>;
+}
+
+const escapeToken = (token: string) => token.replace(/~/g, '~0').replace(/\//g, '~1');
 
 function violations(validate: ValidateFunction): SchemaViolation[] {
   return (
