@@ -13,7 +13,7 @@ import { farm } from '@farm/proto';
 import { ALL_TOPIC_NAMES, CONTENT_TYPE_HEADER, JSON_CONTENT, KafkaBus, Topics } from '@farm/bus';
 import { seedBareRepo, startGitHttpServer } from '@farm/git';
 import { startScriptedModelServer, type ScriptedModelServer } from '@farm/scripted-llm';
-import { ChangeRequestClient } from '@farm/orchestrator';
+import { ChangeRequestClient } from '@farm/farm-api';
 import { silentLogger } from '@farm/runtime';
 import { ADD_MULTIPLY, MULTI_REPO_FILES, agentStep, planStep } from '../testing';
 import { startKafka } from '../../../scripts/local-services/kafka';

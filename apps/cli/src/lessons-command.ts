@@ -1,6 +1,6 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import type { StoredLesson } from '@farm/lessons';
-import { ChangeRequestClient } from '@farm/orchestrator';
+import { ChangeRequestClient } from '@farm/farm-api';
 import { loadCliConfig } from './config';
 
 export function formatLessons(lessons: StoredLesson[]): string {

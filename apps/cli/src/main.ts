@@ -1,7 +1,8 @@
 import { Command, Option } from 'commander';
 import { farm } from '@farm/proto';
 import { KafkaBus } from '@farm/bus';
-import { ApiUnreachable, ChangeRequestClient, transitionToJson } from '@farm/orchestrator';
+import { ApiUnreachable, ChangeRequestClient } from '@farm/farm-api';
+import { transitionToJson } from '@farm/orchestrator';
 import { ConfigError, FarmError, createLogger, loadConfig, runService } from '@farm/runtime';
 import { loadCliConfig, requireBrokers, type CliConfig } from './config';
 import { runDemo } from './demo';

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { ConfigError } from '@farm/runtime';
+import type { ChangeRequestInput } from '@farm/farm-api';
 import type { SubmitInput } from './submit';
 
 const run = promisify(execFile);
@@ -35,7 +36,7 @@ export async function resolveRepoArg(repo: string, base?: string): Promise<{ rep
 }
 
 /** The proto3 JSON of a ChangeRequest, as the HTTP API takes it. */
-export function changeRequestJson(input: SubmitInput): Record<string, unknown> {
+export function changeRequestJson(input: SubmitInput): ChangeRequestInput {
   return {
     ...(input.id ? { changeRequestId: input.id } : {}),
     title: input.title,

@@ -1,32 +1,13 @@
-import { FarmError } from '@farm/runtime';
+import { HttpError } from '@farm/http-edge';
 
 /**
  * A request the HTTP API refused or could not serve, with the HTTP status and, when one field is to blame,
- * its name (`repo.url`). The server renders it as `{"error": {"message", "field"}}`; the client raises it
- * from such an answer. Retrying helps only for 5xx and 429.
+ * its name (`repo.url`). The edge renders it as `{"error": {"message", "field"}}` (@farm/farm-api's client
+ * raises its own ApiError from such an answer). Retrying helps only for 5xx and 429.
  */
-export class ApiError extends FarmError {
-  readonly status: number;
-  readonly field?: string;
+export class ApiError extends HttpError {
   constructor(status: number, message: string, field?: string) {
-    super(message, { retryable: status >= 500 || status === 429, details: { status, field } });
-    this.status = status;
-    this.field = field;
-  }
-
-  toBody(): { error: { message: string; field?: string } } {
-    return { error: this.field ? { message: this.message, field: this.field } : { message: this.message } };
-  }
-}
-
-/** The orchestrator's HTTP API could not be reached at all (refused, reset, DNS): worth retrying. */
-export class ApiUnreachable extends FarmError {
-  constructor(url: string, cause: unknown) {
-    super(`cannot reach the orchestrator at ${url}: ${cause instanceof Error ? cause.message : String(cause)}`, {
-      retryable: true,
-      cause,
-      details: { url },
-    });
+    super(status, message, { field });
   }
 }
 

@@ -1,6 +1,9 @@
-// Pure validation of what the HTTP API is given: every refusal is an ApiError naming the field to fix.
+// Validation of what the HTTP API is given, against openapi.yaml: every refusal is an ApiError naming the field
+// to fix. Pure but for reading the document once.
 import { createHash } from 'node:crypto';
-import { badRequest } from './api-error';
+import type { SchemaViolation } from '@farm/http-edge';
+import { badRequest, type ApiError } from './api-error';
+import { apiDocument } from './api-document';
 
 /** A ChangeRequest as submitted, defaults applied; the id is absent when the server is to choose it. */
 export interface ChangeRequestInput {
@@ -15,113 +18,118 @@ export interface ChangeRequestInput {
 
 export const DEFAULT_BASE_REF = 'main';
 
-/**
- * The longest value of each text field, in characters (Unicode code points, as JSON Schema's maxLength
- * counts them). openapi.yaml states the same limits; a test holds the two together.
- */
-export const MAX_CHARS = {
-  changeRequestId: 128,
-  title: 500,
-  description: 100_000,
-  requestedBy: 200,
-  checkCommand: 10_000,
-  repoUrl: 2048,
-  baseRef: 255,
-  reason: 2000,
-} as const;
-export const MAX_TITLE_CHARS = MAX_CHARS.title;
-export const MAX_TEXT_CHARS = MAX_CHARS.description;
-/** createdAtMs: at most 15 digits, so that every accepted value is exact as a JavaScript number. */
-export const MAX_CREATED_AT_MS = 999_999_999_999_999;
-
-// The patterns openapi.yaml gives the fields, in the subset that ECMAScript, Python and Rust regular
-// expressions read alike (explicit classes: no `.`, `\s` or `\d`), so that fuzzers agree with this code.
-const IPV4_OCTET = '(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])';
-const PORT = '(?:[0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])';
-// DNS-style labels, none `xn--` (punycode to decode), the last one not like a number (WHATWG URL would read
-// the host as IPv4): every host this admits parses as a URL.
-const LABEL = '(?![Xx][Nn]--)[A-Za-z0-9-]+';
-const LAST_LABEL = '(?![Xx][Nn]--)[A-Za-z][A-Za-z0-9-]*';
-const HOST = `(?:(?:${LABEL}\\.)*${LAST_LABEL}|(?:${IPV4_OCTET}\\.){3}${IPV4_OCTET})`;
-
-/** The `pattern` of each field in openapi.yaml, character for character (a test compares them). */
-export const INPUT_PATTERN_SOURCES = {
-  /** No NUL: PostgreSQL text cannot hold it, and the texts of a request end up in text columns. */
-  text: '^[^\\x00]*$',
-  /** Some character other than a space, tab or line break; no NUL. */
-  title: '^[^\\x00]*[^\\x00\\t\\n\\r ][^\\x00]*$',
-  // Part of git branch names (farm/<id>, agt/<id>-...) and URLs: safe characters only. Empty means absent.
-  changeRequestId: '^(?![A-Za-z0-9._-]*\\.lock$)(?:[A-Za-z0-9](?:[A-Za-z0-9_-]|\\.(?=[A-Za-z0-9_-]))*)?$',
-  /**
-   * http(s)://host[:port][/path][?query][#fragment], without spaces or control characters; no user info:
-   * credentials belong to the farm's configuration (`farm up` alone takes them off a URL, see urlCredentials).
-   */
-  repoUrl: `^https?://${HOST}(?::${PORT}?)?(?:[/?#][^\\x00-\\x20\\x7f]*)?$`,
-  /** The rules of `git check-ref-format` that matter for a name on a command line. Empty means main. */
-  baseRef: '^(?![-/.])(?![^\\x00]*(?:\\.\\.|@\\{|//|\\.lock$|[/.]$))[^\\x00-\\x20\\x7f~^:?*\\[\\\\]*$',
-  /** Empty means not pinned: the code-planner resolves baseRef. */
-  baseCommit: '^(?:[0-9a-f]{7,64})?$',
-  /** An int64 as proto3 JSON writes it, a decimal string; 15 digits keep it exact as a JavaScript number. */
-  int64String: '^[0-9]{1,15}$',
-} as const;
-const PATTERNS = Object.fromEntries(
-  Object.entries(INPUT_PATTERN_SOURCES).map(([name, source]) => [name, new RegExp(source, 'u')]),
-) as Record<keyof typeof INPUT_PATTERN_SOURCES, RegExp>;
-/** repo.url with user info, for a server that splits credentials off at intake (`urlCredentials`). */
-const REPO_URL_WITH_USERINFO = new RegExp(
-  `^https?://(?:[^\\x00-\\x20\\x7f/?#@\\\\]*@)?${HOST}(?::${PORT}?)?(?:[/?#][^\\x00-\\x20\\x7f]*)?$`,
-  'u',
-);
-
-// Proto3 JSON parsers accept the lowerCamelCase name and the .proto field name; the value is the latter.
-const CHANGE_REQUEST_FIELDS = {
-  changeRequestId: 'change_request_id',
-  repo: 'repo',
-  title: 'title',
-  description: 'description',
-  requestedBy: 'requested_by',
-  createdAtMs: 'created_at_ms',
-  checkCommand: 'check_command',
+/** What the API accepts and refuses is openapi.yaml's ChangeRequestInput and CancelInput; these are its words. */
+const REFUSALS: Record<string, (value: unknown) => string> = {
+  changeRequestId: () =>
+    'changeRequestId may hold letters, digits, "-", "_" and single dots, start with a letter or digit and not end in .lock, at most 128 characters',
+  title: () => 'title is required (and not only blanks)',
+  repo: () => 'repo is required (at least repo.url)',
+  'repo.baseRef': (ref) => `repo.baseRef is not a valid git branch, tag or commit: ${JSON.stringify(ref)}`,
+  'repo.baseCommit': () => 'repo.baseCommit must be a hex commit id',
+  createdAtMs: () => 'createdAtMs must be an integer from 0 to 999999999999999 (epoch milliseconds)',
 };
-const REPO_FIELDS = { url: 'url', baseRef: 'base_ref', baseCommit: 'base_commit' };
-const CANCEL_FIELDS = { reason: 'reason', requestedBy: 'requested_by' };
+const repoUrlRefusal = (url: unknown, localRepos: boolean) =>
+  `repo.url must be an http(s) git remote (smart HTTP), e.g. https://git.example.com/app.git${localRepos ? ', or the absolute path of a repository on the farm’s machine' : ''}; got ${JSON.stringify(String(url ?? '').slice(0, 100))}`;
+
+/** The proto3 JSON names a field may be given under: lowerCamelCase and the .proto name. */
+const protoName = (camel: string) => camel.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+const camelName = (name: string) => name.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 
 /**
- * Validates the proto3 JSON of a farm.v1.ChangeRequest; unknown fields are refused by name, null and "" mean
- * the default (proto3). `localRepos`: the server can serve repositories of its own machine, so repo.url may
- * also be an absolute path. `urlCredentials`: repo.url may carry user info, which the caller then takes off
- * (or refuses) before the URL goes anywhere. Pure: the HTTP API and the bus consumer apply the same rules.
+ * repo.url with user info, for a server that splits credentials off at intake (`urlCredentials`): the
+ * document's rule with `user:password@` allowed before the host.
+ */
+function repoUrlWithUserInfo(): RegExp {
+  const schemas = (
+    apiDocument().document.components as {
+      schemas: Record<string, { properties: Record<string, { pattern: string }> }>;
+    }
+  ).schemas;
+  const pattern = schemas.RepoRefInput.properties.url.pattern;
+  const widened = pattern.replace('^https?://', '^https?://(?:[^\\x00-\\x20\\x7f/?#@\\\\]*@)?');
+  if (widened === pattern) throw new Error('openapi.yaml: repo.url no longer starts with ^https?://');
+  return new RegExp(widened, 'u');
+}
+let userInfoUrl: RegExp | undefined;
+/** A repository on the server's own machine (`localRepos`): an absolute path, without NUL. */
+const isLocalRepo = (url: string) => (url.startsWith('/') || url.startsWith('file:///')) && !url.includes('\0');
+
+/**
+ * Validates the proto3 JSON of a farm.v1.ChangeRequest against openapi.yaml's ChangeRequestInput: unknown
+ * fields are refused by name, null and "" mean the default (proto3). `localRepos`: the server can serve
+ * repositories of its own machine, so repo.url may also be an absolute path. `urlCredentials`: repo.url may
+ * carry user info, which the caller then takes off (or refuses) before the URL goes anywhere. Pure: the
+ * HTTP API and the bus consumer apply the same rules.
  */
 export function parseChangeRequestInput(
   body: unknown,
   options: { localRepos?: boolean; urlCredentials?: boolean } = {},
 ): ChangeRequestInput {
-  const fields = readMessage(body, '', CHANGE_REQUEST_FIELDS);
-  const id = optionalString(fields.changeRequestId, 'changeRequestId', MAX_CHARS.changeRequestId);
-  if (!PATTERNS.changeRequestId.test(id)) {
-    throw badRequest(
-      'changeRequestId may hold letters, digits, "-", "_" and single dots, start with a letter or digit and not end in .lock, at most 128 characters',
-      'changeRequestId',
-    );
+  const url = (body as { repo?: { url?: unknown } } | null)?.repo?.url;
+  const widenedUrl =
+    typeof url === 'string' &&
+    ((options.localRepos && isLocalRepo(url)) ||
+      (options.urlCredentials && (userInfoUrl ??= repoUrlWithUserInfo()).test(url)));
+  const problems = apiDocument()
+    .schema('ChangeRequestInput')(body)
+    // The document's rule for repo.url, widened by the server's options.
+    .filter((v) => !(widenedUrl && v.field === 'repo.url' && v.keyword === 'pattern'));
+  // The id first: a request refused for anything else is recorded under it, which needs a usable one.
+  const problem = problems.find((v) => v.field && camelName(v.field) === 'changeRequestId') ?? problems[0];
+  if (problem) {
+    throw problem.field === 'repo.url' && ['pattern', 'required'].includes(problem.keyword)
+      ? badRequest(
+          problem.keyword === 'required' ? 'repo.url is required' : repoUrlRefusal(url, !!options.localRepos),
+          'repo.url',
+        )
+      : refusal(problem, body);
   }
-  const title = optionalText(fields.title, 'title', MAX_CHARS.title);
-  if (!PATTERNS.title.test(title)) throw badRequest('title is required (and not only blanks)', 'title');
-  if (fields.repo === undefined) throw badRequest('repo is required (at least repo.url)', 'repo');
-  const repo = readMessage(fields.repo, 'repo', REPO_FIELDS);
-  const createdAtMs = optionalInt64(fields.createdAtMs, 'createdAtMs');
+  const fields = body as Record<string, unknown>;
+  const repo = fields.repo as Record<string, unknown>;
+  const id = given(fields, 'changeRequestId');
+  const createdAtMs = given(fields, 'createdAtMs');
   return {
-    ...(id ? { changeRequestId: id } : {}),
-    title: title.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, ''),
-    description: optionalText(fields.description, 'description', MAX_CHARS.description),
-    requestedBy: optionalText(fields.requestedBy, 'requestedBy', MAX_CHARS.requestedBy),
-    checkCommand: optionalText(fields.checkCommand, 'checkCommand', MAX_CHARS.checkCommand),
+    ...(id ? { changeRequestId: String(id) } : {}),
+    title: String(fields.title).replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, ''),
+    description: String(given(fields, 'description') ?? ''),
+    requestedBy: String(given(fields, 'requestedBy') ?? ''),
+    checkCommand: String(given(fields, 'checkCommand') ?? ''),
     repo: {
-      url: repoUrl(repo.url, options.localRepos ?? false, options.urlCredentials ?? false),
-      baseRef: gitRef(optionalString(repo.baseRef, 'repo.baseRef', MAX_CHARS.baseRef)) || DEFAULT_BASE_REF,
-      baseCommit: commitSha(optionalString(repo.baseCommit, 'repo.baseCommit', 64)),
+      url: String(repo.url),
+      baseRef: String(given(repo, 'baseRef') || DEFAULT_BASE_REF),
+      baseCommit: String(given(repo, 'baseCommit') ?? ''),
     },
-    ...(createdAtMs === undefined ? {} : { createdAtMs }),
+    ...(createdAtMs === undefined ? {} : { createdAtMs: Number(createdAtMs) }),
   };
+}
+
+/** A field under either of its names (the document allows one); null, the proto3 default, is absent. */
+function given(fields: Record<string, unknown>, camel: string): unknown {
+  return fields[camel] ?? fields[protoName(camel)] ?? undefined;
+}
+
+/** The 400 for the document's first objection, naming the field and saying what it expects. */
+function refusal(v: SchemaViolation, body: unknown): ApiError {
+  const field = v.field;
+  const where = field ?? 'body';
+  const value = field?.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], body);
+  const own = field ? REFUSALS[camelName(field)] : undefined;
+  const limit = v.params.limit;
+  let message: string;
+  if (own && ['pattern', 'required', 'anyOf', 'minLength'].includes(v.keyword)) message = own(value);
+  else if (v.keyword === 'required') message = `${where} is required`;
+  else if (v.keyword === 'additionalProperties') message = `unknown field ${where}`;
+  else if (v.keyword === 'not') message = `field ${where} is given twice (under both of its names)`;
+  else if (v.keyword === 'maxLength') message = `${where} is longer than ${String(limit)} characters`;
+  else if (v.keyword === 'type') {
+    const type = String(v.params.type)
+      .split(',')
+      .find((t) => t !== 'null');
+    message = `${where} must be ${type === 'object' ? 'a JSON object' : `a ${String(type)}`}`;
+  } else if (v.keyword === 'pattern' && v.parentSchema?.pattern === '^[^\\x00]*$') {
+    message = `${where} must not contain NUL characters`;
+  } else message = `${where} ${v.message}`;
+  return badRequest(message, field);
 }
 
 /**
@@ -142,116 +150,40 @@ export function submissionDigest(input: ChangeRequestInput & { changeRequestId: 
   return createHash('sha256').update(JSON.stringify(content)).digest('hex');
 }
 
-/** The optional body of POST .../cancel: `{"reason": "...", "requestedBy": "..."}` (absent means `{}`). */
+/** The optional body of POST .../cancel (openapi.yaml's CancelInput): `{"reason", "requestedBy"}`, absent `{}`. */
 export function parseCancelInput(body: unknown): { reason: string; requestedBy: string } {
   if (body === undefined) return { reason: '', requestedBy: '' };
-  const fields = readMessage(body, '', CANCEL_FIELDS);
-  return {
-    reason: optionalText(fields.reason, 'reason', MAX_CHARS.reason),
-    requestedBy: optionalText(fields.requestedBy, 'requestedBy', MAX_CHARS.requestedBy),
-  };
+  const problem = apiDocument().schema('CancelInput')(body)[0];
+  if (problem) throw refusal(problem, body);
+  const fields = body as Record<string, unknown>;
+  return { reason: String(given(fields, 'reason') ?? ''), requestedBy: String(given(fields, 'requestedBy') ?? '') };
 }
 
-/** `?limit=` of the lists: 1..500, 50 when absent; given but empty is a 400 like any other non-integer. */
+/** `?limit=` of the lists (openapi.yaml: an integer in bounds, a default when absent); given but empty is a 400. */
 export function parseLimit(raw: string | null): number {
-  if (raw === null) return 50;
-  const n = Number(raw);
-  if (!/^[0-9]+$/.test(raw) || n < 1 || n > 500) throw badRequest('limit must be an integer from 1 to 500', 'limit');
-  return n;
+  const limit = apiDocument().parameter('/v1/change-requests', 'get', 'limit');
+  if (raw === null) return Number(limit.schema.default);
+  if (limit.check(raw).length) {
+    const { minimum, maximum } = limit.schema;
+    throw badRequest(`limit must be an integer from ${String(minimum)} to ${String(maximum)}`, 'limit');
+  }
+  return Number(raw);
 }
 
 /**
  * Where an event stream resumes: after the sequence in the Last-Event-ID header (what an EventSource sends
  * on reconnecting, so it wins) or in `?after=`; 0 streams from the first event. Both are checked when both
- * are given. An empty header is no header (EventSource sends none before its first event); an empty
- * `?after=` is not a number. Numbers beyond any sequence are fine: nothing follows them.
+ * are given, against openapi.yaml. An empty header is no header (EventSource sends none before its first
+ * event); an empty `?after=` is not a number. Numbers beyond any sequence are fine: nothing follows them.
  */
 export function parseResumeAfter(lastEventId: string | undefined, after: string | null): number {
   const fromQuery = after === null ? 0 : sequenceNumber(after, 'after');
   return lastEventId ? sequenceNumber(lastEventId, 'Last-Event-ID') : fromQuery;
 }
 
-function sequenceNumber(raw: string, field: string): number {
-  if (!/^[0-9]+$/.test(raw)) throw badRequest(`${field} must be an event sequence number`, field);
+function sequenceNumber(raw: string, name: 'after' | 'Last-Event-ID'): number {
+  if (apiDocument().parameter('/v1/change-requests/{id}/events', 'get', name).check(raw).length) {
+    throw badRequest(`${name} must be an event sequence number`, name);
+  }
   return Math.min(Number(raw), Number.MAX_SAFE_INTEGER);
-}
-
-/** The given object's fields by their camelCase names; an unknown or doubly given field is refused. */
-function readMessage<K extends string>(
-  value: unknown,
-  path: string,
-  known: Record<K, string>,
-): Partial<Record<K, unknown>> {
-  const where = path || 'body';
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw badRequest(`${where} must be a JSON object`, path || undefined);
-  }
-  const byAnyName = new Map<string, K>();
-  for (const [camel, proto] of Object.entries(known) as [K, string][]) {
-    byAnyName.set(camel, camel);
-    byAnyName.set(proto, camel);
-  }
-  const out: Partial<Record<K, unknown>> = {};
-  const given = new Set<K>();
-  for (const [name, v] of Object.entries(value)) {
-    const field = path ? `${path}.${name}` : name;
-    const camel = byAnyName.get(name);
-    if (!camel) throw badRequest(`unknown field ${field}`, field);
-    if (given.has(camel)) throw badRequest(`field ${field} is given twice (under both of its names)`, field);
-    given.add(camel);
-    if (v !== null) out[camel] = v; // proto3 JSON: null means the default value
-  }
-  return out;
-}
-
-function optionalString(value: unknown, field: string, max: number): string {
-  if (value === undefined) return '';
-  if (typeof value !== 'string') throw badRequest(`${field} must be a string`, field);
-  // Code points, as JSON Schema's maxLength counts (String.length counts UTF-16 units).
-  if (value.length > max && [...value].length > max) {
-    throw badRequest(`${field} is longer than ${max} characters`, field);
-  }
-  return value;
-}
-
-/** Free text: any characters but NUL. */
-function optionalText(value: unknown, field: string, max: number): string {
-  const text = optionalString(value, field, max);
-  if (!PATTERNS.text.test(text)) throw badRequest(`${field} must not contain NUL characters`, field);
-  return text;
-}
-
-function optionalInt64(value: unknown, field: string): number | undefined {
-  if (value === undefined) return undefined;
-  // proto3 JSON writes int64 as a decimal string; numbers are accepted too.
-  const n = typeof value === 'string' && PATTERNS.int64String.test(value) ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > MAX_CREATED_AT_MS) {
-    throw badRequest(`${field} must be an integer from 0 to ${MAX_CREATED_AT_MS} (epoch milliseconds)`, field);
-  }
-  return n;
-}
-
-function repoUrl(value: unknown, localRepos: boolean, urlCredentials: boolean): string {
-  const url = optionalString(value, 'repo.url', MAX_CHARS.repoUrl);
-  if (!url) throw badRequest('repo.url is required', 'repo.url');
-  if (localRepos && (url.startsWith('/') || url.startsWith('file:///')) && PATTERNS.text.test(url)) return url;
-  if (!(urlCredentials ? REPO_URL_WITH_USERINFO : PATTERNS.repoUrl).test(url)) {
-    throw badRequest(
-      `repo.url must be an http(s) git remote (smart HTTP), e.g. https://git.example.com/app.git${localRepos ? ', or the absolute path of a repository on the farm’s machine' : ''}; got ${JSON.stringify(url.slice(0, 100))}`,
-      'repo.url',
-    );
-  }
-  return url;
-}
-
-function gitRef(ref: string): string {
-  if (!PATTERNS.baseRef.test(ref)) {
-    throw badRequest(`repo.baseRef is not a valid git branch, tag or commit: ${JSON.stringify(ref)}`, 'repo.baseRef');
-  }
-  return ref;
-}
-
-function commitSha(sha: string): string {
-  if (!PATTERNS.baseCommit.test(sha)) throw badRequest('repo.baseCommit must be a hex commit id', 'repo.baseCommit');
-  return sha;
 }

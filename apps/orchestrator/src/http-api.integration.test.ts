@@ -7,13 +7,12 @@ import { testBuses } from '@farm/bus/testing';
 import { Topics, type EventBus, type Subscription } from '@farm/bus';
 import { createLogger, serveMetrics, silentLogger } from '@farm/runtime';
 import { migrate, type SqlStore } from '@farm/store';
-import { ChangeRequestClient } from './http-api-client';
+import { ChangeRequestClient, SseDecoder } from '@farm/farm-api';
 import { changeRequestApi } from './http-api';
 import { TaskTopicLauncher } from './launcher';
 import { OpenApiConformance, conformingFetch, storeInOwnSchema } from '../testing';
 import { Orchestrator } from './orchestrator';
 import { orchestratorMigrations } from './schema';
-import { SseDecoder } from './server-sent-events';
 
 const EVENTS_PATH = '/v1/change-requests/{id}/events';
 const conformance = new OpenApiConformance();

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { FINAL_PHASES, farm } from '@farm/proto';
 import { Topics } from '@farm/bus';
-import { FarmError, errorMessage, type Logger, type RouteHandler } from '@farm/runtime';
+import { FarmError, type Logger, type RouteHandler } from '@farm/runtime';
+import { HttpError, createHttpEdge, json, type EdgeRequest, type Reply } from '@farm/http-edge';
 import type { SqlStore } from '@farm/store';
 import { listLessons } from '@farm/lessons';
 import { ApiError, badRequest, notFound } from './api-error';
@@ -15,7 +15,6 @@ import {
   type ChangeRequestInput,
 } from './change-request-input';
 import { streamTransitions, type EventStreamOptions } from './change-request-events';
-import { readJsonBody, sendError, sendJson } from './http-json';
 import type { Orchestrator } from './orchestrator';
 import { parsePhase } from './phases';
 import { getRequest, listRequests, requestPhase, SUBMITTED } from './state-queries';
@@ -33,8 +32,6 @@ export interface ChangeRequestApiDeps {
   resolveLocalRepo?: (changeRequestId: string, path: string) => Promise<string>;
 }
 
-type Route = (req: IncomingMessage, res: ServerResponse, url: URL, id: string) => Promise<void>;
-
 /**
  * The orchestrator's HTTP API (described in apps/orchestrator/openapi.yaml): submit, list, status, the event
  * stream and cancel of change requests, the same on Kafka and the in-process bus. Served beside /metrics;
@@ -42,29 +39,37 @@ type Route = (req: IncomingMessage, res: ServerResponse, url: URL, id: string) =
  */
 export function changeRequestApi(deps: ChangeRequestApiDeps): RouteHandler {
   const log = deps.log.child({ api: 'change-requests' });
-  const routes: { pattern: RegExp; methods: Record<string, Route> }[] = [
-    { pattern: /^\/v1\/change-requests$/, methods: { GET: list, POST: submit } },
-    { pattern: /^\/v1\/change-requests\/([^/]+)$/, methods: { GET: status } },
-    { pattern: /^\/v1\/change-requests\/([^/]+)\/events$/, methods: { GET: events } },
-    { pattern: /^\/v1\/change-requests\/([^/]+)\/cancel$/, methods: { POST: cancel } },
-    { pattern: /^\/v1\/lessons$/, methods: { GET: lessons } },
-  ];
+  const edge = createHttpEdge({
+    prefix: '/v1',
+    log,
+    routes: [
+      { method: 'GET', path: '/v1/change-requests', handler: list },
+      { method: 'POST', path: '/v1/change-requests', handler: submit },
+      { method: 'GET', path: '/v1/change-requests/:id', handler: status },
+      { method: 'GET', path: '/v1/change-requests/:id/events', handler: events },
+      { method: 'POST', path: '/v1/change-requests/:id/cancel', handler: cancel },
+      { method: 'GET', path: '/v1/lessons', handler: lessons },
+    ],
+    // An unexpected failure says no more than where to look.
+    toHttpError: (err) =>
+      err instanceof HttpError ? undefined : new ApiError(500, 'internal error; see the orchestrator log'),
+  });
 
-  async function lessons(_req: IncomingMessage, res: ServerResponse, url: URL) {
-    const repoUrl = queryParam(url, 'repo') || undefined;
-    const limit = parseLimit(queryParam(url, 'limit'));
+  async function lessons(r: EdgeRequest): Promise<Reply> {
+    const repoUrl = r.query('repo') || undefined;
+    const limit = parseLimit(r.query('limit'));
     // No repository URL holds NUL (PostgreSQL text cannot): no lessons, rather than a failed query.
     const lessons = repoUrl?.includes('\0') ? [] : await listLessons(deps.store, { repoUrl, limit });
-    sendJson(res, 200, { lessons });
+    return json(200, { lessons });
   }
 
-  async function list(_req: IncomingMessage, res: ServerResponse, url: URL) {
-    const changeRequests = await listRequests(deps.store, parseLimit(queryParam(url, 'limit')));
-    sendJson(res, 200, { changeRequests });
+  async function list(r: EdgeRequest): Promise<Reply> {
+    const changeRequests = await listRequests(deps.store, parseLimit(r.query('limit')));
+    return json(200, { changeRequests });
   }
 
-  async function submit(req: IncomingMessage, res: ServerResponse) {
-    const input = parseChangeRequestInput(await readJsonBody(req), {
+  async function submit(r: EdgeRequest): Promise<Reply> {
+    const input = parseChangeRequestInput(await r.json(), {
       localRepos: !!deps.resolveLocalRepo,
       urlCredentials: true, // taken off or refused by the intake below, with its own reason
     });
@@ -84,7 +89,7 @@ export function changeRequestApi(deps: ChangeRequestApiDeps): RouteHandler {
     }
     const created = await recordSubmission({ ...input, changeRequestId: id }, url);
     log.info(created ? 'change request accepted' : 'change request submitted again', { changeRequestId: id });
-    sendJson(res, created ? 202 : 200, { changeRequestId: id, created }, { location: `/v1/change-requests/${id}` });
+    return json(created ? 202 : 200, { changeRequestId: id, created }, { location: `/v1/change-requests/${id}` });
   }
 
   /** Records the submission and its ChangeRequest event in one transaction; false when it was already there. */
@@ -123,31 +128,31 @@ export function changeRequestApi(deps: ChangeRequestApiDeps): RouteHandler {
     });
   }
 
-  async function status(_req: IncomingMessage, res: ServerResponse, _url: URL, id: string) {
+  async function status(r: EdgeRequest): Promise<Reply> {
+    const id = requestId(r);
     const found = await getRequest(deps.store, id);
     if (!found) throw unknown(id);
-    sendJson(res, 200, found);
+    return json(200, found);
   }
 
-  async function events(req: IncomingMessage, res: ServerResponse, url: URL, id: string) {
-    const lastEventId = req.headers['last-event-id'];
-    const after = parseResumeAfter(
-      Array.isArray(lastEventId) ? lastEventId.join(', ') : lastEventId,
-      queryParam(url, 'after'),
-    );
+  async function events(r: EdgeRequest): Promise<void> {
+    const id = requestId(r);
+    const lastEventId = r.req.headers['last-event-id'];
+    const after = parseResumeAfter(Array.isArray(lastEventId) ? lastEventId.join(', ') : lastEventId, r.query('after'));
     if (!(await requestPhase(deps.store, id))) throw unknown(id);
     await streamTransitions({
       db: deps.store,
       changeRequestId: id,
       afterSequence: after,
-      res,
+      res: r.res,
       log,
       options: deps.events,
     });
   }
 
-  async function cancel(req: IncomingMessage, res: ServerResponse, _url: URL, id: string) {
-    const input = parseCancelInput(await readJsonBody(req, { optional: true }));
+  async function cancel(r: EdgeRequest): Promise<Reply> {
+    const id = requestId(r);
+    const input = parseCancelInput(await r.json({ optional: true }));
     await deps.orchestrator.writeThroughOutbox(async (tx, outbox) => {
       const phase = await requestPhase(tx, id);
       if (!phase) throw unknown(id);
@@ -163,57 +168,17 @@ export function changeRequestApi(deps: ChangeRequestApiDeps): RouteHandler {
       });
     });
     log.info('cancel requested', { changeRequestId: id });
-    sendJson(res, 202, { changeRequestId: id, cancelRequested: true });
+    return json(202, { changeRequestId: id, cancelRequested: true });
   }
 
-  return async (req, res) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname !== '/v1' && !url.pathname.startsWith('/v1/')) return false;
-    try {
-      const route = routes.find((r) => r.pattern.test(url.pathname));
-      if (!route) throw notFound(`no such resource: ${url.pathname}`);
-      const handler = route.methods[req.method ?? 'GET'];
-      if (!handler) {
-        const allow = Object.keys(route.methods).join(', ');
-        sendError(res, new ApiError(405, `${req.method} is not allowed on ${url.pathname}; use ${allow}`), { allow });
-        return true;
-      }
-      await handler(req, res, url, pathId(url.pathname, route.pattern));
-    } catch (err) {
-      if (res.headersSent) {
-        log.error('request failed after the answer started', { path: url.pathname, err: errorMessage(err) });
-        res.destroy();
-      } else if (err instanceof ApiError) {
-        sendError(res, err);
-      } else {
-        log.error('request failed', { method: req.method, path: url.pathname, err: errorMessage(err) });
-        sendError(res, new ApiError(500, 'internal error; see the orchestrator log'));
-      }
-    }
-    return true;
-  };
+  return (req, res) => edge.handle(req, res);
 }
 
 const unknown = (id: string) => notFound(`no change request ${id}`);
 
-/** The id in the path; one that no request can have (not valid percent-encoding, NUL) is a 404. */
-function pathId(pathname: string, pattern: RegExp): string {
-  const raw = pattern.exec(pathname)?.[1];
-  if (raw === undefined) return '';
-  let id: string;
-  try {
-    id = decodeURIComponent(raw);
-  } catch {
-    throw notFound(`no change request ${raw}`);
-  }
-  // PostgreSQL text cannot hold NUL, so no stored id has one; asking would fail the query.
-  if (id.includes('\0')) throw notFound(`no change request ${raw}`);
+/** The id in the path; one that no request can have (NUL: PostgreSQL text cannot hold it) is a 404. */
+function requestId(r: EdgeRequest): string {
+  const id = r.params.id;
+  if (id.includes('\0')) throw unknown(encodeURIComponent(id));
   return id;
-}
-
-/** A query parameter given at most once; given twice it is ambiguous, a 400 naming it. */
-function queryParam(url: URL, name: string): string | null {
-  const values = url.searchParams.getAll(name);
-  if (values.length > 1) throw badRequest(`${name} is given ${values.length} times; give it once`, name);
-  return values[0] ?? null;
 }

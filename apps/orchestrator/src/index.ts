@@ -30,11 +30,9 @@ export {
   type TokenTotals,
 } from './state-queries';
 export { changeRequestApi, type ChangeRequestApiDeps } from './http-api';
-export { ApiError, ApiUnreachable } from './api-error';
-export { ChangeRequestClient, type ChangeRequestClientOptions, type ChangeRequestDetail } from './http-api-client';
 export { parseChangeRequestInput, type ChangeRequestInput } from './change-request-input';
 export { readTransitions, isFinalTransition } from './change-request-events';
-export { transitionToJson, transitionFromJson } from './transition-json';
+export { transitionToJson } from './transition-json';
 export {
   costCapConfigSchema,
   costCapMigrations,

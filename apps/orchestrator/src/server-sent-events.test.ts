@@ -1,4 +1,5 @@
-import { SseDecoder, formatSseComment, formatSseEvent } from './server-sent-events';
+import { SseDecoder } from '@farm/farm-api';
+import { formatSseComment, formatSseEvent } from './server-sent-events';
 
 describe('server-sent events', () => {
   test('what the server writes, split at every possible point, decodes to the same events', () => {

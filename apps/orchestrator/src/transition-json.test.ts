@@ -1,5 +1,6 @@
 import { farm } from '@farm/proto';
-import { transitionFromJson, transitionToJson } from './transition-json';
+import { transitionFromJson } from '@farm/farm-api';
+import { transitionToJson } from './transition-json';
 
 const P = farm.v1.Phase;
 const T = farm.v1.TaskState;

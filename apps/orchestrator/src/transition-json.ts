@@ -1,4 +1,4 @@
-import { farm, parseTaskState, taskStateName } from '@farm/proto';
+import { type farm, taskStateName } from '@farm/proto';
 import { Topics, toJson } from '@farm/bus';
 
 /**
@@ -8,10 +8,4 @@ import { Topics, toJson } from '@farm/bus';
 export function transitionToJson(t: farm.v1.PhaseTransition): Record<string, unknown> {
   // Overwriting the key keeps its place, so the JSON reads as it always did.
   return { ...toJson(Topics.phaseTransitions, t), taskState: taskStateName(t.taskState) };
-}
-
-/** The inverse of transitionToJson: what the client makes of an event's data. */
-export function transitionFromJson(json: Record<string, unknown>): farm.v1.PhaseTransition {
-  const taskState = parseTaskState(typeof json.taskState === 'string' ? json.taskState : '');
-  return farm.v1.PhaseTransition.fromObject({ ...json, taskState });
 }

@@ -1,11 +1,11 @@
 // Test support: checks the HTTP API's answers against apps/orchestrator/openapi.yaml, so the document and the
 // server cannot drift apart. Not exported from the package (ajv and yaml are dev dependencies).
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import { parse } from 'yaml';
+import { OPENAPI_FILE } from '../src/api-document';
 
-export const OPENAPI_FILE = path.join(__dirname, '..', 'openapi.yaml');
+export { OPENAPI_FILE };
 const DOC_ID = 'https://agent-farm.invalid/openapi.json';
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
 
@@ -204,7 +204,7 @@ export function conformingFetch(conformance: OpenApiConformance, base: typeof fe
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const streaming = (res.headers.get('content-type') ?? '').startsWith('text/event-stream');
     conformance.check({
-      method: init?.method ?? 'GET',
+      method: init?.method ?? (input instanceof Request ? input.method : 'GET'),
       url,
       status: res.status,
       headers: res.headers,

@@ -1,5 +1,17 @@
-import http from 'node:http';
-import { FarmError, errorMessage, metricsRegistry, silentLogger, type Logger } from '@farm/runtime';
+import { FarmError, errorMessage, silentLogger, type Logger } from '@farm/runtime';
+import {
+  AccessDenied,
+  BodyNotJson,
+  HttpError,
+  MethodNotAllowed,
+  RouteNotFound,
+  createHttpEdge,
+  metricsRoute,
+  serveHttpEdge,
+  type EdgeRequest,
+  type Reply,
+  type Route,
+} from '@farm/http-edge';
 import {
   InvalidLeaseRequest,
   claimRequestSchema,
@@ -10,6 +22,7 @@ import {
   releaseRequestSchema,
   renewRequestSchema,
   reserveRequestSchema,
+  type SrmErrorBody,
   type SymbolLeases,
 } from '@farm/srm-client';
 
@@ -28,65 +41,95 @@ const STATUS: Record<string, number> = {
   // Its database is away (a restart): the client retries, a load balancer takes it out meanwhile.
   StoreUnavailable: 503,
 };
-const MAX_BODY_BYTES = 1 << 20;
 
-type Reply = { status: number; body?: unknown; contentType?: string };
-type Route = (params: string[], body: unknown, query: URLSearchParams) => Promise<Reply>;
-
-function routes(leases: SymbolLeases, healthy: () => Promise<boolean>): [string, RegExp, Route][] {
+function routes(leases: SymbolLeases, healthy: () => Promise<boolean>): Route[] {
   const ok = (body: unknown): Reply => ({ status: 200, body });
+  // Its clients send JSON without always saying so; an empty body is {}.
+  const body = async (r: EdgeRequest) => (await r.json({ optional: true, requireJsonType: false })) ?? {};
   return [
-    [
-      'POST',
-      /^\/v1\/leases\/reserve$/,
-      async (_, body) =>
-        ok({ leases: (await leases.reserve(parseRequest(reserveRequestSchema, body))).map(leaseToJson) }),
-    ],
-    [
-      'POST',
-      /^\/v1\/leases\/([^/]+)\/renew$/,
-      async ([id], body) => {
-        const r = parseRequest(renewRequestSchema, body);
-        return ok({ lease: leaseToJson(await leases.renew(id, r.fencingToken, r.ttlSeconds)) });
+    {
+      method: 'POST',
+      path: '/v1/leases/reserve',
+      handler: async (r) =>
+        ok({ leases: (await leases.reserve(parseRequest(reserveRequestSchema, await body(r)))).map(leaseToJson) }),
+    },
+    {
+      method: 'POST',
+      path: '/v1/leases/:id/renew',
+      handler: async (r) => {
+        const req = parseRequest(renewRequestSchema, await body(r));
+        return ok({ lease: leaseToJson(await leases.renew(r.params.id, req.fencingToken, req.ttlSeconds)) });
       },
-    ],
-    [
-      'POST',
-      /^\/v1\/leases\/([^/]+)\/claim$/,
-      async ([id], body) => {
-        const r = parseRequest(claimRequestSchema, body);
-        return ok({ lease: leaseToJson(await leases.claim(id, r.fencingToken, r.commitSha)) });
+    },
+    {
+      method: 'POST',
+      path: '/v1/leases/:id/claim',
+      handler: async (r) => {
+        const req = parseRequest(claimRequestSchema, await body(r));
+        return ok({ lease: leaseToJson(await leases.claim(r.params.id, req.fencingToken, req.commitSha)) });
       },
-    ],
-    [
-      'POST',
-      /^\/v1\/leases\/([^/]+)\/release$/,
-      async ([id], body) => {
-        await leases.release(id, parseRequest(releaseRequestSchema, body).fencingToken);
+    },
+    {
+      method: 'POST',
+      path: '/v1/leases/:id/release',
+      handler: async (r) => {
+        await leases.release(r.params.id, parseRequest(releaseRequestSchema, await body(r)).fencingToken);
         return { status: 204 };
       },
-    ],
-    [
-      'POST',
-      /^\/v1\/holders\/([^/]+)\/release$/,
-      async ([holder]) => ok({ released: await leases.releaseHolder(holder) }),
-    ],
-    [
-      'POST',
-      /^\/v1\/change-requests\/([^/]+)\/release$/,
-      async ([id]) => ok({ released: await leases.releaseForChangeRequest(id) }),
-    ],
-    [
-      'GET',
-      /^\/v1\/leases$/,
-      async (_, __, query) => {
-        const filter = parseRequest(leaseFilterSchema, Object.fromEntries(query));
+    },
+    {
+      method: 'POST',
+      path: '/v1/holders/:holder/release',
+      handler: async (r) => ok({ released: await leases.releaseHolder(r.params.holder) }),
+    },
+    {
+      method: 'POST',
+      path: '/v1/change-requests/:id/release',
+      handler: async (r) => ok({ released: await leases.releaseForChangeRequest(r.params.id) }),
+    },
+    {
+      method: 'GET',
+      path: '/v1/leases',
+      handler: async (r) => {
+        const filter = parseRequest(leaseFilterSchema, Object.fromEntries(r.url.searchParams));
         return ok({ leases: (await leases.liveLeases(filter)).map(leaseToJson) });
       },
-    ],
+    },
     // Ready only when the database answers, so a load balancer stops sending to a replica that cannot.
-    ['GET', /^\/healthz$/, async () => ((await healthy()) ? { status: 200, body: 'ok' } : { status: 503, body: 'db' })],
+    {
+      method: 'GET',
+      path: '/healthz',
+      handler: async () => ((await healthy()) ? { status: 200, body: 'ok' } : { status: 503, body: 'db' }),
+    },
+    metricsRoute(),
   ];
+}
+
+/** The srm's error body, `{error: {kind, message, details}}`, from which its client rebuilds the typed error. */
+function srmError(err: unknown, request: { method: string; path: string }): HttpError {
+  const as = (status: number, body: SrmErrorBody) =>
+    new HttpError(status, body.error.message, { extra: { kind: body.error.kind, details: body.error.details } });
+  const plain = (status: number, kind: string, message: string) =>
+    as(status, { error: { kind, message, details: {} } });
+  if (err instanceof RouteNotFound) return plain(404, 'NoSuchRoute', err.path);
+  if (err instanceof MethodNotAllowed) {
+    const refused = plain(405, 'MethodNotAllowed', `${request.method} ${request.path}`);
+    Object.assign(refused.headers, err.headers);
+    return refused;
+  }
+  if (err instanceof BodyNotJson)
+    return as(400, errorToBody(new InvalidLeaseRequest([`body: not JSON (${err.reason})`])));
+  if (err instanceof AccessDenied) {
+    const denied = plain(err.status, 'AccessDenied', err.message);
+    Object.assign(denied.headers, err.headers);
+    return denied;
+  }
+  // The edge's other refusals are about the body (over the limit, cut short): a malformed request.
+  if (err instanceof HttpError && err.status < 500) {
+    return as(400, errorToBody(new InvalidLeaseRequest([`body: ${err.message}`])));
+  }
+  if (err instanceof FarmError && STATUS[err.name]) return as(STATUS[err.name], errorToBody(err));
+  return plain(500, 'Internal', errorMessage(err));
 }
 
 /**
@@ -112,85 +155,8 @@ export async function startSrmServer(opts: {
           return false;
         },
       ));
-  const table = routes(opts.leases, healthy);
-
-  const handle = async (req: http.IncomingMessage): Promise<Reply> => {
-    const url = new URL(req.url ?? '/', 'http://srm');
-    if (req.method === 'GET' && url.pathname === '/metrics') {
-      return { status: 200, body: await metricsRegistry.metrics(), contentType: metricsRegistry.contentType };
-    }
-    const matches = table.filter(([, re]) => re.test(url.pathname));
-    const route = matches.find(([method]) => method === req.method);
-    if (!route) {
-      return matches.length
-        ? {
-            status: 405,
-            body: { error: { kind: 'MethodNotAllowed', message: `${req.method} ${url.pathname}`, details: {} } },
-          }
-        : { status: 404, body: { error: { kind: 'NoSuchRoute', message: url.pathname, details: {} } } };
-    }
-    const params = route[1].exec(url.pathname)!.slice(1).map(decodePathSegment);
-    const body = req.method === 'POST' ? await readJson(req) : undefined;
-    return route[2](params, body, url.searchParams);
-  };
-
-  const server = http.createServer((req, res) => {
-    // Every failure is turned into an answer above; nothing is left to reject.
-    void handle(req)
-      .catch((err): Reply => {
-        if (err instanceof FarmError && STATUS[err.name]) return { status: STATUS[err.name], body: errorToBody(err) };
-        log.error('srm request failed', { method: req.method, url: req.url, err: errorMessage(err) });
-        return { status: 500, body: { error: { kind: 'Internal', message: errorMessage(err), details: {} } } };
-      })
-      .then(({ status, body, contentType }) => {
-        res.statusCode = status;
-        if (body === undefined) return res.end();
-        if (typeof body === 'string') {
-          res.setHeader('content-type', contentType ?? 'text/plain');
-          return res.end(body);
-        }
-        res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify(body));
-      });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port, opts.host ?? '0.0.0.0', resolve);
-  });
-  const port = (server.address() as { port: number }).port;
-  log.info('srm listening', { port });
-  return {
-    port,
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((err) => (err ? reject(err) : resolve()));
-        server.closeIdleConnections(); // keep-alive sockets would otherwise hold close() open
-      }),
-  };
-}
-
-async function readJson(req: http.IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw new InvalidLeaseRequest([`body: larger than ${MAX_BODY_BYTES} bytes`]);
-    chunks.push(chunk);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (!text.trim()) return {};
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw new InvalidLeaseRequest([`body: not JSON (${errorMessage(err)})`]);
-  }
-}
-
-function decodePathSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    throw new InvalidLeaseRequest([`path: malformed escape in ${segment}`]);
-  }
+  const edge = createHttpEdge({ routes: routes(opts.leases, healthy), log, toHttpError: srmError });
+  const server = await serveHttpEdge(edge, { port: opts.port, host: opts.host ?? '0.0.0.0' });
+  log.info('srm listening', { port: server.port });
+  return server;
 }

@@ -1,0 +1,171 @@
+import createClient, { type Client } from 'openapi-fetch';
+import { FINAL_PHASES, farm, parseTaskState } from '@farm/proto';
+import { ApiUnreachable, apiErrorFrom } from './api-error';
+import { serverSentEvents } from './server-sent-events';
+import type { components, paths } from './openapi-types.generated';
+
+type Schemas = components['schemas'];
+export type ChangeRequestInput = Schemas['ChangeRequestInput'];
+export type SubmitResult = Schemas['SubmitResult'];
+export type CancelResult = Schemas['CancelResult'];
+export type RequestSummary = Schemas['RequestSummary'];
+export type TaskSummary = Schemas['TaskSummary'];
+export type ChangeRequestDetail = Schemas['ChangeRequestDetail'];
+export type Lesson = Schemas['Lesson'];
+
+export interface ChangeRequestClientOptions {
+  /** The orchestrator's HTTP address, e.g. http://127.0.0.1:9464 (FARM_URL). */
+  baseUrl: string;
+  fetch?: typeof fetch;
+  /** First wait before re-opening a dropped event stream; doubles up to 5 s. */
+  reconnectDelayMs?: number;
+  /** Failed attempts in a row (no event in between) before events() gives up. */
+  maxReconnects?: number;
+}
+
+/**
+ * The typed client of the orchestrator's HTTP API: paths, bodies and answers are the types openapi-typescript
+ * generates from apps/orchestrator/openapi.yaml, the calls openapi-fetch's. The server's refusals become
+ * ApiError (status, field); an unreachable server ApiUnreachable.
+ */
+export class ChangeRequestClient {
+  private readonly baseUrl: string;
+  private readonly fetch: typeof fetch;
+  private readonly api: Client<paths>;
+  private readonly reconnectDelayMs: number;
+  private readonly maxReconnects: number;
+
+  constructor(options: ChangeRequestClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    // Looked up on each call, so that a fetch replaced after construction (tests, proxies) is the one used.
+    this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.api = createClient<paths>({ baseUrl: this.baseUrl, fetch: (request) => this.fetch(request) });
+    this.reconnectDelayMs = options.reconnectDelayMs ?? 250;
+    this.maxReconnects = options.maxReconnects ?? 10;
+  }
+
+  /** Submits the proto3 JSON of a farm.v1.ChangeRequest; repeating it with the same id is harmless. */
+  submit(changeRequest: ChangeRequestInput): Promise<SubmitResult> {
+    return this.call('/v1/change-requests', () => this.api.POST('/v1/change-requests', { body: changeRequest }));
+  }
+
+  async list(limit = 50): Promise<RequestSummary[]> {
+    const path = '/v1/change-requests';
+    return (await this.call(path, () => this.api.GET(path, { params: { query: { limit } } }))).changeRequests;
+  }
+
+  get(id: string): Promise<ChangeRequestDetail> {
+    const where = `/v1/change-requests/${encodeURIComponent(id)}`;
+    return this.call(where, () => this.api.GET('/v1/change-requests/{id}', { params: { path: { id } } }));
+  }
+
+  cancel(id: string, reason = ''): Promise<CancelResult> {
+    const where = `/v1/change-requests/${encodeURIComponent(id)}/cancel`;
+    const body = reason ? { reason } : {};
+    return this.call(where, () => this.api.POST('/v1/change-requests/{id}/cancel', { params: { path: { id } }, body }));
+  }
+
+  /** What the agents learned, newest first: of one repository (its clone URL), or of all. */
+  async lessons(options: { repo?: string; limit?: number } = {}): Promise<Lesson[]> {
+    const query = { ...(options.repo ? { repo: options.repo } : {}), limit: options.limit ?? 50 };
+    return (await this.call('/v1/lessons', () => this.api.GET('/v1/lessons', { params: { query } }))).lessons;
+  }
+
+  /**
+   * The request's phase transitions (task events included) in sequence order after `after` (0: from the
+   * first), live until the server closes the stream after the final phase. A dropped connection is re-opened
+   * with Last-Event-ID, so nothing is missed or repeated. Ends quietly when `signal` aborts.
+   */
+  async *events(
+    id: string,
+    options: { after?: number; signal?: AbortSignal } = {},
+  ): AsyncGenerator<farm.v1.PhaseTransition> {
+    const url = `${this.baseUrl}/v1/change-requests/${encodeURIComponent(id)}/events`;
+    let last = options.after ?? 0;
+    let finalSeen = false;
+    let failures = 0;
+    const stop = new AbortController();
+    const onAbort = () => stop.abort();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      for (;;) {
+        let res: Response;
+        try {
+          res = await this.fetch(url, {
+            headers: { accept: 'text/event-stream', ...(last ? { 'last-event-id': String(last) } : {}) },
+            signal: stop.signal,
+          });
+        } catch (err) {
+          if (stop.signal.aborted) return;
+          if (++failures > this.maxReconnects) throw new ApiUnreachable(url, err);
+          await this.backoff(failures, stop.signal);
+          continue;
+        }
+        if (!res.ok) {
+          const error = apiErrorFrom(res.status, res.statusText, await res.text());
+          if (!error.retryable || ++failures > this.maxReconnects) throw error;
+          await this.backoff(failures, stop.signal);
+          continue;
+        }
+        try {
+          for await (const event of serverSentEvents(res.body as unknown as AsyncIterable<Uint8Array>)) {
+            if (event.event !== 'transition') continue;
+            const t = transitionFromJson(JSON.parse(event.data) as Record<string, unknown>);
+            if (Number(t.sequence) <= last) continue;
+            last = Number(t.sequence);
+            failures = 0;
+            finalSeen ||= !t.taskId && FINAL_PHASES.has(t.toPhase);
+            yield t;
+          }
+          if (finalSeen) return; // the server ends the stream after the final phase's transaction
+        } catch (err) {
+          if (stop.signal.aborted) return;
+          if (++failures > this.maxReconnects) throw new ApiUnreachable(url, err);
+        }
+        await this.backoff(failures, stop.signal); // dropped (or the server went away): resume after `last`
+      }
+    } finally {
+      options.signal?.removeEventListener('abort', onAbort);
+      stop.abort(); // also when the caller stops iterating early
+    }
+  }
+
+  /** One JSON call (to `where`, for messages): its data, or the server's refusal as ApiError, or ApiUnreachable. */
+  private async call<T>(
+    where: string,
+    send: () => Promise<{ data?: T; error?: unknown; response: Response }>,
+  ): Promise<T> {
+    let answer: { data?: T; error?: unknown; response: Response };
+    try {
+      answer = await send();
+    } catch (err) {
+      throw new ApiUnreachable(`${this.baseUrl}${where}`, err);
+    }
+    const { data, response } = answer;
+    if (!response.ok || data === undefined) {
+      // openapi-fetch has read the body: its error, parsed when JSON, as text again.
+      throw apiErrorFrom(response.status, response.statusText, errorText(answer.error));
+    }
+    return data;
+  }
+
+  private backoff(failures: number, signal: AbortSignal): Promise<void> {
+    const ms = Math.min(5000, this.reconnectDelayMs * 2 ** Math.max(0, failures - 1));
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+    });
+  }
+}
+
+const errorText = (error: unknown): string =>
+  typeof error === 'string' ? error : error === undefined ? '' : JSON.stringify(error);
+
+/**
+ * A PhaseTransition from an event's data: its proto3 JSON, except taskState, which the stream gives by its
+ * short name ("SUCCESS"; "" when unset).
+ */
+export function transitionFromJson(json: Record<string, unknown>): farm.v1.PhaseTransition {
+  const taskState = parseTaskState(typeof json.taskState === 'string' ? json.taskState : '');
+  return farm.v1.PhaseTransition.fromObject({ ...json, taskState });
+}

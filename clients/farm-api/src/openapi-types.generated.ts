@@ -1,0 +1,524 @@
+// Generated from apps/orchestrator/openapi.yaml by scripts/generate-types.mjs: do not edit.
+
+export interface paths {
+  '/v1/change-requests': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The most recent change requests, newest first */
+    get: operations['listChangeRequests'];
+    put?: never;
+    /**
+     * Submit a change request
+     * @description The body is the proto3 JSON mapping of farm.v1.ChangeRequest. Without `changeRequestId` the server chooses a UUID. Submitting the same id with the same content again answers 200 with `created: false` and changes nothing; the same id with other content is a 409 (`createdAtMs` is not compared). The submission and its ChangeRequest event are written in one transaction and published after commit.
+     */
+    post: operations['submitChangeRequest'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/change-requests/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: components['parameters']['ChangeRequestId'];
+      };
+      cookie?: never;
+    };
+    /** One change request with its tasks */
+    get: operations['getChangeRequest'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/change-requests/{id}/events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: components['parameters']['ChangeRequestId'];
+      };
+      cookie?: never;
+    };
+    /**
+     * Server-Sent Events of the request's phase transitions and task results
+     * @description Every PhaseTransition of the request (request-level ones, and task-level ones that carry taskId) in sequence order from the first, then live ones as they are committed. Each event is `id: <sequence>`, `event: transition`, `data: <JSON of a PhaseTransition>` (itemSchema). The stream ends after the final request-level transition (DONE, FAILED or CANCELLED) and the task events of the same transaction. `: keep-alive` comments come every 15 s. Resume with the `Last-Event-ID` header (or `?after=`): the stream continues after that sequence number, so nothing is missed or repeated. Both are checked when both are given; a number past the last event streams only what comes later. A stream may also end earlier (a dropped connection, a server's limit on its length): resume it.
+     */
+    get: operations['streamChangeRequestEvents'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/change-requests/{id}/cancel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: components['parameters']['ChangeRequestId'];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancel a change request
+     * @description Writes a farm.v1.ControlCommand CANCEL through the orchestrator's outbox. Running agents are stopped, leases released, and the request ends CANCELLED (watch the event stream). The body is optional.
+     */
+    post: operations['cancelChangeRequest'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/lessons': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * What the agents learned from tasks that succeeded, newest first
+     * @description A lesson is stored when a task succeeds (its goal, the files it touched, what failed first and what fixed it); later tasks on the same repository get the most similar ones in their first prompt.
+     */
+    get: operations['listLessons'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+  schemas: {
+    Error: {
+      error: {
+        message: string;
+        /** @description The input to fix, as a dotted path (`repo.url`), a query parameter or a header. */
+        field?: string;
+      };
+    };
+    /** @description proto3 JSON of farm.v1.RepoRef; the .proto field names are accepted too, not both names of one field. */
+    RepoRefInput: {
+      /** @description http(s) clone URL of the git remote (smart HTTP): a DNS name or IPv4 address, port, path, query; no spaces or control characters, and no user info: the farm's git credentials are its own configuration. `farm up` also accepts the absolute path of a repository on its machine (`/...` or `file:///...`), served to the agents through a mirror, and a URL with user info, whose credentials it splits off and keeps in its state directory (never passed on with the request). */
+      url: string;
+      /**
+       * @description Branch, tag or commit to start from, as `git check-ref-format` allows it on a command line (no space, control character, `~^:?*[\`, `..`, `@{`, `//`; not starting with `-`, `/` or `.`; not ending with `/`, `.` or `.lock`). Empty or null is main.
+       * @default main
+       */
+      baseRef?: string | null;
+      base_ref?: components['schemas']['RepoRefInput']['baseRef'];
+      /** @description Commit to start from; empty or null lets the code-planner resolve baseRef. */
+      baseCommit?: string | null;
+      base_commit?: components['schemas']['RepoRefInput']['baseCommit'];
+    };
+    /** @description proto3 JSON of farm.v1.ChangeRequest. The .proto field names (`change_request_id`) are accepted too, but not both names of one field; any other field is refused by name. Null, like an empty string, is the field's default. */
+    ChangeRequestInput: {
+      /** @description Chosen by the client for idempotent retries: letters, digits, `-`, `_` and single dots, starting with a letter or digit, not ending in `.lock`. A UUID is generated when absent, null or empty. */
+      changeRequestId?: string | null;
+      change_request_id?: components['schemas']['ChangeRequestInput']['changeRequestId'];
+      /** @description Not only spaces, tabs and line breaks (which are trimmed); no NUL. */
+      title: string;
+      description?: string | null;
+      requestedBy?: string | null;
+      requested_by?: components['schemas']['ChangeRequestInput']['requestedBy'];
+      /** @description Unix epoch milliseconds (an int64, as a number or, as proto3 JSON writes it, a string) */
+      createdAtMs?: number | string | null;
+      created_at_ms?: components['schemas']['ChangeRequestInput']['createdAtMs'];
+      /** @description Command that checks a patch; empty lets the agent detect it */
+      checkCommand?: string | null;
+      check_command?: components['schemas']['ChangeRequestInput']['checkCommand'];
+      repo: components['schemas']['RepoRefInput'];
+    };
+    SubmitResult: {
+      changeRequestId: string;
+      created: boolean;
+    };
+    /** @description The .proto field name `requested_by` is accepted too, not both names; null is empty. */
+    CancelInput: {
+      reason?: string | null;
+      requestedBy?: string | null;
+      requested_by?: components['schemas']['CancelInput']['requestedBy'];
+    };
+    CancelResult: {
+      changeRequestId: string;
+      /** @constant */
+      cancelRequested: true;
+    };
+    /** @enum {string} */
+    Phase: 'PHASE_UNSPECIFIED' | 'RECEIVED' | 'PLANNING' | 'CODING' | 'BUILD' | 'DONE' | 'FAILED' | 'CANCELLED';
+    /** @description Model tokens, summed over every dispatch (of a task, or of all tasks of a request). */
+    TokenTotals: {
+      prompt: number;
+      completion: number;
+      total: number;
+    };
+    RequestSummary: {
+      id: string;
+      /** @description A Phase, or SUBMITTED while the orchestrator has not consumed the request yet. */
+      phase: components['schemas']['Phase'] | 'SUBMITTED';
+      title: string;
+      repoUrl: string;
+      baseRef: string;
+      /** @description Resolved by the code-planner; empty before */
+      baseCommit: string;
+      /** @description Why the request is in its phase */
+      reason: string;
+      /** @description farm/<id> once the build phase ran */
+      integrationBranch: string;
+      tasksDone: number;
+      tasksTotal: number;
+      /** @description Agent attempts over all tasks and dispatches */
+      attempts: number;
+      tokens: components['schemas']['TokenTotals'];
+      /** @description US dollars of all its tasks' model calls, from the agents' price table */
+      costUsd: number;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+    };
+    TaskSummary: {
+      id: string;
+      goal: string;
+      /** @enum {string} */
+      status: 'PENDING' | 'DISPATCHED' | 'SUCCESS' | 'SOFT_FAIL' | 'HARD_FAIL' | 'CANCELLED';
+      /** @description Dispatches so far (1 = first run) */
+      dispatch: number;
+      attempts: number;
+      /** @description agt/<task id> once pushed */
+      branch: string;
+      commitSha: string;
+      /** @description The agent's notes of its last result */
+      notes: string;
+      dependsOn: string[];
+      tokens: components['schemas']['TokenTotals'];
+      /** @description US dollars over every dispatch */
+      costUsd: number;
+    };
+    Lesson: {
+      taskId: string;
+      repoUrl: string;
+      goal: string;
+      files: string[];
+      /** @description What failed first (empty when nothing did) */
+      firstFailure: string;
+      /** @description What fixed it */
+      fix: string;
+      /** Format: date-time */
+      createdAt: string;
+    };
+    ChangeRequestDetail: {
+      request: components['schemas']['RequestSummary'];
+      tasks: components['schemas']['TaskSummary'][];
+    };
+    /** @description One Server-Sent Event of the stream, as an SSE parser yields it. */
+    TransitionEvent: {
+      /** @description The transition's sequence number */
+      id: string;
+      /** @constant */
+      event: 'transition';
+      data: string;
+    };
+    /** @description proto3 JSON of farm.v1.PhaseTransition, every field present, except that taskState is the task state's short name (farm.v1.TaskState without its TASK_ prefix; empty on request-level events). */
+    PhaseTransition: {
+      changeRequestId: string;
+      fromPhase: components['schemas']['Phase'];
+      toPhase: components['schemas']['Phase'];
+      /** @description Per request from 1 without gaps; the event id */
+      sequence: number;
+      reason: string;
+      atMs: number;
+      /** @description Set on task-level events; empty on request-level ones */
+      taskId: string;
+      /** @enum {string} */
+      taskStatus: 'COMMIT_STATUS_UNSPECIFIED' | 'SUCCESS' | 'SOFT_FAIL' | 'HARD_FAIL';
+      branchName: string;
+      /** @enum {string} */
+      taskState: '' | 'PENDING' | 'DISPATCHED' | 'SUCCESS' | 'SOFT_FAIL' | 'HARD_FAIL' | 'CANCELLED';
+    };
+  };
+  responses: {
+    /** @description Malformed JSON, a missing or invalid field (named in `field`), or a bad query parameter. */
+    BadRequest: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description No such change request (or no such resource). */
+    NotFound: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description The path exists but not for this method; the Allow header lists the methods. */
+    MethodNotAllowed: {
+      headers: {
+        Allow?: string;
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description Submit: the id was submitted before with other content. Cancel: the request is already in a final phase (named in the message). */
+    Conflict: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description The body is larger than 1 MiB. */
+    TooLarge: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description The body is not declared as JSON (content-type application/json). */
+    UnsupportedMediaType: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description The server failed; the orchestrator's log says why. Retrying may help. */
+    InternalError: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+  };
+  parameters: {
+    ChangeRequestId: string;
+  };
+  requestBodies: never;
+  headers: never;
+  pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+  listChangeRequests: {
+    parameters: {
+      query?: {
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The requests, including SUBMITTED ones not yet consumed. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            changeRequests: components['schemas']['RequestSummary'][];
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  submitChangeRequest: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "title": "Add retry to the HTTP client",
+         *       "repo": {
+         *         "url": "https://git.example.com/app.git",
+         *         "baseRef": "main"
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['ChangeRequestInput'];
+      };
+    };
+    responses: {
+      /** @description The same request was accepted before; nothing changed. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SubmitResult'];
+        };
+      };
+      /** @description Accepted; the request is SUBMITTED until the orchestrator consumes it. */
+      202: {
+        headers: {
+          /** @description the new request, /v1/change-requests/{id} */
+          Location?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SubmitResult'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['TooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  getChangeRequest: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: components['parameters']['ChangeRequestId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The request (phase SUBMITTED and no tasks while not yet consumed) and its tasks. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ChangeRequestDetail'];
+        };
+      };
+      404: components['responses']['NotFound'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  streamChangeRequestEvents: {
+    parameters: {
+      query?: {
+        /** @description Resume after this sequence number; the header wins when both are given. */
+        after?: number;
+      };
+      header?: {
+        /** @description Resume after this sequence number (sent by EventSource when it reconnects); empty is none. */
+        'Last-Event-ID'?: string;
+      };
+      path: {
+        id: components['parameters']['ChangeRequestId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The event stream. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/event-stream': unknown;
+        };
+      };
+      400: components['responses']['BadRequest'];
+      404: components['responses']['NotFound'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  cancelChangeRequest: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: components['parameters']['ChangeRequestId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['CancelInput'];
+      };
+    };
+    responses: {
+      /** @description The cancel command is on its way. */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CancelResult'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['TooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  listLessons: {
+    parameters: {
+      query?: {
+        /** @description Only the lessons of this repository (its clone URL as the tasks used it); empty is all. */
+        repo?: string;
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The lessons. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            lessons: components['schemas']['Lesson'][];
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      500: components['responses']['InternalError'];
+    };
+  };
+}
