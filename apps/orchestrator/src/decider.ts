@@ -2,7 +2,7 @@ import { farm, phaseName, taskStateForCommitStatus, taskStateName } from '@farm/
 import { FarmError } from '@farm/runtime';
 import { admitChangeRequest, UnaddressableRequest } from './change-request-intake';
 import { canMove, codingOutcome, readyTasks } from './phases';
-import type { DispatchGate } from './task-accounting';
+import { lessonToKeep, type DispatchGate, type TaskAccountingSettings } from './task-accounting';
 
 /**
  * The orchestrator's rules as a pure function: `decide(state, event)` returns what to write, what to publish
@@ -51,6 +51,8 @@ export interface DeciderOptions {
   parallelism: number;
   maxDispatches: number;
   taskDeadlineMs: number;
+  /** The request cost cap and the lessons; none of either when absent. */
+  accounting?: TaskAccountingSettings;
 }
 
 /** A message a consumer gave up on, as the dead-letter topic's headers tell it. */
@@ -94,7 +96,8 @@ export type StateUpdate =
   | { kind: 'move'; from: Phase; to: Phase; reason: string }
   | { kind: 'set-base-commit'; baseCommit: string }
   | { kind: 'insert-task'; task: farm.v1.ICodingTask }
-  | { kind: 'account-result'; result: farm.v1.ICommitResult; status: TaskState }
+  /** What a task's result cost adds to its row (the request's spend is their sum). */
+  | { kind: 'add-cost'; taskId: string; costUsd: number }
   | { kind: 'requeue-task'; taskId: string; notes: string; attempts: number; task: farm.v1.ICodingTask }
   | {
       kind: 'finish-task';
@@ -132,8 +135,12 @@ export type Effect =
 
 export interface Decision {
   updates: StateUpdate[];
+  /** Lessons of succeeded tasks, stored in the same transaction for later tasks on the repository. */
+  lessons: farm.v1.ILesson[];
   events: OutboxEvent[];
   effects: Effect[];
+  /** The state of every task result counted (the metrics). */
+  results: TaskState[];
   /** The state once the updates are written. */
   state: RequestState;
   /** Tasks may be ready now: the shell gathers their gates and decides `dispatch-ready`. */
@@ -297,7 +304,10 @@ function onCommitResult(d: DecisionBuilder, result: farm.v1.ICommitResult, optio
   // Only the running dispatch's result counts; a late one from an earlier dispatch is ignored.
   if (task.status !== T.TASK_DISPATCHED || (result.dispatch && result.dispatch !== task.dispatch)) return;
   // The task's cost adds to its request's; a success leaves a lesson for later tasks on the repository.
-  d.update({ kind: 'account-result', result, status });
+  d.results.push(status);
+  if (result.costUsd) d.update({ kind: 'add-cost', taskId: task.id, costUsd: result.costUsd });
+  const lesson = options.accounting && lessonToKeep(result, options.accounting);
+  if (lesson) d.lessons.push(lesson);
   const phase = cr.phase;
   const name = taskStateName(status);
   const notes = (result.notes ?? []).join('\n');
@@ -430,8 +440,10 @@ function prepareDispatch(state: RequestState, row: TaskRecord): farm.v1.CodingTa
 
 class DecisionBuilder {
   readonly updates: StateUpdate[] = [];
+  readonly lessons: farm.v1.ILesson[] = [];
   readonly events: OutboxEvent[] = [];
   readonly effects: Effect[] = [];
+  readonly results: TaskState[] = [];
   readonly state: RequestState;
   dispatchReady = false;
 
@@ -484,8 +496,8 @@ class DecisionBuilder {
   }
 
   decision(): Decision {
-    const { updates, events, effects, state, dispatchReady } = this;
-    return { updates, events, effects, state, dispatchReady };
+    const { updates, lessons, events, effects, results, state, dispatchReady } = this;
+    return { updates, lessons, events, effects, results, state, dispatchReady };
   }
 }
 

@@ -34,6 +34,7 @@ export { ApiError, ApiUnreachable } from './api-error';
 export { ChangeRequestClient, type ChangeRequestClientOptions, type ChangeRequestDetail } from './http-api-client';
 export { parseChangeRequestInput, type ChangeRequestInput } from './change-request-input';
 export { readTransitions, isFinalTransition } from './change-request-events';
+export { Outbox } from './outbox';
 export { transitionToJson, transitionFromJson } from './transition-json';
 export {
   costCapConfigSchema,
@@ -45,7 +46,7 @@ export {
 } from './cost-cap';
 export {
   beforeDispatch,
-  afterResult,
+  lessonToKeep,
   taskAccountingConfigSchema,
   taskAccountingMigrations,
   taskAccountingSettingsFrom,

@@ -1,7 +1,9 @@
 import { farm } from '@farm/proto';
 import { createPgliteStore, migrate, type SqlStore } from '@farm/store';
 import { orchestratorMigrations } from './schema';
-import { afterResult, beforeDispatch, taskAccountingMigrations, type TaskAccountingSettings } from './task-accounting';
+import { storeLesson } from '@farm/lessons';
+import { applyUpdates } from './request-store';
+import { beforeDispatch, lessonToKeep, taskAccountingMigrations, type TaskAccountingSettings } from './task-accounting';
 
 const S = farm.v1.CommitStatus;
 const settings: TaskAccountingSettings = { requestMaxCostUsd: 0.5, lessons: true, lessonsPerTask: 3 };
@@ -20,6 +22,14 @@ beforeAll(async () => {
     );
 });
 afterAll(() => store.close());
+
+/** A task result counted as the orchestrator writes it: its cost added to its row, its lesson kept if it should be. */
+async function afterResult(db: SqlStore, result: farm.v1.ICommitResult, s: TaskAccountingSettings): Promise<void> {
+  const costUsd = result.costUsd ?? 0;
+  await applyUpdates(db, 'cr', [{ kind: 'add-cost', taskId: result.taskId!, costUsd }], { taskDeadlineMs: 0 });
+  const lesson = lessonToKeep(result, s);
+  if (lesson) await storeLesson(db, lesson);
+}
 
 test('a request under its cap dispatches with the repository’s similar lessons; after the first task spent the cap, the second does not start', async () => {
   const repo = { url: 'http://git/calc.git' };

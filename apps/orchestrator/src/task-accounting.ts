@@ -1,12 +1,12 @@
 import { farm } from '@farm/proto';
-import { lessonMigrations, lessonsConfigSchema, lessonsForTask, storeLesson, type LessonsConfig } from '@farm/lessons';
+import { lessonMigrations, lessonsConfigSchema, lessonsForTask, type LessonsConfig } from '@farm/lessons';
 import type { SqlExecutor } from '@farm/store';
-import { costCapConfigSchema, costCapMigrations, mayStartTask, requestCostSoFar, type CostCapConfig } from './cost-cap';
+import { costCapConfigSchema, costCapMigrations, mayStartTask, type CostCapConfig } from './cost-cap';
+import { requestCostSoFar } from './request-store';
 
 /**
- * The orchestrator's side of the agents' budgets and lessons, in two calls on its dispatch and result paths:
- * `beforeDispatch` (cost cap, lessons attached to the task) and `afterResult` (the task's cost added up,
- * its lesson stored). Both run inside the orchestrator's transaction for the event.
+ * The orchestrator's side of the agents' budgets and lessons: `beforeDispatch` (cost cap, lessons attached to
+ * the task) and `lessonToKeep` (which result's lesson the decider has stored).
  */
 export interface TaskAccountingSettings {
   /** US dollars per change request; 0: no cap. */
@@ -44,15 +44,11 @@ export async function beforeDispatch(
   return { start: true, task: { ...task, lessons } };
 }
 
-/** After a task's result counted: add its cost to the task's row, and store its lesson when it succeeded. */
-export async function afterResult(
-  db: SqlExecutor,
+/** The lesson of a task's result to keep for later tasks: a success's, when lessons are on. */
+export function lessonToKeep(
   result: farm.v1.ICommitResult,
   settings: TaskAccountingSettings,
-): Promise<void> {
-  if (result.costUsd) {
-    await db.query('UPDATE tasks SET cost_usd = cost_usd + $2 WHERE id = $1', [result.taskId, result.costUsd]);
-  }
-  if (settings.lessons && result.lesson && result.status === farm.v1.CommitStatus.SUCCESS)
-    await storeLesson(db, result.lesson);
+): farm.v1.ILesson | undefined {
+  if (settings.lessons && result.lesson && result.status === farm.v1.CommitStatus.SUCCESS) return result.lesson;
+  return undefined;
 }
