@@ -45,7 +45,7 @@ export {
   type CostCapDecision,
 } from './cost-cap';
 export {
-  beforeDispatch,
+  gateDispatch,
   lessonToKeep,
   taskAccountingConfigSchema,
   taskAccountingMigrations,

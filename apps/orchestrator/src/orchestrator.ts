@@ -14,17 +14,8 @@ import {
 import { storeLesson } from '@farm/lessons';
 import { FarmError, errorMessage, type Logger } from '@farm/runtime';
 import { migrate, type SqlExecutor, type SqlStore } from '@farm/store';
-import { reportForAgent, type TaskLauncher } from './launcher';
-import {
-  decide,
-  expireDeadlines,
-  InvalidEvent,
-  tasksToDispatch,
-  type Decision,
-  type DeciderEvent,
-  type Effect,
-  type RequestState,
-} from './decider';
+import type { TaskLauncher } from './launcher';
+import { decide, expireDeadlines, InvalidEvent, type Decision, type DeciderEvent, type Effect } from './decider';
 import { Outbox, type OutboxWriter } from './outbox';
 import {
   NotReady,
@@ -38,14 +29,13 @@ import {
   type WrittenMove,
 } from './request-store';
 import { orchestratorMigrations } from './schema';
-import { beforeDispatch, type DispatchGate, type TaskAccountingSettings } from './task-accounting';
+import type { TaskAccountingSettings } from './task-accounting';
 import { measureStateFrom, recordCommitted } from './metrics';
 
 export { NotReady } from './request-store';
 export type { OutboxWriter } from './outbox';
 
 const P = farm.v1.Phase;
-const S = farm.v1.CommitStatus;
 type Phase = farm.v1.Phase;
 
 /** Frees a change request's symbol leases when it ends (the srm client, or nothing). */
@@ -249,8 +239,10 @@ export class Orchestrator {
     const running = await runningTasks(this.deps.store);
     if (!running.length) return;
     // The store's clock, which also set the deadlines.
-    const effects = expireDeadlines(running, running[0].nowMs, this.options);
-    for (const effect of effects) await this.runEffect(effect);
+    for (const task of expireDeadlines(running, running[0].nowMs)) {
+      const { id: taskId, dispatch } = task;
+      await this.decideOnce(task.changeRequestId, { kind: 'task-expired', taskId, dispatch });
+    }
   }
 
   /** Starts what is ready now, for every request in CODING (start-up and after each change). */
@@ -259,8 +251,9 @@ export class Orchestrator {
     const moves: WrittenMove[] = [];
     await this.deps.store.transaction(async (tx) => {
       for (const id of await requestsInCoding(tx)) {
-        const state = await loadRequestState(tx, id);
-        await this.dispatchFrom(tx, state, decisions, moves);
+        const decision = decide(await this.load(tx, id), { kind: 'dispatch-ready' }, this.options);
+        moves.push(...(await this.write(tx, id, decision)));
+        decisions.push(decision);
       }
       // Marked DISPATCHED by a process that died before launching: their deadline will re-dispatch them.
     });
@@ -287,7 +280,7 @@ export class Orchestrator {
         applied = false;
         return;
       }
-      const state = await loadRequestState(tx, crId);
+      const state = await this.load(tx, crId);
       if (!state.request && (event.kind === 'dead-letter' || event.kind === 'phase-expired')) return;
       // Only a new change request may arrive before its request row exists.
       if (!state.request && event.kind !== 'change-request') {
@@ -296,7 +289,6 @@ export class Orchestrator {
       const decision = decide(state, event, this.options);
       moves.push(...(await this.write(tx, crId, decision)));
       decisions.push(decision);
-      if (decision.dispatchReady) await this.dispatchFrom(tx, decision.state, decisions, moves);
     });
     await this.committed(decisions, moves); // only reached when the transaction committed
     return applied;
@@ -309,22 +301,9 @@ export class Orchestrator {
     for (const effect of decisions.flatMap((d) => d.effects)) await this.runEffect(effect);
   }
 
-  /** Gates each ready task (cost cap, lessons: they read the store) and dispatches them. */
-  private async dispatchFrom(
-    tx: SqlExecutor,
-    state: RequestState,
-    decisions: Decision[],
-    moves: WrittenMove[],
-  ): Promise<void> {
-    const crId = state.request?.id ?? '';
-    const gates = new Map<string, DispatchGate>();
-    for (const task of tasksToDispatch(state, this.options)) {
-      gates.set(task.id, await beforeDispatch(tx, crId, task, this.options.accounting));
-    }
-    if (!gates.size) return;
-    const decision = decide(state, { kind: 'dispatch-ready', gates }, this.options);
-    moves.push(...(await this.write(tx, crId, decision)));
-    decisions.push(decision);
+  /** A request's state as the decider needs it (the lessons only when they are on). */
+  private load(tx: SqlExecutor, crId: string) {
+    return loadRequestState(tx, crId, { lessons: this.options.accounting.lessons });
   }
 
   /** Writes a decision in the caller's transaction: its updates, lessons and outbox events, in order. */
@@ -356,23 +335,12 @@ export class Orchestrator {
         try {
           await this.deps.launcher.launch(task);
         } catch (err) {
-          // The launcher could not start it: report it as the agent would, so the state machine moves on.
-          await reportForAgent(
-            this.deps.bus,
-            { id: task.id ?? '', changeRequestId, dispatch: task.dispatch ?? 0 },
-            S.HARD_FAIL,
-            farm.v1.FailedStep.STEP_LAUNCH,
-            [`launcher failed: ${errorMessage(err)}`],
-          );
+          // The launcher could not start it: decided as that dispatch's HARD_FAIL, so the request moves on.
+          const error = errorMessage(err);
+          this.deps.log.warn('task launch failed', { changeRequestId, taskId: task.id, error });
+          const failed = { kind: 'launch-failed' as const, taskId: task.id ?? '', dispatch: task.dispatch ?? 0, error };
+          await this.decideOnce(changeRequestId, failed);
         }
-        return;
-      }
-      case 'report-for-agent': {
-        const ids = { changeRequestId: effect.task.changeRequestId, taskId: effect.task.id };
-        if (effect.failedStep === farm.v1.FailedStep.STEP_COST_CAP) {
-          this.deps.log.warn('task not started: cost cap', { ...ids, reason: effect.notes[0] });
-        }
-        await reportForAgent(this.deps.bus, effect.task, effect.status, effect.failedStep, effect.notes);
         return;
       }
       case 'stop-task':

@@ -1,4 +1,5 @@
 import { farm, parseTaskState, phaseName, taskStateName } from '@farm/proto';
+import { LESSON_CANDIDATES, listLessons } from '@farm/lessons';
 import { FarmError } from '@farm/runtime';
 import type { SqlExecutor } from '@farm/store';
 import type { RequestState, StateUpdate } from './decider';
@@ -38,6 +39,7 @@ interface TaskRow extends Record<string, unknown> {
   task_b64: string;
   branch: string;
   commit_sha: string;
+  cost_usd: number | string | null;
 }
 
 /** Records that `consumer` applied `messageId`; false when it had already (the event is then skipped). */
@@ -49,16 +51,29 @@ export async function recordProcessed(tx: SqlExecutor, consumer: string, message
   return fresh.rows.length > 0;
 }
 
-/** The request row locked for this transaction, and its tasks in id order. */
-export async function loadRequestState(tx: SqlExecutor, id: string): Promise<RequestState> {
+/**
+ * The request row locked for this transaction, its tasks in id order, and (with `lessons`, while tasks may
+ * start) the recent lessons of its repository, which the decider ranks for each task it starts.
+ */
+export async function loadRequestState(
+  tx: SqlExecutor,
+  id: string,
+  settings: { lessons: boolean } = { lessons: false },
+): Promise<RequestState> {
   const r = await tx.query<RequestRow>('SELECT * FROM change_requests WHERE id = $1 FOR UPDATE', [id]);
   if (!r.rows.length) return { tasks: [] };
   const row = r.rows[0];
   const tasks = await tx.query<TaskRow>('SELECT * FROM tasks WHERE change_request_id = $1 ORDER BY id', [id]);
+  const phase = parsePhase(row.phase);
+  const mayStartTasks = phase === P.PLANNING || phase === P.CODING;
   return {
+    lessonCandidates:
+      settings.lessons && mayStartTasks
+        ? await listLessons(tx, { repoUrl: row.repo_url, limit: LESSON_CANDIDATES })
+        : undefined,
     request: {
       id: row.id,
-      phase: parsePhase(row.phase),
+      phase,
       repoUrl: row.repo_url,
       baseRef: row.base_ref,
       baseCommit: row.base_commit ?? '',
@@ -72,6 +87,7 @@ export async function loadRequestState(tx: SqlExecutor, id: string): Promise<Req
       task: farm.v1.CodingTask.decode(Buffer.from(t.task_b64, 'base64')),
       branch: t.branch ?? '',
       commitSha: t.commit_sha ? String(t.commit_sha) : '',
+      costUsd: Number(t.cost_usd ?? 0),
     })),
   };
 }

@@ -2,8 +2,8 @@ import { farm } from '@farm/proto';
 import { createPgliteStore, migrate, type SqlStore } from '@farm/store';
 import { orchestratorMigrations } from './schema';
 import { storeLesson } from '@farm/lessons';
-import { applyUpdates } from './request-store';
-import { beforeDispatch, lessonToKeep, taskAccountingMigrations, type TaskAccountingSettings } from './task-accounting';
+import { applyUpdates, loadRequestState } from './request-store';
+import { gateDispatch, lessonToKeep, taskAccountingMigrations, type TaskAccountingSettings } from './task-accounting';
 
 const S = farm.v1.CommitStatus;
 const settings: TaskAccountingSettings = { requestMaxCostUsd: 0.5, lessons: true, lessonsPerTask: 3 };
@@ -22,6 +22,13 @@ beforeAll(async () => {
     );
 });
 afterAll(() => store.close());
+
+/** A task's gate as the decider takes it, from the request's state as the store loads it. */
+async function beforeDispatch(db: SqlStore, crId: string, task: farm.v1.ICodingTask, s: TaskAccountingSettings) {
+  const state = await loadRequestState(db, crId, s);
+  const spentUsd = state.tasks.reduce((sum, t) => sum + t.costUsd, 0);
+  return gateDispatch(task, { spentUsd, lessonCandidates: state.lessonCandidates ?? [] }, s);
+}
 
 /** A task result counted as the orchestrator writes it: its cost added to its row, its lesson kept if it should be. */
 async function afterResult(db: SqlStore, result: farm.v1.ICommitResult, s: TaskAccountingSettings): Promise<void> {

@@ -1,12 +1,16 @@
 import { farm } from '@farm/proto';
-import { lessonMigrations, lessonsConfigSchema, lessonsForTask, type LessonsConfig } from '@farm/lessons';
-import type { SqlExecutor } from '@farm/store';
+import {
+  lessonMigrations,
+  lessonsConfigSchema,
+  selectLessons,
+  type LessonsConfig,
+  type StoredLesson,
+} from '@farm/lessons';
 import { costCapConfigSchema, costCapMigrations, mayStartTask, type CostCapConfig } from './cost-cap';
-import { requestCostSoFar } from './request-store';
 
 /**
- * The orchestrator's side of the agents' budgets and lessons: `beforeDispatch` (cost cap, lessons attached to
- * the task) and `lessonToKeep` (which result's lesson the decider has stored).
+ * The orchestrator's side of the agents' budgets and lessons, as pure rules the decider applies: `gateDispatch`
+ * (cost cap, lessons attached to the task) and `lessonToKeep` (which result's lesson is stored).
  */
 export interface TaskAccountingSettings {
   /** US dollars per change request; 0: no cap. */
@@ -14,6 +18,9 @@ export interface TaskAccountingSettings {
   lessons: boolean;
   lessonsPerTask: number;
 }
+
+/** No cap, no lessons (the decider's default). */
+export const NO_ACCOUNTING: TaskAccountingSettings = { requestMaxCostUsd: 0, lessons: false, lessonsPerTask: 0 };
 
 export const taskAccountingConfigSchema = costCapConfigSchema.merge(lessonsConfigSchema);
 
@@ -31,16 +38,15 @@ export const taskAccountingMigrations = [...costCapMigrations, ...lessonMigratio
 export type DispatchGate = { start: true; task: farm.v1.ICodingTask } | { start: false; reason: string };
 
 /** Before a task is launched: refuse it when its request has spent its cap, else attach its lessons. */
-export async function beforeDispatch(
-  db: SqlExecutor,
-  changeRequestId: string,
+export function gateDispatch(
   task: farm.v1.ICodingTask,
-  settings: TaskAccountingSettings,
-): Promise<DispatchGate> {
-  const spentUsd = settings.requestMaxCostUsd > 0 ? await requestCostSoFar(db, changeRequestId) : 0;
+  request: { spentUsd: number; lessonCandidates: readonly StoredLesson[] },
+  settings: TaskAccountingSettings = NO_ACCOUNTING,
+): DispatchGate {
+  const { spentUsd } = request;
   const decision = mayStartTask({ capUsd: settings.requestMaxCostUsd, spentUsd, taskId: task.id ?? '' });
   if (!decision.start) return decision;
-  const lessons = settings.lessons ? await lessonsForTask(db, task, settings.lessonsPerTask) : [];
+  const lessons = settings.lessons ? selectLessons(request.lessonCandidates, task, settings.lessonsPerTask) : [];
   return { start: true, task: { ...task, lessons } };
 }
 
