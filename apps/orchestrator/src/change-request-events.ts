@@ -4,6 +4,7 @@ import { Topics } from '@farm/bus';
 import { errorMessage, type Logger } from '@farm/runtime';
 import type { SqlExecutor } from '@farm/store';
 import { readOutbox } from './outbox';
+import { requestPhase } from './request-store';
 import { formatSseComment, formatSseEvent } from './server-sent-events';
 import { transitionToJson } from './transition-json';
 
@@ -26,6 +27,8 @@ export interface StoredTransition {
   row: number;
   transition: farm.v1.PhaseTransition;
 }
+
+const isFinalPhaseName = (name: string | undefined) => name === 'DONE' || name === 'FAILED' || name === 'CANCELLED';
 
 /** A request-level move into DONE, FAILED or CANCELLED: nothing of the request comes after its transaction. */
 export const isFinalTransition = (t: farm.v1.PhaseTransition) => !t.taskId && FINAL_PHASES.has(t.toPhase);
@@ -91,6 +94,8 @@ export async function streamTransitions(input: {
         lastSequence = sequence;
         sent++;
       }
+      // An ended request whose history was pruned (FARM_OUTBOX_RETENTION_S) has nothing more to send.
+      if (cursor === 0 && !ended) ended = isFinalPhaseName(await requestPhase(db, changeRequestId));
       if (ended || Date.now() >= deadline) break;
       await sleep(Math.min(options.pollMs, deadline - Date.now()), gone.signal);
     }

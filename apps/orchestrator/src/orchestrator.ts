@@ -16,12 +16,13 @@ import { FarmError, errorMessage, type Logger } from '@farm/runtime';
 import { migrate, type SqlExecutor, type SqlStore } from '@farm/store';
 import type { TaskLauncher } from './launcher';
 import { decide, expireDeadlines, InvalidEvent, type Decision, type DeciderEvent, type Effect } from './decider';
-import { Outbox, type OutboxWriter } from './outbox';
+import { Outbox, pruneOutbox, type OutboxWriter } from './outbox';
 import {
   NotReady,
   applyUpdates,
   loadRequestState,
   nextTransitionSequence,
+  pruneProcessed,
   recordProcessed,
   requestsInCoding,
   requestsInPhaseSince,
@@ -58,6 +59,12 @@ export interface OrchestratorOptions {
   buildDeadlineMs: number;
   /** The request cost cap and the lessons given to tasks. */
   accounting: TaskAccountingSettings;
+  /** Sent outbox rows of an ended request older than this are pruned by the sweep. */
+  outboxRetentionMs: number;
+  /** Ids of applied messages older than this are pruned by the sweep (longer than any redelivery window). */
+  processedRetentionMs: number;
+  /** How often the sweep prunes (at most). */
+  pruneEveryMs: number;
 }
 
 export const DEFAULT_ORCHESTRATOR_OPTIONS: OrchestratorOptions = {
@@ -68,6 +75,9 @@ export const DEFAULT_ORCHESTRATOR_OPTIONS: OrchestratorOptions = {
   planningDeadlineMs: 15 * 60_000,
   buildDeadlineMs: 2 * 3600_000,
   accounting: { requestMaxCostUsd: 0, lessons: true, lessonsPerTask: 3 },
+  outboxRetentionMs: 7 * 24 * 3600_000,
+  processedRetentionMs: 14 * 24 * 3600_000,
+  pruneEveryMs: 10 * 60_000,
 };
 
 export interface OrchestratorDeps {
@@ -118,6 +128,7 @@ export class Orchestrator {
   private readonly group: string;
   private readonly options: OrchestratorOptions;
   private deadlineTimer?: NodeJS.Timeout;
+  private lastPruneMs = 0;
 
   constructor(private readonly deps: OrchestratorDeps) {
     this.group = deps.group ?? 'orchestrator';
@@ -144,6 +155,10 @@ export class Orchestrator {
       this.expireDeadlines().catch((err) => this.deps.log.error('deadline check failed', { err }));
       // Rows a failed flush left behind (e.g. the broker was away) go out without waiting for the next event.
       this.flushOutbox().catch(() => undefined); // logged by flushOutbox
+      if (Date.now() - this.lastPruneMs >= this.options.pruneEveryMs) {
+        this.lastPruneMs = Date.now();
+        this.pruneHistory().catch((err) => this.deps.log.error('pruning the outbox failed', { err }));
+      }
     }, this.options.deadlineCheckMs);
     this.deadlineTimer.unref();
   }
@@ -243,6 +258,14 @@ export class Orchestrator {
       const { id: taskId, dispatch } = task;
       await this.decideOnce(task.changeRequestId, { kind: 'task-expired', taskId, dispatch });
     }
+  }
+
+  /** Deletes sent outbox rows and applied-message ids past their retention; returns how many of each. */
+  async pruneHistory(): Promise<{ outbox: number; processedMessages: number }> {
+    const outbox = await pruneOutbox(this.deps.store, this.options.outboxRetentionMs);
+    const processedMessages = await pruneProcessed(this.deps.store, this.options.processedRetentionMs);
+    if (outbox || processedMessages) this.deps.log.info('history pruned', { outbox, processedMessages });
+    return { outbox, processedMessages };
   }
 
   /** Starts what is ready now, for every request in CODING (start-up and after each change). */

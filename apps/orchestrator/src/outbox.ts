@@ -8,7 +8,8 @@ export type OutboxWriter = <T>(spec: TopicSpec<T>, key: string, message: T | Rec
 /**
  * The transactional outbox (the outbox table): events are written in the transaction of the state change
  * that causes them and published after it committed, so none is lost on a crash and none goes out for a
- * change that was rolled back. Published rows stay (the event stream reads a request's transitions back).
+ * change that was rolled back. Sent rows stay while their request lives (its event stream reads them back)
+ * and are pruned by age once it ended (pruneOutbox).
  */
 export class Outbox {
   private flushing: Promise<void> = Promise.resolve();
@@ -47,6 +48,20 @@ export class Outbox {
   async settled(): Promise<void> {
     await this.flushing.catch(() => undefined);
   }
+}
+
+/**
+ * Deletes rows sent more than `retentionMs` ago, except those of a request that has not ended: its event
+ * stream may still read them back. Returns how many went.
+ */
+export async function pruneOutbox(db: SqlExecutor, retentionMs: number): Promise<number> {
+  const pruned = await db.query(
+    `DELETE FROM outbox o WHERE o.published_at < now() - ($1::text || ' milliseconds')::interval
+     AND NOT EXISTS (SELECT 1 FROM change_requests c WHERE c.id = o.msg_key
+       AND c.phase NOT IN ('DONE', 'FAILED', 'CANCELLED')) RETURNING o.id`,
+    [String(retentionMs)],
+  );
+  return pruned.rows.length;
 }
 
 /** One request's events of `topic` written after outbox row `afterRow`, in row (commit) order. */

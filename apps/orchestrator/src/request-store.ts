@@ -92,6 +92,16 @@ export async function loadRequestState(
   };
 }
 
+/** Forgets applied-message ids older than `retentionMs` (past any redelivery); returns how many. */
+export async function pruneProcessed(db: SqlExecutor, retentionMs: number): Promise<number> {
+  const pruned = await db.query(
+    `DELETE FROM processed_messages WHERE processed_at < now() - ($1::text || ' milliseconds')::interval
+     RETURNING message_id`,
+    [String(retentionMs)],
+  );
+  return pruned.rows.length;
+}
+
 /** A phase change as written: how long the request had been in the phase it left (for the metrics). */
 export interface WrittenMove {
   changeRequestId: string;

@@ -85,3 +85,12 @@ CREATE INDEX outbox_by_key ON outbox (msg_key, id);
 
 // Task costs (the request cost cap) and the lessons table.
 orchestratorMigrations.push(...taskAccountingMigrations);
+
+// The sweep prunes sent outbox rows and applied-message ids by age.
+orchestratorMigrations.push({
+  name: 'orchestrator-004-retention',
+  sql: `
+CREATE INDEX outbox_sent_by_age ON outbox (published_at) WHERE published_at IS NOT NULL;
+CREATE INDEX processed_messages_by_age ON processed_messages (processed_at);
+`,
+});
