@@ -549,9 +549,9 @@ class DecisionBuilder {
   }
 }
 
-/** A copy through the wire format, as the store hands tasks back: no shared arrays, defaults filled in. */
+/** A deep copy as a message (no shared arrays, defaults filled in), without encoding it: tasks are encoded once per hop. */
 function copyTask(task: farm.v1.ICodingTask): farm.v1.CodingTask {
-  return farm.v1.CodingTask.decode(farm.v1.CodingTask.encode(task).finish());
+  return farm.v1.CodingTask.fromObject(farm.v1.CodingTask.toObject(task as farm.v1.CodingTask));
 }
 
 /** A lesson as the store will hand it back, for tasks started in the decision that stored it. */

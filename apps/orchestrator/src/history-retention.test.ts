@@ -39,15 +39,15 @@ afterAll(() => store.close());
 async function outboxRow(key: string, ageDays: number | null, label: string): Promise<void> {
   const transition = farm.v1.PhaseTransition.encode({ changeRequestId: key, sequence: 1, reason: label }).finish();
   await store.query(
-    `INSERT INTO outbox (topic, msg_key, payload_b64, published_at)
+    `INSERT INTO outbox (topic, msg_key, payload, published_at)
      VALUES ($1, $2, $3, CASE WHEN $4::int IS NULL THEN NULL ELSE now() - ($4::int * interval '1 day') END)`,
-    [Topics.phaseTransitions.name, key, Buffer.from(transition).toString('base64'), ageDays],
+    [Topics.phaseTransitions.name, key, Buffer.from(transition), ageDays],
   );
 }
 
 const reasonsLeft = async () =>
-  (await store.query<{ payload_b64: string }>('SELECT payload_b64 FROM outbox ORDER BY id')).rows.map(
-    (r) => farm.v1.PhaseTransition.decode(Buffer.from(r.payload_b64, 'base64')).reason,
+  (await store.query<{ payload: Uint8Array }>('SELECT payload FROM outbox ORDER BY id')).rows.map(
+    (r) => farm.v1.PhaseTransition.decode(r.payload).reason,
   );
 
 test('the sweep prunes sent outbox rows of ended requests and processed-message ids past their retention', async () => {

@@ -22,18 +22,18 @@ export class Outbox {
 
   /** Adds an event to the caller's transaction; it is published by a flush once that committed. */
   async enqueue<T>(tx: SqlExecutor, spec: TopicSpec<T>, key: string, message: T | Record<string, unknown>) {
-    const payload = encodeMessage(spec, message as T).toString('base64');
-    await tx.query('INSERT INTO outbox (topic, msg_key, payload_b64) VALUES ($1, $2, $3)', [spec.name, key, payload]);
+    const payload = encodeMessage(spec, message as T);
+    await tx.query('INSERT INTO outbox (topic, msg_key, payload) VALUES ($1, $2, $3)', [spec.name, key, payload]);
   }
 
   /** Publishes committed rows in order; serialised so events of one request keep their order. */
   flush(): Promise<void> {
     const run = this.flushing.then(async () => {
-      const rows = await this.store.query<{ id: string; topic: string; msg_key: string; payload_b64: string }>(
-        'SELECT id, topic, msg_key, payload_b64 FROM outbox WHERE published_at IS NULL ORDER BY id',
+      const rows = await this.store.query<{ id: string; topic: string; msg_key: string; payload: Uint8Array }>(
+        'SELECT id, topic, msg_key, payload FROM outbox WHERE published_at IS NULL ORDER BY id',
       );
       for (const row of rows.rows) {
-        await this.bus.publishRaw(row.topic, Buffer.from(row.payload_b64, 'base64'), {
+        await this.bus.publishRaw(row.topic, Buffer.from(row.payload), {
           key: row.msg_key,
           headers: { 'content-type': 'application/x-protobuf' },
         });
@@ -71,9 +71,9 @@ export async function readOutbox(
   topic: string,
   afterRow: number,
 ): Promise<{ row: number; payload: Buffer }[]> {
-  const rows = await db.query<{ id: string; payload_b64: string }>(
-    'SELECT id, payload_b64 FROM outbox WHERE msg_key = $1 AND topic = $2 AND id > $3 ORDER BY id',
+  const rows = await db.query<{ id: string; payload: Uint8Array }>(
+    'SELECT id, payload FROM outbox WHERE msg_key = $1 AND topic = $2 AND id > $3 ORDER BY id',
     [key, topic, afterRow],
   );
-  return rows.rows.map((r) => ({ row: Number(r.id), payload: Buffer.from(r.payload_b64, 'base64') }));
+  return rows.rows.map((r) => ({ row: Number(r.id), payload: Buffer.from(r.payload) }));
 }

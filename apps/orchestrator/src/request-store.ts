@@ -36,7 +36,7 @@ interface TaskRow extends Record<string, unknown> {
   status: string;
   depends_on: string;
   dispatch: number;
-  task_b64: string;
+  task: Uint8Array;
   branch: string;
   commit_sha: string;
   cost_usd: number | string | null;
@@ -84,7 +84,7 @@ export async function loadRequestState(
       status: parseTaskState(t.status),
       dispatch: t.dispatch,
       dependsOn: JSON.parse(t.depends_on) as string[],
-      task: farm.v1.CodingTask.decode(Buffer.from(t.task_b64, 'base64')),
+      task: farm.v1.CodingTask.decode(t.task),
       branch: t.branch ?? '',
       commitSha: t.commit_sha ? String(t.commit_sha) : '',
       costUsd: Number(t.cost_usd ?? 0),
@@ -175,7 +175,7 @@ async function applyUpdate(
       return;
     case 'insert-task':
       await tx.query(
-        `INSERT INTO tasks (id, change_request_id, goal, status, task_b64, depends_on)
+        `INSERT INTO tasks (id, change_request_id, goal, status, task, depends_on)
          VALUES ($1, $2, $3, 'PENDING', $4, $5) ON CONFLICT (id) DO NOTHING`,
         [u.task.id, crId, u.task.goal, taskColumn(u.task), JSON.stringify(u.task.dependsOn ?? [])],
       );
@@ -185,7 +185,7 @@ async function applyUpdate(
       return;
     case 'requeue-task':
       await tx.query(
-        `UPDATE tasks SET status = 'PENDING', notes = $2, attempts = attempts + $3, task_b64 = $4 WHERE id = $1`,
+        `UPDATE tasks SET status = 'PENDING', notes = $2, attempts = attempts + $3, task = $4 WHERE id = $1`,
         [u.taskId, u.notes, u.attempts, taskColumn(u.task)],
       );
       return;
@@ -205,7 +205,7 @@ async function applyUpdate(
       return;
     case 'dispatch-task':
       await tx.query(
-        `UPDATE tasks SET status = 'DISPATCHED', dispatch = $2, dispatched_at = now(), task_b64 = $4,
+        `UPDATE tasks SET status = 'DISPATCHED', dispatch = $2, dispatched_at = now(), task = $4,
          deadline_at = now() + ($3::text || ' milliseconds')::interval WHERE id = $1`,
         [u.taskId, u.task.dispatch, String(settings.taskDeadlineMs), taskColumn(u.task)],
       );
@@ -276,11 +276,11 @@ export async function runningTasks(db: SqlExecutor): Promise<RunningTaskRow[]> {
 
 /** Every task the store has as running, as last launched (the launcher re-attaches to them after a restart). */
 export async function dispatchedTasks(db: SqlExecutor): Promise<farm.v1.CodingTask[]> {
-  const rows = await db.query<{ task_b64: string; dispatch: number }>(
-    `SELECT task_b64, dispatch FROM tasks WHERE status = 'DISPATCHED' ORDER BY id`,
+  const rows = await db.query<{ task: Uint8Array; dispatch: number }>(
+    `SELECT task, dispatch FROM tasks WHERE status = 'DISPATCHED' ORDER BY id`,
   );
   return rows.rows.map((r) => {
-    const task = farm.v1.CodingTask.decode(Buffer.from(r.task_b64, 'base64'));
+    const task = farm.v1.CodingTask.decode(r.task);
     task.dispatch = Number(r.dispatch);
     return task;
   });
@@ -304,8 +304,8 @@ export async function requestsByPhase(db: SqlExecutor): Promise<{ phase: string;
   return rows.map((r) => ({ phase: r.phase, n: Number(r.n), oldest: Number(r.oldest) }));
 }
 
-const taskColumn = (task: farm.v1.ICodingTask) =>
-  Buffer.from(farm.v1.CodingTask.encode(task).finish()).toString('base64');
+/** A task as its column keeps it: its protobuf bytes, encoded once for this hop. */
+const taskColumn = (task: farm.v1.ICodingTask) => Buffer.from(farm.v1.CodingTask.encode(task).finish());
 const clip = (value: string | null | undefined, max: number) => (value ?? '').slice(0, max);
 
 // The HTTP API's reads (state-queries.ts re-exports them under the names the API imports).

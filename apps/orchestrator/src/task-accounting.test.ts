@@ -17,7 +17,7 @@ beforeAll(async () => {
   );
   for (const id of ['t1', 't2'])
     await store.query(
-      `INSERT INTO tasks (id, change_request_id, goal, status, task_b64) VALUES ($1, 'cr', 'g', 'DISPATCHED', '')`,
+      `INSERT INTO tasks (id, change_request_id, goal, status, task) VALUES ($1, 'cr', 'g', 'DISPATCHED', '')`,
       [id],
     );
 });
