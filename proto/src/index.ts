@@ -119,8 +119,8 @@ export function taskStateForCommitStatus(status: farm.v1.CommitStatus): farm.v1.
 }
 
 /**
- * A CodingTask as one base64 string of its protobuf bytes: how a task travels to an agent process (FARM_TASK)
- * and how the orchestrator keeps it. The one encoding, so every reader and writer agree.
+ * A CodingTask as one base64 string of its protobuf bytes: how a task travels to an agent in the text of an
+ * environment variable (FARM_TASK). The orchestrator keeps tasks as bytes (bytea), not in this form.
  */
 export function encodeTaskBase64(task: farm.v1.ICodingTask): string {
   return Buffer.from(farm.v1.CodingTask.encode(task).finish()).toString('base64');

@@ -3,6 +3,8 @@ import { FINAL_PHASES, farm } from '@farm/proto';
 import { Topics } from '@farm/bus';
 import { errorMessage, type Logger } from '@farm/runtime';
 import type { SqlExecutor } from '@farm/store';
+import { readOutbox } from './outbox';
+import { requestPhase } from './request-store';
 import { formatSseComment, formatSseEvent } from './server-sent-events';
 import { transitionToJson } from './transition-json';
 
@@ -26,6 +28,8 @@ export interface StoredTransition {
   transition: farm.v1.PhaseTransition;
 }
 
+const isFinalPhaseName = (name: string | undefined) => name === 'DONE' || name === 'FAILED' || name === 'CANCELLED';
+
 /** A request-level move into DONE, FAILED or CANCELLED: nothing of the request comes after its transaction. */
 export const isFinalTransition = (t: farm.v1.PhaseTransition) => !t.taskId && FINAL_PHASES.has(t.toPhase);
 
@@ -35,13 +39,10 @@ export const isFinalTransition = (t: farm.v1.PhaseTransition) => !t.taskId && FI
  * and survives restarts. Rows of one request are written under its row lock, so row order is commit order.
  */
 export async function readTransitions(db: SqlExecutor, changeRequestId: string, afterRow: number) {
-  const rows = await db.query<{ id: string; payload_b64: string }>(
-    'SELECT id, payload_b64 FROM outbox WHERE msg_key = $1 AND topic = $2 AND id > $3 ORDER BY id',
-    [changeRequestId, Topics.phaseTransitions.name, afterRow],
-  );
-  return rows.rows.map((r): StoredTransition => ({
-    row: Number(r.id),
-    transition: farm.v1.PhaseTransition.decode(Buffer.from(r.payload_b64, 'base64')),
+  const rows = await readOutbox(db, changeRequestId, Topics.phaseTransitions.name, afterRow);
+  return rows.map(({ row, payload }): StoredTransition => ({
+    row,
+    transition: farm.v1.PhaseTransition.decode(payload),
   }));
 }
 
@@ -93,6 +94,8 @@ export async function streamTransitions(input: {
         lastSequence = sequence;
         sent++;
       }
+      // An ended request whose history was pruned (FARM_OUTBOX_RETENTION_S) has nothing more to send.
+      if (cursor === 0 && !ended) ended = isFinalPhaseName(await requestPhase(db, changeRequestId));
       if (ended || Date.now() >= deadline) break;
       await sleep(Math.min(options.pollMs, deadline - Date.now()), gone.signal);
     }

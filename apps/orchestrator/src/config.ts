@@ -19,6 +19,24 @@ export const orchestratorConfigSchema = taskAccountingConfigSchema.extend({
   FARM_PLANNING_DEADLINE_S: z.coerce.number().int().positive().default(900),
   /** A request still in BUILD after this long is failed; above the builder's FARM_BUILD_DEADLINE_S. */
   FARM_BUILD_PHASE_DEADLINE_S: z.coerce.number().int().positive().default(7200),
+  /**
+   * How long sent outbox rows of an ended request are kept (its event stream reads them back); the sweep
+   * deletes older ones. Default 7 days.
+   */
+  FARM_OUTBOX_RETENTION_S: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(7 * 24 * 3600),
+  /**
+   * How long the ids of applied messages are kept to skip a redelivery; longer than any redelivery window
+   * (Kafka keeps messages 7 days by default). Default 14 days.
+   */
+  FARM_PROCESSED_RETENTION_S: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(14 * 24 * 3600),
   /** The srm service, to release a request's leases when it ends. */
   FARM_SRM_URL: z.string().url().optional(),
 });
@@ -33,6 +51,8 @@ export function orchestratorOptionsFrom(c: OrchestratorConfig): Partial<Orchestr
     maxDispatches: c.FARM_MAX_TASK_DISPATCHES,
     planningDeadlineMs: c.FARM_PLANNING_DEADLINE_S * 1000,
     buildDeadlineMs: c.FARM_BUILD_PHASE_DEADLINE_S * 1000,
+    outboxRetentionMs: c.FARM_OUTBOX_RETENTION_S * 1000,
+    processedRetentionMs: c.FARM_PROCESSED_RETENTION_S * 1000,
     accounting: taskAccountingSettingsFrom(c),
   };
 }

@@ -35,7 +35,7 @@ describe('the per-request cost cap', () => {
         ['c', 0],
       ] as const) {
         await store.query(
-          `INSERT INTO tasks (id, change_request_id, goal, status, task_b64, cost_usd) VALUES ($1, 'cr', 'g', 'SUCCESS', '', $2)`,
+          `INSERT INTO tasks (id, change_request_id, goal, status, task, cost_usd) VALUES ($1, 'cr', 'g', 'SUCCESS', '', $2)`,
           [id, cost],
         );
       }

@@ -3,14 +3,12 @@ import {
   decide,
   expireDeadlines,
   IllegalMove,
-  tasksToDispatch,
   type Decision,
   type DeciderEvent,
   type DeciderOptions,
   type RequestState,
   type TaskRecord,
 } from './decider';
-import type { DispatchGate } from './task-accounting';
 import { canMove } from './phases';
 
 const P = farm.v1.Phase;
@@ -34,19 +32,13 @@ function task(id: string, status: farm.v1.TaskState, more: Partial<TaskRecord> =
     task: { id, changeRequestId: 'cr', goal: `do ${id}`, repo: { url: 'git://r', baseRef: 'main' } },
     branch: status === T.TASK_SUCCESS ? `farm/${id}` : '',
     commitSha: status === T.TASK_SUCCESS ? `sha-${id}` : '',
+    costUsd: 0,
     ...more,
   };
 }
 
-const startAll = (state: RequestState): Map<string, DispatchGate> =>
-  new Map(tasksToDispatch(state, options).map((t) => [t.id, { start: true, task: t }]));
-
-/** One event, then `dispatch-ready` when the decision asks for it (as the shell does). */
-function run(state: RequestState, event: DeciderEvent, opts = options): Decision[] {
-  const first = decide(state, event, opts);
-  if (!first.dispatchReady) return [first];
-  return [first, decide(first.state, { kind: 'dispatch-ready', gates: startAll(first.state) }, opts)];
-}
+/** One event, decided in one pass: what it made ready is started in the same decision. */
+const run = (state: RequestState, event: DeciderEvent, opts = options): Decision[] => [decide(state, event, opts)];
 
 const result = (taskId: string, status: farm.v1.CommitStatus, more: Partial<farm.v1.ICommitResult> = {}) => ({
   kind: 'commit-result' as const,
@@ -171,7 +163,7 @@ describe('the orchestrator decider', () => {
       task('b', T.TASK_PENDING),
       task('c', T.TASK_PENDING),
     ]);
-    const d = decide(state, { kind: 'dispatch-ready', gates: startAll(state) }, { ...options, parallelism: 2 });
+    const d = decide(state, { kind: 'dispatch-ready' }, { ...options, parallelism: 2 });
     expect(launched([d]).map((t) => t.id)).toEqual(['b']);
   });
 
@@ -244,16 +236,37 @@ describe('the orchestrator decider', () => {
       { id: 'late', changeRequestId: 'cr', dispatch: 1, deadlineAtMs: 1_000 },
       { id: 'on-time', changeRequestId: 'cr', dispatch: 1, deadlineAtMs: 5_000 },
     ];
-    expect(expireDeadlines(running, 2_000, options)).toEqual([
-      { kind: 'stop-task', taskId: 'late', changeRequestId: 'cr' },
-      {
-        kind: 'report-for-agent',
-        task: { id: 'late', changeRequestId: 'cr', dispatch: 1 },
-        status: S.SOFT_FAIL,
-        failedStep: farm.v1.FailedStep.STEP_DEADLINE,
-        notes: ['no result within the task deadline of 60 s'],
-      },
+    expect(expireDeadlines(running, 2_000).map((t) => t.id)).toEqual(['late']);
+    const state = request(P.CODING, [task('late', T.TASK_DISPATCHED), task('on-time', T.TASK_DISPATCHED)]);
+    const d = decide(state, { kind: 'task-expired', taskId: 'late', dispatch: 1 }, options);
+    // Stopped first, then counted as a SOFT_FAIL deadline of dispatch 1 and started again with that note.
+    expect(d.effects.map((e) => e.kind)).toEqual(['stop-task', 'launch']);
+    expect(d.effects[0]).toEqual({ kind: 'stop-task', taskId: 'late', changeRequestId: 'cr' });
+    expect(d.results).toEqual([T.TASK_SOFT_FAIL]);
+    expect(launched([d])).toEqual([
+      expect.objectContaining({
+        id: 'late',
+        dispatch: 2,
+        priorNotes: ['dispatch 1: no result within the task deadline of 60 s'],
+      }),
     ]);
+    // A later dispatch, or a task that reported meanwhile, is left alone.
+    const stale = decide(state, { kind: 'task-expired', taskId: 'late', dispatch: 2 }, options);
+    expect([stale.updates, stale.events, stale.effects]).toEqual([[], [], []]);
+  });
+
+  it('fails the request when the launcher could not start a task (HARD_FAIL launch), decided at once', () => {
+    const state = request(P.CODING, [task('a', T.TASK_DISPATCHED), task('b', T.TASK_DISPATCHED)]);
+    const d = decide(state, { kind: 'launch-failed', taskId: 'a', dispatch: 1, error: 'no such image' }, options);
+    expect(statusOf([d], 'a')).toBe(T.TASK_HARD_FAIL);
+    expect(d.updates).toContainEqual(
+      expect.objectContaining({ kind: 'finish-task', taskId: 'a', notes: 'launcher failed: no such image' }),
+    );
+    expect(d.updates.find((u) => u.kind === 'move')).toMatchObject({
+      to: P.FAILED,
+      reason: 'task a HARD_FAIL: launcher failed: no such image',
+    });
+    expect(statusOf([d], 'b')).toBe(T.TASK_CANCELLED);
   });
 
   it('cancels a running request: CANCELLED, running tasks stopped, leases released', () => {
@@ -319,27 +332,54 @@ describe('the orchestrator decider', () => {
     expect(new IllegalMove('cr', P.DONE, P.RECEIVED)).toMatchObject({ retryable: false });
   });
 
-  it('reports a task the cost cap refuses as HARD_FAIL cost-cap instead of launching it', () => {
-    const state = request(P.CODING, [task('a', T.TASK_PENDING)]);
-    const gates = new Map<string, DispatchGate>([['a', { start: false, reason: 'cost cap reached' }]]);
-    const d = decide(state, { kind: 'dispatch-ready', gates }, options);
-    expect(statusOf([d], 'a')).toBe(T.TASK_DISPATCHED);
-    expect(d.effects).toEqual([
-      {
-        kind: 'report-for-agent',
-        task: { id: 'a', changeRequestId: 'cr', dispatch: 1 },
-        status: S.HARD_FAIL,
-        failedStep: farm.v1.FailedStep.STEP_COST_CAP,
-        notes: ['cost cap reached'],
-      },
-    ]);
+  it('fails a task the cost cap refuses as HARD_FAIL cost-cap instead of launching it, in the same decision', () => {
+    const capped = { ...options, accounting: { requestMaxCostUsd: 0.5, lessons: false, lessonsPerTask: 0 } };
+    const state = request(P.CODING, [task('a', T.TASK_DISPATCHED), task('b', T.TASK_PENDING, { dependsOn: ['a'] })]);
+    const d = decide(state, result('a', S.SUCCESS, { costUsd: 0.6, branchName: 'farm/a', commitSha: 'sha-a' }), capped);
+    expect(launched([d])).toEqual([]);
+    expect(d.updates).toContainEqual({ kind: 'add-cost', taskId: 'a', costUsd: 0.6 });
+    const reason = 'cost cap reached: the request has spent $0.6000 of its $0.5000 cap; task b not started';
+    expect(d.updates).toContainEqual(
+      expect.objectContaining({ kind: 'finish-task', taskId: 'b', status: T.TASK_HARD_FAIL, notes: reason }),
+    );
+    expect(d.events).toContainEqual({
+      kind: 'transition',
+      fields: expect.objectContaining({ taskId: 'b', taskState: T.TASK_HARD_FAIL, taskStatus: S.HARD_FAIL }),
+    });
+    expect(d.updates.find((u) => u.kind === 'move')).toMatchObject({
+      to: P.FAILED,
+      reason: `task b HARD_FAIL: ${reason}`,
+    });
+    expect(d.results).toEqual([T.TASK_SUCCESS, T.TASK_HARD_FAIL]);
+    // Under the cap the same task starts.
+    const roomy = { ...capped, accounting: { ...capped.accounting, requestMaxCostUsd: 1 } };
+    expect(launched(run(state, result('a', S.SUCCESS, { costUsd: 0.6 }), roomy)).map((t) => t.id)).toEqual(['b']);
   });
 
-  it('gives a launched task the lessons its gate found', () => {
-    const state = request(P.CODING, [task('a', T.TASK_PENDING)]);
-    const lessons = [{ taskId: 'old', fix: 'run the linter first' }];
-    const gates = new Map<string, DispatchGate>([['a', { start: true, task: { id: 'a', lessons } }]]);
-    const [t] = launched([decide(state, { kind: 'dispatch-ready', gates }, options)]);
-    expect(t.lessons?.map((l) => l.fix)).toEqual(['run the linter first']);
+  it('gives a launched task the lessons of its repository most like it, the one just learned included', () => {
+    const withLessons = { ...options, accounting: { requestMaxCostUsd: 0, lessons: true, lessonsPerTask: 3 } };
+    const stored = { repoUrl: 'git://r', files: [], firstFailure: '', createdAt: '' };
+    const state: RequestState = {
+      ...request(P.CODING, [
+        task('a', T.TASK_DISPATCHED),
+        task('b', T.TASK_PENDING, {
+          dependsOn: ['a'],
+          task: { id: 'b', goal: 'lint the parser', repo: { url: 'git://r' } },
+        }),
+      ]),
+      lessonCandidates: [
+        { ...stored, taskId: 'old', goal: 'lint the parser module', fix: 'run the linter first' },
+        { ...stored, taskId: 'other', goal: 'write docs', fix: 'none' },
+      ],
+    };
+    const lesson = { taskId: 'a', repoUrl: 'git://r', goal: 'fix the parser', fix: 'read the grammar' };
+    const d = decide(state, result('a', S.SUCCESS, { lesson }), withLessons);
+    expect(d.lessons).toEqual([lesson]);
+    const [t] = launched([d]);
+    expect(t.lessons?.map((l) => l.fix)).toEqual(['run the linter first', 'read the grammar']);
+    // A failed task's lesson is not kept; with lessons off none is kept or given.
+    expect(decide(state, result('a', S.SOFT_FAIL, { lesson }), withLessons).lessons).toEqual([]);
+    const off = decide(state, result('a', S.SUCCESS, { lesson }), options);
+    expect([off.lessons, launched([off])[0].lessons]).toEqual([[], []]);
   });
 });

@@ -2,7 +2,8 @@ import { farm, phaseName, taskStateForCommitStatus, taskStateName } from '@farm/
 import { FarmError } from '@farm/runtime';
 import { admitChangeRequest, UnaddressableRequest } from './change-request-intake';
 import { canMove, codingOutcome, readyTasks } from './phases';
-import type { DispatchGate } from './task-accounting';
+import type { StoredLesson } from '@farm/lessons';
+import { gateDispatch, lessonToKeep, type TaskAccountingSettings } from './task-accounting';
 
 /**
  * The orchestrator's rules as a pure function: `decide(state, event)` returns what to write, what to publish
@@ -39,18 +40,24 @@ export interface TaskRecord {
   task: farm.v1.ICodingTask;
   branch: string;
   commitSha: string;
+  /** What its model calls cost so far, over every dispatch (the request's spend is the sum). */
+  costUsd: number;
 }
 
 /** One change request with its tasks in id order; `request` is absent before it was received. */
 export interface RequestState {
   request?: RequestRecord;
   tasks: TaskRecord[];
+  /** Recent lessons of the request's repository, newest first, when lessons are on and tasks may start. */
+  lessonCandidates?: StoredLesson[];
 }
 
 export interface DeciderOptions {
   parallelism: number;
   maxDispatches: number;
   taskDeadlineMs: number;
+  /** The request cost cap and the lessons; none of either when absent. */
+  accounting?: TaskAccountingSettings;
 }
 
 /** A message a consumer gave up on, as the dead-letter topic's headers tell it. */
@@ -86,15 +93,20 @@ export type DeciderEvent =
   | { kind: 'dead-letter'; letter: DeadLetterRecord }
   /** The request has been in its phase longer than that phase may last (the orchestrator's sweep). */
   | { kind: 'phase-expired'; phase: Phase; limitMs: number }
-  /** Start what is ready; `gates` holds the cost-cap/lessons decision of every task `tasksToDispatch` named. */
-  | { kind: 'dispatch-ready'; gates: ReadonlyMap<string, DispatchGate> };
+  /** Start what is ready (after a restart). */
+  | { kind: 'dispatch-ready' }
+  /** The launcher could not start this dispatch of the task. */
+  | { kind: 'launch-failed'; taskId: string; dispatch: number; error: string }
+  /** This dispatch of the task ran past its deadline (the orchestrator's sweep, on the store's clock). */
+  | { kind: 'task-expired'; taskId: string; dispatch: number };
 
 export type StateUpdate =
   | { kind: 'insert-request'; changeRequest: farm.v1.IChangeRequest }
   | { kind: 'move'; from: Phase; to: Phase; reason: string }
   | { kind: 'set-base-commit'; baseCommit: string }
   | { kind: 'insert-task'; task: farm.v1.ICodingTask }
-  | { kind: 'account-result'; result: farm.v1.ICommitResult; status: TaskState }
+  /** What a task's result cost adds to its row (the request's spend is their sum). */
+  | { kind: 'add-cost'; taskId: string; costUsd: number }
   | { kind: 'requeue-task'; taskId: string; notes: string; attempts: number; task: farm.v1.ICodingTask }
   | {
       kind: 'finish-task';
@@ -118,26 +130,20 @@ export type OutboxEvent =
 
 export type Effect =
   | { kind: 'launch'; changeRequestId: string; task: farm.v1.ICodingTask }
-  /** A CommitResult on the agent's behalf (it was not started, or ran past its deadline). */
-  | {
-      kind: 'report-for-agent';
-      task: { id: string; changeRequestId: string; dispatch: number };
-      status: farm.v1.CommitStatus;
-      failedStep: farm.v1.FailedStep;
-      notes: string[];
-    }
   | { kind: 'stop-task'; taskId: string; changeRequestId: string }
   | { kind: 'cancel-launcher'; changeRequestId: string }
   | { kind: 'release-leases'; changeRequestId: string; phase: Phase };
 
 export interface Decision {
   updates: StateUpdate[];
+  /** Lessons of succeeded tasks, stored in the same transaction for later tasks on the repository. */
+  lessons: farm.v1.ILesson[];
   events: OutboxEvent[];
   effects: Effect[];
+  /** The state of every task result counted (the metrics). */
+  results: TaskState[];
   /** The state once the updates are written. */
   state: RequestState;
-  /** Tasks may be ready now: the shell gathers their gates and decides `dispatch-ready`. */
-  dispatchReady: boolean;
 }
 
 export class IllegalMove extends FarmError {
@@ -183,30 +189,30 @@ export function decide(state: RequestState, event: DeciderEvent, options: Decide
       onPhaseExpired(d, event.phase, event.limitMs);
       break;
     case 'dispatch-ready':
-      dispatchReady(d, event.gates, options);
+      d.dispatchReady = true;
       break;
+    case 'launch-failed':
+      onLaunchFailed(d, event.taskId, event.dispatch, event.error, options);
+      break;
+    case 'task-expired':
+      onTaskExpired(d, event.taskId, event.dispatch, options);
+      break;
+  }
+  // What became ready is started in the same decision (and written in the same transaction).
+  while (d.dispatchReady) {
+    d.dispatchReady = false;
+    dispatchReady(d, options);
   }
   return d.decision();
 }
 
-/** Tasks past their deadline: each is stopped and reported as a failed attempt (re-dispatched if it may be). */
-export function expireDeadlines(running: RunningTask[], nowMs: number, options: DeciderOptions): Effect[] {
-  return running
-    .filter((t) => t.deadlineAtMs < nowMs)
-    .flatMap((t): Effect[] => [
-      { kind: 'stop-task', taskId: t.id, changeRequestId: t.changeRequestId },
-      {
-        kind: 'report-for-agent',
-        task: { id: t.id, changeRequestId: t.changeRequestId, dispatch: t.dispatch },
-        status: S.SOFT_FAIL,
-        failedStep: farm.v1.FailedStep.STEP_DEADLINE,
-        notes: [`no result within the task deadline of ${Math.round(options.taskDeadlineMs / 1000)} s`],
-      },
-    ]);
+/** The running tasks past their deadline (each then decided as a `task-expired` event of its request). */
+export function expireDeadlines(running: RunningTask[], nowMs: number): RunningTask[] {
+  return running.filter((t) => t.deadlineAtMs < nowMs);
 }
 
-/** The tasks `dispatch-ready` would start, as they would be launched before their gate: next dispatch, base. */
-export function tasksToDispatch(state: RequestState, options: DeciderOptions): farm.v1.CodingTask[] {
+/** The tasks to start now, as they would be launched before their gate: next dispatch, base. */
+function tasksToDispatch(state: RequestState, options: DeciderOptions): farm.v1.CodingTask[] {
   if (state.request?.phase !== P.CODING) return [];
   const ready = readyTasks(state.tasks, options.parallelism);
   return ready.map((id) =>
@@ -279,6 +285,7 @@ function onTaskBundle(d: DecisionBuilder, bundle: farm.v1.ITaskBundle): void {
       task: copyTask(task),
       branch: '',
       commitSha: '',
+      costUsd: 0,
     });
   }
   d.state.tasks.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
@@ -296,8 +303,33 @@ function onCommitResult(d: DecisionBuilder, result: farm.v1.ICommitResult, optio
   }
   // Only the running dispatch's result counts; a late one from an earlier dispatch is ignored.
   if (task.status !== T.TASK_DISPATCHED || (result.dispatch && result.dispatch !== task.dispatch)) return;
+  countResult(d, task, result, status, options);
+}
+
+/**
+ * A result of the task's running dispatch: the agent's, or one the orchestrator decided for it (launch
+ * failed, deadline passed, cost cap). Re-dispatches, finishes the task, and moves the request on.
+ */
+function countResult(
+  d: DecisionBuilder,
+  task: TaskRecord,
+  result: farm.v1.ICommitResult,
+  status: TaskState,
+  options: DeciderOptions,
+): void {
+  const cr = d.requireRequest();
   // The task's cost adds to its request's; a success leaves a lesson for later tasks on the repository.
-  d.update({ kind: 'account-result', result, status });
+  d.results.push(status);
+  if (result.costUsd) {
+    task.costUsd += result.costUsd;
+    d.update({ kind: 'add-cost', taskId: task.id, costUsd: result.costUsd });
+  }
+  const lesson = options.accounting && lessonToKeep(result, options.accounting);
+  if (lesson) {
+    d.lessons.push(lesson);
+    // Tasks started in this same decision may learn from it already.
+    d.state.lessonCandidates?.unshift(storedLesson(lesson));
+  }
   const phase = cr.phase;
   const name = taskStateName(status);
   const notes = (result.notes ?? []).join('\n');
@@ -364,6 +396,34 @@ function advanceCoding(d: DecisionBuilder, failure?: string): void {
   }
 }
 
+/** The launcher could not start the task: a HARD_FAIL of that dispatch, as the agent would have reported. */
+function onLaunchFailed(d: DecisionBuilder, taskId: string, dispatch: number, error: string, options: DeciderOptions) {
+  decideFor(d, taskId, dispatch, S.HARD_FAIL, farm.v1.FailedStep.STEP_LAUNCH, `launcher failed: ${error}`, options);
+}
+
+/** Past its deadline: the agent is stopped and the dispatch counts as a failed attempt (re-dispatched if it may). */
+function onTaskExpired(d: DecisionBuilder, taskId: string, dispatch: number, options: DeciderOptions) {
+  const task = d.state.tasks.find((t) => t.id === taskId);
+  if (d.state.request?.phase !== P.CODING || task?.status !== T.TASK_DISPATCHED || task.dispatch !== dispatch) return;
+  d.effects.push({ kind: 'stop-task', taskId, changeRequestId: d.state.request.id });
+  const notes = `no result within the task deadline of ${Math.round(options.taskDeadlineMs / 1000)} s`;
+  decideFor(d, taskId, dispatch, S.SOFT_FAIL, farm.v1.FailedStep.STEP_DEADLINE, notes, options);
+}
+
+/** A result the orchestrator decides for a dispatch of a task its agent did not report on. */
+function decideFor(
+  d: DecisionBuilder,
+  taskId: string,
+  dispatch: number,
+  status: farm.v1.CommitStatus,
+  failedStep: farm.v1.FailedStep,
+  notes: string,
+  options: DeciderOptions,
+): void {
+  const changeRequestId = d.requireRequest().id;
+  onCommitResult(d, { taskId, changeRequestId, dispatch, status, failedStep, notes: [notes] }, options);
+}
+
 function onBuildResult(d: DecisionBuilder, build: farm.v1.IBuildResult): void {
   const cr = d.requireRequest();
   if (cr.phase !== P.BUILD) return;
@@ -389,12 +449,18 @@ function onCancel(d: DecisionBuilder, cmd: farm.v1.IControlCommand): void {
   );
 }
 
-function dispatchReady(d: DecisionBuilder, gates: ReadonlyMap<string, DispatchGate>, options: DeciderOptions) {
+/** Starts what is ready; a task the cost cap refuses is failed at once (HARD_FAIL cost-cap) instead. */
+function dispatchReady(d: DecisionBuilder, options: DeciderOptions) {
   const cr = d.requireRequest();
+  const spentUsd = d.state.tasks.reduce((sum, t) => sum + t.costUsd, 0);
   for (const prepared of tasksToDispatch(d.state, options)) {
+    if (cr.phase !== P.CODING) return; // a refusal below failed the request
     const id = prepared.id;
-    const gate = gates.get(id);
-    if (!gate) throw new InvalidEvent(`no dispatch gate for task ${id} of ${cr.id}`);
+    const gate = gateDispatch(
+      prepared,
+      { spentUsd, lessonCandidates: d.state.lessonCandidates ?? [] },
+      options.accounting,
+    );
     const task = prepared;
     if (gate.start) task.lessons = (gate.task.lessons ?? []).map((l) => farm.v1.Lesson.fromObject(l));
     const row = d.state.tasks.find((t) => t.id === id)!;
@@ -402,17 +468,8 @@ function dispatchReady(d: DecisionBuilder, gates: ReadonlyMap<string, DispatchGa
     // The task as launched (base, lessons) is kept, so a restarted farm launches exactly this one.
     d.update({ kind: 'dispatch-task', taskId: id, task });
     d.taskEvent(P.CODING, id, T.TASK_DISPATCHED, { reason: `task ${id}: dispatched (${task.dispatch})` });
-    if (gate.start) {
-      d.effects.push({ kind: 'launch', changeRequestId: cr.id, task });
-    } else {
-      d.effects.push({
-        kind: 'report-for-agent',
-        task: { id, changeRequestId: cr.id, dispatch: task.dispatch },
-        status: S.HARD_FAIL,
-        failedStep: farm.v1.FailedStep.STEP_COST_CAP,
-        notes: [gate.reason],
-      });
-    }
+    if (gate.start) d.effects.push({ kind: 'launch', changeRequestId: cr.id, task });
+    else decideFor(d, id, task.dispatch, S.HARD_FAIL, farm.v1.FailedStep.STEP_COST_CAP, gate.reason, options);
   }
 }
 
@@ -430,8 +487,10 @@ function prepareDispatch(state: RequestState, row: TaskRecord): farm.v1.CodingTa
 
 class DecisionBuilder {
   readonly updates: StateUpdate[] = [];
+  readonly lessons: farm.v1.ILesson[] = [];
   readonly events: OutboxEvent[] = [];
   readonly effects: Effect[] = [];
+  readonly results: TaskState[] = [];
   readonly state: RequestState;
   dispatchReady = false;
 
@@ -440,6 +499,7 @@ class DecisionBuilder {
     this.state = {
       request: state.request && { ...state.request },
       tasks: state.tasks.map((t) => ({ ...t, dependsOn: [...t.dependsOn] })),
+      lessonCandidates: state.lessonCandidates && [...state.lessonCandidates],
     };
   }
 
@@ -484,15 +544,26 @@ class DecisionBuilder {
   }
 
   decision(): Decision {
-    const { updates, events, effects, state, dispatchReady } = this;
-    return { updates, events, effects, state, dispatchReady };
+    const { updates, lessons, events, effects, results, state } = this;
+    return { updates, lessons, events, effects, results, state };
   }
 }
 
-/** A copy through the wire format, as the store hands tasks back: no shared arrays, defaults filled in. */
+/** A deep copy as a message (no shared arrays, defaults filled in), without encoding it: tasks are encoded once per hop. */
 function copyTask(task: farm.v1.ICodingTask): farm.v1.CodingTask {
-  return farm.v1.CodingTask.decode(farm.v1.CodingTask.encode(task).finish());
+  return farm.v1.CodingTask.fromObject(farm.v1.CodingTask.toObject(task as farm.v1.CodingTask));
 }
+
+/** A lesson as the store will hand it back, for tasks started in the decision that stored it. */
+const storedLesson = (l: farm.v1.ILesson): StoredLesson => ({
+  taskId: l.taskId ?? '',
+  repoUrl: l.repoUrl ?? '',
+  goal: l.goal ?? '',
+  files: [...(l.files ?? [])],
+  firstFailure: l.firstFailure ?? '',
+  fix: l.fix ?? '',
+  createdAt: '',
+});
 
 const firstLine = (s: string) =>
   s

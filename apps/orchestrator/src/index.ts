@@ -32,6 +32,7 @@ export {
 export { changeRequestApi, type ChangeRequestApiDeps } from './http-api';
 export { parseChangeRequestInput, type ChangeRequestInput } from './change-request-input';
 export { readTransitions, isFinalTransition } from './change-request-events';
+export { Outbox } from './outbox';
 export { transitionToJson } from './transition-json';
 export {
   costCapConfigSchema,
@@ -42,8 +43,8 @@ export {
   type CostCapDecision,
 } from './cost-cap';
 export {
-  beforeDispatch,
-  afterResult,
+  gateDispatch,
+  lessonToKeep,
   taskAccountingConfigSchema,
   taskAccountingMigrations,
   taskAccountingSettingsFrom,

@@ -1,6 +1,9 @@
 import { Counter, Gauge, Histogram } from 'prom-client';
-import { metricsRegistry } from '@farm/runtime';
+import { farm, phaseName, taskStateName } from '@farm/proto';
+import { metricsRegistry, type Logger } from '@farm/runtime';
 import type { SqlExecutor } from '@farm/store';
+import type { Decision } from './decider';
+import { requestsByPhase, type WrittenMove } from './request-store';
 
 let stateSource: SqlExecutor | undefined;
 
@@ -9,14 +12,7 @@ export function measureStateFrom(store: SqlExecutor): void {
   stateSource = store;
 }
 
-async function readState(): Promise<{ phase: string; n: number; oldest: number }[]> {
-  if (!stateSource) return [];
-  const { rows } = await stateSource.query<{ phase: string; n: string; oldest: string }>(
-    `SELECT phase, count(*) AS n, EXTRACT(EPOCH FROM (now() - min(updated_at))) AS oldest
-     FROM change_requests GROUP BY phase`,
-  );
-  return rows.map((r) => ({ phase: r.phase, n: Number(r.n), oldest: Number(r.oldest) }));
-}
+const readState = () => (stateSource ? requestsByPhase(stateSource) : Promise.resolve([]));
 
 export const orchestratorMetrics = {
   transitions: new Counter({
@@ -59,3 +55,16 @@ export const orchestratorMetrics = {
     },
   }),
 };
+
+/** What committed decisions did, as metrics and log lines (after commit: a rolled-back one counts nothing). */
+export function recordCommitted(decisions: readonly Decision[], moves: readonly WrittenMove[], log: Logger): void {
+  for (const m of moves) {
+    if (m.from !== farm.v1.Phase.PHASE_UNSPECIFIED)
+      orchestratorMetrics.phaseSeconds.observe({ phase: phaseName(m.from) }, m.secondsInPhase);
+    orchestratorMetrics.transitions.inc({ to: phaseName(m.to) });
+    const { changeRequestId, reason } = m;
+    log.info('phase transition', { changeRequestId, from: phaseName(m.from), to: phaseName(m.to), reason });
+  }
+  for (const status of decisions.flatMap((d) => d.results))
+    orchestratorMetrics.taskResults.inc({ status: taskStateName(status) });
+}

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { encodeTaskBase64, farm, parseTaskState, phaseName, taskStateName } from '@farm/proto';
+import { farm, phaseName } from '@farm/proto';
 import {
   DEAD_LETTER_TOPIC,
   DLQ_HEADERS,
@@ -11,35 +11,33 @@ import {
   type Subscription,
   type TopicSpec,
 } from '@farm/bus';
+import { storeLesson } from '@farm/lessons';
 import { FarmError, errorMessage, type Logger } from '@farm/runtime';
 import { migrate, type SqlExecutor, type SqlStore } from '@farm/store';
-import { reportForAgent, type TaskLauncher } from './launcher';
+import type { TaskLauncher } from './launcher';
+import { decide, expireDeadlines, InvalidEvent, type Decision, type DeciderEvent, type Effect } from './decider';
+import { Outbox, pruneOutbox, type OutboxWriter } from './outbox';
 import {
-  decide,
-  expireDeadlines,
-  InvalidEvent,
-  tasksToDispatch,
-  type Decision,
-  type DeciderEvent,
-  type Effect,
-  type RequestState,
-  type StateUpdate,
-} from './decider';
-import { parsePhase } from './phases';
+  NotReady,
+  applyUpdates,
+  loadRequestState,
+  nextTransitionSequence,
+  pruneProcessed,
+  recordProcessed,
+  requestsInCoding,
+  requestsInPhaseSince,
+  runningTasks,
+  type WrittenMove,
+} from './request-store';
 import { orchestratorMigrations } from './schema';
-import { afterResult, beforeDispatch, type DispatchGate, type TaskAccountingSettings } from './task-accounting';
-import { measureStateFrom, orchestratorMetrics } from './metrics';
+import type { TaskAccountingSettings } from './task-accounting';
+import { measureStateFrom, recordCommitted } from './metrics';
+
+export { NotReady } from './request-store';
+export type { OutboxWriter } from './outbox';
 
 const P = farm.v1.Phase;
-const S = farm.v1.CommitStatus;
 type Phase = farm.v1.Phase;
-
-/** An event arrived before the one it builds on (topics are ordered only within themselves): retry later. */
-export class NotReady extends FarmError {
-  constructor(message: string) {
-    super(message, { retryable: true });
-  }
-}
 
 /** Frees a change request's symbol leases when it ends (the srm client, or nothing). */
 export interface LeaseReleaser {
@@ -61,6 +59,12 @@ export interface OrchestratorOptions {
   buildDeadlineMs: number;
   /** The request cost cap and the lessons given to tasks. */
   accounting: TaskAccountingSettings;
+  /** Sent outbox rows of an ended request older than this are pruned by the sweep. */
+  outboxRetentionMs: number;
+  /** Ids of applied messages older than this are pruned by the sweep (longer than any redelivery window). */
+  processedRetentionMs: number;
+  /** How often the sweep prunes (at most). */
+  pruneEveryMs: number;
 }
 
 export const DEFAULT_ORCHESTRATOR_OPTIONS: OrchestratorOptions = {
@@ -71,6 +75,9 @@ export const DEFAULT_ORCHESTRATOR_OPTIONS: OrchestratorOptions = {
   planningDeadlineMs: 15 * 60_000,
   buildDeadlineMs: 2 * 3600_000,
   accounting: { requestMaxCostUsd: 0, lessons: true, lessonsPerTask: 3 },
+  outboxRetentionMs: 7 * 24 * 3600_000,
+  processedRetentionMs: 14 * 24 * 3600_000,
+  pruneEveryMs: 10 * 60_000,
 };
 
 export interface OrchestratorDeps {
@@ -109,29 +116,6 @@ function withoutUserInfo(url: string): string {
   return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@\s]*@/i, '$1');
 }
 
-/** Writes one event to the outbox inside the caller's transaction. */
-export type OutboxWriter = <T>(spec: TopicSpec<T>, key: string, message: T | Record<string, unknown>) => Promise<void>;
-
-interface RequestRow extends Record<string, unknown> {
-  id: string;
-  phase: string;
-  repo_url: string;
-  base_ref: string;
-  base_commit: string | null;
-  check_command: string | null;
-}
-
-interface TaskRow extends Record<string, unknown> {
-  id: string;
-  /** A task state's short name (taskStateName): the table keeps the text it always had. */
-  status: string;
-  depends_on: string;
-  dispatch: number;
-  task_b64: string;
-  branch: string;
-  commit_sha: string;
-}
-
 /**
  * Follows every change request through RECEIVED -> PLANNING -> CODING -> BUILD -> DONE (or FAILED /
  * CANCELLED). The rules are the pure decider's (decider.ts); this class is its shell. State lives in the store; each event is applied in one transaction together with its
@@ -140,14 +124,16 @@ interface TaskRow extends Record<string, unknown> {
  */
 export class Orchestrator {
   private readonly subs: Subscription[] = [];
-  private flushing: Promise<void> = Promise.resolve();
+  private readonly outbox: Outbox;
   private readonly group: string;
   private readonly options: OrchestratorOptions;
   private deadlineTimer?: NodeJS.Timeout;
+  private lastPruneMs = 0;
 
   constructor(private readonly deps: OrchestratorDeps) {
     this.group = deps.group ?? 'orchestrator';
     this.options = { ...DEFAULT_ORCHESTRATOR_OPTIONS, ...deps.options };
+    this.outbox = new Outbox(deps.store, deps.bus, deps.log);
   }
 
   async start(): Promise<void> {
@@ -169,6 +155,10 @@ export class Orchestrator {
       this.expireDeadlines().catch((err) => this.deps.log.error('deadline check failed', { err }));
       // Rows a failed flush left behind (e.g. the broker was away) go out without waiting for the next event.
       this.flushOutbox().catch(() => undefined); // logged by flushOutbox
+      if (Date.now() - this.lastPruneMs >= this.options.pruneEveryMs) {
+        this.lastPruneMs = Date.now();
+        this.pruneHistory().catch((err) => this.deps.log.error('pruning the outbox failed', { err }));
+      }
     }, this.options.deadlineCheckMs);
     this.deadlineTimer.unref();
   }
@@ -176,7 +166,7 @@ export class Orchestrator {
   async stop(): Promise<void> {
     clearInterval(this.deadlineTimer);
     await Promise.all(this.subs.map((s) => s.stop()));
-    await this.flushing.catch(() => undefined);
+    await this.outbox.settled();
   }
 
   async onChangeRequest(cr: farm.v1.ChangeRequest, meta: MessageMeta): Promise<void> {
@@ -252,13 +242,8 @@ export class Orchestrator {
       [P.BUILD, this.options.buildDeadlineMs],
     ];
     for (const [phase, limitMs] of limits) {
-      const stale = await this.deps.store.query<{ id: string }>(
-        `SELECT id FROM change_requests WHERE phase = $1
-         AND updated_at < now() - ($2::text || ' milliseconds')::interval ORDER BY updated_at LIMIT 100`,
-        [phaseName(phase), String(limitMs)],
-      );
-      for (const row of stale.rows) {
-        await this.decideOnce(row.id, { kind: 'phase-expired', phase, limitMs });
+      for (const id of await requestsInPhaseSince(this.deps.store, phase, limitMs)) {
+        await this.decideOnce(id, { kind: 'phase-expired', phase, limitMs });
       }
     }
   }
@@ -266,45 +251,36 @@ export class Orchestrator {
   /** Tasks past their deadline count as a failed attempt (re-dispatched while dispatches are left). */
   async expireDeadlines(): Promise<void> {
     await this.expirePhases();
-    const running = await this.deps.store.query<{
-      id: string;
-      change_request_id: string;
-      dispatch: number;
-      deadline_ms: string;
-      now_ms: string;
-    }>(
-      `SELECT t.id, t.change_request_id, t.dispatch, EXTRACT(EPOCH FROM t.deadline_at) * 1000 AS deadline_ms,
-         EXTRACT(EPOCH FROM now()) * 1000 AS now_ms
-       FROM tasks t JOIN change_requests c ON c.id = t.change_request_id
-       WHERE t.status = 'DISPATCHED' AND t.deadline_at IS NOT NULL AND c.phase = 'CODING'`,
-    );
-    if (!running.rows.length) return;
-    const effects = expireDeadlines(
-      running.rows.map((t) => ({
-        id: t.id,
-        changeRequestId: t.change_request_id,
-        dispatch: t.dispatch,
-        deadlineAtMs: Number(t.deadline_ms),
-      })),
-      Number(running.rows[0].now_ms), // the store's clock, which also set the deadlines
-      this.options,
-    );
-    for (const effect of effects) await this.runEffect(effect);
+    const running = await runningTasks(this.deps.store);
+    if (!running.length) return;
+    // The store's clock, which also set the deadlines.
+    for (const task of expireDeadlines(running, running[0].nowMs)) {
+      const { id: taskId, dispatch } = task;
+      await this.decideOnce(task.changeRequestId, { kind: 'task-expired', taskId, dispatch });
+    }
+  }
+
+  /** Deletes sent outbox rows and applied-message ids past their retention; returns how many of each. */
+  async pruneHistory(): Promise<{ outbox: number; processedMessages: number }> {
+    const outbox = await pruneOutbox(this.deps.store, this.options.outboxRetentionMs);
+    const processedMessages = await pruneProcessed(this.deps.store, this.options.processedRetentionMs);
+    if (outbox || processedMessages) this.deps.log.info('history pruned', { outbox, processedMessages });
+    return { outbox, processedMessages };
   }
 
   /** Starts what is ready now, for every request in CODING (start-up and after each change). */
   async dispatchReady(): Promise<void> {
-    const effects: Effect[] = [];
+    const decisions: Decision[] = [];
+    const moves: WrittenMove[] = [];
     await this.deps.store.transaction(async (tx) => {
-      const coding = await tx.query<{ id: string }>(`SELECT id FROM change_requests WHERE phase = 'CODING'`);
-      for (const cr of coding.rows) {
-        const state = await this.loadState(tx, cr.id);
-        await this.dispatchFrom(tx, state, effects);
+      for (const id of await requestsInCoding(tx)) {
+        const decision = decide(await this.load(tx, id), { kind: 'dispatch-ready' }, this.options);
+        moves.push(...(await this.write(tx, id, decision)));
+        decisions.push(decision);
       }
       // Marked DISPATCHED by a process that died before launching: their deadline will re-dispatch them.
     });
-    await this.flushOutbox();
-    for (const effect of effects) await this.runEffect(effect);
+    await this.committed(decisions, moves);
   }
 
   /** Applies one event exactly once: skipped when its id was already recorded by this consumer. */
@@ -319,157 +295,57 @@ export class Orchestrator {
    * (false when that id was seen before). Events other than a new change request need the request's row.
    */
   private async decideOnce(crId: string, event: DeciderEvent, messageId?: string): Promise<boolean> {
-    const effects: Effect[] = [];
+    const decisions: Decision[] = [];
+    const moves: WrittenMove[] = [];
     let applied = true;
     await this.deps.store.transaction(async (tx) => {
-      if (messageId) {
-        const fresh = await tx.query(
-          'INSERT INTO processed_messages (consumer, message_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING message_id',
-          [this.group, messageId],
-        );
-        if (!fresh.rows.length) {
-          applied = false;
-          return;
-        }
+      if (messageId && !(await recordProcessed(tx, this.group, messageId))) {
+        applied = false;
+        return;
       }
-      const state = await this.loadState(tx, crId);
+      const state = await this.load(tx, crId);
       if (!state.request && (event.kind === 'dead-letter' || event.kind === 'phase-expired')) return;
       // Only a new change request may arrive before its request row exists.
       if (!state.request && event.kind !== 'change-request') {
         throw new NotReady(`change request ${crId} not received yet`);
       }
       const decision = decide(state, event, this.options);
-      await this.write(tx, crId, decision);
-      effects.push(...decision.effects);
-      if (decision.dispatchReady) await this.dispatchFrom(tx, decision.state, effects);
+      moves.push(...(await this.write(tx, crId, decision)));
+      decisions.push(decision);
     });
-    await this.flushOutbox();
-    for (const effect of effects) await this.runEffect(effect); // only reached when the transaction committed
+    await this.committed(decisions, moves); // only reached when the transaction committed
     return applied;
   }
 
-  /** Gates each ready task (cost cap, lessons: they read the store) and dispatches them. */
-  private async dispatchFrom(tx: SqlExecutor, state: RequestState, effects: Effect[]): Promise<void> {
-    const crId = state.request?.id ?? '';
-    const gates = new Map<string, DispatchGate>();
-    for (const task of tasksToDispatch(state, this.options)) {
-      gates.set(task.id, await beforeDispatch(tx, crId, task, this.options.accounting));
-    }
-    if (!gates.size) return;
-    const decision = decide(state, { kind: 'dispatch-ready', gates }, this.options);
-    await this.write(tx, crId, decision);
-    effects.push(...decision.effects);
+  /** After commit: publish the outbox, record metrics and logs, run the effects. */
+  private async committed(decisions: Decision[], moves: WrittenMove[]): Promise<void> {
+    await this.flushOutbox();
+    recordCommitted(decisions, moves, this.deps.log);
+    for (const effect of decisions.flatMap((d) => d.effects)) await this.runEffect(effect);
   }
 
-  /** The request row locked for this transaction, and its tasks. */
-  private async loadState(tx: SqlExecutor, id: string): Promise<RequestState> {
-    const r = await tx.query<RequestRow>('SELECT * FROM change_requests WHERE id = $1 FOR UPDATE', [id]);
-    if (!r.rows.length) return { tasks: [] };
-    const row = r.rows[0];
-    const tasks = await tx.query<TaskRow>('SELECT * FROM tasks WHERE change_request_id = $1 ORDER BY id', [id]);
-    return {
-      request: {
-        id: row.id,
-        phase: parsePhase(row.phase),
-        repoUrl: row.repo_url,
-        baseRef: row.base_ref,
-        baseCommit: row.base_commit ?? '',
-        checkCommand: row.check_command ?? '',
-      },
-      tasks: tasks.rows.map((t) => ({
-        id: t.id,
-        status: parseTaskState(t.status),
-        dispatch: t.dispatch,
-        dependsOn: JSON.parse(t.depends_on) as string[],
-        task: farm.v1.CodingTask.decode(Buffer.from(t.task_b64, 'base64')),
-        branch: t.branch ?? '',
-        commitSha: t.commit_sha ? String(t.commit_sha) : '',
-      })),
-    };
+  /** A request's state as the decider needs it (the lessons only when they are on). */
+  private load(tx: SqlExecutor, crId: string) {
+    return loadRequestState(tx, crId, { lessons: this.options.accounting.lessons });
   }
 
-  /** Writes a decision's updates, then its events to the outbox, in the caller's transaction. */
-  private async write(tx: SqlExecutor, crId: string, decision: Decision): Promise<void> {
-    for (const update of decision.updates) await this.writeUpdate(tx, crId, update);
+  /** Writes a decision in the caller's transaction: its updates, lessons and outbox events, in order. */
+  private async write(tx: SqlExecutor, crId: string, decision: Decision): Promise<WrittenMove[]> {
+    const moves = await applyUpdates(tx, crId, decision.updates, this.options);
+    for (const lesson of decision.lessons) await storeLesson(tx, lesson);
     for (const event of decision.events) {
-      if (event.kind === 'transition') await this.emit(tx, crId, event.fields);
-      else if (event.kind === 'accepted-request')
-        await this.enqueue(tx, Topics.acceptedRequests, crId, event.request as Record<string, unknown>);
-      else await this.enqueue(tx, Topics.buildRequests, crId, event.request as Record<string, unknown>);
-    }
-  }
-
-  private async writeUpdate(tx: SqlExecutor, crId: string, u: StateUpdate): Promise<void> {
-    switch (u.kind) {
-      case 'insert-request': {
-        const cr = u.changeRequest;
-        const inserted = await tx.query(
-          `INSERT INTO change_requests (id, phase, repo_url, base_ref, title, description, check_command)
-           VALUES ($1, 'PHASE_UNSPECIFIED', $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING RETURNING id`,
-          // A refused request is kept as sent, cut to sizes a status answer can show.
-          [
-            crId,
-            clip(cr.repo?.url, 2048),
-            clip(cr.repo?.baseRef || 'main', 255),
-            clip(cr.title, 500),
-            clip(cr.description, 100_000),
-            clip(cr.checkCommand, 10_000),
-          ],
-        );
-        // Another transaction inserted it since the state was loaded: retried, it is then a duplicate.
-        if (!inserted.rows.length) throw new NotReady(`change request ${crId} inserted concurrently`);
-        return;
+      if (event.kind === 'transition') {
+        // Each transition of a request carries its next sequence number (the event stream's resume point).
+        const sequence = await nextTransitionSequence(tx, crId);
+        const transition = { changeRequestId: crId, sequence, atMs: Date.now(), ...event.fields };
+        await this.outbox.enqueue(tx, Topics.phaseTransitions, crId, transition);
+      } else if (event.kind === 'accepted-request') {
+        await this.outbox.enqueue(tx, Topics.acceptedRequests, crId, event.request as Record<string, unknown>);
+      } else {
+        await this.outbox.enqueue(tx, Topics.buildRequests, crId, event.request as Record<string, unknown>);
       }
-      case 'move':
-        return this.move(tx, crId, u.from, u.to, u.reason);
-      case 'set-base-commit':
-        await tx.query('UPDATE change_requests SET base_commit = $2 WHERE id = $1', [crId, u.baseCommit]);
-        return;
-      case 'insert-task':
-        await tx.query(
-          `INSERT INTO tasks (id, change_request_id, goal, status, task_b64, depends_on)
-           VALUES ($1, $2, $3, 'PENDING', $4, $5) ON CONFLICT (id) DO NOTHING`,
-          [u.task.id, crId, u.task.goal, encodeTaskBase64(u.task), JSON.stringify(u.task.dependsOn ?? [])],
-        );
-        return;
-      case 'account-result':
-        await afterResult(tx, u.result, this.options.accounting);
-        orchestratorMetrics.taskResults.inc({ status: taskStateName(u.status) });
-        return;
-      case 'requeue-task':
-        await tx.query(
-          `UPDATE tasks SET status = 'PENDING', notes = $2, attempts = attempts + $3, task_b64 = $4 WHERE id = $1`,
-          [u.taskId, u.notes, u.attempts, encodeTaskBase64(u.task)],
-        );
-        return;
-      case 'finish-task':
-        await tx.query(
-          `UPDATE tasks SET status = $2, branch = $3, commit_sha = $4, notes = $5, attempts = attempts + $6, finished_at = now()
-           WHERE id = $1`,
-          [u.taskId, taskStateName(u.status), u.branch, u.commitSha, u.notes, u.attempts],
-        );
-        return;
-      case 'add-tokens':
-        await tx.query(
-          `UPDATE tasks SET prompt_tokens = prompt_tokens + $2, completion_tokens = completion_tokens + $3,
-           total_tokens = total_tokens + $4 WHERE id = $1`,
-          [u.taskId, u.usage.promptTokens ?? 0, u.usage.completionTokens ?? 0, u.usage.totalTokens ?? 0],
-        );
-        return;
-      case 'dispatch-task':
-        await tx.query(
-          `UPDATE tasks SET status = 'DISPATCHED', dispatch = $2, dispatched_at = now(), task_b64 = $4,
-           deadline_at = now() + ($3::text || ' milliseconds')::interval WHERE id = $1`,
-          [u.taskId, u.task.dispatch, String(this.options.taskDeadlineMs), encodeTaskBase64(u.task)],
-        );
-        return;
-      case 'cancel-task':
-        await tx.query(`UPDATE tasks SET status = 'CANCELLED', finished_at = now() WHERE id = $1`, [u.taskId]);
-        return;
-      case 'set-integration-branch':
-        await tx.query('UPDATE change_requests SET integration_branch = $2 WHERE id = $1', [crId, u.branch]);
-        return;
     }
+    return moves;
   }
 
   /** Runs one after-commit effect. */
@@ -482,23 +358,12 @@ export class Orchestrator {
         try {
           await this.deps.launcher.launch(task);
         } catch (err) {
-          // The launcher could not start it: report it as the agent would, so the state machine moves on.
-          await reportForAgent(
-            this.deps.bus,
-            { id: task.id ?? '', changeRequestId, dispatch: task.dispatch ?? 0 },
-            S.HARD_FAIL,
-            farm.v1.FailedStep.STEP_LAUNCH,
-            [`launcher failed: ${errorMessage(err)}`],
-          );
+          // The launcher could not start it: decided as that dispatch's HARD_FAIL, so the request moves on.
+          const error = errorMessage(err);
+          this.deps.log.warn('task launch failed', { changeRequestId, taskId: task.id, error });
+          const failed = { kind: 'launch-failed' as const, taskId: task.id ?? '', dispatch: task.dispatch ?? 0, error };
+          await this.decideOnce(changeRequestId, failed);
         }
-        return;
-      }
-      case 'report-for-agent': {
-        const ids = { changeRequestId: effect.task.changeRequestId, taskId: effect.task.id };
-        if (effect.failedStep === farm.v1.FailedStep.STEP_COST_CAP) {
-          this.deps.log.warn('task not started: cost cap', { ...ids, reason: effect.notes[0] });
-        }
-        await reportForAgent(this.deps.bus, effect.task, effect.status, effect.failedStep, effect.notes);
         return;
       }
       case 'stop-task':
@@ -523,42 +388,6 @@ export class Orchestrator {
     }
   }
 
-  /** Writes a phase change the decider allowed; metrics and log as it happens. */
-  private async move(tx: SqlExecutor, id: string, from: Phase, to: Phase, reason: string): Promise<void> {
-    const cur = await tx.query<{ secs: string }>(
-      'SELECT EXTRACT(EPOCH FROM (now() - updated_at)) AS secs FROM change_requests WHERE id = $1',
-      [id],
-    );
-    if (from !== P.PHASE_UNSPECIFIED)
-      orchestratorMetrics.phaseSeconds.observe({ phase: phaseName(from) }, Number(cur.rows[0].secs));
-    await tx.query('UPDATE change_requests SET phase = $2, reason = $3, updated_at = now() WHERE id = $1', [
-      id,
-      phaseName(to),
-      reason,
-    ]);
-    orchestratorMetrics.transitions.inc({ to: phaseName(to) });
-    this.deps.log.info('phase transition', { changeRequestId: id, from: phaseName(from), to: phaseName(to), reason });
-  }
-
-  /** Writes a PhaseTransition with the request's next sequence number to the outbox. */
-  private async emit(tx: SqlExecutor, id: string, fields: farm.v1.IPhaseTransition): Promise<void> {
-    const seq = await tx.query<{ seq: string }>(
-      'UPDATE change_requests SET seq = seq + 1 WHERE id = $1 RETURNING seq',
-      [id],
-    );
-    await this.enqueue(tx, Topics.phaseTransitions, id, {
-      changeRequestId: id,
-      sequence: Number(seq.rows[0].seq),
-      atMs: Date.now(),
-      ...fields,
-    });
-  }
-
-  private async enqueue<T>(tx: SqlExecutor, spec: TopicSpec<T>, key: string, message: Record<string, unknown>) {
-    const payload = encodeMessage(spec, message).toString('base64');
-    await tx.query('INSERT INTO outbox (topic, msg_key, payload_b64) VALUES ($1, $2, $3)', [spec.name, key, payload]);
-  }
-
   /**
    * Runs `fn` in one transaction in which it may write events to the outbox (the HTTP API's submissions and
    * cancels); once committed they are published by the same serialised flush as the orchestrator's own.
@@ -566,29 +395,14 @@ export class Orchestrator {
    */
   async writeThroughOutbox<R>(fn: (tx: SqlExecutor, outbox: OutboxWriter) => Promise<R>): Promise<R> {
     const result = await this.deps.store.transaction((tx) =>
-      fn(tx, (spec, key, message) => this.enqueue(tx, spec, key, message as Record<string, unknown>)),
+      fn(tx, (spec, key, message) => this.outbox.enqueue(tx, spec, key, message)),
     );
     await this.flushOutbox().catch(() => undefined); // logged by flushOutbox, retried by the next flush
     return result;
   }
 
-  /** Publishes committed outbox rows in order; serialised so events of one request keep their order. */
+  /** Publishes committed outbox rows in order (serialised, so events of one request keep their order). */
   flushOutbox(): Promise<void> {
-    const run = this.flushing.then(async () => {
-      const rows = await this.deps.store.query<{ id: string; topic: string; msg_key: string; payload_b64: string }>(
-        'SELECT id, topic, msg_key, payload_b64 FROM outbox WHERE published_at IS NULL ORDER BY id',
-      );
-      for (const row of rows.rows) {
-        await this.deps.bus.publishRaw(row.topic, Buffer.from(row.payload_b64, 'base64'), {
-          key: row.msg_key,
-          headers: { 'content-type': 'application/x-protobuf' },
-        });
-        await this.deps.store.query('UPDATE outbox SET published_at = now() WHERE id = $1', [row.id]);
-      }
-    });
-    this.flushing = run.catch((err) => this.deps.log.error('outbox flush failed; retried on the next event', { err }));
-    return run;
+    return this.outbox.flush();
   }
 }
-
-const clip = (value: string | null | undefined, max: number) => (value ?? '').slice(0, max);

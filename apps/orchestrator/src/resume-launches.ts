@@ -1,6 +1,6 @@
-import { decodeTaskBase64 } from '@farm/proto';
 import { migrate, type SqlStore } from '@farm/store';
 import type { TaskLauncher } from './launcher';
+import { dispatchedTasks } from './request-store';
 import { orchestratorMigrations } from './schema';
 
 /**
@@ -10,14 +10,7 @@ import { orchestratorMigrations } from './schema';
 export async function resumeLaunches(store: SqlStore, launcher: TaskLauncher): Promise<number> {
   if (!launcher.resume) return 0;
   await migrate(store, orchestratorMigrations);
-  const rows = await store.query<{ task_b64: string; dispatch: number }>(
-    `SELECT task_b64, dispatch FROM tasks WHERE status = 'DISPATCHED' ORDER BY id`,
-  );
-  const tasks = rows.rows.map((r) => {
-    const task = decodeTaskBase64(r.task_b64);
-    task.dispatch = Number(r.dispatch);
-    return task;
-  });
+  const tasks = await dispatchedTasks(store);
   await launcher.resume(tasks);
   return tasks.length;
 }

@@ -85,3 +85,23 @@ CREATE INDEX outbox_by_key ON outbox (msg_key, id);
 
 // Task costs (the request cost cap) and the lessons table.
 orchestratorMigrations.push(...taskAccountingMigrations);
+
+// The sweep prunes sent outbox rows and applied-message ids by age.
+orchestratorMigrations.push({
+  name: 'orchestrator-004-retention',
+  sql: `
+CREATE INDEX outbox_sent_by_age ON outbox (published_at) WHERE published_at IS NOT NULL;
+CREATE INDEX processed_messages_by_age ON processed_messages (processed_at);
+`,
+});
+
+// Tasks and events are kept as their protobuf bytes (they were base64 text); existing rows are converted.
+orchestratorMigrations.push({
+  name: 'orchestrator-005-bytes',
+  sql: `
+ALTER TABLE tasks RENAME COLUMN task_b64 TO task;
+ALTER TABLE tasks ALTER COLUMN task TYPE bytea USING decode(task, 'base64');
+ALTER TABLE outbox RENAME COLUMN payload_b64 TO payload;
+ALTER TABLE outbox ALTER COLUMN payload TYPE bytea USING decode(payload, 'base64');
+`,
+});

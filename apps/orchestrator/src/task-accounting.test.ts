@@ -2,7 +2,9 @@ import { farm } from '@farm/proto';
 import { migrate, type SqlStore } from '@farm/store';
 import { testPgliteStore } from '@farm/store/testing';
 import { orchestratorMigrations } from './schema';
-import { afterResult, beforeDispatch, taskAccountingMigrations, type TaskAccountingSettings } from './task-accounting';
+import { storeLesson } from '@farm/lessons';
+import { applyUpdates, loadRequestState } from './request-store';
+import { gateDispatch, lessonToKeep, taskAccountingMigrations, type TaskAccountingSettings } from './task-accounting';
 
 const S = farm.v1.CommitStatus;
 const settings: TaskAccountingSettings = { requestMaxCostUsd: 0.5, lessons: true, lessonsPerTask: 3 };
@@ -16,11 +18,26 @@ beforeAll(async () => {
   );
   for (const id of ['t1', 't2'])
     await store.query(
-      `INSERT INTO tasks (id, change_request_id, goal, status, task_b64) VALUES ($1, 'cr', 'g', 'DISPATCHED', '')`,
+      `INSERT INTO tasks (id, change_request_id, goal, status, task) VALUES ($1, 'cr', 'g', 'DISPATCHED', '')`,
       [id],
     );
 });
 afterAll(() => store.close());
+
+/** A task's gate as the decider takes it, from the request's state as the store loads it. */
+async function beforeDispatch(db: SqlStore, crId: string, task: farm.v1.ICodingTask, s: TaskAccountingSettings) {
+  const state = await loadRequestState(db, crId, s);
+  const spentUsd = state.tasks.reduce((sum, t) => sum + t.costUsd, 0);
+  return gateDispatch(task, { spentUsd, lessonCandidates: state.lessonCandidates ?? [] }, s);
+}
+
+/** A task result counted as the orchestrator writes it: its cost added to its row, its lesson kept if it should be. */
+async function afterResult(db: SqlStore, result: farm.v1.ICommitResult, s: TaskAccountingSettings): Promise<void> {
+  const costUsd = result.costUsd ?? 0;
+  await applyUpdates(db, 'cr', [{ kind: 'add-cost', taskId: result.taskId!, costUsd }], { taskDeadlineMs: 0 });
+  const lesson = lessonToKeep(result, s);
+  if (lesson) await storeLesson(db, lesson);
+}
 
 test('a request under its cap dispatches with the repository’s similar lessons; after the first task spent the cap, the second does not start', async () => {
   const repo = { url: 'http://git/calc.git' };

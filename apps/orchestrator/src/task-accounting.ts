@@ -1,12 +1,16 @@
 import { farm } from '@farm/proto';
-import { lessonMigrations, lessonsConfigSchema, lessonsForTask, storeLesson, type LessonsConfig } from '@farm/lessons';
-import type { SqlExecutor } from '@farm/store';
-import { costCapConfigSchema, costCapMigrations, mayStartTask, requestCostSoFar, type CostCapConfig } from './cost-cap';
+import {
+  lessonMigrations,
+  lessonsConfigSchema,
+  selectLessons,
+  type LessonsConfig,
+  type StoredLesson,
+} from '@farm/lessons';
+import { costCapConfigSchema, costCapMigrations, mayStartTask, type CostCapConfig } from './cost-cap';
 
 /**
- * The orchestrator's side of the agents' budgets and lessons, in two calls on its dispatch and result paths:
- * `beforeDispatch` (cost cap, lessons attached to the task) and `afterResult` (the task's cost added up,
- * its lesson stored). Both run inside the orchestrator's transaction for the event.
+ * The orchestrator's side of the agents' budgets and lessons, as pure rules the decider applies: `gateDispatch`
+ * (cost cap, lessons attached to the task) and `lessonToKeep` (which result's lesson is stored).
  */
 export interface TaskAccountingSettings {
   /** US dollars per change request; 0: no cap. */
@@ -14,6 +18,9 @@ export interface TaskAccountingSettings {
   lessons: boolean;
   lessonsPerTask: number;
 }
+
+/** No cap, no lessons (the decider's default). */
+export const NO_ACCOUNTING: TaskAccountingSettings = { requestMaxCostUsd: 0, lessons: false, lessonsPerTask: 0 };
 
 export const taskAccountingConfigSchema = costCapConfigSchema.merge(lessonsConfigSchema);
 
@@ -31,28 +38,23 @@ export const taskAccountingMigrations = [...costCapMigrations, ...lessonMigratio
 export type DispatchGate = { start: true; task: farm.v1.ICodingTask } | { start: false; reason: string };
 
 /** Before a task is launched: refuse it when its request has spent its cap, else attach its lessons. */
-export async function beforeDispatch(
-  db: SqlExecutor,
-  changeRequestId: string,
+export function gateDispatch(
   task: farm.v1.ICodingTask,
-  settings: TaskAccountingSettings,
-): Promise<DispatchGate> {
-  const spentUsd = settings.requestMaxCostUsd > 0 ? await requestCostSoFar(db, changeRequestId) : 0;
+  request: { spentUsd: number; lessonCandidates: readonly StoredLesson[] },
+  settings: TaskAccountingSettings = NO_ACCOUNTING,
+): DispatchGate {
+  const { spentUsd } = request;
   const decision = mayStartTask({ capUsd: settings.requestMaxCostUsd, spentUsd, taskId: task.id ?? '' });
   if (!decision.start) return decision;
-  const lessons = settings.lessons ? await lessonsForTask(db, task, settings.lessonsPerTask) : [];
+  const lessons = settings.lessons ? selectLessons(request.lessonCandidates, task, settings.lessonsPerTask) : [];
   return { start: true, task: { ...task, lessons } };
 }
 
-/** After a task's result counted: add its cost to the task's row, and store its lesson when it succeeded. */
-export async function afterResult(
-  db: SqlExecutor,
+/** The lesson of a task's result to keep for later tasks: a success's, when lessons are on. */
+export function lessonToKeep(
   result: farm.v1.ICommitResult,
   settings: TaskAccountingSettings,
-): Promise<void> {
-  if (result.costUsd) {
-    await db.query('UPDATE tasks SET cost_usd = cost_usd + $2 WHERE id = $1', [result.taskId, result.costUsd]);
-  }
-  if (settings.lessons && result.lesson && result.status === farm.v1.CommitStatus.SUCCESS)
-    await storeLesson(db, result.lesson);
+): farm.v1.ILesson | undefined {
+  if (settings.lessons && result.lesson && result.status === farm.v1.CommitStatus.SUCCESS) return result.lesson;
+  return undefined;
 }

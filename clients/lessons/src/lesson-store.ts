@@ -88,7 +88,7 @@ export async function listLessons(
 }
 
 /** How many recent lessons of a repository are ranked for a new task (ranking is in memory). */
-const CANDIDATES = 500;
+export const LESSON_CANDIDATES = 500;
 
 /**
  * The lessons of the task's repository most similar to it (goal, main file, symbols), best first, as they
@@ -101,9 +101,20 @@ export async function lessonsForTask(
 ): Promise<farm.v1.ILesson[]> {
   const repoUrl = task.repo?.url;
   if (!repoUrl || limit <= 0) return [];
-  const candidates = (await listLessons(db, { repoUrl, limit: CANDIDATES })).filter((l) => l.taskId !== task.id);
+  return selectLessons(await listLessons(db, { repoUrl, limit: LESSON_CANDIDATES }), task, limit);
+}
+
+/** `lessonsForTask` over candidates already read (newest first): those of the task's repository, ranked. */
+export function selectLessons(
+  candidates: readonly StoredLesson[],
+  task: farm.v1.ICodingTask,
+  limit: number,
+): farm.v1.ILesson[] {
+  const repoUrl = task.repo?.url;
+  if (!repoUrl || limit <= 0) return [];
+  const mine = candidates.filter((l) => l.repoUrl === repoUrl && l.taskId !== task.id);
   const query = [task.goal ?? '', task.path ?? '', ...(task.symbols ?? [])].join('\n');
-  return rankLessons(query, candidates, limit).map((l) => ({
+  return rankLessons(query, mine, limit).map((l) => ({
     repoUrl: l.repoUrl,
     taskId: l.taskId,
     goal: l.goal,

@@ -1,5 +1,5 @@
 // The request cost cap, enforced by the orchestrator across tasks, on Kafka and PostgreSQL with real agents.
-import { failedStepName, farm } from '@farm/proto';
+import { farm } from '@farm/proto';
 import { KafkaBus } from '@farm/bus';
 import { getRequest } from '@farm/orchestrator';
 import { createPgStore, type SqlStore } from '@farm/store';
@@ -52,9 +52,20 @@ describe('the request cost cap', () => {
     expect(mul.costUsd).toBeGreaterThan(0.000001);
     // The second task never ran: no agent asked the model about it, and its result is the cap's, not an agent's.
     expect(h.model.requests.some((r) => JSON.stringify(r.messages).includes('TASK GOAL:\\nAdd divide'))).toBe(false);
-    const div = h.results.find((r) => r.taskId.endsWith('-div'))!;
-    expect([div.status, failedStepName(div.failedStep)]).toEqual([farm.v1.CommitStatus.HARD_FAIL, 'cost-cap']);
+    // The orchestrator decided the refusal itself (no CommitResult on the bus): the task is recorded HARD_FAIL
+    // with the cost cap's reason, and its transition says so.
+    expect(h.results.some((r) => r.taskId.endsWith('-div'))).toBe(false);
     const status = await getRequest(store, id);
+    const div = status!.tasks.find((t) => t.id.endsWith('-div'))!;
+    expect([div.status, div.notes]).toEqual(['HARD_FAIL', expect.stringMatching(/^cost cap reached: .* not started$/)]);
+    expect(seen).toContainEqual(
+      expect.objectContaining({
+        taskId: div.id,
+        taskState: farm.v1.TaskState.TASK_HARD_FAIL,
+        taskStatus: farm.v1.CommitStatus.HARD_FAIL,
+        reason: expect.stringContaining('cost cap reached'),
+      }),
+    );
     expect(status!.request.costUsd).toBeCloseTo(mul.costUsd, 8);
   });
 });
