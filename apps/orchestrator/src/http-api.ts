@@ -17,7 +17,7 @@ import {
 import { streamTransitions, type EventStreamOptions } from './change-request-events';
 import type { Orchestrator } from './orchestrator';
 import { parsePhase } from './phases';
-import { getRequest, listRequests, requestPhase, SUBMITTED } from './state-queries';
+import { getRequest, listRequests, recordApiSubmission, requestPhase, SUBMITTED } from './request-store';
 
 export interface ChangeRequestApiDeps {
   store: SqlStore;
@@ -100,19 +100,19 @@ export function changeRequestApi(deps: ChangeRequestApiDeps): RouteHandler {
     const id = input.changeRequestId;
     const digest = submissionDigest(input);
     return deps.orchestrator.writeThroughOutbox(async (tx, outbox) => {
-      const inserted = await tx.query(
-        `INSERT INTO api_submissions (id, digest, title, repo_url, base_ref) VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT (id) DO NOTHING RETURNING id`,
-        [id, digest, input.title, input.repo.url, input.repo.baseRef],
-      );
-      if (!inserted.rows.length) {
-        const prior = await tx.query<{ digest: string }>('SELECT digest FROM api_submissions WHERE id = $1', [id]);
-        if (prior.rows[0]?.digest === digest) return false;
+      const recorded = await recordApiSubmission(tx, {
+        id,
+        digest,
+        title: input.title,
+        repoUrl: input.repo.url,
+        baseRef: input.repo.baseRef,
+      });
+      if (recorded === 'same') return false;
+      if (recorded === 'different') {
         throw new ApiError(409, `change request ${id} was already submitted with different content`, 'changeRequestId');
       }
       // Submitted straight to the bus before: the API cannot tell whether it is the same request.
-      const onBus = await tx.query('SELECT 1 FROM change_requests WHERE id = $1', [id]);
-      if (onBus.rows.length) {
+      if (recorded === 'on-bus') {
         throw new ApiError(409, `change request ${id} already exists (submitted through the bus)`, 'changeRequestId');
       }
       await outbox(Topics.changeRequests, id, {

@@ -28,7 +28,7 @@ export {
   type RequestSummary,
   type TaskSummary,
   type TokenTotals,
-} from './state-queries';
+} from './request-store';
 export { changeRequestApi, type ChangeRequestApiDeps } from './http-api';
 export { parseChangeRequestInput, type ChangeRequestInput } from './change-request-input';
 export { readTransitions, isFinalTransition } from './change-request-events';

@@ -308,7 +308,7 @@ export async function requestsByPhase(db: SqlExecutor): Promise<{ phase: string;
 const taskColumn = (task: farm.v1.ICodingTask) => Buffer.from(farm.v1.CodingTask.encode(task).finish());
 const clip = (value: string | null | undefined, max: number) => (value ?? '').slice(0, max);
 
-// The HTTP API's reads (state-queries.ts re-exports them under the names the API imports).
+// The HTTP API's reads and its record of submissions.
 
 /** Tokens the model was paid for, summed over every dispatch (of a task, or of all tasks of a request). */
 export interface TokenTotals {
@@ -353,6 +353,37 @@ export interface TaskSummary {
 }
 
 export const SUBMITTED = 'SUBMITTED';
+
+/** A submission over the API as recorded (the digest tells a repeated submission from a different one). */
+export interface ApiSubmission {
+  id: string;
+  digest: string;
+  title: string;
+  repoUrl: string;
+  baseRef: string;
+}
+
+/**
+ * Records an API submission inside the caller's transaction: `new` when recorded now; `same` when this id was
+ * submitted with the same content; `different` when with other content; `on-bus` when a request of this id came
+ * straight over the bus (the API cannot tell whether it is the same request).
+ */
+export async function recordApiSubmission(
+  tx: SqlExecutor,
+  s: ApiSubmission,
+): Promise<'new' | 'same' | 'different' | 'on-bus'> {
+  const inserted = await tx.query(
+    `INSERT INTO api_submissions (id, digest, title, repo_url, base_ref) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (id) DO NOTHING RETURNING id`,
+    [s.id, s.digest, s.title, s.repoUrl, s.baseRef],
+  );
+  if (!inserted.rows.length) {
+    const prior = await tx.query<{ digest: string }>('SELECT digest FROM api_submissions WHERE id = $1', [s.id]);
+    return prior.rows[0]?.digest === s.digest ? 'same' : 'different';
+  }
+  const onBus = await tx.query('SELECT 1 FROM change_requests WHERE id = $1', [s.id]);
+  return onBus.rows.length ? 'on-bus' : 'new';
+}
 
 const CONSUMED = `SELECT c.id, c.phase, c.title, c.repo_url, c.base_ref, c.base_commit, c.reason, c.integration_branch,
   c.created_at, c.updated_at, s.done, s.total, s.attempts, s.prompt_tokens, s.completion_tokens, s.total_tokens,
