@@ -1,5 +1,5 @@
-export { runCodingTask, branchFor, type AgentDeps } from './run-task';
-export { agentDepsFromConfig } from './agent-deps';
+export { runCodingTask, branchFor } from './run-task';
+export { agentDepsFromConfig, type AgentDeps, type AgentServices, type AgentSettings } from './agent-deps';
 export { agentConfigSchema, agentWorkerConfigSchema, loadAgentConfig, type AgentConfig } from './config';
 export { buildPrompt } from './prompt';
 export { readTask, BadTaskInput } from './read-task';

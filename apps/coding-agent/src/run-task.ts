@@ -3,29 +3,21 @@ import path from 'node:path';
 import { failedStepName, farm } from '@farm/proto';
 import { cloneAtCommit, commitAll } from '@farm/git';
 import { applyModelEdit, PatchRejected } from '@farm/patch';
-import { ModelAnswerInvalid, ModelUnavailable, type JsonModel, type PatchModel, type ToolModel } from '@farm/llm';
+import { ModelAnswerInvalid, ModelUnavailable } from '@farm/llm';
 import { FarmError, errorMessage, type Logger } from '@farm/runtime';
-import type { SymbolLeases } from '@farm/srm-client';
-import {
-  describeFailure,
-  planChecks,
-  runChecks,
-  type CheckCeilings,
-  type CheckStep,
-  type CheckPlan,
-} from '@farm/sandbox';
+import { describeFailure, planChecks, runChecks, type CheckStep, type CheckPlan } from '@farm/sandbox';
 import { buildPrompt } from './prompt';
 import { revertFiles } from './work-tree';
 import { retrieveContext } from './retrieve-context';
-import type { RagApi } from '@farm/rag';
 import { agentMetrics } from './metrics';
 import { openTrajectory, type Trajectory } from './trajectory';
-import { costOfCall, DEFAULT_MODEL_PRICES, type ModelPrices } from './model-prices';
-import { DEFAULT_BUDGET, TaskBudget, type BudgetLimits } from './task-budget';
+import { costOfCall, DEFAULT_MODEL_PRICES } from './model-prices';
+import { DEFAULT_BUDGET, TaskBudget } from './task-budget';
 import { runToolLoop, type ToolLoopState } from './tool-loop';
-import { AgentToolBox, type ToolLimits } from './tools/agent-tools';
+import { AgentToolBox } from './tools/agent-tools';
 import { secretRedactor, type Redactor } from './tools/redact-secrets';
 import { lessonFromTask } from './lessons-prompt';
+import type { AgentDeps } from './agent-deps';
 import type { RetrievedContext } from './retrieve-context';
 import { claimAndPush, completePushedBranch, pushedCommit, type Delivery } from './task-branch';
 import { taskCommitMessage } from './task-commit';
@@ -33,53 +25,6 @@ import { taskCommitMessage } from './task-commit';
 const S = farm.v1.CommitStatus;
 const Strategy = farm.v1.AgentStrategy;
 const F = farm.v1.FailedStep;
-
-/** `auto`: the tool loop when a tool model is configured, falling back to `diff` when the endpoint refuses tools. */
-export type StrategySetting = 'auto' | 'tools' | 'diff';
-
-export interface AgentDeps {
-  model: PatchModel;
-  log: Logger;
-  /** Where task checkouts are made; each task gets its own temporary directory. */
-  workRoot: string;
-  /** Attempts after the first (default 2). */
-  maxRetries: number;
-  checkTimeoutMs: number;
-  /** The operator's other limits on checks and run_command (default: DEFAULT_CHECK_CEILINGS, no host network). */
-  checkCeilings?: Partial<Omit<CheckCeilings, 'timeoutSeconds'>>;
-  /** Extra environment for the repo's checks (e.g. npm_config_cache); secrets are still dropped. */
-  checkEnv?: Record<string, string>;
-  /** Directories besides the checkout that checks and run_command may write (a shared package cache). */
-  checkWritableDirs?: string[];
-  /** Tokens of retrieved context in a prompt, unless the task sets its own budget. */
-  contextBudgetTokens: number;
-  /** The rag-service; without it the agent indexes its checkout into an embedded index. */
-  rag?: RagApi;
-  /** Directory for one JSONL trajectory file per task; none written when unset. */
-  trajectoryDir?: string;
-  author: { name: string; email: string };
-  /** The srm, to claim the task's reserved leases before the push (and release them on a HARD_FAIL). */
-  leases?: Pick<SymbolLeases, 'claim' | 'release'>;
-  /** The tool strategy's model; without it every task runs the diff strategy. */
-  toolModel?: ToolModel;
-  /** The reviewer of final diffs (tool strategy); without it nothing is reviewed. */
-  reviewModel?: JsonModel;
-  /** Default strategy for tasks that do not name one (default 'auto'). */
-  strategy?: StrategySetting;
-  /** Review rounds before an unapproved change ends the task as SOFT_FAIL (default 2; 0 turns review off). */
-  reviewRounds?: number;
-  /** Steps, tokens and cost a task may use (defaults in DEFAULT_BUDGET). */
-  budget?: Partial<BudgetLimits>;
-  /** US dollars per million tokens by model (default DEFAULT_MODEL_PRICES). */
-  prices?: ModelPrices;
-  /** Tokens the tool loop's conversation is kept within (default 100000). */
-  contextWindowTokens?: number;
-  toolLimits?: Partial<ToolLimits>;
-  /** Use the task's lessons in the prompt and report a lesson on SUCCESS (default true). */
-  lessons?: boolean;
-  /** Values that must never reach the model, a log or the trajectory (the model key, git tokens). */
-  secrets?: string[];
-}
 
 /** What a strategy hands over when the tree holds a change that passed the checks. */
 interface ReadyToCommit {
@@ -117,15 +62,15 @@ export async function runCodingTask(task: farm.v1.ICodingTask, deps: AgentDeps):
 }
 
 async function runTaskSteps(task: farm.v1.ICodingTask, deps: AgentDeps): Promise<farm.v1.ICommitResult> {
-  const log = deps.log.child({ changeRequestId: task.changeRequestId, taskId: task.id });
+  const log = deps.services.log.child({ changeRequestId: task.changeRequestId, taskId: task.id });
   const branch = branchFor(task.id!);
   const url = task.repo?.url ?? '';
   const durations: farm.v1.IStepDuration[] = [];
   let attempts = 0;
-  const budget = new TaskBudget({ ...DEFAULT_BUDGET, ...deps.budget });
+  const budget = new TaskBudget({ ...DEFAULT_BUDGET, ...deps.settings.budget });
   const state: ToolLoopState = { attempts: 0, reviews: [], model: '', malformedRetries: 0 };
   let strategy = chooseStrategy(task, deps);
-  const redact = secretRedactor(deps.secrets ?? []);
+  const redact = secretRedactor(deps.settings.secrets ?? []);
   const timed = async <T>(step: string, attempt: number, fn: () => Promise<T>): Promise<T> => {
     const start = process.hrtime.bigint();
     try {
@@ -136,7 +81,7 @@ async function runTaskSteps(task: farm.v1.ICodingTask, deps: AgentDeps): Promise
       agentMetrics.stepSeconds.observe({ step }, seconds);
     }
   };
-  const trajectory = openTrajectory(deps.trajectoryDir, task.id!, task.dispatch ?? 1, redact);
+  const trajectory = openTrajectory(deps.settings.trajectoryDir, task.id!, task.dispatch ?? 1, redact);
   const result = (status: farm.v1.CommitStatus, fields: Partial<farm.v1.ICommitResult>): farm.v1.ICommitResult => {
     if (strategy === 'tools') attempts = state.attempts;
     agentMetrics.tasks.inc({ status: S[status] });
@@ -172,8 +117,8 @@ async function runTaskSteps(task: farm.v1.ICodingTask, deps: AgentDeps): Promise
     return full;
   };
 
-  await mkdir(deps.workRoot, { recursive: true });
-  const workDir = await mkdtemp(path.join(deps.workRoot, `${task.id}-`));
+  await mkdir(deps.settings.workRoot, { recursive: true });
+  const workDir = await mkdtemp(path.join(deps.settings.workRoot, `${task.id}-`));
   const repoDir = path.join(workDir, 'repo');
   const delivered = (delivery: Delivery, more: Partial<farm.v1.ICommitResult> = {}) => {
     if (delivery.kind === 'refused') throw new TaskAborted(delivery.step, delivery.reason, delivery.status);
@@ -187,7 +132,8 @@ async function runTaskSteps(task: farm.v1.ICodingTask, deps: AgentDeps): Promise
   try {
     // Idempotent by task id: the task's own commit already on its branch is completed, not redone.
     const pushed = await pushedCommit(url, branch, log);
-    if (pushed) return delivered(await completePushedBranch(task, url, branch, pushed, { ...deps, log }));
+    if (pushed)
+      return delivered(await completePushedBranch(task, url, branch, pushed, { leases: deps.services.leases, log }));
 
     await timed('clone', 0, () =>
       cloneAtCommit({ url, ref: task.repo?.baseRef || 'main', commit: task.repo?.baseCommit ?? '', dir: repoDir }),
@@ -196,8 +142,8 @@ async function runTaskSteps(task: farm.v1.ICodingTask, deps: AgentDeps): Promise
     });
     const context = await timed('retrieve', 0, () =>
       retrieveContext(task, repoDir, {
-        rag: deps.rag,
-        budgetTokens: task.contextBudgetTokens || deps.contextBudgetTokens,
+        rag: deps.services.rag,
+        budgetTokens: task.contextBudgetTokens || deps.settings.contextBudgetTokens,
         log,
       }),
     );
@@ -207,7 +153,7 @@ async function runTaskSteps(task: farm.v1.ICodingTask, deps: AgentDeps): Promise
       ? { steps: [{ name: 'check', run: task.checkCommand }] as CheckStep[], source: 'config', skipped: [] }
       : planChecks(repoDir);
     trajectory.record('checks', { steps: plan.steps, skipped: plan.skipped, strategy });
-    const taskForModel = deps.lessons === false ? { ...task, lessons: [] } : task;
+    const taskForModel = deps.settings.lessons === false ? { ...task, lessons: [] } : task;
 
     let outcome: ReadyToCommit | farm.v1.ICommitResult;
     // What both strategies work with.
@@ -221,7 +167,7 @@ async function runTaskSteps(task: farm.v1.ICodingTask, deps: AgentDeps): Promise
         // `auto` on an endpoint without tool calling: its first request is refused; the task runs as a diff.
         const refusesTools =
           err instanceof ModelUnavailable && [400, 404, 422].includes(err.status ?? 0) && budget.steps === 0;
-        if (!(refusesTools && deps.strategy !== 'tools' && !task.strategy)) {
+        if (!(refusesTools && deps.settings.strategy !== 'tools' && !task.strategy)) {
           throw err instanceof ModelUnavailable
             ? new TaskAborted(F.STEP_LLM, `model unavailable: ${errorMessage(err)}`)
             : err;
@@ -239,12 +185,21 @@ async function runTaskSteps(task: farm.v1.ICodingTask, deps: AgentDeps): Promise
     if (strategy === 'tools') attempts = state.attempts;
 
     const commitSha = await timed('commit', attempts, () =>
-      commitAll({ dir: repoDir, paths: ready.paths, branch, author: deps.author, message: taskCommitMessage(task) }),
+      commitAll({
+        dir: repoDir,
+        paths: ready.paths,
+        branch,
+        author: deps.settings.author,
+        message: taskCommitMessage(task),
+      }),
     ).catch((err) => {
       throw new TaskAborted(F.STEP_COMMIT, `commit failed: ${errorMessage(err)}`);
     });
-    const delivery = await claimAndPush(task, { dir: repoDir, url, branch, commitSha }, { ...deps, log }, (step, fn) =>
-      timed(step, attempts, fn),
+    const delivery = await claimAndPush(
+      task,
+      { dir: repoDir, url, branch, commitSha },
+      { leases: deps.services.leases, log },
+      (step, fn) => timed(step, attempts, fn),
     );
     if (delivery.kind === 'delivered') {
       log.info('task succeeded', {
@@ -257,7 +212,7 @@ async function runTaskSteps(task: farm.v1.ICodingTask, deps: AgentDeps): Promise
     }
     return delivered(delivery, {
       notes: ready.notes,
-      ...(ready.lesson && deps.lessons !== false ? { lesson: ready.lesson } : {}),
+      ...(ready.lesson && deps.settings.lessons !== false ? { lesson: ready.lesson } : {}),
     });
   } catch (err) {
     if (err instanceof TaskAborted) {
@@ -276,9 +231,9 @@ async function runTaskSteps(task: farm.v1.ICodingTask, deps: AgentDeps): Promise
 
 function chooseStrategy(task: farm.v1.ICodingTask, deps: AgentDeps): 'tools' | 'diff' {
   if (task.strategy === Strategy.DIFF) return 'diff';
-  if (task.strategy === Strategy.TOOLS) return deps.toolModel ? 'tools' : 'diff';
-  if (deps.strategy === 'diff') return 'diff';
-  return deps.toolModel ? 'tools' : 'diff';
+  if (task.strategy === Strategy.TOOLS) return deps.services.toolModel ? 'tools' : 'diff';
+  if (deps.settings.strategy === 'diff') return 'diff';
+  return deps.services.toolModel ? 'tools' : 'diff';
 }
 
 interface StrategyRun {
@@ -307,22 +262,22 @@ async function runToolStrategy(
     root: repoDir,
     redact: run.redact,
     checks: plan.steps,
-    checkTimeoutSeconds: Math.round(deps.checkTimeoutMs / 1000),
-    checkCeilings: deps.checkCeilings,
-    env: deps.checkEnv,
-    writableDirs: deps.checkWritableDirs,
-    limits: deps.toolLimits,
+    checkTimeoutSeconds: Math.round(deps.settings.checkTimeoutMs / 1000),
+    checkCeilings: deps.settings.checkCeilings,
+    env: deps.settings.checkEnv,
+    writableDirs: deps.settings.checkWritableDirs,
+    limits: deps.settings.toolLimits,
     log: run.log,
   });
   const outcome = await runToolLoop(
     task,
     { toolbox, repoDir, context },
     {
-      model: deps.toolModel!,
-      reviewer: deps.reviewModel,
-      reviewRounds: deps.reviewRounds ?? 2,
-      prices: deps.prices ?? DEFAULT_MODEL_PRICES,
-      contextWindowTokens: deps.contextWindowTokens ?? 100_000,
+      model: deps.services.toolModel!,
+      reviewer: deps.services.reviewModel,
+      reviewRounds: deps.settings.reviewRounds ?? 2,
+      prices: deps.settings.prices ?? DEFAULT_MODEL_PRICES,
+      contextWindowTokens: deps.settings.contextWindowTokens ?? 100_000,
       budget: run.budget,
       redact: run.redact,
       trajectory: run.trajectory,
@@ -373,7 +328,7 @@ async function runDiffStrategy(
   const { deps, budget, trajectory, log, timed } = run;
   const feedback: string[] = [];
   let firstFailure: string | undefined;
-  const maxAttempts = 1 + (task.maxRetries || plan.maxRetries || deps.maxRetries);
+  const maxAttempts = 1 + (task.maxRetries || plan.maxRetries || deps.settings.maxRetries);
   let attempts = 0;
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
     const exhausted = budget.exhausted();
@@ -387,8 +342,8 @@ async function runDiffStrategy(
     trajectory.record('prompt', { attempt, messages });
     let diff: string;
     try {
-      const answer = await timed('llm', attempt, () => deps.model.proposePatch(messages));
-      const cost = costOfCall(deps.prices ?? DEFAULT_MODEL_PRICES, answer.model, answer.usage);
+      const answer = await timed('llm', attempt, () => deps.services.model.proposePatch(messages));
+      const cost = costOfCall(deps.settings.prices ?? DEFAULT_MODEL_PRICES, answer.model, answer.usage);
       budget.record(answer.usage, cost.usd);
       run.state.model = answer.model;
       run.state.malformedRetries += answer.malformedRetries ?? 0;
@@ -429,9 +384,9 @@ async function runDiffStrategy(
     if (plan.steps.length) {
       const checks = await timed('check', attempt, () =>
         runChecks(repoDir, plan.steps, {
-          ceilings: { ...deps.checkCeilings, timeoutSeconds: Math.round(deps.checkTimeoutMs / 1000) },
-          env: deps.checkEnv,
-          writableDirs: deps.checkWritableDirs,
+          ceilings: { ...deps.settings.checkCeilings, timeoutSeconds: Math.round(deps.settings.checkTimeoutMs / 1000) },
+          env: deps.settings.checkEnv,
+          writableDirs: deps.settings.checkWritableDirs,
           log,
         }),
       );
@@ -472,7 +427,7 @@ async function runDiffStrategy(
 /** Giving up: free the task's symbols for others (best effort; the orchestrator releases them too). */
 async function releaseLeases(task: farm.v1.ICodingTask, deps: AgentDeps, log: Logger): Promise<void> {
   for (const lease of task.reservedLeases ?? []) {
-    await deps.leases
+    await deps.services.leases
       ?.release(lease.id!, lease.fencingToken || undefined)
       .catch((err) => log.warn('lease release failed', { leaseId: lease.id, err }));
   }
