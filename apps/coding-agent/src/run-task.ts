@@ -3,8 +3,8 @@ import path from 'node:path';
 import { failedStepName, farm } from '@farm/proto';
 import { cloneAtCommit, commitAll } from '@farm/git';
 import { applyModelEdit, PatchRejected } from '@farm/patch';
-import { ModelAnswerInvalid, ModelUnavailable } from '@farm/llm';
-import { FarmError, errorMessage, type Logger } from '@farm/runtime';
+import { ModelAnswerInvalid } from '@farm/llm';
+import { errorMessage, type Logger } from '@farm/runtime';
 import { describeFailure, planChecks, runChecks, type CheckStep, type CheckPlan } from '@farm/sandbox';
 import { buildPrompt } from './prompt';
 import { revertFiles } from './work-tree';
@@ -19,32 +19,15 @@ import { secretRedactor, type Redactor } from './tools/redact-secrets';
 import { lessonFromTask } from './lessons-prompt';
 import type { AgentDeps } from './agent-deps';
 import type { RetrievedContext } from './retrieve-context';
-import { claimAndPush, completePushedBranch, pushedCommit, type Delivery } from './task-branch';
+import { claimAndPush, completePushedBranch, pushedCommit } from './task-branch';
 import { taskCommitMessage } from './task-commit';
+import { hardFail, softFail, type StrategyOutcome, type TaskOutcome } from './task-outcome';
 
 const S = farm.v1.CommitStatus;
 const Strategy = farm.v1.AgentStrategy;
 const F = farm.v1.FailedStep;
 
-/** What a strategy hands over when the tree holds a change that passed the checks. */
-interface ReadyToCommit {
-  paths: string[];
-  notes: string[];
-  lesson?: farm.v1.ILesson;
-}
-
 export const branchFor = (taskId: string) => `agt/${taskId}`;
-
-/** A failure that ends the task at once; `step` names where (clone, llm, push, ...). */
-class TaskAborted extends FarmError {
-  constructor(
-    readonly step: farm.v1.FailedStep,
-    message: string,
-    readonly status: farm.v1.CommitStatus = S.HARD_FAIL,
-  ) {
-    super(message, { retryable: false }); // the task ends; the orchestrator decides about another dispatch
-  }
-}
 
 /**
  * One task: clone at the base commit, then either the tool loop (explore and edit with tools, finish only with
@@ -62,15 +45,16 @@ export async function runCodingTask(task: farm.v1.ICodingTask, deps: AgentDeps):
 }
 
 async function runTaskSteps(task: farm.v1.ICodingTask, deps: AgentDeps): Promise<farm.v1.ICommitResult> {
-  const log = deps.services.log.child({ changeRequestId: task.changeRequestId, taskId: task.id });
+  const { services, settings } = deps;
+  const log = services.log.child({ changeRequestId: task.changeRequestId, taskId: task.id });
   const branch = branchFor(task.id!);
   const url = task.repo?.url ?? '';
   const durations: farm.v1.IStepDuration[] = [];
   let attempts = 0;
-  const budget = new TaskBudget({ ...DEFAULT_BUDGET, ...deps.settings.budget });
+  const budget = new TaskBudget({ ...DEFAULT_BUDGET, ...settings.budget });
   const state: ToolLoopState = { attempts: 0, reviews: [], model: '', malformedRetries: 0 };
   let strategy = chooseStrategy(task, deps);
-  const redact = secretRedactor(deps.settings.secrets ?? []);
+  const redact = secretRedactor(settings.secrets ?? []);
   const timed = async <T>(step: string, attempt: number, fn: () => Promise<T>): Promise<T> => {
     const start = process.hrtime.bigint();
     try {
@@ -81,9 +65,19 @@ async function runTaskSteps(task: farm.v1.ICodingTask, deps: AgentDeps): Promise
       agentMetrics.stepSeconds.observe({ step }, seconds);
     }
   };
-  const trajectory = openTrajectory(deps.settings.trajectoryDir, task.id!, task.dispatch ?? 1, redact);
-  const result = (status: farm.v1.CommitStatus, fields: Partial<farm.v1.ICommitResult>): farm.v1.ICommitResult => {
+  const trajectory = openTrajectory(settings.trajectoryDir, task.id!, task.dispatch ?? 1, redact);
+  const result = (outcome: TaskOutcome): farm.v1.ICommitResult => {
     if (strategy === 'tools') attempts = state.attempts;
+    const status = outcome.kind === 'delivered' ? S.SUCCESS : outcome.status;
+    const fields: Partial<farm.v1.ICommitResult> =
+      outcome.kind === 'delivered'
+        ? {
+            commitSha: outcome.commitSha,
+            branchName: branch,
+            notes: outcome.notes,
+            ...(outcome.lesson ? { lesson: outcome.lesson } : {}),
+          }
+        : { failedStep: outcome.failedStep, notes: [outcome.reason, ...(outcome.notes ?? [])] };
     agentMetrics.tasks.inc({ status: S[status] });
     agentMetrics.attempts.observe(attempts);
     const full: farm.v1.ICommitResult = {
@@ -117,33 +111,27 @@ async function runTaskSteps(task: farm.v1.ICodingTask, deps: AgentDeps): Promise
     return full;
   };
 
-  await mkdir(deps.settings.workRoot, { recursive: true });
-  const workDir = await mkdtemp(path.join(deps.settings.workRoot, `${task.id}-`));
+  await mkdir(settings.workRoot, { recursive: true });
+  const workDir = await mkdtemp(path.join(settings.workRoot, `${task.id}-`));
   const repoDir = path.join(workDir, 'repo');
-  const delivered = (delivery: Delivery, more: Partial<farm.v1.ICommitResult> = {}) => {
-    if (delivery.kind === 'refused') throw new TaskAborted(delivery.step, delivery.reason, delivery.status);
-    return result(S.SUCCESS, {
-      commitSha: delivery.commitSha,
-      branchName: branch,
-      ...more,
-      notes: [...delivery.notes, ...(more.notes ?? [])],
-    });
-  };
-  try {
+  const branchDeps = { leases: services.leases, log };
+
+  const steps = async (): Promise<TaskOutcome> => {
     // Idempotent by task id: the task's own commit already on its branch is completed, not redone.
     const pushed = await pushedCommit(url, branch, log);
-    if (pushed)
-      return delivered(await completePushedBranch(task, url, branch, pushed, { leases: deps.services.leases, log }));
+    if (pushed) return completePushedBranch(task, url, branch, pushed, branchDeps);
 
-    await timed('clone', 0, () =>
+    const cloneError = await timed('clone', 0, () =>
       cloneAtCommit({ url, ref: task.repo?.baseRef || 'main', commit: task.repo?.baseCommit ?? '', dir: repoDir }),
-    ).catch((err) => {
-      throw new TaskAborted(F.STEP_CLONE, `clone failed: ${errorMessage(err)}`);
-    });
+    ).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    if (cloneError) return hardFail(F.STEP_CLONE, `clone failed: ${errorMessage(cloneError)}`);
     const context = await timed('retrieve', 0, () =>
       retrieveContext(task, repoDir, {
-        rag: deps.services.rag,
-        budgetTokens: task.contextBudgetTokens || deps.settings.contextBudgetTokens,
+        rag: services.rag,
+        budgetTokens: task.contextBudgetTokens || settings.contextBudgetTokens,
         log,
       }),
     );
@@ -153,76 +141,74 @@ async function runTaskSteps(task: farm.v1.ICodingTask, deps: AgentDeps): Promise
       ? { steps: [{ name: 'check', run: task.checkCommand }] as CheckStep[], source: 'config', skipped: [] }
       : planChecks(repoDir);
     trajectory.record('checks', { steps: plan.steps, skipped: plan.skipped, strategy });
-    const taskForModel = deps.settings.lessons === false ? { ...task, lessons: [] } : task;
+    const taskForModel = settings.lessons === false ? { ...task, lessons: [] } : task;
 
-    let outcome: ReadyToCommit | farm.v1.ICommitResult;
     // What both strategies work with.
-    const shared = { deps, budget, state, trajectory, redact, log, timed, result };
+    const shared = { deps, budget, state, trajectory, redact, log, timed };
     const runDiff = () =>
       runDiffStrategy(taskForModel, repoDir, context, plan, { ...shared, setAttempts: (n) => (attempts = n) });
+    let outcome: StrategyOutcome;
     if (strategy === 'tools') {
-      try {
-        outcome = await runToolStrategy(taskForModel, repoDir, context, plan, shared);
-      } catch (err) {
-        // `auto` on an endpoint without tool calling: its first request is refused; the task runs as a diff.
-        const refusesTools =
-          err instanceof ModelUnavailable && [400, 404, 422].includes(err.status ?? 0) && budget.steps === 0;
-        if (!(refusesTools && deps.settings.strategy !== 'tools' && !task.strategy)) {
-          throw err instanceof ModelUnavailable
-            ? new TaskAborted(F.STEP_LLM, `model unavailable: ${errorMessage(err)}`)
-            : err;
-        }
-        log.warn('the endpoint refused tool calls; running the task with the diff strategy', { err });
-        trajectory.record('fallback', { from: 'tools', to: 'diff', reason: errorMessage(err) });
+      const tools = await runToolStrategy(taskForModel, repoDir, context, plan, shared);
+      // `auto` on an endpoint without tool calling: its first request is refused; the task runs as a diff.
+      if (tools.kind === 'tools-refused' && settings.strategy !== 'tools' && !task.strategy) {
+        log.warn('the endpoint refused tool calls; running the task with the diff strategy', { reason: tools.reason });
+        trajectory.record('fallback', { from: 'tools', to: 'diff', reason: tools.reason });
         strategy = 'diff';
         outcome = await runDiff();
+      } else {
+        outcome = tools.kind === 'tools-refused' ? hardFail(F.STEP_LLM, `model unavailable: ${tools.reason}`) : tools;
       }
     } else {
       outcome = await runDiff();
     }
-    if (!('paths' in outcome)) return outcome;
-    const ready = outcome as ReadyToCommit;
+    if (outcome.kind !== 'ready') return outcome;
+    const ready = outcome;
     if (strategy === 'tools') attempts = state.attempts;
 
-    const commitSha = await timed('commit', attempts, () =>
+    const commit = await timed('commit', attempts, () =>
       commitAll({
         dir: repoDir,
         paths: ready.paths,
         branch,
-        author: deps.settings.author,
+        author: settings.author,
         message: taskCommitMessage(task),
       }),
-    ).catch((err) => {
-      throw new TaskAborted(F.STEP_COMMIT, `commit failed: ${errorMessage(err)}`);
-    });
+    ).then(
+      (sha) => ({ sha }),
+      (err: unknown) => ({ err }),
+    );
+    if ('err' in commit) return hardFail(F.STEP_COMMIT, `commit failed: ${errorMessage(commit.err)}`);
     const delivery = await claimAndPush(
       task,
-      { dir: repoDir, url, branch, commitSha },
-      { leases: deps.services.leases, log },
+      { dir: repoDir, url, branch, commitSha: commit.sha },
+      branchDeps,
       (step, fn) => timed(step, attempts, fn),
     );
-    if (delivery.kind === 'delivered') {
-      log.info('task succeeded', {
-        attempts,
-        branch,
-        commitSha: delivery.commitSha,
-        strategy,
-        costUsd: budget.costUsd,
-      });
-    }
-    return delivered(delivery, {
-      notes: ready.notes,
-      ...(ready.lesson && deps.settings.lessons !== false ? { lesson: ready.lesson } : {}),
+    if (delivery.kind === 'failed') return delivery;
+    log.info('task succeeded', { attempts, branch, commitSha: delivery.commitSha, strategy, costUsd: budget.costUsd });
+    return {
+      ...delivery,
+      notes: [...delivery.notes, ...ready.notes],
+      ...(ready.lesson && settings.lessons !== false ? { lesson: ready.lesson } : {}),
+    };
+  };
+
+  try {
+    const outcome = await steps().catch((err: unknown) => {
+      log.error('task crashed', { err });
+      return hardFail(F.STEP_AGENT, `agent error: ${errorMessage(err)}`);
     });
-  } catch (err) {
-    if (err instanceof TaskAborted) {
-      log.error('task aborted', { step: failedStepName(err.step), err });
+    if (outcome.kind === 'failed') {
+      log[outcome.status === S.HARD_FAIL ? 'error' : 'warn']('task failed', {
+        status: S[outcome.status],
+        step: failedStepName(outcome.failedStep),
+        reason: outcome.reason,
+      });
       // A SOFT_FAIL is dispatched again, and the next agent claims with the same fencing tokens.
-      if (err.status === S.HARD_FAIL) await releaseLeases(task, deps, log);
-      return result(err.status, { failedStep: err.step, notes: [err.message] });
+      if (outcome.status === S.HARD_FAIL) await releaseLeases(task, deps, log);
     }
-    log.error('task crashed', { err });
-    return result(S.HARD_FAIL, { failedStep: F.STEP_AGENT, notes: [`agent error: ${errorMessage(err)}`] });
+    return result(outcome);
   } finally {
     await trajectory.close();
     await rm(workDir, { recursive: true, force: true });
@@ -244,7 +230,6 @@ interface StrategyRun {
   redact: Redactor;
   log: Logger;
   timed: <T>(step: string, attempt: number, fn: () => Promise<T>) => Promise<T>;
-  result: (status: farm.v1.CommitStatus, fields: Partial<farm.v1.ICommitResult>) => farm.v1.ICommitResult;
 }
 
 const budgetName = (reason: string) => (/^token/.test(reason) ? 'tokens' : /^cost/.test(reason) ? 'cost' : 'steps');
@@ -256,28 +241,28 @@ async function runToolStrategy(
   context: RetrievedContext,
   plan: CheckPlan,
   run: StrategyRun,
-): Promise<ReadyToCommit | farm.v1.ICommitResult> {
-  const { deps } = run;
+): Promise<StrategyOutcome | { kind: 'tools-refused'; reason: string }> {
+  const { services, settings } = run.deps;
   const toolbox = new AgentToolBox({
     root: repoDir,
     redact: run.redact,
     checks: plan.steps,
-    checkTimeoutSeconds: Math.round(deps.settings.checkTimeoutMs / 1000),
-    checkCeilings: deps.settings.checkCeilings,
-    env: deps.settings.checkEnv,
-    writableDirs: deps.settings.checkWritableDirs,
-    limits: deps.settings.toolLimits,
+    checkTimeoutSeconds: Math.round(settings.checkTimeoutMs / 1000),
+    checkCeilings: settings.checkCeilings,
+    env: settings.checkEnv,
+    writableDirs: settings.checkWritableDirs,
+    limits: settings.toolLimits,
     log: run.log,
   });
   const outcome = await runToolLoop(
     task,
     { toolbox, repoDir, context },
     {
-      model: deps.services.toolModel!,
-      reviewer: deps.services.reviewModel,
-      reviewRounds: deps.settings.reviewRounds ?? 2,
-      prices: deps.settings.prices ?? DEFAULT_MODEL_PRICES,
-      contextWindowTokens: deps.settings.contextWindowTokens ?? 100_000,
+      model: services.toolModel!,
+      reviewer: services.reviewModel,
+      reviewRounds: settings.reviewRounds ?? 2,
+      prices: settings.prices ?? DEFAULT_MODEL_PRICES,
+      contextWindowTokens: settings.contextWindowTokens ?? 100_000,
       budget: run.budget,
       redact: run.redact,
       trajectory: run.trajectory,
@@ -285,15 +270,11 @@ async function runToolStrategy(
       timed: run.timed,
     },
     run.state,
-  ).catch((err) => {
-    if (err instanceof ModelUnavailable && run.budget.steps === 0) throw err; // maybe an endpoint without tools
-    throw new TaskAborted(F.STEP_LLM, `model unavailable: ${errorMessage(err)}`);
-  });
-  if (outcome.kind === 'aborted') throw new TaskAborted(outcome.failedStep, outcome.reason);
-  if (outcome.kind === 'stopped') {
-    if (outcome.failedStep === F.STEP_BUDGET) agentMetrics.budgetStops.inc({ budget: budgetName(outcome.reason) });
-    run.log.warn('task stopped', { failedStep: failedStepName(outcome.failedStep), reason: outcome.reason });
-    return run.result(S.SOFT_FAIL, { failedStep: outcome.failedStep, notes: [outcome.reason] });
+  );
+  if (outcome.kind !== 'finished') {
+    if (outcome.kind === 'failed' && outcome.failedStep === F.STEP_BUDGET)
+      agentMetrics.budgetStops.inc({ budget: budgetName(outcome.reason) });
+    return outcome;
   }
   const files = outcome.changes.map((c) => c.path);
   const verdicts = run.state.reviews;
@@ -307,6 +288,7 @@ async function runToolStrategy(
       .map((v) => run.redact(`review round ${v.round} objections: ${(v.objections ?? []).join('; ')}`)),
   ];
   return {
+    kind: 'ready',
     paths: files,
     notes,
     lesson: lessonFromTask(task, {
@@ -324,26 +306,28 @@ async function runDiffStrategy(
   context: RetrievedContext,
   plan: CheckPlan,
   run: StrategyRun & { setAttempts: (n: number) => void },
-): Promise<ReadyToCommit | farm.v1.ICommitResult> {
-  const { deps, budget, trajectory, log, timed } = run;
-  const feedback: string[] = [];
+): Promise<StrategyOutcome> {
+  const { budget, trajectory, log, timed } = run;
+  const { services, settings } = run.deps;
+  /** What went wrong on the last attempt, for the next prompt. */
+  let lastFailure: string | undefined;
   let firstFailure: string | undefined;
-  const maxAttempts = 1 + (task.maxRetries || plan.maxRetries || deps.settings.maxRetries);
+  const maxAttempts = 1 + (task.maxRetries || plan.maxRetries || settings.maxRetries);
   let attempts = 0;
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
     const exhausted = budget.exhausted();
     if (exhausted) {
       agentMetrics.budgetStops.inc({ budget: budgetName(exhausted) });
-      return run.result(S.SOFT_FAIL, { failedStep: F.STEP_BUDGET, notes: [exhausted] });
+      return softFail(F.STEP_BUDGET, exhausted);
     }
     attempts = attempt;
     run.setAttempts(attempt);
-    const messages = buildPrompt(task, context, feedback).map((m) => ({ ...m, content: run.redact(m.content) }));
+    const messages = buildPrompt(task, context, lastFailure).map((m) => ({ ...m, content: run.redact(m.content) }));
     trajectory.record('prompt', { attempt, messages });
     let diff: string;
     try {
-      const answer = await timed('llm', attempt, () => deps.services.model.proposePatch(messages));
-      const cost = costOfCall(deps.settings.prices ?? DEFAULT_MODEL_PRICES, answer.model, answer.usage);
+      const answer = await timed('llm', attempt, () => services.model.proposePatch(messages));
+      const cost = costOfCall(settings.prices ?? DEFAULT_MODEL_PRICES, answer.model, answer.usage);
       budget.record(answer.usage, cost.usd);
       run.state.model = answer.model;
       run.state.malformedRetries += answer.malformedRetries ?? 0;
@@ -359,9 +343,8 @@ async function runDiffStrategy(
       });
       diff = answer.diff;
     } catch (err) {
-      if (!(err instanceof ModelAnswerInvalid))
-        throw new TaskAborted(F.STEP_LLM, `model unavailable: ${errorMessage(err)}`);
-      feedback.splice(0, feedback.length, `Your answer was not the JSON object asked for: ${err.message}`);
+      if (!(err instanceof ModelAnswerInvalid)) return hardFail(F.STEP_LLM, `model unavailable: ${errorMessage(err)}`);
+      lastFailure = `Your answer was not the JSON object asked for: ${err.message}`;
       log.warn('invalid model answer', { attempt, err });
       continue;
     }
@@ -373,7 +356,7 @@ async function runDiffStrategy(
     } catch (err) {
       if (!(err instanceof PatchRejected)) throw err;
       agentMetrics.patches.inc({ result: 'rejected' });
-      feedback.splice(0, feedback.length, `The diff was rejected and nothing was applied: ${err.message}`);
+      lastFailure = `The diff was rejected and nothing was applied: ${err.message}`;
       firstFailure ??= `the diff was rejected: ${err.reason}`;
       trajectory.record('rejected', { attempt, reason: err.message });
       trajectory.record('reward', { attempt, reward: 0, checksOk: false, reason: 'rejected' });
@@ -384,9 +367,9 @@ async function runDiffStrategy(
     if (plan.steps.length) {
       const checks = await timed('check', attempt, () =>
         runChecks(repoDir, plan.steps, {
-          ceilings: { ...deps.settings.checkCeilings, timeoutSeconds: Math.round(deps.settings.checkTimeoutMs / 1000) },
-          env: deps.settings.checkEnv,
-          writableDirs: deps.settings.checkWritableDirs,
+          ceilings: { ...settings.checkCeilings, timeoutSeconds: Math.round(settings.checkTimeoutMs / 1000) },
+          env: settings.checkEnv,
+          writableDirs: settings.checkWritableDirs,
           log,
         }),
       );
@@ -395,10 +378,10 @@ async function runDiffStrategy(
       if (!checks.ok) {
         agentMetrics.patches.inc({ result: 'check_failed' });
         const denied = checks.failed?.denied;
-        if (denied) throw new TaskAborted(F.STEP_CHECK, `sandbox refused \`${checks.failed!.run}\`: ${denied.reason}`);
+        if (denied) return hardFail(F.STEP_CHECK, `sandbox refused \`${checks.failed!.run}\`: ${denied.reason}`);
         const why = describeFailure(checks) ?? 'a check failed';
         firstFailure ??= why;
-        feedback.splice(0, feedback.length, `The diff applied, but a check failed. ${why}`);
+        lastFailure = `The diff applied, but a check failed. ${why}`;
         log.warn('self-check failed', { attempt, step: checks.failed?.name, exitCode: checks.failed?.exitCode });
         await revertFiles(repoDir, applied.files);
         continue;
@@ -409,6 +392,7 @@ async function runDiffStrategy(
     agentMetrics.patches.inc({ result: 'applied' });
     const files = applied.files.map((f) => f.path);
     return {
+      kind: 'ready',
       paths: files,
       notes: applied.fuzzy ? ['patch applied by context (line numbers were off)'] : [],
       lesson: lessonFromTask(task, {
@@ -418,10 +402,9 @@ async function runDiffStrategy(
       }),
     };
   }
-  return run.result(S.SOFT_FAIL, {
-    failedStep: F.STEP_ATTEMPTS,
-    notes: [`no passing patch after ${attempts} attempt(s)`, feedback.join('\n').slice(0, 2000)],
-  });
+  return softFail(F.STEP_ATTEMPTS, `no passing patch after ${attempts} attempt(s)`, [
+    (lastFailure ?? '').slice(0, 2000),
+  ]);
 }
 
 /** Giving up: free the task's symbols for others (best effort; the orchestrator releases them too). */

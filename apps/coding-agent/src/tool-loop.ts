@@ -4,6 +4,7 @@ import path from 'node:path';
 import { farm } from '@farm/proto';
 import {
   ModelAnswerInvalid,
+  ModelUnavailable,
   type ConversationMessage,
   type JsonModel,
   type TokenUsage,
@@ -18,6 +19,7 @@ import { agentMetrics } from './metrics';
 import { costOfCall, type ModelPrices } from './model-prices';
 import { reviewDiff } from './review-diff';
 import type { TaskBudget } from './task-budget';
+import { hardFail, softFail, type TaskFailed } from './task-outcome';
 import type { AgentToolBox, ToolOutcome } from './tools/agent-tools';
 import type { Redactor } from './tools/redact-secrets';
 import { unifiedTreeDiff, type TreeChange } from './tools/tree-diff';
@@ -55,10 +57,15 @@ export type ToolLoopOutcome =
       /** What failed first on the way (a check, a refused finish), for the lesson. */
       firstFailure?: string;
     }
-  /** Ran out of budget or review rounds: SOFT_FAIL, nothing pushed. */
-  | { kind: 'stopped'; failedStep: farm.v1.FailedStep.STEP_BUDGET | farm.v1.FailedStep.STEP_REVIEW; reason: string }
-  /** Nothing the model can fix (the sandbox refuses the repository's own check): HARD_FAIL. */
-  | { kind: 'aborted'; failedStep: farm.v1.FailedStep.STEP_CHECK; reason: string };
+  /**
+   * SOFT_FAIL: out of budget or review rounds. HARD_FAIL: nothing the model can fix (the sandbox refuses the
+   * repository's own check) or the model endpoint failed.
+   */
+  | TaskFailed
+  /** The endpoint refused the first request that offered tools: it has no tool calling (try the diff strategy). */
+  | { kind: 'tools-refused'; reason: string };
+
+const F = farm.v1.FailedStep;
 
 export interface ToolLoopState {
   /** finish calls so far: each is an attempt, rewarded 1 when the checks passed on the tree it finished. */
@@ -100,8 +107,8 @@ function argumentsForRecord(call: ToolCall, redact: Redactor): unknown {
 
 /**
  * The tool-using loop of one task: the model calls tools over the checkout until it finishes with the checks
- * passing on the final tree and the reviewer approving, or a budget (steps, tokens, cost) runs out. Model
- * outages propagate (the caller ends the task); everything the model gets wrong goes back to it as a result.
+ * passing on the final tree and the reviewer approving, or a budget (steps, tokens, cost) runs out. A model
+ * outage ends the loop as an outcome; everything the model gets wrong goes back to it as a result.
  */
 export async function runToolLoop(
   task: farm.v1.ICodingTask,
@@ -121,7 +128,7 @@ export async function runToolLoop(
 
   for (;;) {
     const exhausted = budget.exhausted();
-    if (exhausted) return { kind: 'stopped', failedStep: farm.v1.FailedStep.STEP_BUDGET, reason: exhausted };
+    if (exhausted) return softFail(F.STEP_BUDGET, exhausted);
     const shortened = fitConversation(messages, deps.contextWindowTokens);
     const step = budget.steps + 1;
     const started = performance.now();
@@ -129,6 +136,7 @@ export async function runToolLoop(
     try {
       turn = await deps.timed('llm', step, () => deps.model.nextTurn(messages, toolbox.specs));
     } catch (err) {
+      if (err instanceof ModelUnavailable) return modelUnavailable(err, step === 1);
       if (!(err instanceof ModelAnswerInvalid)) throw err;
       // Counted as a step: an endpoint that keeps answering garbage must still hit the budget.
       budget.record({ promptTokens: 0, completionTokens: 0, totalTokens: 0 }, 0);
@@ -201,6 +209,13 @@ export async function runToolLoop(
   }
 }
 
+/** A failed model call ends the loop; a 400/404/422 to the first request means the endpoint has no tools. */
+function modelUnavailable(err: ModelUnavailable, firstCall: boolean): ToolLoopOutcome {
+  if (firstCall && [400, 404, 422].includes(err.status ?? 0))
+    return { kind: 'tools-refused', reason: errorMessage(err) };
+  return hardFail(F.STEP_LLM, `model unavailable: ${errorMessage(err)}`);
+}
+
 function recordModelUse(model: string, usage: TokenUsage, costUsd: number): void {
   agentMetrics.tokens.inc({ kind: 'prompt', model }, usage.promptTokens);
   agentMetrics.tokens.inc({ kind: 'completion', model }, usage.completionTokens);
@@ -242,11 +257,7 @@ async function finishGate(
       // The repository's own check is refused by the sandbox: nothing the model can change.
       return {
         output: `finish refused: ${checkText}`,
-        done: {
-          kind: 'aborted',
-          failedStep: farm.v1.FailedStep.STEP_CHECK,
-          reason: `sandbox refused a check: ${checkText}`,
-        },
+        done: hardFail(F.STEP_CHECK, `sandbox refused a check: ${checkText}`),
       };
     }
     return {
@@ -268,6 +279,7 @@ async function finishGate(
       recordModelUse(verdict.model, verdict.usage, cost.usd);
       ({ approved, objections } = verdict);
     } catch (err) {
+      if (err instanceof ModelUnavailable) return { output: 'not reviewed', done: modelUnavailable(err, false) };
       if (!(err instanceof ModelAnswerInvalid)) throw err;
       approved = false;
       objections = [`the reviewer's answer could not be read (${errorMessage(err)}); check the change once more`];
@@ -281,11 +293,10 @@ async function finishGate(
       if (round >= deps.reviewRounds) {
         return {
           output: `finish refused by the reviewer:\n${list}`,
-          done: {
-            kind: 'stopped',
-            failedStep: farm.v1.FailedStep.STEP_REVIEW,
-            reason: `the reviewer did not approve after ${round} round(s): ${objections.join('; ')}`,
-          },
+          done: softFail(
+            F.STEP_REVIEW,
+            `the reviewer did not approve after ${round} round(s): ${objections.join('; ')}`,
+          ),
         };
       }
       return { output: `finish refused: the reviewer objected. Address this, then call finish again.\n${list}` };
