@@ -1,4 +1,5 @@
-export { runCodingTask, branchFor } from './run-task';
+export { runCodingTask } from './run-task';
+export { branchFor } from './task-branch';
 export { agentDepsFromConfig, type AgentDeps, type AgentServices, type AgentSettings } from './agent-deps';
 export { agentConfigSchema, agentWorkerConfigSchema, loadAgentConfig, type AgentConfig } from './config';
 export { buildPrompt } from './prompt';

@@ -14,6 +14,9 @@ import { hardFail, softFail, type TaskDelivered, type TaskFailed } from './task-
 const F = farm.v1.FailedStep;
 const S = farm.v1.CommitStatus;
 
+/** The branch a task's commit is pushed to. */
+export const branchFor = (taskId: string) => `agt/${taskId}`;
+
 /**
  * How a task's commit ended up on `agt/<task>`: delivered (on the branch, its leases claimed), or failed with
  * the step and why. A failed delivery never leaves a branch that looks finished.
@@ -157,4 +160,13 @@ async function claimLeases(
     }
   }
   return undefined;
+}
+
+/** Giving up: free the task's symbols for others (best effort; the orchestrator releases them too). */
+export async function releaseLeases(task: farm.v1.ICodingTask, deps: BranchDeps): Promise<void> {
+  for (const lease of task.reservedLeases ?? []) {
+    await deps.leases
+      ?.release(lease.id!, lease.fencingToken || undefined)
+      .catch((err) => deps.log.warn('lease release failed', { leaseId: lease.id, err }));
+  }
 }
