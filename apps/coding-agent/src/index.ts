@@ -14,4 +14,5 @@ export { runToolLoop } from './tool-loop';
 export { AgentToolBox } from './tools/agent-tools';
 export { secretRedactor } from './tools/redact-secrets';
 export { TaskBudget } from './task-budget';
+export { TaskObserver } from './task-observer';
 export { openTrajectory } from './trajectory';

@@ -23,8 +23,8 @@ export async function publishChange(
 ): Promise<TaskOutcome> {
   const dir = workspace.repoDir;
   const branch = branchFor(task.id!);
-  const attempt = run.state.attempts;
-  const commit = await run
+  const attempt = run.observer.attempts;
+  const commit = await run.observer
     .timed('commit', attempt, () =>
       commitAll({ dir, paths: ready.paths, branch, author: deps.settings.author, message: taskCommitMessage(task) }),
     )
@@ -37,7 +37,7 @@ export async function publishChange(
     task,
     { dir, url: task.repo?.url ?? '', branch, commitSha: commit.sha },
     { leases: deps.services.leases, log: run.log },
-    (step, fn) => run.timed(step, attempt, fn),
+    (step, fn) => run.observer.timed(step, attempt, fn),
   );
   if (delivery.kind === 'failed') return delivery;
   return {

@@ -1,13 +1,13 @@
 import { failedStepName, farm } from '@farm/proto';
 import { errorMessage } from '@farm/runtime';
 import type { AgentDeps } from './agent-deps';
-import { agentMetrics } from './metrics';
 import { publishChange, republishPushed } from './publish-change';
 import { chooseStrategy, runStrategy, type StrategyName } from './strategies/strategy';
 import { DEFAULT_BUDGET, TaskBudget } from './task-budget';
 import { releaseLeases } from './task-branch';
+import { TaskObserver } from './task-observer';
 import { hardFail, type TaskOutcome } from './task-outcome';
-import { assembleResult, resultRecord } from './task-result';
+import { assembleResult } from './task-result';
 import type { TaskRun } from './task-run';
 import { setUpTask, withWorkDir } from './task-setup';
 import { secretRedactor } from './tools/redact-secrets';
@@ -22,26 +22,16 @@ const F = farm.v1.FailedStep;
  * then the result. Never throws for task failures: they become SOFT_FAIL / HARD_FAIL results with notes.
  */
 export async function runCodingTask(task: farm.v1.ICodingTask, deps: AgentDeps): Promise<farm.v1.ICommitResult> {
-  agentMetrics.inFlight.inc();
   const redact = secretRedactor(deps.settings.secrets ?? []);
-  const durations: farm.v1.IStepDuration[] = [];
   const run: TaskRun = {
     log: deps.services.log.child({ changeRequestId: task.changeRequestId, taskId: task.id }),
     redact,
-    trajectory: openTrajectory(deps.settings.trajectoryDir, task.id!, task.dispatch ?? 1, redact),
-    budget: new TaskBudget({ ...DEFAULT_BUDGET, ...deps.settings.budget }),
-    state: { attempts: 0, reviews: [], model: '', malformedRetries: 0 },
-    timed: async (step, attempt, fn) => {
-      const start = process.hrtime.bigint();
-      try {
-        return await fn();
-      } finally {
-        const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-        durations.push({ step, attempt, seconds });
-        agentMetrics.stepSeconds.observe({ step }, seconds);
-      }
-    },
+    observer: new TaskObserver(
+      openTrajectory(deps.settings.trajectoryDir, task.id!, task.dispatch ?? 1, redact),
+      new TaskBudget({ ...DEFAULT_BUDGET, ...deps.settings.budget }),
+    ),
   };
+  run.observer.started();
   // The strategy the task would run, until one has run (a task completed from an earlier push reports it too).
   let strategy: StrategyName = chooseStrategy(task, deps).name;
   try {
@@ -59,30 +49,11 @@ export async function runCodingTask(task: farm.v1.ICodingTask, deps: AgentDeps):
       return hardFail(F.STEP_AGENT, `agent error: ${errorMessage(err)}`);
     });
     await reportEnd(task, outcome, deps, run, strategy);
-    const { budget, state } = run;
-    const result = assembleResult(
-      task,
-      outcome,
-      {
-        strategy,
-        attempts: state.attempts,
-        steps: budget.steps,
-        tokens: budget.usage,
-        costUsd: budget.costUsd,
-        model: state.model,
-        reviews: state.reviews,
-        stepDurations: durations,
-        malformedRetries: state.malformedRetries,
-      },
-      redact,
-    );
-    agentMetrics.tasks.inc({ status: S[result.status!] });
-    agentMetrics.attempts.observe(state.attempts);
-    run.trajectory.record('result', resultRecord(result, outcome));
+    const result = assembleResult(task, outcome, run.observer.usage(strategy), redact);
+    run.observer.ended(result, outcome);
     return result;
   } finally {
-    await run.trajectory.close();
-    agentMetrics.inFlight.dec();
+    await run.observer.close();
   }
 }
 
@@ -96,10 +67,10 @@ async function reportEnd(
 ): Promise<void> {
   if (outcome.kind === 'delivered') {
     run.log.info('task succeeded', {
-      attempts: run.state.attempts,
+      attempts: run.observer.attempts,
       commitSha: outcome.commitSha,
       strategy,
-      costUsd: run.budget.costUsd,
+      costUsd: run.observer.budget.costUsd,
     });
     return;
   }

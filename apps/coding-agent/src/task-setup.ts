@@ -49,7 +49,7 @@ export async function setUpTask(
   if (pushed) return { kind: 'pushed', commit: pushed };
 
   const repoDir = path.join(workDir, 'repo');
-  const cloneError = await run
+  const cloneError = await run.observer
     .timed('clone', 0, () =>
       cloneAtCommit({ url, ref: task.repo?.baseRef || 'main', commit: task.repo?.baseCommit ?? '', dir: repoDir }),
     )
@@ -58,14 +58,14 @@ export async function setUpTask(
       (err: unknown) => err,
     );
   if (cloneError) return hardFail(F.STEP_CLONE, `clone failed: ${errorMessage(cloneError)}`);
-  const context = await run.timed('retrieve', 0, () =>
+  const context = await run.observer.timed('retrieve', 0, () =>
     retrieveContext(task, repoDir, {
       rag: deps.services.rag,
       budgetTokens: task.contextBudgetTokens || deps.settings.contextBudgetTokens,
       log: run.log,
     }),
   );
-  run.trajectory.record('context', { shown: context.shown, omitted: context.omitted, tokens: context.usedTokens });
+  run.observer.record('context', { shown: context.shown, omitted: context.omitted, tokens: context.usedTokens });
   // The task's command wins; else the repo's .farm/checks.json; else what its toolchain implies.
   const plan: CheckPlan = task.checkCommand
     ? { steps: [{ name: 'check', run: task.checkCommand }] as CheckStep[], source: 'config', skipped: [] }

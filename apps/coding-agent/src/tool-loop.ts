@@ -7,7 +7,6 @@ import {
   ModelUnavailable,
   type ConversationMessage,
   type JsonModel,
-  type TokenUsage,
   type ToolCall,
   type ToolModel,
 } from '@farm/llm';
@@ -15,15 +14,13 @@ import { errorMessage, type Logger } from '@farm/runtime';
 import type { ChecksResult } from '@farm/sandbox';
 import { fitConversation } from './conversation-window';
 import { renderLessons } from './lessons-prompt';
-import { agentMetrics } from './metrics';
 import { costOfCall, type ModelPrices } from './model-prices';
 import { reviewDiff } from './review-diff';
-import type { TaskBudget } from './task-budget';
 import { hardFail, softFail, type TaskFailed } from './task-outcome';
 import type { AgentToolBox, ToolOutcome } from './tools/agent-tools';
 import type { Redactor } from './tools/redact-secrets';
 import { unifiedTreeDiff, type TreeChange } from './tools/tree-diff';
-import type { Trajectory } from './trajectory';
+import type { TaskObserver } from './task-observer';
 
 export const TOOL_SYSTEM_PROMPT = `You are a coding agent working in a git checkout, with tools to explore and change it.
 Work in small steps: find the relevant code (list_files, search, find_symbol, read_file), change it with
@@ -41,12 +38,10 @@ export interface ToolLoopDeps {
   reviewRounds: number;
   prices: ModelPrices;
   contextWindowTokens: number;
-  budget: TaskBudget;
   redact: Redactor;
-  trajectory: Trajectory;
   log: Logger;
-  /** Called with each model call's time, for the task's step durations. */
-  timed: <T>(step: string, attempt: number, fn: () => Promise<T>) => Promise<T>;
+  /** Counts model calls against the task's budget, attempts, reviews; times steps; writes the trajectory. */
+  observer: TaskObserver;
 }
 
 export type ToolLoopOutcome =
@@ -66,15 +61,6 @@ export type ToolLoopOutcome =
   | { kind: 'tools-refused'; reason: string };
 
 const F = farm.v1.FailedStep;
-
-export interface ToolLoopState {
-  /** finish calls so far: each is an attempt, rewarded 1 when the checks passed on the tree it finished. */
-  attempts: number;
-  reviews: farm.v1.IReviewVerdict[];
-  model: string;
-  /** Malformed model answers that were asked again (the task's notes say so). */
-  malformedRetries: number;
-}
 
 /** The first messages: the rules, then the goal, the lessons and what retrieval found. */
 export function toolLoopPrompt(task: farm.v1.ICodingTask, context: { text: string; omitted: string[] }): string {
@@ -114,42 +100,41 @@ export async function runToolLoop(
   task: farm.v1.ICodingTask,
   input: { toolbox: AgentToolBox; repoDir: string; context: { text: string; omitted: string[] } },
   deps: ToolLoopDeps,
-  state: ToolLoopState,
 ): Promise<ToolLoopOutcome> {
   const { toolbox, repoDir } = input;
-  const { budget, trajectory, redact } = deps;
+  const { observer, redact } = deps;
+  const { budget } = observer;
   const messages: ConversationMessage[] = [
     { role: 'system', content: TOOL_SYSTEM_PROMPT },
     { role: 'user', content: redact(toolLoopPrompt(task, input.context)) },
   ];
-  trajectory.record('prompt', { strategy: 'tools', messages });
+  observer.record('prompt', { strategy: 'tools', messages });
   let firstFailure: string | undefined;
   const noteFailure = (what: string) => (firstFailure ??= what);
 
   for (;;) {
-    const exhausted = budget.exhausted();
-    if (exhausted) return softFail(F.STEP_BUDGET, exhausted);
+    const stop = budget.exhausted();
+    if (stop) {
+      observer.budgetStopped(stop);
+      return softFail(F.STEP_BUDGET, stop.reason);
+    }
     const shortened = fitConversation(messages, deps.contextWindowTokens);
     const step = budget.steps + 1;
     const started = performance.now();
     let turn;
     try {
-      turn = await deps.timed('llm', step, () => deps.model.nextTurn(messages, toolbox.specs));
+      turn = await observer.timed('llm', step, () => deps.model.nextTurn(messages, toolbox.specs));
     } catch (err) {
       if (err instanceof ModelUnavailable) return modelUnavailable(err, step === 1);
       if (!(err instanceof ModelAnswerInvalid)) throw err;
-      // Counted as a step: an endpoint that keeps answering garbage must still hit the budget.
-      budget.record({ promptTokens: 0, completionTokens: 0, totalTokens: 0 }, 0);
-      trajectory.record('step', { step, error: err.message });
+      observer.unreadableAnswer();
+      observer.record('step', { step, error: err.message });
       messages.push({ role: 'user', content: `Your last answer could not be read (${err.message}). Use the tools.` });
       continue;
     }
     const cost = costOfCall(deps.prices, turn.model, turn.usage);
-    budget.record(turn.usage, cost.usd);
-    state.model = turn.model;
-    state.malformedRetries += turn.malformedRetries ?? 0;
-    recordModelUse(turn.model, turn.usage, cost.usd);
-    trajectory.record('step', {
+    observer.modelCalled(turn, cost.usd);
+    observer.record('step', {
       step,
       model: turn.model,
       tokens: turn.usage,
@@ -179,11 +164,11 @@ export async function runToolLoop(
       let outcome: ToolOutcome = await toolbox.call(call.name, call.arguments);
       if (outcome.checks && !outcome.checks.ok) noteFailure(toolbox.describeChecks(outcome.checks));
       if (outcome.finish) {
-        const gate = await finishGate(outcome.finish.summary, { task, toolbox, repoDir }, deps, state, noteFailure);
+        const gate = await finishGate(outcome.finish.summary, { task, toolbox, repoDir }, deps, noteFailure);
         if (gate.done) finished = gate.done;
         outcome = { ...outcome, ok: !!gate.done && gate.done.kind === 'finished', output: gate.output };
       }
-      agentMetrics.toolCalls.inc({ tool: call.name, outcome: outcome.ok ? 'ok' : 'error' });
+      observer.toolCalled(call.name, outcome.ok);
       deps.log.debug('tool call', {
         step,
         tool: call.name,
@@ -191,7 +176,7 @@ export async function runToolLoop(
         outputChars: outcome.output.length,
         durationMs: Math.round(performance.now() - toolStarted),
       });
-      trajectory.record('tool', {
+      observer.record('tool', {
         step,
         tool: call.name,
         arguments: argumentsForRecord(call, redact),
@@ -216,12 +201,6 @@ function modelUnavailable(err: ModelUnavailable, firstCall: boolean): ToolLoopOu
   return hardFail(F.STEP_LLM, `model unavailable: ${errorMessage(err)}`);
 }
 
-function recordModelUse(model: string, usage: TokenUsage, costUsd: number): void {
-  agentMetrics.tokens.inc({ kind: 'prompt', model }, usage.promptTokens);
-  agentMetrics.tokens.inc({ kind: 'completion', model }, usage.completionTokens);
-  if (costUsd > 0) agentMetrics.costUsd.inc({ model }, costUsd);
-}
-
 /**
  * finish is accepted only when the checks pass on the final tree, the tree has a change, and the reviewer
  * approves; otherwise the reason goes back to the model as the tool's result.
@@ -230,27 +209,27 @@ async function finishGate(
   summary: string,
   ctx: { task: farm.v1.ICodingTask; toolbox: AgentToolBox; repoDir: string },
   deps: ToolLoopDeps,
-  state: ToolLoopState,
   noteFailure: (what: string) => void,
 ): Promise<{ output: string; done?: ToolLoopOutcome }> {
-  const attempt = ++state.attempts;
+  const { observer } = deps;
+  const attempt = observer.attemptStarted();
   const changes = await ctx.toolbox.agentChanges();
   if (!changes.length) {
-    deps.trajectory.record('reward', { attempt, reward: 0, checksOk: false, reason: 'no change' });
+    observer.record('reward', { attempt, reward: 0, checksOk: false, reason: 'no change' });
     return { output: 'finish refused: the tree has no change against the base commit; make the change first.' };
   }
   const escaping = await symlinksLeavingTree(ctx.repoDir, changes);
   if (escaping.length) {
-    deps.trajectory.record('reward', { attempt, reward: 0, checksOk: false, reason: 'symlink out of the tree' });
+    observer.record('reward', { attempt, reward: 0, checksOk: false, reason: 'symlink out of the tree' });
     return {
       output: `finish refused: ${escaping.join(', ')} would be committed as symlink(s) leading outside the repository; remove them.`,
     };
   }
-  const checks: ChecksResult = await deps.timed('check', attempt, () => ctx.toolbox.runRepositoryChecks());
+  const checks: ChecksResult = await observer.timed('check', attempt, () => ctx.toolbox.runRepositoryChecks());
   const checkText = ctx.toolbox.describeChecks(checks);
-  deps.trajectory.record('check', { attempt, ok: checks.ok, steps: checks.steps, isolation: checks.isolation });
-  deps.trajectory.record('reward', { attempt, reward: checks.ok ? 1 : 0, checksOk: checks.ok });
-  agentMetrics.patches.inc({ result: checks.ok ? 'applied' : 'check_failed' });
+  observer.record('check', { attempt, ok: checks.ok, steps: checks.steps, isolation: checks.isolation });
+  observer.record('reward', { attempt, reward: checks.ok ? 1 : 0, checksOk: checks.ok });
+  observer.patchResult(checks.ok ? 'applied' : 'check_failed');
   if (!checks.ok) {
     noteFailure(checkText);
     if (checks.failed?.denied) {
@@ -265,18 +244,16 @@ async function finishGate(
     };
   }
   if (deps.reviewer && deps.reviewRounds > 0) {
-    const round = state.reviews.length + 1;
+    const round = observer.verdicts.length + 1;
     const diff = deps.redact(await unifiedTreeDiff(ctx.repoDir, changes));
     let approved: boolean;
     let objections: string[];
     try {
-      const verdict = await deps.timed('review', round, () =>
+      const verdict = await observer.timed('review', round, () =>
         reviewDiff(deps.reviewer!, { goal: ctx.task.goal ?? '', summary, diff, checks: checkText }),
       );
       const cost = costOfCall(deps.prices, verdict.model, verdict.usage);
-      deps.budget.record(verdict.usage, cost.usd);
-      state.malformedRetries += verdict.malformedRetries;
-      recordModelUse(verdict.model, verdict.usage, cost.usd);
+      observer.reviewerCalled(verdict, cost.usd);
       ({ approved, objections } = verdict);
     } catch (err) {
       if (err instanceof ModelUnavailable) return { output: 'not reviewed', done: modelUnavailable(err, false) };
@@ -284,9 +261,7 @@ async function finishGate(
       approved = false;
       objections = [`the reviewer's answer could not be read (${errorMessage(err)}); check the change once more`];
     }
-    state.reviews.push({ approved, objections, round });
-    deps.trajectory.record('review', { round, approved, objections });
-    agentMetrics.reviews.inc({ verdict: approved ? 'approved' : 'objected' });
+    observer.reviewed({ round, approved, objections });
     if (!approved) {
       noteFailure(`reviewer: ${objections.join('; ')}`);
       const list = objections.map((o) => `- ${o}`).join('\n');
@@ -302,7 +277,7 @@ async function finishGate(
       return { output: `finish refused: the reviewer objected. Address this, then call finish again.\n${list}` };
     }
   }
-  deps.log.info('finish accepted', { attempt, files: changes.length, reviews: state.reviews.length });
+  deps.log.info('finish accepted', { attempt, files: changes.length, reviews: observer.verdicts.length });
   return { output: 'finished', done: { kind: 'finished', summary, changes } };
 }
 

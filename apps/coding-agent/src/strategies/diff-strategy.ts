@@ -4,7 +4,6 @@ import { ModelAnswerInvalid } from '@farm/llm';
 import { errorMessage } from '@farm/runtime';
 import { describeFailure, runChecks } from '@farm/sandbox';
 import { lessonFromTask } from '../lessons-prompt';
-import { agentMetrics } from '../metrics';
 import { costOfCall, DEFAULT_MODEL_PRICES } from '../model-prices';
 import { buildPrompt } from '../prompt';
 import { hardFail, softFail, type StrategyOutcome } from '../task-outcome';
@@ -13,41 +12,32 @@ import type { StrategyInput, TaskStrategy } from './strategy';
 
 const F = farm.v1.FailedStep;
 
-const budgetName = (reason: string) => (/^token/.test(reason) ? 'tokens' : /^cost/.test(reason) ? 'cost' : 'steps');
-
 /** One diff per attempt, applied, checked; what failed goes into the next attempt's prompt. */
 async function runDiffStrategy({ task, workspace, deps, run }: StrategyInput): Promise<StrategyOutcome> {
-  const { budget, trajectory, log, timed } = run;
+  const { observer, log } = run;
   const { services, settings } = deps;
   const { repoDir, context, plan } = workspace;
   /** What went wrong on the last attempt, for the next prompt. */
   let lastFailure: string | undefined;
   let firstFailure: string | undefined;
   const maxAttempts = 1 + (task.maxRetries || plan.maxRetries || settings.maxRetries);
-  let attempts = 0;
-  for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-    const exhausted = budget.exhausted();
-    if (exhausted) {
-      agentMetrics.budgetStops.inc({ budget: budgetName(exhausted) });
-      return softFail(F.STEP_BUDGET, exhausted);
+  for (let tried = 0; tried < maxAttempts; tried++) {
+    const stop = observer.budget.exhausted();
+    if (stop) {
+      observer.budgetStopped(stop);
+      return softFail(F.STEP_BUDGET, stop.reason);
     }
-    attempts = attempt;
-    run.state.attempts = attempt;
+    const attempt = observer.attemptStarted();
     const messages = buildPrompt(task, context, lastFailure).map((m) => ({ ...m, content: run.redact(m.content) }));
-    trajectory.record('prompt', { attempt, messages });
+    observer.record('prompt', { attempt, messages });
     let diff: string;
     try {
-      const answer = await timed('llm', attempt, () => services.model.proposePatch(messages));
+      const answer = await observer.timed('llm', attempt, () => services.model.proposePatch(messages));
       const cost = costOfCall(settings.prices ?? DEFAULT_MODEL_PRICES, answer.model, answer.usage);
-      budget.record(answer.usage, cost.usd);
-      run.state.model = answer.model;
-      run.state.malformedRetries += answer.malformedRetries ?? 0;
-      agentMetrics.tokens.inc({ kind: 'prompt', model: answer.model }, answer.usage.promptTokens);
-      agentMetrics.tokens.inc({ kind: 'completion', model: answer.model }, answer.usage.completionTokens);
-      if (cost.usd > 0) agentMetrics.costUsd.inc({ model: answer.model }, cost.usd);
-      trajectory.record('step', {
+      observer.modelCalled(answer, cost.usd);
+      observer.record('step', {
         attempt,
-        step: budget.steps,
+        step: observer.budget.steps,
         model: answer.model,
         tokens: answer.usage,
         costUsd: cost.usd,
@@ -60,23 +50,23 @@ async function runDiffStrategy({ task, workspace, deps, run }: StrategyInput): P
       continue;
     }
 
-    trajectory.record('answer', { attempt, diff });
+    observer.record('answer', { attempt, diff });
     let applied: Awaited<ReturnType<typeof applyModelEdit>>;
     try {
-      applied = await timed('apply', attempt, () => applyModelEdit(repoDir, diff));
+      applied = await observer.timed('apply', attempt, () => applyModelEdit(repoDir, diff));
     } catch (err) {
       if (!(err instanceof PatchRejected)) throw err;
-      agentMetrics.patches.inc({ result: 'rejected' });
+      observer.patchResult('rejected');
       lastFailure = `The diff was rejected and nothing was applied: ${err.message}`;
       firstFailure ??= `the diff was rejected: ${err.reason}`;
-      trajectory.record('rejected', { attempt, reason: err.message });
-      trajectory.record('reward', { attempt, reward: 0, checksOk: false, reason: 'rejected' });
+      observer.record('rejected', { attempt, reason: err.message });
+      observer.record('reward', { attempt, reward: 0, checksOk: false, reason: 'rejected' });
       log.warn('patch rejected', { attempt, reason: err.message });
       continue;
     }
 
     if (plan.steps.length) {
-      const checks = await timed('check', attempt, () =>
+      const checks = await observer.timed('check', attempt, () =>
         runChecks(repoDir, plan.steps, {
           ceilings: { ...settings.checkCeilings, timeoutSeconds: Math.round(settings.checkTimeoutMs / 1000) },
           env: settings.checkEnv,
@@ -84,10 +74,10 @@ async function runDiffStrategy({ task, workspace, deps, run }: StrategyInput): P
           log,
         }),
       );
-      trajectory.record('check', { attempt, ok: checks.ok, steps: checks.steps, isolation: checks.isolation });
-      trajectory.record('reward', { attempt, reward: checks.ok ? 1 : 0, checksOk: checks.ok });
+      observer.record('check', { attempt, ok: checks.ok, steps: checks.steps, isolation: checks.isolation });
+      observer.record('reward', { attempt, reward: checks.ok ? 1 : 0, checksOk: checks.ok });
       if (!checks.ok) {
-        agentMetrics.patches.inc({ result: 'check_failed' });
+        observer.patchResult('check_failed');
         const denied = checks.failed?.denied;
         if (denied) return hardFail(F.STEP_CHECK, `sandbox refused \`${checks.failed!.run}\`: ${denied.reason}`);
         const why = describeFailure(checks) ?? 'a check failed';
@@ -98,9 +88,9 @@ async function runDiffStrategy({ task, workspace, deps, run }: StrategyInput): P
         continue;
       }
     } else {
-      trajectory.record('reward', { attempt, reward: 1, checksOk: true, reason: 'no checks configured' });
+      observer.record('reward', { attempt, reward: 1, checksOk: true, reason: 'no checks configured' });
     }
-    agentMetrics.patches.inc({ result: 'applied' });
+    observer.patchResult('applied');
     const files = applied.files.map((f) => f.path);
     return {
       kind: 'ready',
@@ -113,7 +103,7 @@ async function runDiffStrategy({ task, workspace, deps, run }: StrategyInput): P
       }),
     };
   }
-  return softFail(F.STEP_ATTEMPTS, `no passing patch after ${attempts} attempt(s)`, [
+  return softFail(F.STEP_ATTEMPTS, `no passing patch after ${maxAttempts} attempt(s)`, [
     (lastFailure ?? '').slice(0, 2000),
   ]);
 }

@@ -48,13 +48,13 @@ export async function runStrategy(input: StrategyInput): Promise<{ strategy: Str
   const { task, deps, run } = input;
   const chosen = chooseStrategy(task, deps);
   const { plan } = input.workspace;
-  run.trajectory.record('checks', { steps: plan.steps, skipped: plan.skipped, strategy: chosen.name });
+  run.observer.record('checks', { steps: plan.steps, skipped: plan.skipped, strategy: chosen.name });
   const outcome = await chosen.run(input);
   if (outcome.kind !== 'unsupported') return { strategy: chosen.name, outcome };
   if (deps.settings.strategy === 'tools' || task.strategy) {
     return { strategy: chosen.name, outcome: hardFail(F.STEP_LLM, `model unavailable: ${outcome.reason}`) };
   }
   run.log.warn('the endpoint refused tool calls; running the task with the diff strategy', { reason: outcome.reason });
-  run.trajectory.record('fallback', { from: chosen.name, to: 'diff', reason: outcome.reason });
+  run.observer.record('fallback', { from: chosen.name, to: 'diff', reason: outcome.reason });
   return { strategy: 'diff', outcome: await diffStrategy.run(input) };
 }

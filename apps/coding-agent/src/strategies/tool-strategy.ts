@@ -1,15 +1,9 @@
-import { farm } from '@farm/proto';
 import { lessonFromTask } from '../lessons-prompt';
-import { agentMetrics } from '../metrics';
 import { DEFAULT_MODEL_PRICES } from '../model-prices';
 import type { StrategyOutcome } from '../task-outcome';
 import { runToolLoop } from '../tool-loop';
 import { AgentToolBox } from '../tools/agent-tools';
 import type { StrategyInput, StrategyUnsupported, TaskStrategy } from './strategy';
-
-const F = farm.v1.FailedStep;
-
-const budgetName = (reason: string) => (/^token/.test(reason) ? 'tokens' : /^cost/.test(reason) ? 'cost' : 'steps');
 
 /** The tool loop: explore and edit with tools, verified finish, review; the tree's net change is committed. */
 async function runToolStrategy({
@@ -40,21 +34,15 @@ async function runToolStrategy({
       reviewRounds: settings.reviewRounds ?? 2,
       prices: settings.prices ?? DEFAULT_MODEL_PRICES,
       contextWindowTokens: settings.contextWindowTokens ?? 100_000,
-      budget: run.budget,
       redact: run.redact,
-      trajectory: run.trajectory,
       log: run.log,
-      timed: run.timed,
+      observer: run.observer,
     },
-    run.state,
   );
   if (outcome.kind === 'tools-refused') return { kind: 'unsupported', reason: outcome.reason };
-  if (outcome.kind === 'failed') {
-    if (outcome.failedStep === F.STEP_BUDGET) agentMetrics.budgetStops.inc({ budget: budgetName(outcome.reason) });
-    return outcome;
-  }
+  if (outcome.kind === 'failed') return outcome;
   const files = outcome.changes.map((c) => c.path);
-  const verdicts = run.state.reviews;
+  const verdicts = run.observer.verdicts;
   const notes = [
     run.redact(`summary: ${outcome.summary}`),
     ...(verdicts.length
