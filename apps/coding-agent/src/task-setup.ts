@@ -3,7 +3,7 @@ import path from 'node:path';
 import { farm } from '@farm/proto';
 import { cloneAtCommit, type RemoteBranchCommit } from '@farm/git';
 import { errorMessage } from '@farm/runtime';
-import { planChecks, type CheckPlan, type CheckStep } from '@farm/sandbox';
+import { checkPlanFor, type CheckPlan } from '@farm/sandbox';
 import type { AgentDeps } from './agent-deps';
 import { retrieveContext, type RetrievedContext } from './retrieve-context';
 import { branchFor, pushedCommit } from './task-branch';
@@ -66,9 +66,6 @@ export async function setUpTask(
     }),
   );
   run.observer.record('context', { shown: context.shown, omitted: context.omitted, tokens: context.usedTokens });
-  // The task's command wins; else the repo's .farm/checks.json; else what its toolchain implies.
-  const plan: CheckPlan = task.checkCommand
-    ? { steps: [{ name: 'check', run: task.checkCommand }] as CheckStep[], source: 'config', skipped: [] }
-    : planChecks(repoDir);
+  const plan = checkPlanFor(repoDir, task.checkCommand);
   return { kind: 'workspace', workspace: { repoDir, context, plan } };
 }
