@@ -4,7 +4,7 @@ import type { AgentDeps } from './agent-deps';
 import { publishChange, republishPushed } from './publish-change';
 import { chooseStrategy, runStrategy, type StrategyName } from './strategies/strategy';
 import { DEFAULT_BUDGET, TaskBudget } from './task-budget';
-import { releaseLeases } from './task-branch';
+import { branchFor, releaseLeases } from './task-branch';
 import { TaskObserver } from './task-observer';
 import { hardFail, type TaskOutcome } from './task-outcome';
 import { assembleResult } from './task-result';
@@ -68,6 +68,7 @@ async function reportEnd(
   if (outcome.kind === 'delivered') {
     run.log.info('task succeeded', {
       attempts: run.observer.attempts,
+      branch: branchFor(task.id!),
       commitSha: outcome.commitSha,
       strategy,
       costUsd: run.observer.budget.costUsd,
