@@ -12,7 +12,14 @@ import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { AgentToolBox, TaskBudget, openTrajectory, runToolLoop, secretRedactor } from '@farm/coding-agent';
+import {
+  AgentToolBox,
+  TaskBudget,
+  TaskObserver,
+  openTrajectory,
+  runToolLoop,
+  secretRedactor,
+} from '@farm/coding-agent';
 import type { ConversationMessage, ToolModel, ToolTurn } from '@farm/llm';
 import { extractSymbols, languageOf } from '@farm/rag';
 import { silentLogger } from '@farm/runtime';
@@ -123,13 +130,13 @@ async function toolLoopRound(dir: string, calls: ScriptedCall[], trajectoryDir: 
       reviewRounds: 0,
       prices: {},
       contextWindowTokens: 100_000,
-      budget: new TaskBudget({ maxSteps: calls.length, maxTokens: 1e12, maxCostUsd: 1e9 }),
       redact: (t) => t,
-      trajectory,
       log: silentLogger,
-      timed: (_s, _a, fn) => fn(),
+      observer: new TaskObserver(
+        trajectory,
+        new TaskBudget({ maxSteps: calls.length, maxTokens: 1e12, maxCostUsd: 1e9 }),
+      ),
     },
-    { attempts: 0, reviews: [], model: '', malformedRetries: 0 },
   );
   const ms = performance.now() - started;
   await trajectory.close();

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { farm } from '@farm/proto';
 import { errorMessage, type Logger } from '@farm/runtime';
-import { describeFailure, planChecks, runChecks, type CheckCeilings } from '@farm/sandbox';
+import { checkPlanFor, describeFailure, runChecks, type CheckCeilings } from '@farm/sandbox';
 import { gitCliAuth } from '@farm/git';
 
 const exec = promisify(execFile);
@@ -95,7 +95,7 @@ export async function runBuild(request: farm.v1.IBuildRequest, deps: BuildDeps):
       }
     }
     // The full suite, in the same sandbox as the agents' checks: the request's command, else what the repo implies.
-    const steps = request.checkCommand ? [{ name: 'check', run: request.checkCommand }] : planChecks(repo).steps;
+    const { steps } = checkPlanFor(repo, request.checkCommand);
     const checks = await runChecks(repo, steps, {
       ceilings: { ...deps.checkCeilings, timeoutSeconds: Math.round((deps.checkTimeoutMs ?? 30 * 60_000) / 1000) },
       writableDirs: deps.checkWritableDirs,

@@ -1,10 +1,79 @@
-import { createJsonModel, createPatchModel, createToolModel, type ModelClientConfig } from '@farm/llm';
-import { HttpSymbolLeases } from '@farm/srm-client';
-import { RagClient } from '@farm/rag';
+import {
+  createJsonModel,
+  createPatchModel,
+  createToolModel,
+  type JsonModel,
+  type ModelClientConfig,
+  type PatchModel,
+  type ToolModel,
+} from '@farm/llm';
+import { HttpSymbolLeases, type SymbolLeases } from '@farm/srm-client';
+import { RagClient, type RagApi } from '@farm/rag';
 import type { Logger } from '@farm/runtime';
-import { checkCeilingsFromConfig } from '@farm/sandbox';
+import { checkCeilingsFromConfig, type CheckCeilings } from '@farm/sandbox';
 import type { AgentConfig } from './config';
-import type { AgentDeps } from './run-task';
+import type { ModelPrices } from './model-prices';
+import type { BudgetLimits } from './task-budget';
+import type { ToolLimits } from './tools/agent-tools';
+
+/** `auto`: the tool loop when a tool model is configured, falling back to `diff` when the endpoint refuses tools. */
+export type StrategySetting = 'auto' | 'tools' | 'diff';
+
+/** What a task talks to: the models, the srm's leases, the rag-service and the log. */
+export interface AgentServices {
+  /** The diff strategy's model. */
+  model: PatchModel;
+  /** The tool strategy's model; without it every task runs the diff strategy. */
+  toolModel?: ToolModel;
+  /** The reviewer of final diffs (tool strategy); without it nothing is reviewed. */
+  reviewModel?: JsonModel;
+  /** The rag-service; without it the agent indexes its checkout into an embedded index. */
+  rag?: RagApi;
+  /** The srm, to claim the task's reserved leases before the push (and release them on a HARD_FAIL). */
+  leases?: Pick<SymbolLeases, 'claim' | 'release'>;
+  log: Logger;
+}
+
+/** The operator's choices: where tasks work, what they may spend, how they check and which strategy they use. */
+export interface AgentSettings {
+  /** Where task checkouts are made; each task gets its own temporary directory. */
+  workRoot: string;
+  /** Attempts after the first (default 2). */
+  maxRetries: number;
+  checkTimeoutMs: number;
+  /** The operator's other limits on checks and run_command (default: DEFAULT_CHECK_CEILINGS, no host network). */
+  checkCeilings?: Partial<Omit<CheckCeilings, 'timeoutSeconds'>>;
+  /** Extra environment for the repo's checks (e.g. npm_config_cache); secrets are still dropped. */
+  checkEnv?: Record<string, string>;
+  /** Directories besides the checkout that checks and run_command may write (a shared package cache). */
+  checkWritableDirs?: string[];
+  /** Tokens of retrieved context in a prompt, unless the task sets its own budget. */
+  contextBudgetTokens: number;
+  /** Directory for one JSONL trajectory file per task; none written when unset. */
+  trajectoryDir?: string;
+  author: { name: string; email: string };
+  /** Default strategy for tasks that do not name one (default 'auto'). */
+  strategy?: StrategySetting;
+  /** Review rounds before an unapproved change ends the task as SOFT_FAIL (default 2; 0 turns review off). */
+  reviewRounds?: number;
+  /** Steps, tokens and cost a task may use (defaults in DEFAULT_BUDGET). */
+  budget?: Partial<BudgetLimits>;
+  /** US dollars per million tokens by model (default DEFAULT_MODEL_PRICES). */
+  prices?: ModelPrices;
+  /** Tokens the tool loop's conversation is kept within (default 100000). */
+  contextWindowTokens?: number;
+  toolLimits?: Partial<ToolLimits>;
+  /** Use the task's lessons in the prompt and report a lesson on SUCCESS (default true). */
+  lessons?: boolean;
+  /** Values that must never reach the model, a log or the trajectory (the model key, git tokens). */
+  secrets?: string[];
+}
+
+/** Everything a task runs with: services (ports, replaced by real or embedded ones in tests) apart from settings. */
+export interface AgentDeps {
+  services: AgentServices;
+  settings: AgentSettings;
+}
 
 /** `secrets`: further values to keep out of prompts, tool results and logs (git tokens). */
 export function agentDepsFromConfig(config: AgentConfig, log: Logger, secrets: (string | undefined)[] = []): AgentDeps {
@@ -18,38 +87,42 @@ export function agentDepsFromConfig(config: AgentConfig, log: Logger, secrets: (
     log,
   };
   return {
-    model: createPatchModel(client),
-    toolModel: config.FARM_AGENT_STRATEGY === 'diff' ? undefined : createToolModel(client),
-    reviewModel:
-      config.FARM_REVIEW_ROUNDS > 0
-        ? createJsonModel({ ...client, model: config.FARM_REVIEW_MODEL ?? config.FARM_MODEL })
-        : undefined,
-    strategy: config.FARM_AGENT_STRATEGY,
-    reviewRounds: config.FARM_REVIEW_ROUNDS,
-    budget: {
-      maxSteps: config.FARM_AGENT_MAX_STEPS,
-      maxTokens: config.FARM_AGENT_MAX_TOKENS,
-      maxCostUsd: config.FARM_AGENT_MAX_COST_USD,
+    services: {
+      model: createPatchModel(client),
+      toolModel: config.FARM_AGENT_STRATEGY === 'diff' ? undefined : createToolModel(client),
+      reviewModel:
+        config.FARM_REVIEW_ROUNDS > 0
+          ? createJsonModel({ ...client, model: config.FARM_REVIEW_MODEL ?? config.FARM_MODEL })
+          : undefined,
+      rag: config.FARM_RAG_URL ? new RagClient({ baseUrl: config.FARM_RAG_URL }) : undefined,
+      leases: config.FARM_SRM_URL ? new HttpSymbolLeases(config.FARM_SRM_URL) : undefined,
+      log,
     },
-    prices: config.FARM_MODEL_PRICES,
-    contextWindowTokens: config.FARM_CONTEXT_WINDOW_TOKENS,
-    toolLimits: {
-      maxOutputChars: config.FARM_TOOL_OUTPUT_CHARS,
-      commandTimeoutSeconds: config.FARM_TOOL_COMMAND_TIMEOUT_S,
+    settings: {
+      strategy: config.FARM_AGENT_STRATEGY,
+      reviewRounds: config.FARM_REVIEW_ROUNDS,
+      budget: {
+        maxSteps: config.FARM_AGENT_MAX_STEPS,
+        maxTokens: config.FARM_AGENT_MAX_TOKENS,
+        maxCostUsd: config.FARM_AGENT_MAX_COST_USD,
+      },
+      prices: config.FARM_MODEL_PRICES,
+      contextWindowTokens: config.FARM_CONTEXT_WINDOW_TOKENS,
+      toolLimits: {
+        maxOutputChars: config.FARM_TOOL_OUTPUT_CHARS,
+        commandTimeoutSeconds: config.FARM_TOOL_COMMAND_TIMEOUT_S,
+      },
+      lessons: config.FARM_LESSONS === 'on',
+      // Never in a prompt, a tool result, a log line or the trajectory, even when a repository contains them.
+      secrets: [config.OPENAI_API_KEY, ...secrets].filter((s): s is string => !!s),
+      workRoot: config.FARM_WORK_DIR,
+      trajectoryDir: config.FARM_TRAJECTORY_DIR,
+      maxRetries: config.FARM_MAX_RETRIES,
+      checkTimeoutMs: config.FARM_CHECK_TIMEOUT_S * 1000,
+      checkCeilings: checkCeilingsFromConfig(config),
+      checkWritableDirs: config.FARM_CHECK_WRITABLE_DIRS,
+      contextBudgetTokens: config.FARM_CONTEXT_BUDGET_TOKENS,
+      author: { name: config.FARM_GIT_AUTHOR_NAME, email: config.FARM_GIT_AUTHOR_EMAIL },
     },
-    lessons: config.FARM_LESSONS === 'on',
-    // Never in a prompt, a tool result, a log line or the trajectory, even when a repository contains them.
-    secrets: [config.OPENAI_API_KEY, ...secrets].filter((s): s is string => !!s),
-    log,
-    workRoot: config.FARM_WORK_DIR,
-    trajectoryDir: config.FARM_TRAJECTORY_DIR,
-    maxRetries: config.FARM_MAX_RETRIES,
-    checkTimeoutMs: config.FARM_CHECK_TIMEOUT_S * 1000,
-    checkCeilings: checkCeilingsFromConfig(config),
-    checkWritableDirs: config.FARM_CHECK_WRITABLE_DIRS,
-    contextBudgetTokens: config.FARM_CONTEXT_BUDGET_TOKENS,
-    rag: config.FARM_RAG_URL ? new RagClient({ baseUrl: config.FARM_RAG_URL }) : undefined,
-    author: { name: config.FARM_GIT_AUTHOR_NAME, email: config.FARM_GIT_AUTHOR_EMAIL },
-    leases: config.FARM_SRM_URL ? new HttpSymbolLeases(config.FARM_SRM_URL) : undefined,
   };
 }

@@ -18,9 +18,9 @@ describe('the coding agent’s configuration', () => {
       FARM_REVIEW_ROUNDS: 2,
       FARM_LESSONS: 'on',
     });
-    const deps = agentDepsFromConfig(config, silentLogger, ['git-token-value-42']);
-    expect([!!deps.toolModel, !!deps.reviewModel, deps.strategy]).toEqual([true, true, 'auto']);
-    expect(deps.secrets).toEqual(['sk-config-test-key-123', 'git-token-value-42']);
+    const { services, settings } = agentDepsFromConfig(config, silentLogger, ['git-token-value-42']);
+    expect([!!services.toolModel, !!services.reviewModel, settings.strategy]).toEqual([true, true, 'auto']);
+    expect(settings.secrets).toEqual(['sk-config-test-key-123', 'git-token-value-42']);
   });
 
   test('a price table from the environment replaces the built-in one; diff strategy and no review leave those models out', () => {
@@ -31,8 +31,8 @@ describe('the coding agent’s configuration', () => {
       FARM_REVIEW_ROUNDS: '0',
     });
     expect(config.FARM_MODEL_PRICES).toEqual({ 'my-model': { inputPerMillion: 1, outputPerMillion: 2 } });
-    const deps = agentDepsFromConfig(config, silentLogger);
-    expect([deps.toolModel, deps.reviewModel]).toEqual([undefined, undefined]);
+    const { services } = agentDepsFromConfig(config, silentLogger);
+    expect([services.toolModel, services.reviewModel]).toEqual([undefined, undefined]);
   });
 
   test('a malformed price table stops start-up naming the variable and the shape it expects', () => {

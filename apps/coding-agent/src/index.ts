@@ -1,5 +1,6 @@
-export { runCodingTask, branchFor, type AgentDeps } from './run-task';
-export { agentDepsFromConfig } from './agent-deps';
+export { runCodingTask } from './run-task';
+export { branchFor } from './task-branch';
+export { agentDepsFromConfig, type AgentDeps, type AgentServices, type AgentSettings } from './agent-deps';
 export { agentConfigSchema, agentWorkerConfigSchema, loadAgentConfig, type AgentConfig } from './config';
 export { buildPrompt } from './prompt';
 export { readTask, BadTaskInput } from './read-task';
@@ -13,4 +14,5 @@ export { runToolLoop } from './tool-loop';
 export { AgentToolBox } from './tools/agent-tools';
 export { secretRedactor } from './tools/redact-secrets';
 export { TaskBudget } from './task-budget';
+export { TaskObserver } from './task-observer';
 export { openTrajectory } from './trajectory';

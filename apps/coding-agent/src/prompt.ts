@@ -11,12 +11,12 @@ Instead of a unified diff, "diff" may hold search/replace blocks: the file path 
 
 /**
  * The messages for one attempt: the goal, the retrieved repository context (already cut to the token
- * budget, the task's own file first), and on a retry what went wrong last time.
+ * budget, the task's own file first), and on a retry what went wrong last time (`lastFailure`).
  */
 export function buildPrompt(
   task: farm.v1.ICodingTask,
   context: { text: string; omitted: string[] },
-  feedback: string[],
+  lastFailure?: string,
 ): ChatMessage[] {
   const parts = [`TASK GOAL:\n${task.goal}`];
   if (task.path) parts.push(`MAIN FILE: ${task.path}`);
@@ -25,9 +25,9 @@ export function buildPrompt(
   parts.push(`REPOSITORY CONTEXT (read-only snippets with their line numbers):\n${context.text}`);
   if (context.omitted.length) parts.push(`Also relevant but left out for the budget: ${context.omitted.join(', ')}`);
   if (task.priorNotes?.length) parts.push(`NOTES FROM AN EARLIER RUN OF THIS TASK:\n${task.priorNotes.join('\n')}`);
-  if (feedback.length) {
+  if (lastFailure) {
     parts.push(
-      `YOUR PREVIOUS ATTEMPT FAILED. Fix it and answer with a new diff against the ORIGINAL files above.\n${feedback.join('\n\n')}`,
+      `YOUR PREVIOUS ATTEMPT FAILED. Fix it and answer with a new diff against the ORIGINAL files above.\n${lastFailure}`,
     );
   }
   return [

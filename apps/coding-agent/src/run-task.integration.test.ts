@@ -23,7 +23,8 @@ import { PostgresSymbolLeases, SrmUnavailable } from '@farm/srm-client';
 import { createPgStore, type SqlStore } from '@farm/store';
 import { readFile } from 'node:fs/promises';
 import { InProcessBus, Topics } from '@farm/bus';
-import { runCodingTask, type AgentDeps } from './run-task';
+import type { AgentDeps, AgentServices, AgentSettings } from './agent-deps';
+import { runCodingTask } from './run-task';
 import { startAgentWorker } from './worker-pool';
 import {
   NODE_ADD_FAREWELL,
@@ -59,22 +60,33 @@ afterAll(async () => {
 
 const NPM_CACHE = path.join(os.homedir(), '.npm');
 
+/** A test's own services and settings, over the defaults of `agentDeps`. */
+interface DepsOverrides {
+  services?: Partial<AgentServices>;
+  settings?: Partial<AgentSettings>;
+}
+
 /** The agent's dependencies for a test, talking to the scripted model at `baseURL`. */
-function agentDeps(baseURL: string, overrides: Partial<AgentDeps> = {}): AgentDeps {
+function agentDeps(baseURL: string, overrides: DepsOverrides = {}): AgentDeps {
   return {
-    model: createPatchModel({ baseURL, apiKey: 'k', model: 'coder', maxRetries: 0 }),
-    log: silentLogger,
-    workRoot: path.join(tmp, 'work'),
-    maxRetries: 2,
-    checkTimeoutMs: 120_000,
-    contextBudgetTokens: 4000,
-    author: { name: 'agent', email: 'agent@test' },
-    // Node repos install their devDependencies from the registry in the check's install step (which this
-    // operator allows the network); they share a cache, which the sandbox must then let them write.
-    checkEnv: { npm_config_cache: NPM_CACHE, npm_config_prefer_offline: 'true' },
-    checkWritableDirs: [NPM_CACHE],
-    checkCeilings: { hostNetwork: 'install' },
-    ...overrides,
+    services: {
+      model: createPatchModel({ baseURL, apiKey: 'k', model: 'coder', maxRetries: 0 }),
+      log: silentLogger,
+      ...overrides.services,
+    },
+    settings: {
+      workRoot: path.join(tmp, 'work'),
+      maxRetries: 2,
+      checkTimeoutMs: 120_000,
+      contextBudgetTokens: 4000,
+      author: { name: 'agent', email: 'agent@test' },
+      // Node repos install their devDependencies from the registry in the check's install step (which this
+      // operator allows the network); they share a cache, which the sandbox must then let them write.
+      checkEnv: { npm_config_cache: NPM_CACHE, npm_config_prefer_offline: 'true' },
+      checkWritableDirs: [NPM_CACHE],
+      checkCeilings: { hostNetwork: 'install' },
+      ...overrides.settings,
+    },
   };
 }
 
@@ -101,7 +113,7 @@ async function seedTask(files: Record<string, string>, overrides: Partial<farm.v
 async function runSeeded(
   task: farm.v1.ICodingTask,
   script: ModelScript,
-  overrides: Partial<AgentDeps> | ((baseURL: string) => Partial<AgentDeps>) = {},
+  overrides: DepsOverrides | ((baseURL: string) => DepsOverrides) = {},
 ) {
   const model = await startScriptedModelServer({ script });
   const deps = agentDeps(model.baseURL, typeof overrides === 'function' ? overrides(model.baseURL) : overrides);
@@ -119,7 +131,7 @@ async function runTask(
   files: Record<string, string>,
   script: ModelScript,
   overrides: Partial<farm.v1.ICodingTask> = {},
-  overrides2: Partial<AgentDeps> = {},
+  overrides2: DepsOverrides = {},
 ) {
   const { url, task } = await seedTask(files, overrides);
   return { ...(await runSeeded(task, script, overrides2)), url, task };
@@ -176,7 +188,7 @@ describe('coding agent on a Python repo (pytest)', () => {
         ],
       },
       {},
-      { trajectoryDir },
+      { settings: { trajectoryDir } },
     );
     expect([S[result.status!], result.attempts]).toEqual(['SUCCESS', 2]);
     // The trajectory has each attempt's prompt, model step, answer, check results and reward, then the result.
@@ -230,7 +242,10 @@ describe('coding agent on a Python repo (pytest)', () => {
     try {
       const again = await runCodingTask(first.task, {
         ...first.agentDeps,
-        model: createPatchModel({ baseURL: model.baseURL, apiKey: 'k', model: 'coder' }),
+        services: {
+          ...first.agentDeps.services,
+          model: createPatchModel({ baseURL: model.baseURL, apiKey: 'k', model: 'coder' }),
+        },
       });
       expect([S[again.status!], again.commitSha, again.branchName]).toEqual([
         'SUCCESS',
@@ -257,7 +272,7 @@ describe('coding agent on a Python repo (pytest)', () => {
         goal: 'Add multiply',
         repo: { url, baseRef: 'main', baseCommit },
       };
-      const deps = agentDeps(model.baseURL, { maxRetries: 0 });
+      const deps = agentDeps(model.baseURL, { settings: { maxRetries: 0 } });
 
       const [a, b] = await Promise.all([runCodingTask(task, deps), runCodingTask(task, deps)]);
       expect([S[a.status!], S[b.status!]]).toEqual(['SUCCESS', 'SUCCESS']);
@@ -274,7 +289,7 @@ describe('coding agent on a Python repo (pytest)', () => {
     const ok = await runSeeded(
       { ...claimed.task, reservedLeases: [leaseRef(held)] },
       { chat: [{ answer: { diff: PY_ADD_MULTIPLY } }] },
-      { leases },
+      { services: { leases } },
     );
     expect(S[ok.result.status!]).toBe('SUCCESS');
     expect(await leases.liveLeases({ holder: claimed.task.id! })).toEqual([
@@ -288,7 +303,7 @@ describe('coding agent on a Python repo (pytest)', () => {
     const bad = await runSeeded(
       { ...refused.task, reservedLeases: [leaseRef(lost)] },
       { chat: [{ answer: { diff: PY_ADD_MULTIPLY } }] },
-      { leases },
+      { services: { leases } },
     );
     expect([S[bad.result.status!], failedStepName(bad.result.failedStep)]).toEqual(['HARD_FAIL', 'claim']);
     expect(bad.result.notes!.join('\n')).toMatch(/lease lost/);
@@ -301,7 +316,7 @@ describe('coding agent on a Python repo (pytest)', () => {
     const { result, model } = await runSeeded(
       task,
       { chat: [{ fault: { malformed: true } }, { answer: { diff: PY_ADD_MULTIPLY } }] },
-      (baseURL) => ({ model: createPatchModel({ baseURL, apiKey: 'k', model: 'coder', maxRetries: 2 }) }),
+      (baseURL) => ({ services: { model: createPatchModel({ baseURL, apiKey: 'k', model: 'coder', maxRetries: 2 }) } }),
     );
     expect([S[result.status!], result.attempts]).toEqual(['SUCCESS', 1]);
     expect(result.notes).toContain('model answer malformed, retried 1x');
@@ -330,7 +345,7 @@ describe('coding agent on a Python repo (pytest)', () => {
         PYTHON_REPO,
         { chat: [{ answer: { diff: PY_SHOUT_QUIETER } }] },
         { goal: 'Make shout() end with a period instead of an exclamation mark' },
-        { rag },
+        { services: { rag } },
       );
       expect(S[result.status!]).toBe('SUCCESS');
       expect(prompts[0]).toContain('FILE: utils/strings.py');
@@ -369,11 +384,11 @@ describe("a task's branch is its own", () => {
     const lease = await reserveFor(task);
     const model = await startScriptedModelServer({ script });
     try {
-      const deps = agentDeps(model.baseURL, { leases });
-      const real = deps.model;
+      const deps = agentDeps(model.baseURL, { services: { leases } });
+      const real = deps.services.model;
       let foreign = '';
       // Someone pushes to the task's branch while the model is thinking.
-      deps.model = {
+      deps.services.model = {
         proposePatch: async (messages) => {
           foreign = await pushCommitOf(url, baseCommit, `agt/${task.id}`, 'quick fix by hand\n');
           return real.proposePatch(messages);
@@ -402,7 +417,7 @@ describe("a task's branch is its own", () => {
     );
     expect((await leases.liveLeases({ holder: task.id! }))[0].state).toBe('ACTIVE');
 
-    const again = await runSeeded({ ...withLease, dispatch: 2 }, { chat: [] }, { leases });
+    const again = await runSeeded({ ...withLease, dispatch: 2 }, { chat: [] }, { services: { leases } });
     expect([S[again.result.status!], again.result.commitSha, again.result.dispatch]).toEqual([
       'SUCCESS',
       first.result.commitSha,
@@ -423,7 +438,7 @@ describe("a task's branch is its own", () => {
     expect(await remoteBranchSha(url, `agt/${task.id}`)).toBe(first.result.commitSha);
     await leases.release(lease.id); // the lease went meanwhile (request cancelled, or expired and re-granted)
 
-    const again = await runSeeded({ ...withLease, dispatch: 2 }, { chat: [] }, { leases });
+    const again = await runSeeded({ ...withLease, dispatch: 2 }, { chat: [] }, { services: { leases } });
     expect([S[again.result.status!], failedStepName(again.result.failedStep)]).toEqual(['HARD_FAIL', 'claim']);
     expect(again.result.notes!.join('\n')).toMatch(new RegExp(`lease lost.*agt/${task.id} deleted`));
     expect(await remoteBranchSha(url, `agt/${task.id}`)).toBeUndefined();
@@ -441,7 +456,7 @@ test('an srm that cannot answer the claim: SOFT_FAIL (dispatched again), nothing
   const { result } = await runSeeded(
     { ...task, reservedLeases: [leaseRef(lease)] },
     { chat: [{ answer: { diff: PY_ADD_MULTIPLY } }] },
-    { leases: srmDown },
+    { services: { leases: srmDown } },
   );
   expect([S[result.status!], failedStepName(result.failedStep)]).toEqual(['SOFT_FAIL', 'claim']);
   expect(await remoteBranchSha(url, `agt/${task.id}`)).toBeUndefined();
@@ -457,7 +472,7 @@ test('a pool worker consumes a task from the task topic and publishes its Commit
   try {
     const results: farm.v1.CommitResult[] = [];
     await bus.subscribe(Topics.commitResults, 'test', async (r) => void results.push(r));
-    await startAgentWorker(bus, agentDeps(model.baseURL, { maxRetries: 0 }));
+    await startAgentWorker(bus, agentDeps(model.baseURL, { settings: { maxRetries: 0 } }));
 
     await bus.publish(
       Topics.codingTasks,

@@ -9,15 +9,19 @@ import {
 import { FarmError, errorMessage, type Logger } from '@farm/runtime';
 import { LeaseLost, LeaseNotFound, type SymbolLeases } from '@farm/srm-client';
 import { commitOwner } from './task-commit';
+import { hardFail, softFail, type TaskDelivered, type TaskFailed } from './task-outcome';
 
+const F = farm.v1.FailedStep;
 const S = farm.v1.CommitStatus;
 
+/** The branch a task's commit is pushed to. */
+export const branchFor = (taskId: string) => `agt/${taskId}`;
+
 /**
- * How a task's commit ended up on `agt/<task>`: delivered (on the branch, its leases claimed), or refused with
- * the step and why. A refused delivery never leaves a branch that looks finished.
+ * How a task's commit ended up on `agt/<task>`: delivered (on the branch, its leases claimed), or failed with
+ * the step and why. A failed delivery never leaves a branch that looks finished.
  */
-export type Delivery = { kind: 'delivered'; commitSha: string; notes: string[] } | Refusal;
-type Refusal = { kind: 'refused'; step: farm.v1.FailedStep; reason: string; status: farm.v1.CommitStatus };
+export type Delivery = TaskDelivered | TaskFailed;
 
 export interface BranchDeps {
   leases?: Pick<SymbolLeases, 'claim' | 'release'>;
@@ -85,13 +89,7 @@ export async function claimAndPush(
   } catch (err) {
     const theirs =
       err instanceof PushRejected ? await readRemoteBranchCommit(url, branch).catch(() => undefined) : undefined;
-    if (!theirs)
-      return {
-        kind: 'refused',
-        step: farm.v1.FailedStep.STEP_PUSH,
-        reason: `push failed: ${errorMessage(err)}`,
-        status: S.HARD_FAIL,
-      };
+    if (!theirs) return hardFail(F.STEP_PUSH, `push failed: ${errorMessage(err)}`);
     const owner = commitOwner(task, theirs.message);
     if (owner.kind === 'foreign') return foreignBranch(branch, theirs.sha, owner.reason);
     const claim = await timed('claim', () => claimOrRetract(task, url, branch, theirs.sha, deps));
@@ -108,15 +106,12 @@ export async function claimAndPush(
   }
 }
 
-function foreignBranch(branch: string, sha: string, reason: string): Refusal {
-  return {
-    kind: 'refused',
-    step: farm.v1.FailedStep.STEP_BRANCH,
-    reason:
-      `${branch} holds commit ${sha.slice(0, 12)}, which this task did not make (${reason}); ` +
+function foreignBranch(branch: string, sha: string, reason: string): TaskFailed {
+  return hardFail(
+    F.STEP_BRANCH,
+    `${branch} holds commit ${sha.slice(0, 12)}, which this task did not make (${reason}); ` +
       'it is neither adopted nor overwritten: remove the branch, then submit the request again',
-    status: S.HARD_FAIL,
-  };
+  );
 }
 
 /**
@@ -129,7 +124,7 @@ async function claimOrRetract(
   branch: string,
   sha: string,
   deps: BranchDeps,
-): Promise<Refusal | undefined> {
+): Promise<TaskFailed | undefined> {
   const refused = await claimLeases(task, sha, deps);
   if (!refused || refused.status !== S.HARD_FAIL) return refused;
   const deleted = await deleteRemoteBranch(url, branch, sha).catch((err) => {
@@ -147,7 +142,7 @@ async function claimLeases(
   task: farm.v1.ICodingTask,
   commitSha: string,
   deps: BranchDeps,
-): Promise<Refusal | undefined> {
+): Promise<TaskFailed | undefined> {
   if (!deps.leases) return undefined;
   for (const lease of task.reservedLeases ?? []) {
     try {
@@ -155,21 +150,23 @@ async function claimLeases(
     } catch (err) {
       // Refused for good (stale token, released, expired, unknown): the task must not count as done.
       if (err instanceof LeaseLost || err instanceof LeaseNotFound) {
-        return {
-          kind: 'refused',
-          step: farm.v1.FailedStep.STEP_CLAIM,
-          reason: `lease lost: ${err.message}`,
-          status: S.HARD_FAIL,
-        };
+        return hardFail(F.STEP_CLAIM, `lease lost: ${err.message}`);
       }
       // The srm could not answer: another dispatch can claim with the same token later.
-      return {
-        kind: 'refused',
-        step: farm.v1.FailedStep.STEP_CLAIM,
-        reason: `claiming leases failed: ${errorMessage(err)}`,
-        status: err instanceof FarmError && err.retryable ? S.SOFT_FAIL : S.HARD_FAIL,
-      };
+      const reason = `claiming leases failed: ${errorMessage(err)}`;
+      return err instanceof FarmError && err.retryable
+        ? softFail(F.STEP_CLAIM, reason)
+        : hardFail(F.STEP_CLAIM, reason);
     }
   }
   return undefined;
+}
+
+/** Giving up: free the task's symbols for others (best effort; the orchestrator releases them too). */
+export async function releaseLeases(task: farm.v1.ICodingTask, deps: BranchDeps): Promise<void> {
+  for (const lease of task.reservedLeases ?? []) {
+    await deps.leases
+      ?.release(lease.id!, lease.fencingToken || undefined)
+      .catch((err) => deps.log.warn('lease release failed', { leaseId: lease.id, err }));
+  }
 }

@@ -2,20 +2,29 @@ import { costOfCall, DEFAULT_MODEL_PRICES, priceOf } from './model-prices';
 import { TaskBudget } from './task-budget';
 
 describe('a task budget', () => {
-  test('steps run out at the limit; tokens and cost when exceeded; the reason names the budget', () => {
+  test('steps run out at the limit; tokens and cost when exceeded; the stop names the limit and says how far', () => {
     const budget = new TaskBudget({ maxSteps: 2, maxTokens: 1000, maxCostUsd: 0.5 });
     budget.record({ promptTokens: 400, completionTokens: 100, totalTokens: 500 }, 0.1);
     expect(budget.exhausted()).toBeUndefined();
     budget.record({ promptTokens: 100, completionTokens: 100, totalTokens: 200 }, 0.1);
-    expect(budget.exhausted()).toBe('step budget used up: 2 model calls, the limit is 2');
+    expect(budget.exhausted()).toEqual({
+      limit: 'steps',
+      reason: 'step budget used up: 2 model calls, the limit is 2',
+    });
 
     const tokens = new TaskBudget({ maxSteps: 10, maxTokens: 1000, maxCostUsd: 5 });
     tokens.record({ promptTokens: 900, completionTokens: 200, totalTokens: 1100 }, 0);
-    expect(tokens.exhausted()).toBe('token budget exceeded: 1100 tokens used, the limit is 1000');
+    expect(tokens.exhausted()).toEqual({
+      limit: 'tokens',
+      reason: 'token budget exceeded: 1100 tokens used, the limit is 1000',
+    });
 
     const cost = new TaskBudget({ maxSteps: 10, maxTokens: 1e9, maxCostUsd: 0.5 });
     cost.record({ promptTokens: 1, completionTokens: 1, totalTokens: 2 }, 0.75);
-    expect(cost.exhausted()).toBe('cost budget exceeded: $0.7500 spent, the limit is $0.50');
+    expect(cost.exhausted()).toEqual({
+      limit: 'cost',
+      reason: 'cost budget exceeded: $0.7500 spent, the limit is $0.50',
+    });
   });
 });
 

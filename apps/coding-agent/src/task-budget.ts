@@ -11,7 +11,13 @@ export interface BudgetLimits {
 
 export const DEFAULT_BUDGET: BudgetLimits = { maxSteps: 40, maxTokens: 400_000, maxCostUsd: 2 };
 
-/** What one task has spent so far, and whether a limit is reached (the reason says which and how far). */
+/** Which limit stopped a task (the `budget` label of farm_agent_budget_stops_total), and the reason to report. */
+export interface BudgetStop {
+  limit: 'steps' | 'tokens' | 'cost';
+  reason: string;
+}
+
+/** What one task has spent so far, and whether a limit is reached (which, and how far). */
 export class TaskBudget {
   steps = 0;
   readonly usage: TokenUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
@@ -27,14 +33,21 @@ export class TaskBudget {
     this.costUsd += costUsd;
   }
 
-  /** Why no further model call may be made, or undefined while the budget lasts. */
-  exhausted(): string | undefined {
+  /** The limit that forbids a further model call, or undefined while the budget lasts. */
+  exhausted(): BudgetStop | undefined {
     const { maxSteps, maxTokens, maxCostUsd } = this.limits;
     if (this.usage.totalTokens > maxTokens)
-      return `token budget exceeded: ${this.usage.totalTokens} tokens used, the limit is ${maxTokens}`;
+      return {
+        limit: 'tokens',
+        reason: `token budget exceeded: ${this.usage.totalTokens} tokens used, the limit is ${maxTokens}`,
+      };
     if (this.costUsd > maxCostUsd)
-      return `cost budget exceeded: $${this.costUsd.toFixed(4)} spent, the limit is $${maxCostUsd.toFixed(2)}`;
-    if (this.steps >= maxSteps) return `step budget used up: ${this.steps} model calls, the limit is ${maxSteps}`;
+      return {
+        limit: 'cost',
+        reason: `cost budget exceeded: $${this.costUsd.toFixed(4)} spent, the limit is $${maxCostUsd.toFixed(2)}`,
+      };
+    if (this.steps >= maxSteps)
+      return { limit: 'steps', reason: `step budget used up: ${this.steps} model calls, the limit is ${maxSteps}` };
     return undefined;
   }
 }

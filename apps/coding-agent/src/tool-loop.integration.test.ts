@@ -12,7 +12,8 @@ import { lessonsForTask, migrateLessons, storeLesson } from '@farm/lessons';
 import { silentLogger } from '@farm/runtime';
 import { startScriptedModelServer, type ModelScript, type ScriptStep } from '@farm/scripted-llm';
 import { createPgStore, type SqlStore } from '@farm/store';
-import { runCodingTask, type AgentDeps } from './run-task';
+import type { AgentDeps, AgentServices, AgentSettings } from './agent-deps';
+import { runCodingTask } from './run-task';
 import { NODE_JEST_REPO, PYTHON_REPO, PY_ADD_MULTIPLY } from '../testing/agent-repos';
 
 const S = farm.v1.CommitStatus;
@@ -47,26 +48,39 @@ const review = (approved: boolean, objections: string[] = []): ScriptStep => ({
 });
 
 const NPM_CACHE = path.join(os.homedir(), '.npm');
+// Task ids unique to this run: lessons are stored by task id in a database that outlives a run.
+const RUN = Date.now().toString(36);
 
-function agentDeps(baseURL: string, overrides: Partial<AgentDeps> = {}): AgentDeps {
+/** A test's own services and settings, over the defaults of `agentDeps`. */
+interface DepsOverrides {
+  services?: Partial<AgentServices>;
+  settings?: Partial<AgentSettings>;
+}
+
+function agentDeps(baseURL: string, overrides: DepsOverrides = {}): AgentDeps {
   const client = { baseURL, apiKey: MODEL_KEY, model: 'coder', maxRetries: 0 };
   return {
-    model: createPatchModel(client),
-    toolModel: createToolModel(client),
-    reviewModel: createJsonModel({ ...client, model: 'reviewer' }),
-    log: silentLogger,
-    workRoot: path.join(tmp, 'work'),
-    maxRetries: 2,
-    checkTimeoutMs: 120_000,
-    contextBudgetTokens: 2000,
-    author: { name: 'agent', email: 'agent@test' },
-    // the install step may use the network (this operator allows it) and a package cache shared between tests
-    checkEnv: { npm_config_cache: NPM_CACHE, npm_config_prefer_offline: 'true' },
-    checkWritableDirs: [NPM_CACHE],
-    checkCeilings: { hostNetwork: 'install' },
-    trajectoryDir: path.join(tmp, 'trajectories'),
-    secrets: [MODEL_KEY],
-    ...overrides,
+    services: {
+      model: createPatchModel(client),
+      toolModel: createToolModel(client),
+      reviewModel: createJsonModel({ ...client, model: 'reviewer' }),
+      log: silentLogger,
+      ...overrides.services,
+    },
+    settings: {
+      workRoot: path.join(tmp, 'work'),
+      maxRetries: 2,
+      checkTimeoutMs: 120_000,
+      contextBudgetTokens: 2000,
+      author: { name: 'agent', email: 'agent@test' },
+      // the install step may use the network (this operator allows it) and a package cache shared between tests
+      checkEnv: { npm_config_cache: NPM_CACHE, npm_config_prefer_offline: 'true' },
+      checkWritableDirs: [NPM_CACHE],
+      checkCeilings: { hostNetwork: 'install' },
+      trajectoryDir: path.join(tmp, 'trajectories'),
+      secrets: [MODEL_KEY],
+      ...overrides.settings,
+    },
   };
 }
 
@@ -74,7 +88,7 @@ async function runTask(
   files: Record<string, string>,
   script: ModelScript,
   task: Partial<farm.v1.ICodingTask> = {},
-  deps: Partial<AgentDeps> | ((baseURL: string) => Partial<AgentDeps>) = {},
+  deps: DepsOverrides | ((baseURL: string) => DepsOverrides) = {},
 ) {
   const name = `tools-${++n}.git`;
   const url = await git.createBareRepo(name);
@@ -207,7 +221,9 @@ describe('the tool strategy on a Python repo (pytest)', () => {
         ],
       },
       {},
-      (baseURL) => ({ toolModel: createToolModel({ baseURL, apiKey: MODEL_KEY, model: 'coder', maxRetries: 2 }) }),
+      (baseURL) => ({
+        services: { toolModel: createToolModel({ baseURL, apiKey: MODEL_KEY, model: 'coder', maxRetries: 2 }) },
+      }),
     );
     expect(S[result.status!]).toBe('SUCCESS');
     expect(result.notes).toContain('model answer malformed, retried 1x');
@@ -283,7 +299,7 @@ describe('the tool strategy on a Python repo (pytest)', () => {
           ],
         },
         {},
-        { budget, prices: { coder: { inputPerMillion: 10, outputPerMillion: 10 } } },
+        { settings: { budget, prices: { coder: { inputPerMillion: 10, outputPerMillion: 10 } } } },
       );
       expect([S[result.status!], failedStepName(result.failedStep)]).toEqual(['SOFT_FAIL', 'budget']);
       expect(result.notes!.join('\n')).toMatch(reason);
@@ -312,7 +328,7 @@ describe('the tool strategy on a Python repo (pytest)', () => {
         ],
       },
       { goal: 'Document the settings in config/settings.env' },
-      { budget: { maxSteps: 11 } },
+      { settings: { budget: { maxSteps: 11 } } },
     );
     expect(failedStepName(result.failedStep)).toBe('budget');
     const out = toolResults();
@@ -390,7 +406,7 @@ describe('the tool strategy on a Python repo (pytest)', () => {
         ],
       },
       {},
-      { contextWindowTokens: 2000, budget: { maxSteps: 8 } },
+      { settings: { contextWindowTokens: 2000, budget: { maxSteps: 8 } } },
     );
     expect(failedStepName(result.failedStep)).toBe('budget');
     const toolMessages = (i: number) =>

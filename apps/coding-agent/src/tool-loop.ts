@@ -4,9 +4,9 @@ import path from 'node:path';
 import { farm } from '@farm/proto';
 import {
   ModelAnswerInvalid,
+  ModelUnavailable,
   type ConversationMessage,
   type JsonModel,
-  type TokenUsage,
   type ToolCall,
   type ToolModel,
 } from '@farm/llm';
@@ -14,14 +14,13 @@ import { errorMessage, type Logger } from '@farm/runtime';
 import type { ChecksResult } from '@farm/sandbox';
 import { fitConversation } from './conversation-window';
 import { renderLessons } from './lessons-prompt';
-import { agentMetrics } from './metrics';
 import { costOfCall, type ModelPrices } from './model-prices';
 import { reviewDiff } from './review-diff';
-import type { TaskBudget } from './task-budget';
+import { hardFail, softFail, type TaskFailed } from './task-outcome';
 import type { AgentToolBox, ToolOutcome } from './tools/agent-tools';
 import type { Redactor } from './tools/redact-secrets';
 import { unifiedTreeDiff, type TreeChange } from './tools/tree-diff';
-import type { Trajectory } from './trajectory';
+import type { TaskObserver } from './task-observer';
 
 export const TOOL_SYSTEM_PROMPT = `You are a coding agent working in a git checkout, with tools to explore and change it.
 Work in small steps: find the relevant code (list_files, search, find_symbol, read_file), change it with
@@ -39,12 +38,10 @@ export interface ToolLoopDeps {
   reviewRounds: number;
   prices: ModelPrices;
   contextWindowTokens: number;
-  budget: TaskBudget;
   redact: Redactor;
-  trajectory: Trajectory;
   log: Logger;
-  /** Called with each model call's time, for the task's step durations. */
-  timed: <T>(step: string, attempt: number, fn: () => Promise<T>) => Promise<T>;
+  /** Counts model calls against the task's budget, attempts, reviews; times steps; writes the trajectory. */
+  observer: TaskObserver;
 }
 
 export type ToolLoopOutcome =
@@ -55,19 +52,15 @@ export type ToolLoopOutcome =
       /** What failed first on the way (a check, a refused finish), for the lesson. */
       firstFailure?: string;
     }
-  /** Ran out of budget or review rounds: SOFT_FAIL, nothing pushed. */
-  | { kind: 'stopped'; failedStep: farm.v1.FailedStep.STEP_BUDGET | farm.v1.FailedStep.STEP_REVIEW; reason: string }
-  /** Nothing the model can fix (the sandbox refuses the repository's own check): HARD_FAIL. */
-  | { kind: 'aborted'; failedStep: farm.v1.FailedStep.STEP_CHECK; reason: string };
+  /**
+   * SOFT_FAIL: out of budget or review rounds. HARD_FAIL: nothing the model can fix (the sandbox refuses the
+   * repository's own check) or the model endpoint failed.
+   */
+  | TaskFailed
+  /** The endpoint refused the first request that offered tools: it has no tool calling (try the diff strategy). */
+  | { kind: 'tools-refused'; reason: string };
 
-export interface ToolLoopState {
-  /** finish calls so far: each is an attempt, rewarded 1 when the checks passed on the tree it finished. */
-  attempts: number;
-  reviews: farm.v1.IReviewVerdict[];
-  model: string;
-  /** Malformed model answers that were asked again (the task's notes say so). */
-  malformedRetries: number;
-}
+const F = farm.v1.FailedStep;
 
 /** The first messages: the rules, then the goal, the lessons and what retrieval found. */
 export function toolLoopPrompt(task: farm.v1.ICodingTask, context: { text: string; omitted: string[] }): string {
@@ -100,48 +93,48 @@ function argumentsForRecord(call: ToolCall, redact: Redactor): unknown {
 
 /**
  * The tool-using loop of one task: the model calls tools over the checkout until it finishes with the checks
- * passing on the final tree and the reviewer approving, or a budget (steps, tokens, cost) runs out. Model
- * outages propagate (the caller ends the task); everything the model gets wrong goes back to it as a result.
+ * passing on the final tree and the reviewer approving, or a budget (steps, tokens, cost) runs out. A model
+ * outage ends the loop as an outcome; everything the model gets wrong goes back to it as a result.
  */
 export async function runToolLoop(
   task: farm.v1.ICodingTask,
   input: { toolbox: AgentToolBox; repoDir: string; context: { text: string; omitted: string[] } },
   deps: ToolLoopDeps,
-  state: ToolLoopState,
 ): Promise<ToolLoopOutcome> {
   const { toolbox, repoDir } = input;
-  const { budget, trajectory, redact } = deps;
+  const { observer, redact } = deps;
+  const { budget } = observer;
   const messages: ConversationMessage[] = [
     { role: 'system', content: TOOL_SYSTEM_PROMPT },
     { role: 'user', content: redact(toolLoopPrompt(task, input.context)) },
   ];
-  trajectory.record('prompt', { strategy: 'tools', messages });
+  observer.record('prompt', { strategy: 'tools', messages });
   let firstFailure: string | undefined;
   const noteFailure = (what: string) => (firstFailure ??= what);
 
   for (;;) {
-    const exhausted = budget.exhausted();
-    if (exhausted) return { kind: 'stopped', failedStep: farm.v1.FailedStep.STEP_BUDGET, reason: exhausted };
+    const stop = budget.exhausted();
+    if (stop) {
+      observer.budgetStopped(stop);
+      return softFail(F.STEP_BUDGET, stop.reason);
+    }
     const shortened = fitConversation(messages, deps.contextWindowTokens);
     const step = budget.steps + 1;
     const started = performance.now();
     let turn;
     try {
-      turn = await deps.timed('llm', step, () => deps.model.nextTurn(messages, toolbox.specs));
+      turn = await observer.timed('llm', step, () => deps.model.nextTurn(messages, toolbox.specs));
     } catch (err) {
+      if (err instanceof ModelUnavailable) return modelUnavailable(err, step === 1);
       if (!(err instanceof ModelAnswerInvalid)) throw err;
-      // Counted as a step: an endpoint that keeps answering garbage must still hit the budget.
-      budget.record({ promptTokens: 0, completionTokens: 0, totalTokens: 0 }, 0);
-      trajectory.record('step', { step, error: err.message });
+      observer.unreadableAnswer();
+      observer.record('step', { step, error: err.message });
       messages.push({ role: 'user', content: `Your last answer could not be read (${err.message}). Use the tools.` });
       continue;
     }
     const cost = costOfCall(deps.prices, turn.model, turn.usage);
-    budget.record(turn.usage, cost.usd);
-    state.model = turn.model;
-    state.malformedRetries += turn.malformedRetries ?? 0;
-    recordModelUse(turn.model, turn.usage, cost.usd);
-    trajectory.record('step', {
+    observer.modelCalled(turn, cost.usd);
+    observer.record('step', {
       step,
       model: turn.model,
       tokens: turn.usage,
@@ -171,11 +164,11 @@ export async function runToolLoop(
       let outcome: ToolOutcome = await toolbox.call(call.name, call.arguments);
       if (outcome.checks && !outcome.checks.ok) noteFailure(toolbox.describeChecks(outcome.checks));
       if (outcome.finish) {
-        const gate = await finishGate(outcome.finish.summary, { task, toolbox, repoDir }, deps, state, noteFailure);
+        const gate = await finishGate(outcome.finish.summary, { task, toolbox, repoDir }, deps, noteFailure);
         if (gate.done) finished = gate.done;
         outcome = { ...outcome, ok: !!gate.done && gate.done.kind === 'finished', output: gate.output };
       }
-      agentMetrics.toolCalls.inc({ tool: call.name, outcome: outcome.ok ? 'ok' : 'error' });
+      observer.toolCalled(call.name, outcome.ok);
       deps.log.debug('tool call', {
         step,
         tool: call.name,
@@ -183,7 +176,7 @@ export async function runToolLoop(
         outputChars: outcome.output.length,
         durationMs: Math.round(performance.now() - toolStarted),
       });
-      trajectory.record('tool', {
+      observer.record('tool', {
         step,
         tool: call.name,
         arguments: argumentsForRecord(call, redact),
@@ -201,10 +194,11 @@ export async function runToolLoop(
   }
 }
 
-function recordModelUse(model: string, usage: TokenUsage, costUsd: number): void {
-  agentMetrics.tokens.inc({ kind: 'prompt', model }, usage.promptTokens);
-  agentMetrics.tokens.inc({ kind: 'completion', model }, usage.completionTokens);
-  if (costUsd > 0) agentMetrics.costUsd.inc({ model }, costUsd);
+/** A failed model call ends the loop; a 400/404/422 to the first request means the endpoint has no tools. */
+function modelUnavailable(err: ModelUnavailable, firstCall: boolean): ToolLoopOutcome {
+  if (firstCall && [400, 404, 422].includes(err.status ?? 0))
+    return { kind: 'tools-refused', reason: errorMessage(err) };
+  return hardFail(F.STEP_LLM, `model unavailable: ${errorMessage(err)}`);
 }
 
 /**
@@ -215,38 +209,34 @@ async function finishGate(
   summary: string,
   ctx: { task: farm.v1.ICodingTask; toolbox: AgentToolBox; repoDir: string },
   deps: ToolLoopDeps,
-  state: ToolLoopState,
   noteFailure: (what: string) => void,
 ): Promise<{ output: string; done?: ToolLoopOutcome }> {
-  const attempt = ++state.attempts;
+  const { observer } = deps;
+  const attempt = observer.attemptStarted();
   const changes = await ctx.toolbox.agentChanges();
   if (!changes.length) {
-    deps.trajectory.record('reward', { attempt, reward: 0, checksOk: false, reason: 'no change' });
+    observer.record('reward', { attempt, reward: 0, checksOk: false, reason: 'no change' });
     return { output: 'finish refused: the tree has no change against the base commit; make the change first.' };
   }
   const escaping = await symlinksLeavingTree(ctx.repoDir, changes);
   if (escaping.length) {
-    deps.trajectory.record('reward', { attempt, reward: 0, checksOk: false, reason: 'symlink out of the tree' });
+    observer.record('reward', { attempt, reward: 0, checksOk: false, reason: 'symlink out of the tree' });
     return {
       output: `finish refused: ${escaping.join(', ')} would be committed as symlink(s) leading outside the repository; remove them.`,
     };
   }
-  const checks: ChecksResult = await deps.timed('check', attempt, () => ctx.toolbox.runRepositoryChecks());
+  const checks: ChecksResult = await observer.timed('check', attempt, () => ctx.toolbox.runRepositoryChecks());
   const checkText = ctx.toolbox.describeChecks(checks);
-  deps.trajectory.record('check', { attempt, ok: checks.ok, steps: checks.steps, isolation: checks.isolation });
-  deps.trajectory.record('reward', { attempt, reward: checks.ok ? 1 : 0, checksOk: checks.ok });
-  agentMetrics.patches.inc({ result: checks.ok ? 'applied' : 'check_failed' });
+  observer.record('check', { attempt, ok: checks.ok, steps: checks.steps, isolation: checks.isolation });
+  observer.record('reward', { attempt, reward: checks.ok ? 1 : 0, checksOk: checks.ok });
+  observer.patchResult(checks.ok ? 'applied' : 'check_failed');
   if (!checks.ok) {
     noteFailure(checkText);
     if (checks.failed?.denied) {
       // The repository's own check is refused by the sandbox: nothing the model can change.
       return {
         output: `finish refused: ${checkText}`,
-        done: {
-          kind: 'aborted',
-          failedStep: farm.v1.FailedStep.STEP_CHECK,
-          reason: `sandbox refused a check: ${checkText}`,
-        },
+        done: hardFail(F.STEP_CHECK, `sandbox refused a check: ${checkText}`),
       };
     }
     return {
@@ -254,44 +244,40 @@ async function finishGate(
     };
   }
   if (deps.reviewer && deps.reviewRounds > 0) {
-    const round = state.reviews.length + 1;
+    const round = observer.verdicts.length + 1;
     const diff = deps.redact(await unifiedTreeDiff(ctx.repoDir, changes));
     let approved: boolean;
     let objections: string[];
     try {
-      const verdict = await deps.timed('review', round, () =>
+      const verdict = await observer.timed('review', round, () =>
         reviewDiff(deps.reviewer!, { goal: ctx.task.goal ?? '', summary, diff, checks: checkText }),
       );
       const cost = costOfCall(deps.prices, verdict.model, verdict.usage);
-      deps.budget.record(verdict.usage, cost.usd);
-      state.malformedRetries += verdict.malformedRetries;
-      recordModelUse(verdict.model, verdict.usage, cost.usd);
+      observer.reviewerCalled(verdict, cost.usd);
       ({ approved, objections } = verdict);
     } catch (err) {
+      if (err instanceof ModelUnavailable) return { output: 'not reviewed', done: modelUnavailable(err, false) };
       if (!(err instanceof ModelAnswerInvalid)) throw err;
       approved = false;
       objections = [`the reviewer's answer could not be read (${errorMessage(err)}); check the change once more`];
     }
-    state.reviews.push({ approved, objections, round });
-    deps.trajectory.record('review', { round, approved, objections });
-    agentMetrics.reviews.inc({ verdict: approved ? 'approved' : 'objected' });
+    observer.reviewed({ round, approved, objections });
     if (!approved) {
       noteFailure(`reviewer: ${objections.join('; ')}`);
       const list = objections.map((o) => `- ${o}`).join('\n');
       if (round >= deps.reviewRounds) {
         return {
           output: `finish refused by the reviewer:\n${list}`,
-          done: {
-            kind: 'stopped',
-            failedStep: farm.v1.FailedStep.STEP_REVIEW,
-            reason: `the reviewer did not approve after ${round} round(s): ${objections.join('; ')}`,
-          },
+          done: softFail(
+            F.STEP_REVIEW,
+            `the reviewer did not approve after ${round} round(s): ${objections.join('; ')}`,
+          ),
         };
       }
       return { output: `finish refused: the reviewer objected. Address this, then call finish again.\n${list}` };
     }
   }
-  deps.log.info('finish accepted', { attempt, files: changes.length, reviews: state.reviews.length });
+  deps.log.info('finish accepted', { attempt, files: changes.length, reviews: observer.verdicts.length });
   return { output: 'finished', done: { kind: 'finished', summary, changes } };
 }
 

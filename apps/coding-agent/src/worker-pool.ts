@@ -1,6 +1,7 @@
 import { farm } from '@farm/proto';
 import { Topics, type EventBus, type Subscription } from '@farm/bus';
-import { runCodingTask, type AgentDeps } from './run-task';
+import type { AgentDeps } from './agent-deps';
+import { runCodingTask } from './run-task';
 
 /**
  * Worker-pool mode: consumes the task topic in one consumer group, one task at a time per worker. The bus

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { declaresFastMarker, describeFailure, planChecks, runChecks } from './checks';
+import { checkPlanFor, declaresFastMarker, describeFailure, planChecks, runChecks } from './checks';
 import { ChecksConfigInvalid } from './errors';
 import { explainFailure } from './output';
 import { detectIsolation } from './sandbox';
@@ -138,6 +138,20 @@ describe('detecting the checks a repository implies', () => {
       maxRetries: 1,
       skipped: [],
     });
+  });
+
+  it('runs the command a task or build request names instead of anything the repository says', () => {
+    write({
+      'package.json': JSON.stringify({ scripts: { test: 'jest' }, devDependencies: { jest: '^29' } }),
+      '.farm/checks.json': JSON.stringify({ steps: [{ name: 'unit', run: 'npm run test:unit' }], maxRetries: 1 }),
+    });
+    expect(checkPlanFor(repo, 'make test')).toEqual({
+      source: 'config',
+      steps: [{ name: 'check', run: 'make test' }],
+      skipped: [],
+    });
+    expect(checkPlanFor(repo, '')).toEqual(planChecks(repo));
+    expect(checkPlanFor(repo, undefined).steps).toEqual([{ name: 'unit', run: 'npm run test:unit' }]);
   });
 
   it('names every problem of an invalid .farm/checks.json', () => {

@@ -103,6 +103,15 @@ export function detectChecks(repoDir: string, opts: DetectOptions = {}): CheckSt
   return planChecks(repoDir, opts).steps;
 }
 
+/**
+ * The checks a change must pass: the command a task or a build request names, when it names one (it wins over
+ * the repository's own file), else planChecks.
+ */
+export function checkPlanFor(repoDir: string, command?: string | null, opts: DetectOptions = {}): CheckPlan {
+  if (command) return { steps: [{ name: 'check', run: command }], source: 'config', skipped: [] };
+  return planChecks(repoDir, opts);
+}
+
 export function planChecks(repoDir: string, opts: DetectOptions = {}): CheckPlan {
   const config = loadChecksConfig(repoDir);
   if (config) return { ...config, source: 'config', skipped: [] };

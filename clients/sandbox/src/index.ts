@@ -14,6 +14,7 @@ export {
 export {
   detectChecks,
   planChecks,
+  checkPlanFor,
   loadChecksConfig,
   runChecks,
   describeFailure,

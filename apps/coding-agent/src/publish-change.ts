@@ -1,0 +1,61 @@
+import { farm } from '@farm/proto';
+import { commitAll, type RemoteBranchCommit } from '@farm/git';
+import { errorMessage } from '@farm/runtime';
+import type { AgentDeps } from './agent-deps';
+import { branchFor, claimAndPush, completePushedBranch } from './task-branch';
+import { taskCommitMessage } from './task-commit';
+import { hardFail, type ChangeReady, type TaskOutcome } from './task-outcome';
+import type { TaskRun } from './task-run';
+import type { TaskWorkspace } from './task-setup';
+
+const F = farm.v1.FailedStep;
+
+/**
+ * The change a strategy left in the tree becomes the task's commit on `agt/<task>`: committed, its leases
+ * claimed, pushed (see claimAndPush). The strategy's notes and lesson go with it.
+ */
+export async function publishChange(
+  task: farm.v1.ICodingTask,
+  workspace: TaskWorkspace,
+  ready: ChangeReady,
+  deps: AgentDeps,
+  run: TaskRun,
+): Promise<TaskOutcome> {
+  const dir = workspace.repoDir;
+  const branch = branchFor(task.id!);
+  const attempt = run.observer.attempts;
+  const commit = await run.observer
+    .timed('commit', attempt, () =>
+      commitAll({ dir, paths: ready.paths, branch, author: deps.settings.author, message: taskCommitMessage(task) }),
+    )
+    .then(
+      (sha) => ({ sha }),
+      (err: unknown) => ({ err }),
+    );
+  if ('err' in commit) return hardFail(F.STEP_COMMIT, `commit failed: ${errorMessage(commit.err)}`);
+  const delivery = await claimAndPush(
+    task,
+    { dir, url: task.repo?.url ?? '', branch, commitSha: commit.sha },
+    { leases: deps.services.leases, log: run.log },
+    (step, fn) => run.observer.timed(step, attempt, fn),
+  );
+  if (delivery.kind === 'failed') return delivery;
+  return {
+    ...delivery,
+    notes: [...delivery.notes, ...ready.notes],
+    ...(ready.lesson && deps.settings.lessons !== false ? { lesson: ready.lesson } : {}),
+  };
+}
+
+/** An earlier run of the task pushed `pushed`: its result is emitted again (see completePushedBranch). */
+export function republishPushed(
+  task: farm.v1.ICodingTask,
+  pushed: RemoteBranchCommit,
+  deps: AgentDeps,
+  run: TaskRun,
+): Promise<TaskOutcome> {
+  return completePushedBranch(task, task.repo?.url ?? '', branchFor(task.id!), pushed, {
+    leases: deps.services.leases,
+    log: run.log,
+  });
+}

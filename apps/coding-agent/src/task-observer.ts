@@ -1,0 +1,142 @@
+import { farm } from '@farm/proto';
+import type { TokenUsage } from '@farm/llm';
+import { agentMetrics } from './metrics';
+import type { StrategyName } from './strategies/strategy';
+import type { BudgetStop, TaskBudget } from './task-budget';
+import type { TaskOutcome } from './task-outcome';
+import { resultRecord, type TaskUsage } from './task-result';
+import type { Trajectory } from './trajectory';
+
+const S = farm.v1.CommitStatus;
+const NO_TOKENS: TokenUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+
+/** What any model call reports about itself. */
+interface ModelAnswer {
+  model: string;
+  usage: TokenUsage;
+  /** Malformed answers asked again before this one. */
+  malformedRetries?: number;
+}
+
+/**
+ * What one task reports on its way, in one place: the agent's metrics, the task's trajectory, how long each
+ * step took, and what it used (attempts, model calls against its budget, reviews) for the result. The steps
+ * say what happened; the observer counts it.
+ */
+export class TaskObserver {
+  private attemptCount = 0;
+  private model = '';
+  private malformedRetries = 0;
+  private readonly reviews: farm.v1.IReviewVerdict[] = [];
+  private readonly durations: farm.v1.IStepDuration[] = [];
+
+  constructor(
+    readonly trajectory: Trajectory,
+    /** What the task may still spend; every model call is recorded against it here. */
+    readonly budget: TaskBudget,
+  ) {}
+
+  /** Attempts so far: a diff tried, or a finish called. */
+  get attempts(): number {
+    return this.attemptCount;
+  }
+
+  /** Review verdicts so far, in order. */
+  get verdicts(): readonly farm.v1.IReviewVerdict[] {
+    return this.reviews;
+  }
+
+  record(event: string, data: Record<string, unknown>): void {
+    this.trajectory.record(event, data);
+  }
+
+  started(): void {
+    agentMetrics.inFlight.inc();
+  }
+
+  /** Runs `fn` as one of the task's steps; its duration goes into the result and the step histogram. */
+  async timed<T>(step: string, attempt: number, fn: () => Promise<T>): Promise<T> {
+    const start = process.hrtime.bigint();
+    try {
+      return await fn();
+    } finally {
+      const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+      this.durations.push({ step, attempt, seconds });
+      agentMetrics.stepSeconds.observe({ step }, seconds);
+    }
+  }
+
+  /** A new attempt begins; returns its number (from 1). */
+  attemptStarted(): number {
+    return ++this.attemptCount;
+  }
+
+  /** The task's model answered: its tokens and cost count against the budget and the metrics. */
+  modelCalled(answer: ModelAnswer, costUsd: number): void {
+    this.spent(answer, costUsd);
+    this.model = answer.model;
+  }
+
+  /** The reviewer answered: spent like any call, but the result keeps naming the task's model. */
+  reviewerCalled(answer: ModelAnswer, costUsd: number): void {
+    this.spent(answer, costUsd);
+  }
+
+  private spent(answer: ModelAnswer, costUsd: number): void {
+    this.budget.record(answer.usage, costUsd);
+    this.malformedRetries += answer.malformedRetries ?? 0;
+    agentMetrics.tokens.inc({ kind: 'prompt', model: answer.model }, answer.usage.promptTokens);
+    agentMetrics.tokens.inc({ kind: 'completion', model: answer.model }, answer.usage.completionTokens);
+    if (costUsd > 0) agentMetrics.costUsd.inc({ model: answer.model }, costUsd);
+  }
+
+  /** An answer that could not be read still counts as a step: an endpoint answering garbage hits the budget. */
+  unreadableAnswer(): void {
+    this.budget.record(NO_TOKENS, 0);
+  }
+
+  patchResult(result: 'applied' | 'rejected' | 'check_failed'): void {
+    agentMetrics.patches.inc({ result });
+  }
+
+  toolCalled(tool: string, ok: boolean): void {
+    agentMetrics.toolCalls.inc({ tool, outcome: ok ? 'ok' : 'error' });
+  }
+
+  reviewed(verdict: { round: number; approved: boolean; objections: string[] }): void {
+    this.reviews.push(verdict);
+    this.trajectory.record('review', verdict);
+    agentMetrics.reviews.inc({ verdict: verdict.approved ? 'approved' : 'objected' });
+  }
+
+  budgetStopped(stop: BudgetStop): void {
+    agentMetrics.budgetStops.inc({ budget: stop.limit });
+  }
+
+  /** What the task used, for its result. */
+  usage(strategy: StrategyName): TaskUsage {
+    return {
+      strategy,
+      attempts: this.attemptCount,
+      steps: this.budget.steps,
+      tokens: this.budget.usage,
+      costUsd: this.budget.costUsd,
+      model: this.model,
+      reviews: this.reviews,
+      stepDurations: this.durations,
+      malformedRetries: this.malformedRetries,
+    };
+  }
+
+  /** The task ended with `result`: counted, and the trajectory's last line written. */
+  ended(result: farm.v1.ICommitResult, outcome: TaskOutcome): void {
+    agentMetrics.tasks.inc({ status: S[result.status!] });
+    agentMetrics.attempts.observe(this.attemptCount);
+    this.trajectory.record('result', resultRecord(result, outcome));
+  }
+
+  async close(): Promise<void> {
+    agentMetrics.inFlight.dec();
+    await this.trajectory.close();
+  }
+}

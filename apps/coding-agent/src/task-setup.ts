@@ -1,0 +1,71 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { farm } from '@farm/proto';
+import { cloneAtCommit, type RemoteBranchCommit } from '@farm/git';
+import { errorMessage } from '@farm/runtime';
+import { checkPlanFor, type CheckPlan } from '@farm/sandbox';
+import type { AgentDeps } from './agent-deps';
+import { retrieveContext, type RetrievedContext } from './retrieve-context';
+import { branchFor, pushedCommit } from './task-branch';
+import { hardFail, type TaskFailed } from './task-outcome';
+import type { TaskRun } from './task-run';
+
+const F = farm.v1.FailedStep;
+
+/** A checkout of the task's base commit, what retrieval found for its goal, and the checks its change must pass. */
+export interface TaskWorkspace {
+  repoDir: string;
+  context: RetrievedContext;
+  plan: CheckPlan;
+}
+
+/** Where a task stands before any work: ready to work, already pushed by an earlier run, or failed. */
+export type TaskSetup =
+  { kind: 'workspace'; workspace: TaskWorkspace } | { kind: 'pushed'; commit: RemoteBranchCommit } | TaskFailed;
+
+/** Runs `fn` in a fresh directory under `root` for one task, removed afterwards whatever happens. */
+export async function withWorkDir<T>(root: string, taskId: string, fn: (dir: string) => Promise<T>): Promise<T> {
+  await mkdir(root, { recursive: true });
+  const dir = await mkdtemp(path.join(root, `${taskId}-`));
+  try {
+    return await fn(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The task's starting point. Idempotent by task id: a commit already on `agt/<task>` is handed to the publish
+ * step, not redone. Otherwise: clone at the base commit, retrieve context for the goal, plan the checks.
+ */
+export async function setUpTask(
+  task: farm.v1.ICodingTask,
+  workDir: string,
+  deps: AgentDeps,
+  run: TaskRun,
+): Promise<TaskSetup> {
+  const url = task.repo?.url ?? '';
+  const pushed = await pushedCommit(url, branchFor(task.id!), run.log);
+  if (pushed) return { kind: 'pushed', commit: pushed };
+
+  const repoDir = path.join(workDir, 'repo');
+  const cloneError = await run.observer
+    .timed('clone', 0, () =>
+      cloneAtCommit({ url, ref: task.repo?.baseRef || 'main', commit: task.repo?.baseCommit ?? '', dir: repoDir }),
+    )
+    .then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+  if (cloneError) return hardFail(F.STEP_CLONE, `clone failed: ${errorMessage(cloneError)}`);
+  const context = await run.observer.timed('retrieve', 0, () =>
+    retrieveContext(task, repoDir, {
+      rag: deps.services.rag,
+      budgetTokens: task.contextBudgetTokens || deps.settings.contextBudgetTokens,
+      log: run.log,
+    }),
+  );
+  run.observer.record('context', { shown: context.shown, omitted: context.omitted, tokens: context.usedTokens });
+  const plan = checkPlanFor(repoDir, task.checkCommand);
+  return { kind: 'workspace', workspace: { repoDir, context, plan } };
+}

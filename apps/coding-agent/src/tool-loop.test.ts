@@ -1,0 +1,288 @@
+// The tool loop's rules with an in-process scripted model and reviewer, over a real checkout and the real
+// tools and sandboxed checks: the finish gate, review rounds, budgets, edit errors, malformed answers.
+import fs from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import git from 'isomorphic-git';
+import { farm, failedStepName } from '@farm/proto';
+import { ModelAnswerInvalid, ModelUnavailable, type JsonModel } from '@farm/llm';
+import { silentLogger } from '@farm/runtime';
+import type { CheckStep } from '@farm/sandbox';
+import { call, ScriptedJsonModel, ScriptedToolModel, type ToolModelStep } from '../testing/scripted-models';
+import { agentMetrics } from './metrics';
+import type { ModelPrices } from './model-prices';
+import { DEFAULT_BUDGET, TaskBudget, type BudgetLimits } from './task-budget';
+import { TaskObserver } from './task-observer';
+import { runToolLoop, type ToolLoopOutcome } from './tool-loop';
+import { AgentToolBox } from './tools/agent-tools';
+
+const S = farm.v1.CommitStatus;
+const ADD = 'def add(a, b):\n    return a + b\n';
+const WITH_MULTIPLY = `${ADD}\n\ndef multiply(a, b):\n    return a * b\n`;
+const WRONG_MULTIPLY = `${ADD}\n\ndef multiply(a, b):\n    return a + b\n`;
+const TASK: farm.v1.ICodingTask = { id: 't-1', goal: 'Add multiply(a, b) to calc.py', repo: { url: 'unused' } };
+/** The repository's check: multiply is there and multiplies. */
+const CHECK: CheckStep = { name: 'test', run: "grep -qF 'return a * b' calc.py" };
+
+const addMultiply = (text = WITH_MULTIPLY) => call('edit_file', { path: 'calc.py', old_text: ADD, new_text: text });
+const approve = { value: { approved: true, objections: [] } };
+const object = (...objections: string[]) => ({ value: { approved: false, objections } });
+
+let root: string;
+beforeEach(async () => {
+  root = await mkdtemp(path.join(os.tmpdir(), 'tool-loop-'));
+  await writeFile(path.join(root, 'calc.py'), ADD);
+  await git.init({ fs, dir: root, defaultBranch: 'main' });
+  await git.add({ fs, dir: root, filepath: 'calc.py' });
+  await git.commit({ fs, dir: root, message: 'base', author: { name: 't', email: 't@t' } });
+});
+afterEach(() => rm(root, { recursive: true, force: true }));
+
+interface LoopOptions {
+  reviewer?: JsonModel;
+  reviewRounds?: number;
+  budget?: Partial<BudgetLimits>;
+  prices?: ModelPrices;
+  checks?: CheckStep[];
+}
+
+/** Runs the loop on the checkout with `script` as the model; what it returned, saw and recorded. */
+async function runLoop(script: ToolModelStep[], opts: LoopOptions = {}) {
+  const model = new ScriptedToolModel(script);
+  const events: (Record<string, unknown> & { event: string })[] = [];
+  const trajectory = { record: (event: string, data: Record<string, unknown>) => events.push({ event, ...data }) };
+  const observer = new TaskObserver(
+    { ...trajectory, close: async () => {} },
+    new TaskBudget({ ...DEFAULT_BUDGET, ...opts.budget }),
+  );
+  const toolbox = new AgentToolBox({
+    root,
+    redact: (t) => t,
+    checks: opts.checks ?? [CHECK],
+    checkTimeoutSeconds: 30,
+  });
+  const outcome = await runToolLoop(
+    TASK,
+    { toolbox, repoDir: root, context: { text: '', omitted: [] } },
+    {
+      model,
+      reviewer: opts.reviewer,
+      reviewRounds: opts.reviewRounds ?? (opts.reviewer ? 2 : 0),
+      prices: opts.prices ?? {},
+      contextWindowTokens: 100_000,
+      redact: (t) => t,
+      log: silentLogger,
+      observer,
+    },
+  );
+  const rewards = events.filter((e) => e.event === 'reward').map((e) => e.reward);
+  return { outcome, model, observer, events, rewards, calc: () => readFile(path.join(root, 'calc.py'), 'utf8') };
+}
+
+/** A failed outcome as [status, step, reason]; anything else fails the test with what it was. */
+const failure = (outcome: ToolLoopOutcome) => {
+  if (outcome.kind !== 'failed') throw new Error(`expected a failure, got ${JSON.stringify(outcome)}`);
+  return [S[outcome.status], failedStepName(outcome.failedStep), outcome.reason];
+};
+
+describe('the finish gate', () => {
+  test('finish is refused without a change and while a check fails; each finish is an attempt, rewarded 1 when the checks pass', async () => {
+    const { outcome, model, observer, rewards } = await runLoop([
+      call('finish', { summary: 'nothing yet' }),
+      addMultiply(WRONG_MULTIPLY),
+      call('finish', { summary: 'added multiply' }),
+      call('edit_file', { path: 'calc.py', old_text: 'return a + b\n', new_text: 'return a * b\n' }),
+      call('edit_file', { path: 'calc.py', old_text: WRONG_MULTIPLY, new_text: WITH_MULTIPLY }),
+      call('finish', { summary: 'added multiply' }),
+    ]);
+    const results = model.toolResults();
+    expect(results[0]).toBe('finish refused: the tree has no change against the base commit; make the change first.');
+    expect(results[2]).toMatch(
+      /^finish refused: the checks fail on the final tree\. Fix this, then call finish again\./,
+    );
+    // Edit errors go back to the model as the tool's result; the loop goes on.
+    expect(results[3]).toMatch(/^ERROR: edit_file: old_text occurs 2 times in calc\.py \(lines 2, 6\)/);
+    expect(results[4]).toMatch(/^edited calc\.py/);
+    expect(outcome).toMatchObject({ kind: 'finished', summary: 'added multiply', changes: [{ path: 'calc.py' }] });
+    expect(outcome.kind === 'finished' && outcome.firstFailure).toMatch(/test/);
+    expect([observer.attempts, rewards]).toEqual([3, [0, 0, 1]]);
+  });
+
+  test('tool calls after an accepted finish in the same turn are answered, never run', async () => {
+    const { outcome, events, calc } = await runLoop([
+      addMultiply(),
+      {
+        calls: [
+          { name: 'finish', args: { summary: 'done' } },
+          { name: 'delete_file', args: { path: 'calc.py' } },
+        ],
+      },
+    ]);
+    expect(outcome.kind).toBe('finished');
+    expect(events.filter((e) => e.event === 'tool').map((e) => e.tool)).toEqual(['edit_file', 'finish']);
+    expect(await calc()).toBe(WITH_MULTIPLY);
+  });
+
+  test('a symlink leading out of the checkout is refused at finish', async () => {
+    const { model, outcome } = await runLoop(
+      [
+        addMultiply(),
+        call('run_command', { command: 'ln -s /etc etc-link' }),
+        call('finish', { summary: 'done' }),
+        call('run_command', { command: 'rm etc-link' }),
+        call('finish', { summary: 'done' }),
+      ],
+      { checks: [] },
+    );
+    expect(model.toolResults()[2]).toMatch(
+      /^finish refused: etc-link would be committed as symlink\(s\) leading outside/,
+    );
+    expect(outcome).toMatchObject({ kind: 'finished', changes: [{ path: 'calc.py' }] });
+  });
+
+  test('a check the sandbox refuses ends the task as HARD_FAIL: nothing the model can change', async () => {
+    const { outcome } = await runLoop([addMultiply(), call('finish', { summary: 'done' })], {
+      checks: [{ name: 'deploy', run: 'sudo true' }],
+    });
+    expect(failure(outcome)).toEqual(['HARD_FAIL', 'check', expect.stringMatching(/^sandbox refused a check: /)]);
+  });
+});
+
+describe('review rounds', () => {
+  test('an objection goes back to the model; approval in the next round finishes the task', async () => {
+    const reviewer = new ScriptedJsonModel([object('multiply lacks a docstring'), approve]);
+    const { outcome, model, observer, events } = await runLoop(
+      [addMultiply(), call('finish', { summary: 'added' }), call('finish', { summary: 'added, explained' })],
+      { reviewer },
+    );
+    expect(model.toolResults()[1]).toBe(
+      'finish refused: the reviewer objected. Address this, then call finish again.\n- multiply lacks a docstring',
+    );
+    expect(outcome).toMatchObject({ kind: 'finished', firstFailure: 'reviewer: multiply lacks a docstring' });
+    expect(observer.verdicts).toEqual([
+      { round: 1, approved: false, objections: ['multiply lacks a docstring'] },
+      { round: 2, approved: true, objections: [] },
+    ]);
+    expect(events.filter((e) => e.event === 'review').map((e) => e.approved)).toEqual([false, true]);
+    expect(reviewer.requests[0][1].content).toMatch(/GOAL:\nAdd multiply[\s\S]*DIFF:\n[\s\S]*\+def multiply/);
+  });
+
+  test('no approval within the rounds ends the task as SOFT_FAIL with the objections', async () => {
+    const reviewer = new ScriptedJsonModel([object('wrong file'), object('still wrong')]);
+    const { outcome } = await runLoop(
+      [addMultiply(), call('finish', { summary: 'a' }), call('finish', { summary: 'b' })],
+      { reviewer, reviewRounds: 2 },
+    );
+    expect(failure(outcome)).toEqual([
+      'SOFT_FAIL',
+      'review',
+      'the reviewer did not approve after 2 round(s): still wrong',
+    ]);
+  });
+
+  test("a reviewer answer that cannot be read is an objection to check the change once more; the reviewer's tokens count", async () => {
+    const reviewer = new ScriptedJsonModel([{ content: 'LGTM!', usage: { promptTokens: 100 } }, approve]);
+    const { outcome, observer } = await runLoop(
+      [addMultiply(), call('finish', { summary: 'a' }), call('finish', { summary: 'b' })],
+      { reviewer },
+    );
+    expect(outcome.kind).toBe('finished');
+    expect(observer.verdicts[0].objections).toEqual([
+      expect.stringMatching(/^the reviewer's answer could not be read \(.*\); check the change once more$/),
+    ]);
+    // Three turns and the reviewer's readable answer: an unreadable one has no usage to count.
+    expect(observer.budget.steps).toBe(4);
+  });
+});
+
+describe('budgets', () => {
+  const budgetStops = async (limit: string) =>
+    (await agentMetrics.budgetStops.get()).values.find((v) => v.labels.budget === limit)?.value ?? 0;
+
+  test.each<[string, Partial<BudgetLimits>, ToolModelStep, RegExp]>([
+    ['steps', { maxSteps: 2 }, {}, /^step budget used up: 2 model calls, the limit is 2$/],
+    ['tokens', { maxTokens: 1000 }, { usage: { promptTokens: 800, completionTokens: 300 } }, /^token budget exceeded/],
+    ['cost', { maxCostUsd: 0.01 }, { usage: { promptTokens: 2000, completionTokens: 0 } }, /^cost budget exceeded/],
+  ])(
+    'the %s limit stops the loop as SOFT_FAIL, and the stop is counted under that limit',
+    async (limit, budget, usage, reason) => {
+      const before = await budgetStops(limit);
+      const { outcome, model } = await runLoop(
+        [{ ...call('list_files'), ...usage }, call('list_files'), call('list_files')],
+        {
+          budget,
+          prices: { 'scripted-coder': { inputPerMillion: 10, outputPerMillion: 10 } },
+        },
+      );
+      expect(failure(outcome)).toEqual(['SOFT_FAIL', 'budget', expect.stringMatching(reason)]);
+      expect(model.requests.length).toBeLessThanOrEqual(2);
+      expect(await budgetStops(limit)).toBe(before + 1);
+    },
+  );
+});
+
+describe('what the model gets wrong goes back to it', () => {
+  test('an unreadable answer is a step against the budget and is answered with what was wrong', async () => {
+    const { outcome, model, observer } = await runLoop(
+      [
+        { throws: new ModelAnswerInvalid('no tool call and no text', '{"choices": []}') },
+        addMultiply(),
+        call('finish', { summary: 'done' }),
+      ],
+      { budget: { maxSteps: 3 } },
+    );
+    expect(outcome.kind).toBe('finished');
+    expect(model.requests[1].at(-1)).toEqual({
+      role: 'user',
+      content: 'Your last answer could not be read (no tool call and no text). Use the tools.',
+    });
+    expect(observer.budget.steps).toBe(3);
+  });
+
+  test('malformed answers the client asked again are counted for the notes; a turn without tools is nudged', async () => {
+    const { outcome, model, observer } = await runLoop([
+      { content: 'I would add multiply.', malformedRetries: 2 },
+      addMultiply(),
+      call('finish', { summary: 'done' }),
+    ]);
+    expect(outcome.kind).toBe('finished');
+    expect(model.requests[1].at(-1)).toEqual({
+      role: 'user',
+      content: 'Continue with the tools. Call finish when the goal is done and the checks pass.',
+    });
+    expect(observer.usage('tools')).toMatchObject({ malformedRetries: 2, model: 'scripted-coder', steps: 3 });
+  });
+
+  test('arguments that are not JSON get an error result naming the tool', async () => {
+    const { model } = await runLoop([
+      call('edit_file', '{"path": "calc.py", '),
+      addMultiply(),
+      call('finish', { summary: 'x' }),
+    ]);
+    expect(model.toolResults()[0]).toMatch(/^ERROR: edit_file: arguments are not valid JSON/);
+  });
+});
+
+describe('model outages', () => {
+  test('an endpoint refusing the first request with tools is reported as without tool calling', async () => {
+    const { outcome } = await runLoop([
+      { throws: new ModelUnavailable('tools not supported', { status: 404, retryable: false }) },
+    ]);
+    expect(outcome).toEqual({ kind: 'tools-refused', reason: expect.stringMatching(/tools not supported/) });
+  });
+
+  test('an outage after the first step ends the task as HARD_FAIL at the llm step', async () => {
+    const { outcome } = await runLoop([
+      call('list_files'),
+      { throws: new ModelUnavailable('upstream 404', { status: 404, retryable: false }) },
+    ]);
+    expect(failure(outcome)).toEqual(['HARD_FAIL', 'llm', expect.stringMatching(/^model unavailable: .*upstream 404/)]);
+  });
+
+  test('a reviewer outage ends the task as HARD_FAIL at the llm step', async () => {
+    const reviewer = new ScriptedJsonModel([{ throws: new ModelUnavailable('reviewer down', { retryable: true }) }]);
+    const { outcome } = await runLoop([addMultiply(), call('finish', { summary: 'x' })], { reviewer });
+    expect(failure(outcome)).toEqual(['HARD_FAIL', 'llm', expect.stringMatching(/reviewer down/)]);
+  });
+});
