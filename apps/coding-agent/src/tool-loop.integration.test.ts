@@ -48,8 +48,6 @@ const review = (approved: boolean, objections: string[] = []): ScriptStep => ({
 });
 
 const NPM_CACHE = path.join(os.homedir(), '.npm');
-// Task ids unique to this run: lessons are stored by task id in a database that outlives a run.
-const RUN = Date.now().toString(36);
 
 /** A test's own services and settings, over the defaults of `agentDeps`. */
 interface DepsOverrides {
