@@ -1,1 +1,4 @@
 export * from './principal';
+export * from './kubernetes-authenticator';
+export * from './kubernetes-reviews';
+export * from './kubernetes-auth-config';
