@@ -114,6 +114,7 @@ spec:
             - name: FARM_METRICS_PORT
               value: {{ $port | quote }}
             {{- end }}
+            {{- include "farm.componentTokenEnv" $root | nindent 12 }}
             {{- with .env }}
             {{- toYaml . | nindent 12 }}
             {{- end }}
@@ -179,4 +180,38 @@ spec:
       port: {{ $port }}
       targetPort: http
       protocol: TCP
+{{- end -}}
+
+{{/* One NetworkPolicyEgressRule to a destination of networkPolicy.codeEgress ({ipBlocks, peers, ports}); nothing without a peer (an empty `to` would mean anywhere). */}}
+{{- define "farm.egressRule" -}}
+{{- if or .ipBlocks .peers -}}
+- to:
+    {{- range .ipBlocks }}
+    - ipBlock:
+        {{- toYaml . | nindent 8 }}
+    {{- end }}
+    {{- with .peers }}
+    {{- toYaml . | nindent 4 }}
+    {{- end }}
+  ports:
+    {{- toYaml .ports | nindent 4 }}
+{{- end }}
+{{- end -}}
+
+{{- define "farm.adminTokenSecretName" -}}
+{{- if .Values.auth.adminToken.create -}}{{ include "farm.fullname" . }}-admin-token{{- else -}}{{ .Values.auth.adminToken.existingSecret }}{{- end -}}
+{{- end -}}
+
+{{/* The env entries that pass one token from its Secret: (dict "name" "FARM_ADMIN_TOKEN" "secret" "..." "key" "...") */}}
+{{- define "farm.secretEnv" -}}
+- name: {{ .name }}
+  valueFrom:
+    secretKeyRef:
+      name: {{ .secret }}
+      key: {{ .key }}
+{{- end -}}
+
+{{/* FARM_COMPONENT_TOKEN, for every farm Deployment (the srm and rag-service check it, the others present it). */}}
+{{- define "farm.componentTokenEnv" -}}
+{{- include "farm.secretEnv" (dict "name" "FARM_COMPONENT_TOKEN" "secret" (.Values.auth.componentToken.existingSecret | default .Values.secret.name) "key" .Values.auth.componentToken.key) }}
 {{- end -}}
