@@ -13,6 +13,7 @@ import {
   RbacAuthorizationV1Api,
   type KubernetesObject,
   type V1LabelSelector,
+  type V1Deployment,
   type V1NetworkPolicy,
 } from '@kubernetes/client-node';
 import { farm } from '../../proto/src';
@@ -131,6 +132,24 @@ describe('the chart’s access objects on a real API server', () => {
     expect(await auth.allows(ciBot, 'cancel')).toBe(false);
     const stranger = (await auth.authenticate(await tokenFor('stranger')))!;
     expect(await auth.allows(stranger, 'submit')).toBe(false);
+  });
+
+  it('mounts the orchestrator’s token and turns kubernetes auth on in pool mode too (no Jobs to manage)', async () => {
+    const orchestrator = async (values: string[]) => {
+      const objects = await renderChart(admin, 'agent-farm', ns, ['--set', 'launcher.mode=pool', ...values]);
+      const d = objects.find(
+        (o) => o.kind === 'Deployment' && o.metadata!.name === 'agent-farm-orchestrator',
+      ) as V1Deployment;
+      const env = d.spec!.template.spec!.containers[0].env!;
+      return { mounted: d.spec!.template.spec!.automountServiceAccountToken, env: env.map((e) => e.name) };
+    };
+    expect(await orchestrator([])).toMatchObject({ mounted: false });
+    expect((await orchestrator([])).env).not.toContain('FARM_AUTH_KUBERNETES');
+    const on = await orchestrator(['--set', 'auth.kubernetes.enabled=true']);
+    expect(on.mounted).toBe(true);
+    expect(on.env).toEqual(
+      expect.arrayContaining(['FARM_AUTH_KUBERNETES', 'FARM_ADMIN_TOKEN', 'FARM_COMPONENT_TOKEN']),
+    );
   });
 });
 

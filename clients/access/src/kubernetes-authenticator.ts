@@ -125,7 +125,7 @@ export class KubernetesAuthenticator implements Authenticator {
   private async review(token: string): Promise<TokenAnswer> {
     const { user, reason } = await this.reviews.reviewToken(token, this.options.audiences ?? []);
     if (!user) {
-      this.log.info('kubernetes token not authenticated', { reason: reason ?? 'not authenticated' });
+      this.log.debug('kubernetes token not authenticated', { reason: reason ?? 'not authenticated' });
       return {};
     }
     return { principal: { subject: user.username, via: 'kubernetes', user } };
