@@ -55,6 +55,8 @@ interface FarmUp {
   process: ChildProcess;
   api: ChangeRequestClient;
   url: string;
+  /** The admin token farm up created at its first start, read from its state directory. */
+  token: string;
 }
 
 async function startFarmUp(env: NodeJS.ProcessEnv, logFile: string): Promise<FarmUp> {
@@ -63,11 +65,13 @@ async function startFarmUp(env: NodeJS.ProcessEnv, logFile: string): Promise<Far
   child.stdout!.pipe(log);
   child.stderr!.pipe(log);
   const url = `http://127.0.0.1:${env.FARM_METRICS_PORT}`;
-  const api = new ChangeRequestClient({ baseUrl: url, maxReconnects: 60 });
   for (let i = 0; ; i++) {
     if (child.exitCode !== null) throw new Error(`farm up exited with ${child.exitCode}; see ${logFile}`);
     try {
-      if ((await fetch(`${url}/healthz`)).ok) return { process: child, api, url };
+      if ((await fetch(`${url}/healthz`)).ok) {
+        const token = (await readFile(path.join(env.FARM_STATE_DIR!, 'admin-token'), 'utf8')).trim();
+        return { process: child, api: new ChangeRequestClient({ baseUrl: url, token, maxReconnects: 60 }), url, token };
+      }
     } catch {
       // not listening yet
     }
@@ -254,6 +258,7 @@ describe('farm up over its HTTP API, for a repository on this machine', () => {
       exec(FARM_BIN, args, { cwd: repo, env: { ...process.env, ...extra }, timeout: 150_000 });
     const submitted = await cli(['submit', '--repo', '.', '--title', GOAL, '--watch'], {
       FARM_URL: up.url,
+      FARM_TOKEN: up.token,
       KAFKA_BROKERS: '',
     });
     const lines = submitted.stdout.trim().split('\n');
@@ -277,7 +282,7 @@ describe('farm up over its HTTP API, for a repository on this machine', () => {
       FARM_URL: '',
     });
     expect(watched.stdout).toMatch(/DONE/);
-    const status = await cli(['status', id, '--json'], { FARM_URL: up.url });
+    const status = await cli(['status', id, '--json'], { FARM_URL: up.url, FARM_TOKEN: up.token });
     expect(JSON.parse(status.stdout).request.phase).toBe('DONE');
   });
 
@@ -385,7 +390,7 @@ describe('farm up over its HTTP API, for a repository on this machine', () => {
     running.push(up);
     const submitted = await exec(FARM_BIN, ['submit', '--repo', '.', '--title', GOAL, '--watch'], {
       cwd: repo,
-      env: { ...process.env, FARM_URL: up.url, KAFKA_BROKERS: '' },
+      env: { ...process.env, FARM_URL: up.url, FARM_TOKEN: up.token, KAFKA_BROKERS: '' },
       timeout: 150_000,
     });
     const id = submitted.stdout.trim().split('\n')[0];

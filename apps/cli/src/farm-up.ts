@@ -17,6 +17,7 @@ import {
   resumeLaunches,
   stateLayout,
   changeRequestApi,
+  openApiAccess,
 } from '@farm/orchestrator';
 import { plannerModelFrom, requestPlannerConfigSchema } from '@farm/request-planner';
 import { loadConfig, z, type HealthStatus, type Logger, type RouteHandler } from '@farm/runtime';
@@ -31,6 +32,7 @@ import { submitChangeRequest, type SubmitInput } from './submit';
 import { LocalRepoMirrors } from './local-repos';
 import { stablePort } from './stable-ports';
 import { lockStateDir } from './state-dir-lock';
+import { ensureFarmUpToken, tokenNotice } from './farm-up-token';
 
 /** When a request on a local repository ends, its branches go back into that repository. */
 async function syncLocalReposWhenDone(bus: EventBus, store: SqlStore, repos: LocalRepoMirrors, log: Logger) {
@@ -145,8 +147,14 @@ export async function startFarmUp(given: NodeJS.ProcessEnv, log: Logger): Promis
     });
     // startFarm's stop closes both launchers itself.
     stack.splice(stack.length - 2, 2, () => app.stop());
+    const access = await openApiAccess(store, config);
+    const adminToken = await ensureFarmUpToken(access.tokens, layout.adminToken);
+    const api = `http://127.0.0.1:${config.FARM_METRICS_PORT}`;
+    // The token itself goes to no log: the notice says where it is kept.
+    if (adminToken.created) process.stderr.write(tokenNotice(api, layout.adminToken));
     log.info('farm up', {
-      api: `http://127.0.0.1:${config.FARM_METRICS_PORT}`,
+      api,
+      tokenFile: layout.adminToken,
       bus: config.KAFKA_BROKERS ? 'kafka' : 'in-process',
       store: config.DATABASE_URL ? 'postgres' : layout.database,
       launcher: config.FARM_LAUNCHER,
@@ -155,6 +163,7 @@ export async function startFarmUp(given: NodeJS.ProcessEnv, log: Logger): Promis
       store,
       orchestrator: app.orchestrator,
       log,
+      access,
       resolveLocalRepo: (id, repo) => localRepos.prepare(id, repo),
     });
     return { bus, store, localRepos, routes, health: () => bus.health(), stop: unwind };

@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
 import { farm } from '@farm/proto';
 import { KafkaBus } from '@farm/bus';
-import { ApiUnreachable, ChangeRequestClient } from '@farm/farm-api';
+import { ApiUnreachable, type ChangeRequestClient } from '@farm/farm-api';
 import { transitionToJson } from '@farm/orchestrator';
 import { ConfigError, FarmError, createLogger, loadConfig, runService } from '@farm/runtime';
 import { loadCliConfig, requireBrokers, type CliConfig } from './config';
@@ -14,6 +14,7 @@ import { localRepoPath } from './local-repos';
 import { changeRequestJson, resolveRepoArg } from './repo-arg';
 import { farmUpConfigSchema, startFarmUp } from './farm-up';
 import { cancelChangeRequest, submitChangeRequest, watchChangeRequest } from './submit';
+import { farmApiClient } from './farm-api-client';
 
 async function connect(config: CliConfig, command: string): Promise<KafkaBus> {
   return KafkaBus.connect({
@@ -161,7 +162,7 @@ function usesKafka(config: CliConfig): boolean {
 
 /** The farm's HTTP API; an event stream survives a restart of the farm of up to a few minutes. */
 function farmApi(config: CliConfig): ChangeRequestClient {
-  return new ChangeRequestClient({ baseUrl: config.FARM_URL, maxReconnects: 60 });
+  return farmApiClient(config, { maxReconnects: 60 });
 }
 
 async function watchOverHttp(api: ChangeRequestClient, id: string, json: boolean, timeoutS?: number): Promise<number> {

@@ -2,9 +2,10 @@ import path from 'node:path';
 import { loadConfig, z } from '@farm/runtime';
 import type { OrchestratorOptions } from './orchestrator';
 import { taskAccountingConfigSchema, taskAccountingSettingsFrom } from './task-accounting';
+import { apiAccessConfigSchema } from './api-access';
 
 /** The orchestrator's settings; `farm up` and the orchestrator deployment both read them through this. */
-export const orchestratorConfigSchema = taskAccountingConfigSchema.extend({
+export const orchestratorConfigSchema = taskAccountingConfigSchema.merge(apiAccessConfigSchema).extend({
   /** PostgreSQL; without it PGlite keeps the state under FARM_STATE_DIR. */
   DATABASE_URL: z.string().optional(),
   FARM_STATE_DIR: z.string().default('.farm/state'),
@@ -70,5 +71,7 @@ export function stateLayout(stateDir: string) {
     credentials: path.join(stateDir, 'git-credentials'),
     /** Agents' task logs. */
     logs: path.join(stateDir, 'logs'),
+    /** `farm up`'s admin token, created at its first start (mode 600); the CLI reads it from here. */
+    adminToken: path.join(stateDir, 'admin-token'),
   };
 }

@@ -7,6 +7,7 @@ import { orchestratorConfigSchema, orchestratorOptionsFrom, stateLayout } from '
 import { createTaskLauncher } from './launcher-from-config';
 import { resumeLaunches } from './resume-launches';
 import { changeRequestApi } from './http-api';
+import { openApiAccess } from './api-access';
 
 const schema = orchestratorConfigSchema.merge(busConfigSchema);
 const log = createLogger('orchestrator');
@@ -25,8 +26,9 @@ void runService(log, config.FARM_METRICS_PORT, async () => {
     options: orchestratorOptionsFrom(config),
   });
   await orchestrator.start();
+  const access = await openApiAccess(store, config);
   return {
-    routes: changeRequestApi({ store, orchestrator, log }),
+    routes: changeRequestApi({ store, orchestrator, log, access }),
     health: () => bus.health(),
     stop: async () => {
       await orchestrator.stop();
