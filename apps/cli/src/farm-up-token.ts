@@ -1,5 +1,5 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { TokenNotFound, type TokenStore } from '@farm/access';
+import { TokenNotFound, newToken, type TokenStore } from '@farm/access';
 
 /** The name of the admin token `farm up` creates at its first start. */
 export const FARM_UP_TOKEN_NAME = 'farm-up-admin';
@@ -24,6 +24,16 @@ export async function ensureFarmUpToken(
   writeFileSync(file, `${token}\n`, { mode: 0o600 });
   chmodSync(file, 0o600); // writeFileSync keeps the mode of a file that was there
   return { token, created: true };
+}
+
+/** The component token of `farm up`: FARM_COMPONENT_TOKEN when given, else one generated once into `file`. */
+export function ensureComponentToken(file: string, given: string | undefined): string {
+  if (given) return given;
+  const kept = existsSync(file) ? readFileSync(file, 'utf8').trim() : '';
+  if (kept) return kept;
+  const token = newToken();
+  writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  return token;
 }
 
 /** What `farm up` prints at a token's creation, like a notebook server: where it is and how to use it. */

@@ -32,7 +32,7 @@ import { submitChangeRequest, type SubmitInput } from './submit';
 import { LocalRepoMirrors } from './local-repos';
 import { stablePort } from './stable-ports';
 import { lockStateDir } from './state-dir-lock';
-import { ensureFarmUpToken, tokenNotice } from './farm-up-token';
+import { ensureComponentToken, ensureFarmUpToken, tokenNotice } from './farm-up-token';
 
 /** When a request on a local repository ends, its branches go back into that repository. */
 async function syncLocalReposWhenDone(bus: EventBus, store: SqlStore, repos: LocalRepoMirrors, log: Logger) {
@@ -117,14 +117,16 @@ export async function startFarmUp(given: NodeJS.ProcessEnv, log: Logger): Promis
     const leases = await PostgresSymbolLeases.open(store, log);
     stack.push(async () => leases.close());
     const srmPort = await stablePort(config.FARM_STATE_DIR, 'srm', config.FARM_SRM_PORT);
-    const srm = await startSrmServer({ leases, port: srmPort, host: '127.0.0.1', log });
+    // The srm answers the farm's components only: the agent processes get the token in their environment.
+    const componentToken = ensureComponentToken(layout.componentToken, config.FARM_COMPONENT_TOKEN);
+    const srm = await startSrmServer({ leases, port: srmPort, host: '127.0.0.1', log, componentToken });
     stack.push(() => srm.close());
     const gitPort = await stablePort(config.FARM_STATE_DIR, 'git', config.FARM_GIT_PORT);
     const git = await startGitHttpServer({ root: layout.git, port: gitPort, host: '127.0.0.1', log });
     stack.push(() => git.close());
     const localRepos = await LocalRepoMirrors.open(store, git, log);
     stack.push((await syncLocalReposWhenDone(bus, store, localRepos, log)).stop);
-    const agentEnv = { ...env, FARM_SRM_URL: srm.url };
+    const agentEnv = { ...env, FARM_SRM_URL: srm.url, FARM_COMPONENT_TOKEN: componentToken };
     const launcher = createTaskLauncher(config, { bus, log, agentEnv, env, onClose: 'leave' });
     stack.push(() => launcher.close());
     // Builds run as their own processes (or Jobs), left running across a restart like the agents.

@@ -22,7 +22,9 @@ void runService(log, config.FARM_METRICS_PORT, async () => {
     store,
     launcher,
     log,
-    leases: config.FARM_SRM_URL ? new HttpSymbolLeases(config.FARM_SRM_URL) : undefined,
+    leases: config.FARM_SRM_URL
+      ? new HttpSymbolLeases(config.FARM_SRM_URL, { componentToken: config.FARM_COMPONENT_TOKEN })
+      : undefined,
     options: orchestratorOptionsFrom(config),
   });
   await orchestrator.start();

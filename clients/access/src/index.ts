@@ -5,3 +5,4 @@ export * from './static-token';
 export * from './access-schema';
 export * from './audit-log';
 export * from './token-store';
+export * from './component-token';
