@@ -2,7 +2,7 @@
 // scripted model. Embedded (in-process bus, PGlite, killed and restarted mid-CODING) and on Kafka + PostgreSQL.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer as createHttpServer, request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import os from 'node:os';
@@ -231,6 +231,41 @@ describe('farm up over its HTTP API, for a repository on this machine', () => {
     // Killed without a chance to clean up, the first leaves a stale lock, which the next start takes over.
     await stop(first, 'SIGKILL');
     running.push(await startFarmUp(env, path.join(tmp, 'twice', 'third.log')));
+  });
+
+  test('farm up creates an admin token at first start, says how to use it, and serves loopback only', async () => {
+    const env = await baseEnv('token');
+    await mkdir(path.join(tmp, 'token'), { recursive: true });
+    const logFile = path.join(tmp, 'token', 'farm-up.log');
+    let up = await startFarmUp(env, logFile);
+    running.push(up);
+    const tokenFile = path.join(env.FARM_STATE_DIR!, 'admin-token');
+    expect((await stat(tokenFile)).mode & 0o777).toBe(0o600);
+    const printed = await readFile(logFile, 'utf8');
+    expect(printed).toContain(`export FARM_URL=${up.url} FARM_TOKEN=$(cat ${tokenFile})`);
+    expect(printed).not.toContain(up.token); // where it is kept, not the token itself
+    expect((await fetch(`${up.url}/v1/change-requests`)).status).toBe(401);
+    // The CLI on this machine finds the token in the state directory; others are refused.
+    const cli = (args: string[], extra: NodeJS.ProcessEnv) =>
+      exec(FARM_BIN, args, { env: { ...process.env, FARM_URL: up.url, KAFKA_BROKERS: '', ...extra } });
+    const listed = await cli(['token', 'list'], { FARM_STATE_DIR: env.FARM_STATE_DIR });
+    expect(listed.stdout).toMatch(/farm-up-admin +admin +farm-up /);
+    const refused = await cli(['list'], { FARM_STATE_DIR: path.join(tmp, 'token', 'elsewhere') }).catch((e) => e);
+    expect(refused.stderr).toMatch(/bearer token[\s\S]*Set FARM_TOKEN/);
+    // Not on the machine's other addresses (FARM_API_HOST is 127.0.0.1 unless set).
+    const other = Object.values(os.networkInterfaces())
+      .flat()
+      .find((a) => a && a.family === 'IPv4' && !a.internal);
+    if (other) {
+      const port = env.FARM_METRICS_PORT;
+      await expect(fetch(`http://${other.address}:${port}/healthz`)).rejects.toThrow();
+    }
+    // Restarted, it keeps the token and prints no new one.
+    await stop(up);
+    up = await startFarmUp(env, logFile);
+    running.push(up);
+    expect(up.token).toBe((await readFile(tokenFile, 'utf8')).trim());
+    expect((await readFile(logFile, 'utf8')).split('An admin token was created').length).toBe(2);
   });
 
   test('on Kafka and PostgreSQL: the same submission over HTTP runs to DONE with the branches back home', async () => {

@@ -60,6 +60,8 @@ export const farmUpConfigSchema = busConfigSchema
     FARM_SRM_PORT: z.coerce.number().int().min(0).max(65535).default(0),
     /** The git smart-HTTP server serving local repositories to the agents, on loopback (0: a free port). */
     FARM_GIT_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+    /** The address the API (and /metrics) listens on: loopback unless told otherwise, e.g. 0.0.0.0. */
+    FARM_API_HOST: z.string().min(1).default('127.0.0.1'),
   });
 export type FarmUpConfig = z.infer<typeof farmUpConfigSchema>;
 
@@ -151,7 +153,8 @@ export async function startFarmUp(given: NodeJS.ProcessEnv, log: Logger): Promis
     stack.splice(stack.length - 2, 2, () => app.stop());
     const access = await openApiAccess(store, config);
     const adminToken = await ensureFarmUpToken(access.tokens, layout.adminToken);
-    const api = `http://127.0.0.1:${config.FARM_METRICS_PORT}`;
+    const listening = ['0.0.0.0', '::'].includes(config.FARM_API_HOST) ? '127.0.0.1' : config.FARM_API_HOST;
+    const api = `http://${listening.includes(':') ? `[${listening}]` : listening}:${config.FARM_METRICS_PORT}`;
     // The token itself goes to no log: the notice says where it is kept.
     if (adminToken.created) process.stderr.write(tokenNotice(api, layout.adminToken));
     log.info('farm up', {

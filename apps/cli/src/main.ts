@@ -1,13 +1,14 @@
 import { Command, Option } from 'commander';
 import { farm } from '@farm/proto';
 import { KafkaBus } from '@farm/bus';
-import { ApiUnreachable, type ChangeRequestClient } from '@farm/farm-api';
+import { ApiError, ApiUnreachable, type ChangeRequestClient } from '@farm/farm-api';
 import { transitionToJson } from '@farm/orchestrator';
 import { ConfigError, FarmError, createLogger, loadConfig, runService } from '@farm/runtime';
 import { loadCliConfig, requireBrokers, type CliConfig } from './config';
 import { runDemo } from './demo';
 import { registerScaleCommand } from './scale-command';
 import { registerLessonsCommand } from './lessons-command';
+import { registerTokenCommand } from './token-command';
 import { formatRequest, formatRequestList } from './format';
 import { ProgressView } from './progress';
 import { localRepoPath } from './local-repos';
@@ -101,8 +102,8 @@ program
   )
   .action(async () => {
     const log = createLogger('farm');
-    const port = loadConfig(farmUpConfigSchema).FARM_METRICS_PORT;
-    await runService(log, port, () => startFarmUp(process.env, log));
+    const config = loadConfig(farmUpConfigSchema);
+    await runService(log, config.FARM_METRICS_PORT, () => startFarmUp(process.env, log), config.FARM_API_HOST);
   });
 
 program
@@ -154,6 +155,7 @@ program
 
 registerScaleCommand(program);
 registerLessonsCommand(program);
+registerTokenCommand(program);
 
 /** Kafka only for a user who has only Kafka: KAFKA_BROKERS set and FARM_URL not. */
 function usesKafka(config: CliConfig): boolean {
@@ -199,7 +201,9 @@ program.parseAsync(process.argv).catch((err) => {
   const hint =
     err instanceof ApiUnreachable
       ? '\n  Start a farm with `farm up`, point FARM_URL at one, or set KAFKA_BROKERS to go through Kafka.'
-      : '';
+      : err instanceof ApiError && err.status === 401
+        ? '\n  Set FARM_TOKEN to a token (`farm token create`), or FARM_STATE_DIR to the state directory of `farm up`.'
+        : '';
   process.stderr.write(`farm: ${err instanceof FarmError ? err.message : (err?.stack ?? err)}${hint}\n`);
   process.exit(err instanceof ConfigError ? 78 : 1);
 });
