@@ -6,6 +6,7 @@ import type { SqlStore } from '@farm/store';
 import { testPgliteStore } from '@farm/store/testing';
 import { testApiAccess } from '../testing';
 import { ROUTE_SCOPES, scopeFor } from './api-scopes';
+import { loadOrchestratorConfig } from './config';
 import { changeRequestApi } from './http-api';
 import { TaskTopicLauncher } from './launcher';
 import { Orchestrator } from './orchestrator';
@@ -23,6 +24,19 @@ describe('the route→scope table', () => {
     expect(scopeFor('GET', '/v1/something-added-later')).toBe('admin');
     expect(scopeFor('DELETE', '/v1/change-requests/:id')).toBe('admin');
     expect(Object.values(ROUTE_SCOPES).filter((s) => s === 'read').length).toBeGreaterThan(0);
+  });
+});
+
+describe('the access settings', () => {
+  test('an empty FARM_ADMIN_TOKEN or FARM_COMPONENT_TOKEN is unset; a short one stops the start naming it', () => {
+    const config = loadOrchestratorConfig({ FARM_ADMIN_TOKEN: '', FARM_COMPONENT_TOKEN: '' });
+    expect([config.FARM_ADMIN_TOKEN, config.FARM_COMPONENT_TOKEN, config.FARM_METRICS_ACCESS]).toEqual([
+      undefined,
+      undefined,
+      'open',
+    ]);
+    expect(() => loadOrchestratorConfig({ FARM_ADMIN_TOKEN: 'short' })).toThrow(/FARM_ADMIN_TOKEN/);
+    expect(() => loadOrchestratorConfig({ FARM_METRICS_ACCESS: 'closed' })).toThrow(/FARM_METRICS_ACCESS/);
   });
 });
 

@@ -5,6 +5,7 @@ import {
   anyOf,
   bootstrapAdminPrincipal,
   decideAccess,
+  emptyIsUnset,
   type Authenticator,
 } from '@farm/access';
 import type { Authorize, EdgeRequest } from '@farm/http-edge';
@@ -25,7 +26,7 @@ export const apiAccessConfigSchema = z.object({
    * A token accepted as admin (subject `token:farm-admin`), e.g. from a Secret in a cluster, to create the
    * first tokens with; at least 32 characters.
    */
-  FARM_ADMIN_TOKEN: z.string().min(32).optional(),
+  FARM_ADMIN_TOKEN: z.preprocess(emptyIsUnset, z.string().min(32).optional()),
   /** `read` makes /metrics ask for a bearer token with the read scope; `open` leaves it to anyone who reaches it. */
   FARM_METRICS_ACCESS: z.enum(['open', 'read']).default('open'),
 });

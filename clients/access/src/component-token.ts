@@ -2,12 +2,15 @@ import { z } from '@farm/runtime';
 import { decideAccess } from './scope-decision';
 import { StaticTokenAuthenticator, componentPrincipal } from './static-token';
 
+/** An empty variable (`FARM_X=` in a compose file) is no setting. */
+export const emptyIsUnset = (value: unknown) => (value === '' ? undefined : value);
+
 /**
  * The secret the farm's own components send to its internal services (srm, RAG service): in a cluster from a
  * Secret, on one machine generated in `farm up`'s state directory. Services given it refuse every other caller.
  */
 export const componentTokenConfigSchema = z.object({
-  FARM_COMPONENT_TOKEN: z.string().min(32).optional(),
+  FARM_COMPONENT_TOKEN: z.preprocess(emptyIsUnset, z.string().min(32).optional()),
 });
 
 /** The auth hook of an internal service: only a bearer of the component token gets through (401 otherwise). */
