@@ -5,6 +5,9 @@ import { ConfigError, loadConfig, z } from '@farm/runtime';
 export const cliConfigSchema = busConfigSchema.extend({
   /** The farm's HTTP API (`farm up`, or the orchestrator deployment). */
   FARM_URL: z.string().url().default('http://127.0.0.1:9464'),
+  /** The bearer token the CLI sends; without it, the token `farm up` keeps in FARM_STATE_DIR. */
+  FARM_TOKEN: z.string().optional(),
+  FARM_STATE_DIR: z.string().default('.farm/state'),
 });
 
 export type CliConfig = z.infer<typeof cliConfigSchema>;

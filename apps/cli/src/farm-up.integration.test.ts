@@ -2,7 +2,7 @@
 // scripted model. Embedded (in-process bus, PGlite, killed and restarted mid-CODING) and on Kafka + PostgreSQL.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer as createHttpServer, request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import os from 'node:os';
@@ -55,6 +55,8 @@ interface FarmUp {
   process: ChildProcess;
   api: ChangeRequestClient;
   url: string;
+  /** The admin token farm up created at its first start, read from its state directory. */
+  token: string;
 }
 
 async function startFarmUp(env: NodeJS.ProcessEnv, logFile: string): Promise<FarmUp> {
@@ -63,11 +65,13 @@ async function startFarmUp(env: NodeJS.ProcessEnv, logFile: string): Promise<Far
   child.stdout!.pipe(log);
   child.stderr!.pipe(log);
   const url = `http://127.0.0.1:${env.FARM_METRICS_PORT}`;
-  const api = new ChangeRequestClient({ baseUrl: url, maxReconnects: 60 });
   for (let i = 0; ; i++) {
     if (child.exitCode !== null) throw new Error(`farm up exited with ${child.exitCode}; see ${logFile}`);
     try {
-      if ((await fetch(`${url}/healthz`)).ok) return { process: child, api, url };
+      if ((await fetch(`${url}/healthz`)).ok) {
+        const token = (await readFile(path.join(env.FARM_STATE_DIR!, 'admin-token'), 'utf8')).trim();
+        return { process: child, api: new ChangeRequestClient({ baseUrl: url, token, maxReconnects: 60 }), url, token };
+      }
     } catch {
       // not listening yet
     }
@@ -229,6 +233,41 @@ describe('farm up over its HTTP API, for a repository on this machine', () => {
     running.push(await startFarmUp(env, path.join(tmp, 'twice', 'third.log')));
   });
 
+  test('farm up creates an admin token at first start, says how to use it, and serves loopback only', async () => {
+    const env = await baseEnv('token');
+    await mkdir(path.join(tmp, 'token'), { recursive: true });
+    const logFile = path.join(tmp, 'token', 'farm-up.log');
+    let up = await startFarmUp(env, logFile);
+    running.push(up);
+    const tokenFile = path.join(env.FARM_STATE_DIR!, 'admin-token');
+    expect((await stat(tokenFile)).mode & 0o777).toBe(0o600);
+    const printed = await readFile(logFile, 'utf8');
+    expect(printed).toContain(`export FARM_URL=${up.url} FARM_TOKEN=$(cat ${tokenFile})`);
+    expect(printed).not.toContain(up.token); // where it is kept, not the token itself
+    expect((await fetch(`${up.url}/v1/change-requests`)).status).toBe(401);
+    // The CLI on this machine finds the token in the state directory; others are refused.
+    const cli = (args: string[], extra: NodeJS.ProcessEnv) =>
+      exec(FARM_BIN, args, { env: { ...process.env, FARM_URL: up.url, KAFKA_BROKERS: '', ...extra } });
+    const listed = await cli(['token', 'list'], { FARM_STATE_DIR: env.FARM_STATE_DIR });
+    expect(listed.stdout).toMatch(/farm-up-admin +admin +farm-up /);
+    const refused = await cli(['list'], { FARM_STATE_DIR: path.join(tmp, 'token', 'elsewhere') }).catch((e) => e);
+    expect(refused.stderr).toMatch(/bearer token[\s\S]*Set FARM_TOKEN/);
+    // Not on the machine's other addresses (FARM_API_HOST is 127.0.0.1 unless set).
+    const other = Object.values(os.networkInterfaces())
+      .flat()
+      .find((a) => a && a.family === 'IPv4' && !a.internal);
+    if (other) {
+      const port = env.FARM_METRICS_PORT;
+      await expect(fetch(`http://${other.address}:${port}/healthz`)).rejects.toThrow();
+    }
+    // Restarted, it keeps the token and prints no new one.
+    await stop(up);
+    up = await startFarmUp(env, logFile);
+    running.push(up);
+    expect(up.token).toBe((await readFile(tokenFile, 'utf8')).trim());
+    expect((await readFile(logFile, 'utf8')).split('An admin token was created').length).toBe(2);
+  });
+
   test('on Kafka and PostgreSQL: the same submission over HTTP runs to DONE with the branches back home', async () => {
     model.setScript({ chat: [planStep([{ id: 'mul', goal: GOAL }]), agentStep(GOAL, ADD_MULTIPLY)] });
     const repo = path.join(tmp, 'kafka', 'my-app');
@@ -254,6 +293,7 @@ describe('farm up over its HTTP API, for a repository on this machine', () => {
       exec(FARM_BIN, args, { cwd: repo, env: { ...process.env, ...extra }, timeout: 150_000 });
     const submitted = await cli(['submit', '--repo', '.', '--title', GOAL, '--watch'], {
       FARM_URL: up.url,
+      FARM_TOKEN: up.token,
       KAFKA_BROKERS: '',
     });
     const lines = submitted.stdout.trim().split('\n');
@@ -277,7 +317,7 @@ describe('farm up over its HTTP API, for a repository on this machine', () => {
       FARM_URL: '',
     });
     expect(watched.stdout).toMatch(/DONE/);
-    const status = await cli(['status', id, '--json'], { FARM_URL: up.url });
+    const status = await cli(['status', id, '--json'], { FARM_URL: up.url, FARM_TOKEN: up.token });
     expect(JSON.parse(status.stdout).request.phase).toBe('DONE');
   });
 
@@ -385,7 +425,7 @@ describe('farm up over its HTTP API, for a repository on this machine', () => {
     running.push(up);
     const submitted = await exec(FARM_BIN, ['submit', '--repo', '.', '--title', GOAL, '--watch'], {
       cwd: repo,
-      env: { ...process.env, FARM_URL: up.url, KAFKA_BROKERS: '' },
+      env: { ...process.env, FARM_URL: up.url, FARM_TOKEN: up.token, KAFKA_BROKERS: '' },
       timeout: 150_000,
     });
     const id = submitted.stdout.trim().split('\n')[0];

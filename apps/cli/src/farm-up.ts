@@ -17,6 +17,7 @@ import {
   resumeLaunches,
   stateLayout,
   changeRequestApi,
+  openApiAccess,
 } from '@farm/orchestrator';
 import { plannerModelFrom, requestPlannerConfigSchema } from '@farm/request-planner';
 import { loadConfig, z, type HealthStatus, type Logger, type RouteHandler } from '@farm/runtime';
@@ -31,6 +32,7 @@ import { submitChangeRequest, type SubmitInput } from './submit';
 import { LocalRepoMirrors } from './local-repos';
 import { stablePort } from './stable-ports';
 import { lockStateDir } from './state-dir-lock';
+import { ensureComponentToken, ensureFarmUpToken, tokenNotice } from './farm-up-token';
 
 /** When a request on a local repository ends, its branches go back into that repository. */
 async function syncLocalReposWhenDone(bus: EventBus, store: SqlStore, repos: LocalRepoMirrors, log: Logger) {
@@ -58,6 +60,8 @@ export const farmUpConfigSchema = busConfigSchema
     FARM_SRM_PORT: z.coerce.number().int().min(0).max(65535).default(0),
     /** The git smart-HTTP server serving local repositories to the agents, on loopback (0: a free port). */
     FARM_GIT_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+    /** The address the API (and /metrics) listens on: loopback unless told otherwise, e.g. 0.0.0.0. */
+    FARM_API_HOST: z.string().min(1).default('127.0.0.1'),
   });
 export type FarmUpConfig = z.infer<typeof farmUpConfigSchema>;
 
@@ -115,14 +119,16 @@ export async function startFarmUp(given: NodeJS.ProcessEnv, log: Logger): Promis
     const leases = await PostgresSymbolLeases.open(store, log);
     stack.push(async () => leases.close());
     const srmPort = await stablePort(config.FARM_STATE_DIR, 'srm', config.FARM_SRM_PORT);
-    const srm = await startSrmServer({ leases, port: srmPort, host: '127.0.0.1', log });
+    // The srm answers the farm's components only: the agent processes get the token in their environment.
+    const componentToken = ensureComponentToken(layout.componentToken, config.FARM_COMPONENT_TOKEN);
+    const srm = await startSrmServer({ leases, port: srmPort, host: '127.0.0.1', log, componentToken });
     stack.push(() => srm.close());
     const gitPort = await stablePort(config.FARM_STATE_DIR, 'git', config.FARM_GIT_PORT);
     const git = await startGitHttpServer({ root: layout.git, port: gitPort, host: '127.0.0.1', log });
     stack.push(() => git.close());
     const localRepos = await LocalRepoMirrors.open(store, git, log);
     stack.push((await syncLocalReposWhenDone(bus, store, localRepos, log)).stop);
-    const agentEnv = { ...env, FARM_SRM_URL: srm.url };
+    const agentEnv = { ...env, FARM_SRM_URL: srm.url, FARM_COMPONENT_TOKEN: componentToken };
     const launcher = createTaskLauncher(config, { bus, log, agentEnv, env, onClose: 'leave' });
     stack.push(() => launcher.close());
     // Builds run as their own processes (or Jobs), left running across a restart like the agents.
@@ -145,8 +151,15 @@ export async function startFarmUp(given: NodeJS.ProcessEnv, log: Logger): Promis
     });
     // startFarm's stop closes both launchers itself.
     stack.splice(stack.length - 2, 2, () => app.stop());
+    const access = await openApiAccess(store, config);
+    const adminToken = await ensureFarmUpToken(access.tokens, layout.adminToken);
+    const listening = ['0.0.0.0', '::'].includes(config.FARM_API_HOST) ? '127.0.0.1' : config.FARM_API_HOST;
+    const api = `http://${listening.includes(':') ? `[${listening}]` : listening}:${config.FARM_METRICS_PORT}`;
+    // The token itself goes to no log: the notice says where it is kept.
+    if (adminToken.created) process.stderr.write(tokenNotice(api, layout.adminToken));
     log.info('farm up', {
-      api: `http://127.0.0.1:${config.FARM_METRICS_PORT}`,
+      api,
+      tokenFile: layout.adminToken,
       bus: config.KAFKA_BROKERS ? 'kafka' : 'in-process',
       store: config.DATABASE_URL ? 'postgres' : layout.database,
       launcher: config.FARM_LAUNCHER,
@@ -155,6 +168,7 @@ export async function startFarmUp(given: NodeJS.ProcessEnv, log: Logger): Promis
       store,
       orchestrator: app.orchestrator,
       log,
+      access,
       resolveLocalRepo: (id, repo) => localRepos.prepare(id, repo),
     });
     return { bus, store, localRepos, routes, health: () => bus.health(), stop: unwind };

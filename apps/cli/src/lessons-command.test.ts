@@ -4,6 +4,7 @@ import { Command } from 'commander';
 import { migrateLessons, storeLesson } from '@farm/lessons';
 import { InProcessBus } from '@farm/bus';
 import { Orchestrator, TaskTopicLauncher, changeRequestApi } from '@farm/orchestrator';
+import { testApiAccess } from '@farm/orchestrator/testing';
 import { silentLogger } from '@farm/runtime';
 import type { SqlStore } from '@farm/store';
 import { testPgliteStore } from '@farm/store/testing';
@@ -27,13 +28,16 @@ beforeAll(async () => {
   await storeLesson(store, { taskId: 'task-2', repoUrl: 'http://git/greet.git', goal: 'Add farewell', files: [] });
   const bus = new InProcessBus();
   const orchestrator = new Orchestrator({ bus, store, launcher: new TaskTopicLauncher(bus), log: silentLogger });
-  const routes = changeRequestApi({ store, orchestrator, log: silentLogger });
+  const { access, tokenWith } = await testApiAccess(store);
+  const routes = changeRequestApi({ store, orchestrator, log: silentLogger, access });
+  process.env.FARM_TOKEN = await tokenWith(['read']); // as a user who exported it
   server = http.createServer((req, res) => void routes(req, res).then((ok) => ok || res.writeHead(404).end()));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   process.env.FARM_URL = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
 });
 afterAll(async () => {
   delete process.env.FARM_URL;
+  delete process.env.FARM_TOKEN;
   await new Promise((resolve) => server.close(resolve));
   await store.close();
 });

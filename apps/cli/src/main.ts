@@ -1,19 +1,21 @@
 import { Command, Option } from 'commander';
 import { farm } from '@farm/proto';
 import { KafkaBus } from '@farm/bus';
-import { ApiUnreachable, ChangeRequestClient } from '@farm/farm-api';
+import { ApiError, ApiUnreachable, type ChangeRequestClient } from '@farm/farm-api';
 import { transitionToJson } from '@farm/orchestrator';
 import { ConfigError, FarmError, createLogger, loadConfig, runService } from '@farm/runtime';
 import { loadCliConfig, requireBrokers, type CliConfig } from './config';
 import { runDemo } from './demo';
 import { registerScaleCommand } from './scale-command';
 import { registerLessonsCommand } from './lessons-command';
+import { registerTokenCommand } from './token-command';
 import { formatRequest, formatRequestList } from './format';
 import { ProgressView } from './progress';
 import { localRepoPath } from './local-repos';
 import { changeRequestJson, resolveRepoArg } from './repo-arg';
 import { farmUpConfigSchema, startFarmUp } from './farm-up';
 import { cancelChangeRequest, submitChangeRequest, watchChangeRequest } from './submit';
+import { farmApiClient } from './farm-api-client';
 
 async function connect(config: CliConfig, command: string): Promise<KafkaBus> {
   return KafkaBus.connect({
@@ -100,8 +102,8 @@ program
   )
   .action(async () => {
     const log = createLogger('farm');
-    const port = loadConfig(farmUpConfigSchema).FARM_METRICS_PORT;
-    await runService(log, port, () => startFarmUp(process.env, log));
+    const config = loadConfig(farmUpConfigSchema);
+    await runService(log, config.FARM_METRICS_PORT, () => startFarmUp(process.env, log), config.FARM_API_HOST);
   });
 
 program
@@ -153,6 +155,7 @@ program
 
 registerScaleCommand(program);
 registerLessonsCommand(program);
+registerTokenCommand(program);
 
 /** Kafka only for a user who has only Kafka: KAFKA_BROKERS set and FARM_URL not. */
 function usesKafka(config: CliConfig): boolean {
@@ -161,7 +164,7 @@ function usesKafka(config: CliConfig): boolean {
 
 /** The farm's HTTP API; an event stream survives a restart of the farm of up to a few minutes. */
 function farmApi(config: CliConfig): ChangeRequestClient {
-  return new ChangeRequestClient({ baseUrl: config.FARM_URL, maxReconnects: 60 });
+  return farmApiClient(config, { maxReconnects: 60 });
 }
 
 async function watchOverHttp(api: ChangeRequestClient, id: string, json: boolean, timeoutS?: number): Promise<number> {
@@ -198,7 +201,9 @@ program.parseAsync(process.argv).catch((err) => {
   const hint =
     err instanceof ApiUnreachable
       ? '\n  Start a farm with `farm up`, point FARM_URL at one, or set KAFKA_BROKERS to go through Kafka.'
-      : '';
+      : err instanceof ApiError && err.status === 401
+        ? '\n  Set FARM_TOKEN to a token (`farm token create`), or FARM_STATE_DIR to the state directory of `farm up`.'
+        : '';
   process.stderr.write(`farm: ${err instanceof FarmError ? err.message : (err?.stack ?? err)}${hint}\n`);
   process.exit(err instanceof ConfigError ? 78 : 1);
 });

@@ -1,7 +1,8 @@
+import { componentTokenConfigSchema } from '@farm/access';
 import { loadConfig, z } from '@farm/runtime';
 
 /** The code-planner's settings (its own deployment and `farm up`). */
-export const codePlannerConfigSchema = z.object({
+export const codePlannerConfigSchema = componentTokenConfigSchema.extend({
   /** The srm service; without it symbols are not reserved (items are still serialised within a request). */
   FARM_SRM_URL: z.string().url().optional(),
   FARM_LEASE_TTL_S: z.coerce

@@ -14,7 +14,9 @@ const config = loadConfigOrExit(schema);
 configureGitCredentials(loadConfigOrExit(gitCredentialsConfigSchema));
 void runService(log, config.FARM_METRICS_PORT, async () => {
   const bus = await connectKafka(config, 'code-planner', log);
-  const leases = config.FARM_SRM_URL ? srmReserver(new HttpSymbolLeases(config.FARM_SRM_URL)) : undefined;
+  const leases = config.FARM_SRM_URL
+    ? srmReserver(new HttpSymbolLeases(config.FARM_SRM_URL, { componentToken: config.FARM_COMPONENT_TOKEN }))
+    : undefined;
   const sub = await startCodePlanner({ bus, log, leases, leaseTtlSeconds: config.FARM_LEASE_TTL_S });
   return { stop: async () => (await sub.stop(), await bus.close()), health: () => bus.health() };
 });

@@ -94,8 +94,12 @@ export function agentDepsFromConfig(config: AgentConfig, log: Logger, secrets: (
         config.FARM_REVIEW_ROUNDS > 0
           ? createJsonModel({ ...client, model: config.FARM_REVIEW_MODEL ?? config.FARM_MODEL })
           : undefined,
-      rag: config.FARM_RAG_URL ? new RagClient({ baseUrl: config.FARM_RAG_URL }) : undefined,
-      leases: config.FARM_SRM_URL ? new HttpSymbolLeases(config.FARM_SRM_URL) : undefined,
+      rag: config.FARM_RAG_URL
+        ? new RagClient({ baseUrl: config.FARM_RAG_URL, componentToken: config.FARM_COMPONENT_TOKEN })
+        : undefined,
+      leases: config.FARM_SRM_URL
+        ? new HttpSymbolLeases(config.FARM_SRM_URL, { componentToken: config.FARM_COMPONENT_TOKEN })
+        : undefined,
       log,
     },
     settings: {

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { componentTokenConfigSchema } from '@farm/access';
 import { loadConfig, z } from '@farm/runtime';
 import { checkSandboxConfigSchema } from '@farm/sandbox';
 import { DEFAULT_MODEL_PRICES, modelPricesSchema } from './model-prices';
@@ -23,7 +24,7 @@ const pricesVariable = z
   .pipe(modelPricesSchema);
 
 /** The coding agent's settings: a Job or child process per task, or a worker-pool replica. */
-export const agentConfigSchema = z.object({
+export const agentConfigSchema = componentTokenConfigSchema.extend({
   OPENAI_BASE_URL: z
     .string({ required_error: 'required: the URL of an OpenAI-compatible API (e.g. https://api.openai.com/v1)' })
     .url({ message: 'OPENAI_BASE_URL must be the URL of an OpenAI-compatible API (e.g. https://api.openai.com/v1)' }),

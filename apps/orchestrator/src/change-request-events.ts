@@ -58,6 +58,8 @@ export async function streamTransitions(input: {
   res: ServerResponse;
   log: Logger;
   options?: Partial<EventStreamOptions>;
+  /** Asked before each read: false (the caller's token was revoked) ends the stream. */
+  stillAllowed?: () => Promise<boolean>;
 }): Promise<void> {
   const { db, changeRequestId, res, log } = input;
   const options = { ...DEFAULT_EVENT_STREAM_OPTIONS, ...input.options };
@@ -75,8 +77,14 @@ export async function streamTransitions(input: {
   let cursor = 0;
   let lastSequence = input.afterSequence;
   let sent = 0;
+  let polls = 0;
   try {
     while (!gone.signal.aborted) {
+      // The first read was authorized with the request itself.
+      if (polls++ && input.stillAllowed && !(await input.stillAllowed())) {
+        log.info('event stream ended: its token no longer allows it', { changeRequestId });
+        break;
+      }
       let ended = false;
       // Everything visible now is written before ending: a final transaction also cancels its open tasks.
       for (const { row, transition } of await readTransitions(db, changeRequestId, cursor)) {

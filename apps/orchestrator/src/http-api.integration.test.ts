@@ -10,9 +10,10 @@ import { migrate, type SqlStore } from '@farm/store';
 import { ChangeRequestClient, SseDecoder } from '@farm/farm-api';
 import { changeRequestApi } from './http-api';
 import { TaskTopicLauncher } from './launcher';
-import { OpenApiConformance, conformingFetch, storeInOwnSchema } from '../testing';
+import { OpenApiConformance, conformingFetch, storeInOwnSchema, testApiAccess } from '../testing';
 import { Orchestrator } from './orchestrator';
 import { orchestratorMigrations } from './schema';
+import { readOutbox } from './outbox';
 
 const EVENTS_PATH = '/v1/change-requests/{id}/events';
 const conformance = new OpenApiConformance();
@@ -31,6 +32,8 @@ describe.each(modes)('the HTTP API on %s and PostgreSQL', (_mode, openBus) => {
   let base: string;
   const subs: Subscription[] = [];
   const apiLog: string[] = [];
+  let adminToken: string;
+  let tokenWith: Awaited<ReturnType<typeof testApiAccess>>['tokenWith'];
 
   beforeAll(async () => {
     ({ store, drop: dropSchema } = await storeInOwnSchema('http_api'));
@@ -39,7 +42,15 @@ describe.each(modes)('the HTTP API on %s and PostgreSQL', (_mode, openBus) => {
     await migrate(store, orchestratorMigrations);
     orchestrator = new Orchestrator({ bus, store, launcher: new TaskTopicLauncher(bus), log: silentLogger });
     const log = createLogger('http-api-test', { level: 'debug', write: (line) => void apiLog.push(line) });
-    const api = changeRequestApi({ store, orchestrator, log, events: { pollMs: 100, heartbeatMs: 300 } });
+    const tokens = await testApiAccess(store);
+    ({ adminToken, tokenWith } = tokens);
+    const api = changeRequestApi({
+      store,
+      orchestrator,
+      log,
+      access: tokens.access,
+      events: { pollMs: 100, heartbeatMs: 300 },
+    });
     server = await serveMetrics(0, silentLogger, api);
     base = `http://127.0.0.1:${server.port}`;
   });
@@ -52,10 +63,17 @@ describe.each(modes)('the HTTP API on %s and PostgreSQL', (_mode, openBus) => {
     await dropSchema();
   });
 
-  async function call(method: string, path: string, init: { body?: unknown; headers?: Record<string, string> } = {}) {
+  /** A call with the admin token, another token, or none (`token: null`). */
+  async function call(
+    method: string,
+    path: string,
+    init: { body?: unknown; headers?: Record<string, string>; token?: string | null } = {},
+  ) {
     const body = init.body === undefined || typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
+    const token = init.token === undefined ? adminToken : init.token;
     const headers = {
       ...(typeof init.body === 'object' ? { 'content-type': 'application/json' } : {}),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
       ...init.headers,
     };
     const res = await checkedFetch(`${base}${path}`, { method, body: body as string | undefined, headers });
@@ -70,7 +88,9 @@ describe.each(modes)('the HTTP API on %s and PostgreSQL', (_mode, openBus) => {
     query = '',
     onEvent?: (t: Transition) => void,
   ) {
-    const res = await checkedFetch(`${base}/v1/change-requests/${id}/events${query}`, { headers });
+    const res = await checkedFetch(`${base}/v1/change-requests/${id}/events${query}`, {
+      headers: { authorization: `Bearer ${adminToken}`, ...headers },
+    });
     expect(res.status).toBe(200);
     const decoder = new SseDecoder();
     const text = new TextDecoder();
@@ -277,6 +297,7 @@ describe.each(modes)('the HTTP API on %s and PostgreSQL', (_mode, openBus) => {
     const resumedFrom: (string | null)[] = [];
     const client = new ChangeRequestClient({
       baseUrl: base,
+      token: adminToken,
       reconnectDelayMs: 10,
       fetch: droppingAfterEvents(2, resumedFrom),
     });
@@ -334,7 +355,10 @@ describe.each(modes)('the HTTP API on %s and PostgreSQL', (_mode, openBus) => {
       (r: { phase: string }) => r.phase === 'PLANNING', // the second request: no planner answers it
     );
     const gone = new AbortController();
-    const res = await checkedFetch(`${base}/v1/change-requests/${quiet.id}/events`, { signal: gone.signal });
+    const res = await checkedFetch(`${base}/v1/change-requests/${quiet.id}/events`, {
+      signal: gone.signal,
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
     let text = '';
     const reader = res.body!.getReader();
     while (!text.includes(': keep-alive')) text += new TextDecoder().decode((await reader.read()).value);
@@ -385,6 +409,113 @@ describe.each(modes)('the HTTP API on %s and PostgreSQL', (_mode, openBus) => {
     });
     expect(JSON.stringify(answer.json)).not.toContain('s3cr3t');
     expect((await call('GET', `/v1/change-requests/${id}`)).status).toBe(404);
+  });
+
+  test('every operation asks for a token: none or a bad one is a 401, one without the scope a 403', async () => {
+    const reader = await tokenWith(['read']);
+    const canceller = await tokenWith(['cancel']);
+    const operations: [string, string, string, unknown?][] = [
+      ['GET', '/v1/change-requests', canceller],
+      ['POST', '/v1/change-requests', reader, request],
+      ['GET', `/v1/change-requests/${crId}`, canceller],
+      ['GET', `/v1/change-requests/${crId}/events`, canceller],
+      ['POST', `/v1/change-requests/${crId}/cancel`, reader],
+      ['GET', '/v1/lessons', canceller],
+      ['POST', '/v1/tokens', reader, { name: 'x', scopes: ['admin'] }],
+      ['GET', '/v1/tokens', reader],
+      ['POST', '/v1/tokens/x/revoke', reader],
+      ['GET', '/v1/audit', reader],
+    ];
+    for (const [method, path, withoutScope, body] of operations) {
+      const anonymous = await call(method, path, { body, token: null });
+      expect([method, path, anonymous.status, anonymous.headers.get('www-authenticate')]).toEqual([
+        method,
+        path,
+        401,
+        'Bearer realm="agent-farm"',
+      ]);
+      const forged = await call(method, path, { body, token: 'farm_forged' });
+      expect([forged.status, forged.headers.get('www-authenticate')]).toEqual([
+        401,
+        'Bearer realm="agent-farm", error="invalid_token"',
+      ]);
+      const unscoped = await call(method, path, { body, token: withoutScope });
+      expect([method, path, unscoped.status, unscoped.json.error.message]).toEqual([
+        method,
+        path,
+        403,
+        expect.stringMatching(/needs the (read|submit|cancel|admin) scope/),
+      ]);
+      expect(JSON.stringify(unscoped.json) + JSON.stringify(forged.json)).not.toMatch(/farm_/);
+    }
+    expect(apiLog.join('\n')).not.toContain(reader);
+    // Probes and scrapers need no token (FARM_METRICS_ACCESS=open, the default).
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    expect((await fetch(`${base}/metrics`)).status).toBe(200);
+  });
+
+  test('an admin creates, lists and revokes tokens; a revoked token is refused from the next request on', async () => {
+    const name = `bot-${randomUUID().slice(0, 8)}`;
+    const created = await call('POST', '/v1/tokens', { body: { name, scopes: ['read', 'submit'] } });
+    expect(created.status).toBe(201);
+    expect(created.json).toMatchObject({
+      name,
+      scopes: ['read', 'submit'],
+      createdBy: expect.stringMatching(/^token:/),
+    });
+    const bot = created.json.token as string;
+    expect((await call('GET', '/v1/change-requests', { token: bot })).status).toBe(200);
+    expect((await call('POST', '/v1/tokens', { body: { name, scopes: ['read'] } })).status).toBe(409);
+    const badScope = await call('POST', '/v1/tokens', { body: { name: 'y', scopes: ['root'] } });
+    expect([badScope.status, badScope.json.error.field]).toEqual([400, 'scopes']);
+    expect(
+      (await call('POST', '/v1/tokens', { body: 'name=y', headers: { 'content-type': 'text/plain' } })).status,
+    ).toBe(415);
+    expect((await call('POST', '/v1/tokens', { body: { name: 'y'.repeat(5000), scopes: ['read'] } })).status).toBe(413);
+
+    const listed = await call('GET', '/v1/tokens');
+    const mine = listed.json.tokens.find((t: { name: string }) => t.name === name);
+    expect(mine).toMatchObject({ id: created.json.id, lastUsedAt: expect.any(String) });
+    expect(JSON.stringify(listed.json)).not.toContain(bot);
+    expect((await call('GET', '/v1/tokens?includeRevoked=perhaps')).status).toBe(400);
+
+    // An event stream the token opened ends once it is revoked (a request that is not going anywhere).
+    const quiet = (await call('GET', '/v1/change-requests?limit=10')).json.changeRequests.find(
+      (r: { phase: string }) => r.phase === 'PLANNING',
+    );
+    const stream = await fetch(`${base}/v1/change-requests/${quiet.id}/events`, {
+      headers: { authorization: `Bearer ${bot}` },
+    });
+    const revoked = await call('POST', `/v1/tokens/${name}/revoke`);
+    expect([revoked.status, revoked.json.revokedAt]).toEqual([200, expect.any(String)]);
+    const refused = await call('GET', '/v1/change-requests', { token: bot });
+    expect([refused.status, refused.json.error.message]).toEqual([401, expect.stringMatching(/not valid/)]);
+    expect(await stream.text()).toContain('event: transition'); // ended rather than kept open
+    expect((await call('POST', `/v1/tokens/${name}/revoke`)).status).toBe(404);
+  });
+
+  test('a request records the token that submitted it, whatever the body says; the audit has who did what', async () => {
+    const submitter = `ci-${randomUUID().slice(0, 8)}`;
+    const token = await tokenWith(['submit', 'cancel'], submitter);
+    const id = `audited-${randomUUID().slice(0, 8)}`;
+    const body = { ...request, changeRequestId: id, requestedBy: 'someone-else' };
+    expect((await call('POST', '/v1/change-requests', { body, token })).status).toBe(202);
+    expect((await call('POST', `/v1/change-requests/${id}/cancel`, { body: { reason: 'oops' }, token })).status).toBe(
+      202,
+    );
+    const [published] = await readOutbox(store, id, Topics.changeRequests.name, 0);
+    expect(farm.v1.ChangeRequest.decode(published.payload).requestedBy).toBe(`token:${submitter}`);
+
+    const audit = await call('GET', `/v1/audit?changeRequestId=${id}`);
+    expect(audit.json.events.map((e: { action: string; subject: string }) => [e.action, e.subject])).toEqual([
+      ['cancel', `token:${submitter}`],
+      ['submit', `token:${submitter}`],
+    ]);
+    expect(audit.json.events[0].detail).toEqual({ reason: 'oops' });
+    const tokenEvents = await call('GET', '/v1/audit?action=token.create&limit=500');
+    expect(tokenEvents.json.events.some((e: { detail: { name: string } }) => e.detail.name === submitter)).toBe(true);
+    expect((await call('GET', '/v1/audit?before=0')).json.error.field).toBe('before');
+    expect((await call('GET', '/v1/audit?subject=%00')).json).toEqual({ events: [] });
   });
 
   test('odd input is a 4xx naming what to fix, never a 500: NUL, bad encodings, huge numbers, repeats', async () => {

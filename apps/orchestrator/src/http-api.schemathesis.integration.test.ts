@@ -5,12 +5,13 @@
 // agent listens, so a fuzzed request is received, waits in PLANNING (or is cancelled) and nothing fetches its
 // repository. schemathesis talks to 127.0.0.1 only, without proxies or redirects.
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { InProcessBus } from '@farm/bus';
 import { createLogger, serveMetrics, silentLogger } from '@farm/runtime';
-import { OPENAPI_FILE, storeInOwnSchema } from '../testing';
+import { OPENAPI_FILE, storeInOwnSchema, testApiAccess } from '../testing';
 import { changeRequestApi } from './http-api';
 import { TaskTopicLauncher } from './launcher';
 import { Orchestrator } from './orchestrator';
@@ -38,12 +39,16 @@ test('schemathesis finds no failure in the HTTP API against openapi.yaml', async
   const log = createLogger('http-api-fuzz', { level: 'error', write: (line) => void errors.push(line) });
   // Streams of requests that never end (nothing plans them) are cut after 0.3 s: schemathesis reads
   // each answer to its end.
-  const api = changeRequestApi({ store, orchestrator, log, events: { pollMs: 100, maxStreamMs: 300 } });
+  // Fuzzed as FARM_ADMIN_TOKEN, which no fuzzed revoke can take away (schemathesis also checks that each
+  // operation refuses a call without a token).
+  const adminToken = `farm_${randomBytes(32).toString('base64url')}`;
+  const { access } = await testApiAccess(store, { FARM_ADMIN_TOKEN: adminToken });
+  const api = changeRequestApi({ store, orchestrator, log, access, events: { pollMs: 100, maxStreamMs: 300 } });
   const server = await serveMetrics(0, silentLogger, api);
   const cwd = mkdtempSync(path.join(tmpdir(), 'schemathesis-'));
   try {
     await orchestrator.start();
-    const run = await runSchemathesis(`http://127.0.0.1:${server.port}`, cwd);
+    const run = await runSchemathesis(`http://127.0.0.1:${server.port}`, cwd, adminToken);
     writeFileSync(REPORT, run.output);
     if (run.code !== 0) throw new Error(`schemathesis failed (exit ${run.code}):\n${run.output}`);
     const cases = /(\d+) generated, (\d+) passed/.exec(run.output);
@@ -67,13 +72,18 @@ test('schemathesis finds no failure in the HTTP API against openapi.yaml', async
   }
 }, 600_000);
 
-async function runSchemathesis(url: string, cwd: string): Promise<{ code: number | null; output: string; ms: number }> {
+async function runSchemathesis(
+  url: string,
+  cwd: string,
+  token: string,
+): Promise<{ code: number | null; output: string; ms: number }> {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_PROXY: '*', no_proxy: '*' };
   for (const name of ['HTTP_PROXY', 'HTTPS_PROXY', 'ALL_PROXY', 'http_proxy', 'https_proxy', 'all_proxy']) {
     delete env[name];
   }
   const started = Date.now();
-  const child = spawn(SCHEMATHESIS, ['run', OPENAPI_FILE, '--url', url, ...ARGS], { cwd, env });
+  const auth = ['--header', `Authorization: Bearer ${token}`];
+  const child = spawn(SCHEMATHESIS, ['run', OPENAPI_FILE, '--url', url, ...auth, ...ARGS], { cwd, env });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));

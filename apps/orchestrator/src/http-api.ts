@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { FINAL_PHASES, farm } from '@farm/proto';
 import { Topics } from '@farm/bus';
 import { FarmError, type Logger, type RouteHandler } from '@farm/runtime';
-import { HttpError, createHttpEdge, json, type EdgeRequest, type Reply } from '@farm/http-edge';
+import { decideAccess, recordAudit } from '@farm/access';
+import { HttpError, createHttpEdge, json, metricsRoute, type EdgeRequest, type Reply } from '@farm/http-edge';
 import type { SqlStore } from '@farm/store';
 import { listLessons } from '@farm/lessons';
 import { ApiError, badRequest, notFound } from './api-error';
@@ -18,12 +19,17 @@ import { streamTransitions, type EventStreamOptions } from './change-request-eve
 import type { Orchestrator } from './orchestrator';
 import { parsePhase } from './phases';
 import { getRequest, listRequests, recordApiSubmission, requestPhase, SUBMITTED } from './request-store';
+import { authorizeByRoute, type ApiAccess } from './api-access';
+import { scopeFor } from './api-scopes';
+import { tokenHttpError, tokenRoutes } from './token-api';
 
 export interface ChangeRequestApiDeps {
   store: SqlStore;
   /** Its outbox carries submissions and cancels to the bus, after the transaction that recorded them. */
   orchestrator: Pick<Orchestrator, 'writeThroughOutbox' | 'intakeUrl'>;
   log: Logger;
+  /** Every route asks its scope (api-scopes.ts) of the request's bearer token; see openApiAccess. */
+  access: ApiAccess;
   events?: Partial<EventStreamOptions>;
   /**
    * `farm up`: repositories on the farm's machine are accepted (repo.url an absolute path) and this gives the
@@ -34,14 +40,17 @@ export interface ChangeRequestApiDeps {
 
 /**
  * The orchestrator's HTTP API (described in apps/orchestrator/openapi.yaml): submit, list, status, the event
- * stream and cancel of change requests, the same on Kafka and the in-process bus. Served beside /metrics;
- * answers every path under /v1/ and leaves the others to the metrics server.
+ * stream and cancel of change requests, the same on Kafka and the in-process bus, and the admin routes of
+ * tokens and the audit. Every route asks for a bearer token with its scope. Served beside /metrics; answers
+ * every path under /v1/ (and /metrics when it asks for a token) and leaves the others to the metrics server.
  */
 export function changeRequestApi(deps: ChangeRequestApiDeps): RouteHandler {
   const log = deps.log.child({ api: 'change-requests' });
+  const authorize = authorizeByRoute(deps.access.authenticator);
   const edge = createHttpEdge({
     prefix: '/v1',
     log,
+    authorize,
     routes: [
       { method: 'GET', path: '/v1/change-requests', handler: list },
       { method: 'POST', path: '/v1/change-requests', handler: submit },
@@ -49,11 +58,18 @@ export function changeRequestApi(deps: ChangeRequestApiDeps): RouteHandler {
       { method: 'GET', path: '/v1/change-requests/:id/events', handler: events },
       { method: 'POST', path: '/v1/change-requests/:id/cancel', handler: cancel },
       { method: 'GET', path: '/v1/lessons', handler: lessons },
+      ...tokenRoutes({ store: deps.store, tokens: deps.access.tokens }),
     ],
     // An unexpected failure says no more than where to look.
     toHttpError: (err) =>
-      err instanceof HttpError ? undefined : new ApiError(500, 'internal error; see the orchestrator log'),
+      tokenHttpError(err) ??
+      (err instanceof HttpError ? undefined : new ApiError(500, 'internal error; see the orchestrator log')),
   });
+  // FARM_METRICS_ACCESS=read: /metrics asks for the read scope like the API; else the metrics server answers it.
+  const metrics =
+    deps.access.metrics === 'read'
+      ? createHttpEdge({ prefix: '/metrics', log, authorize, routes: [metricsRoute()] })
+      : undefined;
 
   async function lessons(r: EdgeRequest): Promise<Reply> {
     const repoUrl = r.query('repo') || undefined;
@@ -73,6 +89,8 @@ export function changeRequestApi(deps: ChangeRequestApiDeps): RouteHandler {
       localRepos: !!deps.resolveLocalRepo,
       urlCredentials: true, // taken off or refused by the intake below, with its own reason
     });
+    // Who submitted it is who authenticated, whatever the body says.
+    input.requestedBy = submitter(r, input.requestedBy);
     // Credentials in the URL are split off (or refused) before anything is recorded or published.
     const intake = deps.orchestrator.intakeUrl(input.repo.url);
     if (intake.refusal) throw badRequest(intake.refusal, 'repo.url');
@@ -115,6 +133,7 @@ export function changeRequestApi(deps: ChangeRequestApiDeps): RouteHandler {
       if (recorded === 'on-bus') {
         throw new ApiError(409, `change request ${id} already exists (submitted through the bus)`, 'changeRequestId');
       }
+      await recordAudit(tx, { subject: input.requestedBy, action: 'submit', changeRequestId: id });
       await outbox(Topics.changeRequests, id, {
         changeRequestId: id,
         title: input.title,
@@ -140,6 +159,10 @@ export function changeRequestApi(deps: ChangeRequestApiDeps): RouteHandler {
     const lastEventId = r.req.headers['last-event-id'];
     const after = parseResumeAfter(Array.isArray(lastEventId) ? lastEventId.join(', ') : lastEventId, r.query('after'));
     if (!(await requestPhase(deps.store, id))) throw unknown(id);
+    // A token revoked while its stream is open ends the stream at the next poll.
+    const authorization = r.req.headers.authorization;
+    const stillAllowed = async () =>
+      'principal' in (await decideAccess(deps.access.authenticator, authorization, scopeFor(r.method, r.route)));
     await streamTransitions({
       db: deps.store,
       changeRequestId: id,
@@ -147,32 +170,43 @@ export function changeRequestApi(deps: ChangeRequestApiDeps): RouteHandler {
       res: r.res,
       log,
       options: deps.events,
+      stillAllowed,
     });
   }
 
   async function cancel(r: EdgeRequest): Promise<Reply> {
     const id = requestId(r);
     const input = parseCancelInput(await r.json({ optional: true }));
+    const requestedBy = submitter(r, input.requestedBy || 'http-api');
     await deps.orchestrator.writeThroughOutbox(async (tx, outbox) => {
       const phase = await requestPhase(tx, id);
       if (!phase) throw unknown(id);
       if (phase !== SUBMITTED && FINAL_PHASES.has(parsePhase(phase))) {
         throw new ApiError(409, `change request ${id} is already ${phase}; there is nothing to cancel`);
       }
+      await recordAudit(tx, {
+        subject: requestedBy,
+        action: 'cancel',
+        changeRequestId: id,
+        detail: input.reason ? { reason: input.reason } : {},
+      });
       // A SUBMITTED request is cancelled too: the orchestrator retries the command until the request arrives.
       await outbox(Topics.control, id, {
         changeRequestId: id,
         action: farm.v1.ControlAction.CANCEL,
         reason: input.reason,
-        requestedBy: input.requestedBy || 'http-api',
+        requestedBy,
       });
     });
     log.info('cancel requested', { changeRequestId: id });
     return json(202, { changeRequestId: id, cancelRequested: true });
   }
 
-  return (req, res) => edge.handle(req, res);
+  return async (req, res) => (await metrics?.handle(req, res)) || edge.handle(req, res);
 }
+
+/** The authenticated subject; the body's claim only where no principal is known (never on this API's routes). */
+const submitter = (r: EdgeRequest, claimed: string) => r.principal?.subject ?? claimed;
 
 const unknown = (id: string) => notFound(`no change request ${id}`);
 

@@ -30,6 +30,14 @@ export {
   type TokenTotals,
 } from './request-store';
 export { changeRequestApi, type ChangeRequestApiDeps } from './http-api';
+export {
+  openApiAccess,
+  apiAccessConfigSchema,
+  authorizeByRoute,
+  type ApiAccess,
+  type ApiAccessConfig,
+} from './api-access';
+export { ROUTE_SCOPES, scopeFor } from './api-scopes';
 export { parseChangeRequestInput, type ChangeRequestInput } from './change-request-input';
 export { readTransitions, isFinalTransition } from './change-request-events';
 export { Outbox } from './outbox';

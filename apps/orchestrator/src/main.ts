@@ -7,6 +7,7 @@ import { orchestratorConfigSchema, orchestratorOptionsFrom, stateLayout } from '
 import { createTaskLauncher } from './launcher-from-config';
 import { resumeLaunches } from './resume-launches';
 import { changeRequestApi } from './http-api';
+import { openApiAccess } from './api-access';
 
 const schema = orchestratorConfigSchema.merge(busConfigSchema);
 const log = createLogger('orchestrator');
@@ -21,12 +22,15 @@ void runService(log, config.FARM_METRICS_PORT, async () => {
     store,
     launcher,
     log,
-    leases: config.FARM_SRM_URL ? new HttpSymbolLeases(config.FARM_SRM_URL) : undefined,
+    leases: config.FARM_SRM_URL
+      ? new HttpSymbolLeases(config.FARM_SRM_URL, { componentToken: config.FARM_COMPONENT_TOKEN })
+      : undefined,
     options: orchestratorOptionsFrom(config),
   });
   await orchestrator.start();
+  const access = await openApiAccess(store, config);
   return {
-    routes: changeRequestApi({ store, orchestrator, log }),
+    routes: changeRequestApi({ store, orchestrator, log, access }),
     health: () => bus.health(),
     stop: async () => {
       await orchestrator.stop();

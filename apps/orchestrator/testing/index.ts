@@ -1,3 +1,4 @@
 export * from './openapi-conformance';
 export * from './kubernetes-test-cluster';
 export * from './store-in-own-schema';
+export * from './api-access';

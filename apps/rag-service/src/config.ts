@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { componentTokenConfigSchema } from '@farm/access';
 import { loadConfig, z } from '@farm/runtime';
 
 // An empty variable (`QDRANT_URL=` in a compose file) means "not set", not "invalid".
@@ -14,7 +15,7 @@ const optionalUrl = (what: string) =>
   );
 
 /** The rag-service's settings (without the cross-field rule, for composing). */
-export const ragConfigFields = z.object({
+export const ragConfigFields = componentTokenConfigSchema.extend({
   RAG_PORT: z.coerce.number().int().min(0).max(65535).default(8470),
   RAG_HOST: z.string().default('0.0.0.0'),
   /** Set: Qdrant (the cluster backend). Unset: the embedded index, persisted to RAG_INDEX_FILE. */

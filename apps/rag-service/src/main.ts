@@ -17,7 +17,13 @@ void runService(log, config.FARM_METRICS_PORT, async () => {
     maxFileBytes: config.RAG_MAX_FILE_BYTES,
     log,
   });
-  const server = await startRagHttpServer({ rag, port: config.RAG_PORT, host: config.RAG_HOST, log });
+  const server = await startRagHttpServer({
+    rag,
+    port: config.RAG_PORT,
+    host: config.RAG_HOST,
+    log,
+    componentToken: config.FARM_COMPONENT_TOKEN,
+  });
   return {
     stop: async () => {
       await server.close();

@@ -1,8 +1,11 @@
 import { DEFAULT_SEARCH_LIMIT, type RagApi } from '@farm/rag';
 import { FarmError, errorMessage, silentLogger, z, type Logger } from '@farm/runtime';
+import { componentOnly } from '@farm/access';
 import {
+  AccessDenied,
   HttpError,
   MethodNotAllowed,
+  allowAll,
   RouteNotFound,
   createHttpEdge,
   json,
@@ -54,6 +57,12 @@ function ragError(err: unknown): HttpError {
       headers: err.headers,
     });
   }
+  if (err instanceof AccessDenied) {
+    return new HttpError(err.status, err.message, {
+      extra: { kind: 'unauthorized', retryable: false },
+      headers: err.headers,
+    });
+  }
   if (err instanceof HttpError) return refused(err.status, err.message, err.headers);
   if (err instanceof FarmError) {
     return new HttpError(err.retryable ? 503 : 422, err.message, {
@@ -78,7 +87,7 @@ export interface RagHttpServer {
  *   POST /v1/index {repoUrl, commit, ref?}      → IndexResult (synchronous; concurrent calls for a commit share a run)
  *   POST /v1/snippets {repo, commit, blobIds}  → {chunks}
  *   POST /v1/search {repo, commit, query, limit?} → {results}
- *   GET /metrics, GET /healthz
+ *   GET /metrics, GET /healthz (open; the others ask for FARM_COMPONENT_TOKEN when the service has one)
  * Errors are `{error: {message, kind, retryable}}`: 400 bad input, 422 a request that cannot succeed as
  * given (e.g. unknown commit), 503 a retryable failure (git or the index backend unreachable).
  */
@@ -87,6 +96,8 @@ export async function startRagHttpServer(opts: {
   port?: number;
   host?: string;
   log?: Logger;
+  /** FARM_COMPONENT_TOKEN: every call but /healthz and /metrics must carry it; without one the service is open. */
+  componentToken?: string;
 }): Promise<RagHttpServer> {
   const log = opts.log ?? silentLogger;
   const { rag } = opts;
@@ -132,12 +143,14 @@ export async function startRagHttpServer(opts: {
         }
       },
     },
-    { method: 'GET', path: '/healthz', handler: async () => ({ status: 200, body: 'ok' }) },
-    metricsRoute(),
+    { method: 'GET', path: '/healthz', handler: async () => ({ status: 200, body: 'ok' }), authorize: allowAll },
+    { ...metricsRoute(), authorize: allowAll },
   ];
+  if (!opts.componentToken) log.warn('FARM_COMPONENT_TOKEN is not set: the rag-service answers anyone who reaches it');
   const edge = createHttpEdge({
     routes,
     log,
+    authorize: opts.componentToken ? componentOnly(opts.componentToken) : allowAll,
     toHttpError: ragError,
     onAnswered: ({ route, status }) => ragMetrics.requests.inc({ route: route ?? 'other', status }),
   });

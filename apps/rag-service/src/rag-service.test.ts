@@ -58,6 +58,7 @@ afterAll(async () => {
   await rm(tmp, { recursive: true, force: true });
 });
 
+const COMPONENT_TOKEN = `farm_${'r'.repeat(43)}`;
 const embedder = () => createEmbedder({ baseURL: model.baseURL, apiKey: 'test', model: 'embed-test', maxRetries: 0 });
 const backends: Array<[string, () => SnippetIndex]> = [
   ['embedded index', () => new EmbeddedIndex({ embedder: embedder() })],
@@ -72,8 +73,8 @@ describe.each(backends)('rag-service over HTTP with the %s', (_name, makeIndex) 
   let client: RagClient;
   beforeAll(async () => {
     const rag = new LocalRag({ index: makeIndex(), checkout: cloneAtCommit, workDir: path.join(tmp, 'work') });
-    server = await startRagHttpServer({ rag });
-    client = new RagClient({ baseUrl: server.url });
+    server = await startRagHttpServer({ rag, componentToken: COMPONENT_TOKEN });
+    client = new RagClient({ baseUrl: server.url, componentToken: COMPONENT_TOKEN });
   });
   afterAll(() => server.close());
 
@@ -103,6 +104,13 @@ describe.each(backends)('rag-service over HTTP with the %s', (_name, makeIndex) 
     const missing = await client.indexRepo({ repoUrl, commit: 'f'.repeat(40), ref: 'main' }).catch((e) => e);
     expect(missing).toMatchObject({ status: 422, retryable: false });
     expect(missing.message).toMatch(/not reachable/);
+  });
+
+  it('refuses a call without the component token, or with another one, with a 401 that is not retryable', async () => {
+    const anonymous = await new RagClient({ baseUrl: server.url }).search(repoUrl, commit, 'x').catch((e) => e);
+    expect(anonymous).toMatchObject({ status: 401, retryable: false });
+    const other = new RagClient({ baseUrl: server.url, componentToken: 'farm_not-the-one' });
+    await expect(other.indexRepo({ repoUrl, commit, ref: 'main' })).rejects.toMatchObject({ status: 401 });
   });
 
   it('serves /healthz and the rag metrics', async () => {

@@ -1,7 +1,8 @@
 import { loadConfig, z } from '@farm/runtime';
+import { componentTokenConfigSchema } from '@farm/access';
 
 /** The srm's settings (its own deployment; `farm up` runs it on its own store and a loopback port). */
-export const srmConfigSchema = z.object({
+export const srmConfigSchema = componentTokenConfigSchema.extend({
   DATABASE_URL: z.string().optional(),
   /**
    * PGlite directory when DATABASE_URL is absent. Its own, not the orchestrator's FARM_STATE_DIR: an

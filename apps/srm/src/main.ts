@@ -10,7 +10,12 @@ const config = loadConfigOrExit(srmConfigSchema);
 void runService(log, undefined, async () => {
   const store = await openStore(config.DATABASE_URL, config.FARM_SRM_STATE_DIR, log);
   const leases = await PostgresSymbolLeases.open(store, log);
-  const server = await startSrmServer({ leases, port: config.FARM_SRM_PORT, log });
+  const server = await startSrmServer({
+    leases,
+    port: config.FARM_SRM_PORT,
+    log,
+    componentToken: config.FARM_COMPONENT_TOKEN,
+  });
   return {
     stop: async () => {
       await server.close(); // finishes the requests in flight before the pool goes

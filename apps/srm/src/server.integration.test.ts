@@ -9,10 +9,13 @@ import {
 import { describeSymbolLeasesContract } from '@farm/srm-client/testing';
 import { startSrmServer, type SrmServer } from './server';
 
-async function startOnPostgres(port = 0): Promise<{ server: SrmServer; close(): Promise<void> }> {
+async function startOnPostgres(
+  port = 0,
+  componentToken?: string,
+): Promise<{ server: SrmServer; close(): Promise<void> }> {
   const store: SqlStore = createPgStore(process.env.DATABASE_URL!, { max: 16 });
   const leases = await PostgresSymbolLeases.open(store);
-  const server = await startSrmServer({ leases, port, host: '127.0.0.1' });
+  const server = await startSrmServer({ leases, port, host: '127.0.0.1', componentToken });
   return {
     server,
     close: async () => {
@@ -23,10 +26,39 @@ async function startOnPostgres(port = 0): Promise<{ server: SrmServer; close(): 
   };
 }
 
-// The HTTP client against the real service must behave exactly like the library, typed errors included.
+const COMPONENT_TOKEN = `farm_${'c'.repeat(43)}`;
+
+// The HTTP client against the real service must behave exactly like the library, typed errors included; as
+// deployed, the service asks for the component token and the client sends it.
 describeSymbolLeasesContract('symbol leases over the srm HTTP API (integration, real PostgreSQL)', async () => {
-  const { server, close } = await startOnPostgres();
-  return { leases: new HttpSymbolLeases(server.url), close };
+  const { server, close } = await startOnPostgres(0, COMPONENT_TOKEN);
+  return { leases: new HttpSymbolLeases(server.url, { componentToken: COMPONENT_TOKEN }), close };
+});
+
+describe('the srm with FARM_COMPONENT_TOKEN', () => {
+  let srm: Awaited<ReturnType<typeof startOnPostgres>>;
+  beforeAll(async () => {
+    srm = await startOnPostgres(0, COMPONENT_TOKEN);
+  });
+  afterAll(() => srm.close());
+
+  test('refuses a call without the component token or with another one (401); probes need none', async () => {
+    const anonymous = await new HttpSymbolLeases(srm.server.url, { retryForMs: 0 }).liveLeases().catch((e) => e);
+    expect(anonymous).toMatchObject({
+      retryable: false,
+      message: expect.stringMatching(/refused the request \(401\)/),
+    });
+    const other = new HttpSymbolLeases(srm.server.url, { retryForMs: 0, componentToken: `${COMPONENT_TOKEN}x` });
+    await expect(other.releaseHolder('cr-x/a')).rejects.toThrow(/\(401\)/);
+    const raw = await fetch(`${srm.server.url}/v1/leases`);
+    expect([raw.status, raw.headers.get('www-authenticate')]).toEqual([401, 'Bearer realm="agent-farm"']);
+    expect(((await raw.json()) as SrmErrorBody).error.kind).toBe('AccessDenied');
+    expect(await new HttpSymbolLeases(srm.server.url, { componentToken: COMPONENT_TOKEN }).liveLeases()).toEqual(
+      expect.any(Array),
+    );
+    expect((await fetch(`${srm.server.url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${srm.server.url}/metrics`)).status).toBe(200);
+  });
 });
 
 describe('the srm HTTP service', () => {

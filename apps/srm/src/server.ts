@@ -1,6 +1,8 @@
 import { FarmError, errorMessage, silentLogger, type Logger } from '@farm/runtime';
+import { componentOnly } from '@farm/access';
 import {
   AccessDenied,
+  allowAll,
   BodyNotJson,
   HttpError,
   MethodNotAllowed,
@@ -100,8 +102,9 @@ function routes(leases: SymbolLeases, healthy: () => Promise<boolean>): Route[] 
       method: 'GET',
       path: '/healthz',
       handler: async () => ((await healthy()) ? { status: 200, body: 'ok' } : { status: 503, body: 'db' }),
+      authorize: allowAll, // probes carry no token
     },
-    metricsRoute(),
+    { ...metricsRoute(), authorize: allowAll },
   ];
 }
 
@@ -143,6 +146,8 @@ export async function startSrmServer(opts: {
   log?: Logger;
   /** Readiness probe; defaults to listing one repo's leases. */
   healthy?: () => Promise<boolean>;
+  /** FARM_COMPONENT_TOKEN: every call but /healthz and /metrics must carry it; without one the srm is open. */
+  componentToken?: string;
 }): Promise<SrmServer> {
   const log = opts.log ?? silentLogger;
   const healthy =
@@ -155,7 +160,13 @@ export async function startSrmServer(opts: {
           return false;
         },
       ));
-  const edge = createHttpEdge({ routes: routes(opts.leases, healthy), log, toHttpError: srmError });
+  if (!opts.componentToken) log.warn('FARM_COMPONENT_TOKEN is not set: the srm answers anyone who reaches it');
+  const edge = createHttpEdge({
+    routes: routes(opts.leases, healthy),
+    log,
+    toHttpError: srmError,
+    authorize: opts.componentToken ? componentOnly(opts.componentToken) : allowAll,
+  });
   const server = await serveHttpEdge(edge, { port: opts.port, host: opts.host ?? '0.0.0.0' });
   log.info('srm listening', { port: server.port });
   return server;

@@ -12,10 +12,16 @@ export type RequestSummary = Schemas['RequestSummary'];
 export type TaskSummary = Schemas['TaskSummary'];
 export type ChangeRequestDetail = Schemas['ChangeRequestDetail'];
 export type Lesson = Schemas['Lesson'];
+export type Scope = Schemas['Scope'];
+export type Token = Schemas['Token'];
+export type NewToken = Schemas['NewToken'];
+export type AuditEvent = Schemas['AuditEvent'];
 
 export interface ChangeRequestClientOptions {
   /** The orchestrator's HTTP address, e.g. http://127.0.0.1:9464 (FARM_URL). */
   baseUrl: string;
+  /** A bearer token (FARM_TOKEN) with the scopes of the calls made: read, submit, cancel or admin. */
+  token?: string;
   fetch?: typeof fetch;
   /** First wait before re-opening a dropped event stream; doubles up to 5 s. */
   reconnectDelayMs?: number;
@@ -34,12 +40,18 @@ export class ChangeRequestClient {
   private readonly api: Client<paths>;
   private readonly reconnectDelayMs: number;
   private readonly maxReconnects: number;
+  private readonly authorization: Record<string, string>;
 
   constructor(options: ChangeRequestClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     // Looked up on each call, so that a fetch replaced after construction (tests, proxies) is the one used.
     this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    this.api = createClient<paths>({ baseUrl: this.baseUrl, fetch: (request) => this.fetch(request) });
+    this.authorization = options.token ? { authorization: `Bearer ${options.token}` } : {};
+    this.api = createClient<paths>({
+      baseUrl: this.baseUrl,
+      fetch: (request) => this.fetch(request),
+      headers: this.authorization,
+    });
     this.reconnectDelayMs = options.reconnectDelayMs ?? 250;
     this.maxReconnects = options.maxReconnects ?? 10;
   }
@@ -71,6 +83,30 @@ export class ChangeRequestClient {
     return (await this.call('/v1/lessons', () => this.api.GET('/v1/lessons', { params: { query } }))).lessons;
   }
 
+  /** A new token (admin); its secret is in this answer only. */
+  createToken(name: string, scopes: Scope[]): Promise<NewToken> {
+    return this.call('/v1/tokens', () => this.api.POST('/v1/tokens', { body: { name, scopes } }));
+  }
+
+  /** The tokens without their secrets (admin). */
+  async listTokens(options: { includeRevoked?: boolean } = {}): Promise<Token[]> {
+    const query = { includeRevoked: options.includeRevoked ?? false };
+    return (await this.call('/v1/tokens', () => this.api.GET('/v1/tokens', { params: { query } }))).tokens;
+  }
+
+  /** Revokes the live token with this id or name (admin). */
+  revokeToken(idOrName: string): Promise<Token> {
+    const where = `/v1/tokens/${encodeURIComponent(idOrName)}/revoke`;
+    return this.call(where, () => this.api.POST('/v1/tokens/{id}/revoke', { params: { path: { id: idOrName } } }));
+  }
+
+  /** Who submitted, cancelled, created or revoked what (admin), newest first. */
+  async audit(
+    query: { subject?: string; action?: string; changeRequestId?: string; before?: number; limit?: number } = {},
+  ): Promise<AuditEvent[]> {
+    return (await this.call('/v1/audit', () => this.api.GET('/v1/audit', { params: { query } }))).events;
+  }
+
   /**
    * The request's phase transitions (task events included) in sequence order after `after` (0: from the
    * first), live until the server closes the stream after the final phase. A dropped connection is re-opened
@@ -92,7 +128,11 @@ export class ChangeRequestClient {
         let res: Response;
         try {
           res = await this.fetch(url, {
-            headers: { accept: 'text/event-stream', ...(last ? { 'last-event-id': String(last) } : {}) },
+            headers: {
+              accept: 'text/event-stream',
+              ...this.authorization,
+              ...(last ? { 'last-event-id': String(last) } : {}),
+            },
             signal: stop.signal,
           });
         } catch (err) {

@@ -105,10 +105,118 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/tokens': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The tokens, without their secrets (admin) */
+    get: operations['listTokens'];
+    put?: never;
+    /**
+     * Create a bearer token (admin)
+     * @description A new random token with a name and scopes, created by the caller (recorded in the audit). The token itself is in this answer only; the farm keeps its hash. A name is unique among live tokens.
+     */
+    post: operations['createToken'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/tokens/{id}/revoke': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The token's id or its name. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Revoke a token (admin)
+     * @description The next request with the token is a 401; an event stream it opened ends at its next poll.
+     */
+    post: operations['revokeToken'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/audit': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Who submitted, cancelled, created or revoked what, and when (admin)
+     * @description Newest first; every given filter must match. Page with `before` (the last id of a page).
+     */
+    get: operations['queryAudit'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    /** @enum {string} */
+    Scope: 'read' | 'submit' | 'cancel' | 'admin';
+    TokenInput: {
+      name: string;
+      scopes: components['schemas']['Scope'][];
+    };
+    Token: {
+      id: string;
+      name: string;
+      scopes: components['schemas']['Scope'][];
+      /** @description The subject that created it. */
+      createdBy: string;
+      /** Format: date-time */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @description Noted at most once a minute.
+       */
+      lastUsedAt?: string;
+      /** Format: date-time */
+      revokedAt?: string;
+      revokedBy?: string;
+    };
+    NewToken: {
+      id: string;
+      name: string;
+      scopes: components['schemas']['Scope'][];
+      createdBy: string;
+      /** Format: date-time */
+      createdAt: string;
+      /** @description The secret, `farm_` and 43 characters; shown only here. */
+      token: string;
+    };
+    AuditEvent: {
+      id: string;
+      /** Format: date-time */
+      at: string;
+      subject: string;
+      /** @enum {string} */
+      action: 'submit' | 'cancel' | 'token.create' | 'token.revoke';
+      changeRequestId?: string;
+      /** @description e.g. the token id and name, a cancel reason; never a secret. */
+      detail: Record<string, never>;
+    };
     Error: {
       error: {
         message: string;
@@ -312,6 +420,26 @@ export interface components {
         'application/json': components['schemas']['Error'];
       };
     };
+    /** @description No bearer token, or one that is not valid (unknown, revoked, malformed). */
+    Unauthorized: {
+      headers: {
+        'WWW-Authenticate'?: string;
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description The token is valid but lacks the scope this operation asks for (named in the message). */
+    Forbidden: {
+      headers: {
+        'WWW-Authenticate'?: string;
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
     /** @description The server failed; the orchestrator's log says why. Retrying may help. */
     InternalError: {
       headers: {
@@ -354,6 +482,8 @@ export interface operations {
         };
       };
       400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       500: components['responses']['InternalError'];
     };
   };
@@ -400,6 +530,8 @@ export interface operations {
         };
       };
       400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       409: components['responses']['Conflict'];
       413: components['responses']['TooLarge'];
       415: components['responses']['UnsupportedMediaType'];
@@ -426,6 +558,8 @@ export interface operations {
           'application/json': components['schemas']['ChangeRequestDetail'];
         };
       };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       500: components['responses']['InternalError'];
     };
@@ -457,6 +591,8 @@ export interface operations {
         };
       };
       400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       500: components['responses']['InternalError'];
     };
@@ -486,6 +622,8 @@ export interface operations {
         };
       };
       400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
       413: components['responses']['TooLarge'];
@@ -518,6 +656,137 @@ export interface operations {
         };
       };
       400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  listTokens: {
+    parameters: {
+      query?: {
+        includeRevoked?: boolean;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Live tokens (and revoked ones when asked), live first, newest first. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            tokens: components['schemas']['Token'][];
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  createToken: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "name": "ci-bot",
+         *       "scopes": [
+         *         "read",
+         *         "submit"
+         *       ]
+         *     }
+         */
+        'application/json': components['schemas']['TokenInput'];
+      };
+    };
+    responses: {
+      /** @description The token, with its secret. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['NewToken'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['TooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  revokeToken: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The token's id or its name. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The revoked token. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Token'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  queryAudit: {
+    parameters: {
+      query?: {
+        /** @description e.g. token:ci-bot */
+        subject?: string;
+        /** @description submit, cancel, token.create or token.revoke */
+        action?: string;
+        changeRequestId?: string;
+        before?: number;
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The events. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            events: components['schemas']['AuditEvent'][];
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       500: components['responses']['InternalError'];
     };
   };

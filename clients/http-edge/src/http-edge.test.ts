@@ -21,6 +21,7 @@ beforeAll(async () => {
         path: '/v1/things/:id/poke',
         handler: async (r) => json(202, { got: await r.json({ optional: true }) }),
       },
+      { method: 'GET', path: '/v1/whoami', handler: async (r) => json(200, { principal: r.principal ?? null }) },
       { method: 'GET', path: '/v1/teapot', handler: async () => Promise.reject(new TeaPot()) },
       { method: 'GET', path: '/v1/broken', handler: async () => Promise.reject(new Error('db password in here')) },
       { method: 'GET', path: '/healthz', handler: async () => ({ status: 200, body: 'ok' }), authorize: () => 'allow' },
@@ -91,6 +92,18 @@ describe('the HTTP edge', () => {
       ]);
       expect((await call('GET', '/v1/things/a', undefined, { authorization: 'Bearer x' })).status).toBe(403);
       expect((await call('GET', '/healthz')).json).toBe('ok');
+    } finally {
+      policy = () => 'allow';
+    }
+  });
+
+  test('an allowed request carries the principal the hook authenticated to its handler', async () => {
+    expect((await call('GET', '/v1/whoami')).json).toEqual({ principal: null });
+    policy = () => ({ principal: { subject: 'token:ci', via: 'token', scopes: ['read'] } });
+    try {
+      expect((await call('GET', '/v1/whoami')).json).toEqual({
+        principal: { subject: 'token:ci', via: 'token', scopes: ['read'] },
+      });
     } finally {
       policy = () => 'allow';
     }

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { errorMessage, metricsRegistry, silentLogger, type Logger } from '@farm/runtime';
+import type { Principal } from '@farm/access';
 import { AccessDenied, HttpError, MethodNotAllowed, RouteNotFound, badRequest } from './http-error';
 import { readJsonBody, type JsonBodyOptions } from './json-body';
 
@@ -19,6 +20,8 @@ export interface EdgeRequest {
   query(name: string): string | null;
   /** The JSON body (see readJsonBody): 413 over the limit, 415 when not declared JSON, 400 when not JSON. */
   json(options?: JsonBodyOptions): Promise<unknown>;
+  /** Who is calling, when the auth hook authenticated the request (undefined on routes open to anyone). */
+  principal?: Principal;
 }
 
 /**
@@ -33,8 +36,12 @@ export interface Reply {
 
 export type Handler = (request: EdgeRequest) => Promise<Reply | void>;
 
-/** What the auth hook decides for a request: go on, or a 401 (who are you?) / 403 (not you) with the reason. */
-export type Access = 'allow' | { deny: 401 | 403; message: string; headers?: Record<string, string> };
+/**
+ * What the auth hook decides for a request: go on (as this principal, which the handler then sees), or a 401
+ * (who are you?) / 403 (not you) with the reason.
+ */
+export type Access =
+  'allow' | { principal: Principal } | { deny: 401 | 403; message: string; headers?: Record<string, string> };
 export type Authorize = (request: EdgeRequest) => Access | Promise<Access>;
 /** Today's policy everywhere: every request is allowed. */
 export const allowAll: Authorize = () => 'allow';
@@ -110,7 +117,8 @@ export function createHttpEdge(options: HttpEdgeOptions): HttpEdge {
       json: (o) => readJsonBody(req, o),
     };
     const access = await (route.authorize ?? options.authorize ?? allowAll)(request);
-    if (access !== 'allow') throw new AccessDenied(access.deny, access.message, access.headers);
+    if (access !== 'allow' && 'deny' in access) throw new AccessDenied(access.deny, access.message, access.headers);
+    if (access !== 'allow') request.principal = access.principal;
     const reply = await route.handler(request);
     if (reply) send(res, reply);
   }

@@ -22,6 +22,8 @@ export interface RagClientOptions {
   timeoutMs?: number;
   /** Per index call, which clones and indexes a whole repository. Default 15 min. */
   indexTimeoutMs?: number;
+  /** FARM_COMPONENT_TOKEN, which a rag-service given one asks of every caller. */
+  componentToken?: string;
 }
 
 /** HTTP client of the rag-service, with the same methods as `LocalRag`. */
@@ -50,7 +52,10 @@ export class RagClient implements RagApi {
     try {
       res = await fetch(url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: {
+          'content-type': 'application/json',
+          ...(this.opts.componentToken ? { authorization: `Bearer ${this.opts.componentToken}` } : {}),
+        },
         body: JSON.stringify(body),
         signal: AbortSignal.timeout(timeoutMs),
       });

@@ -26,13 +26,14 @@ export type HealthCheck = () => HealthStatus | Promise<HealthStatus>;
 
 /**
  * Serves GET /metrics (Prometheus text format), GET /healthz (200 `ok`, or 503 with the health check's
- * reasons as JSON) and the service's own routes. Port 0 picks a free port.
+ * reasons as JSON) and the service's own routes. Port 0 picks a free port; every address unless `host` says.
  */
 export async function serveMetrics(
   port: number,
   log?: Logger,
   routes?: RouteHandler,
   health?: HealthCheck,
+  host = '0.0.0.0',
 ): Promise<{ port: number; close(): Promise<void> }> {
   const server = http.createServer(async (req, res) => {
     if (routes) {
@@ -64,9 +65,9 @@ export async function serveMetrics(
       res.end();
     }
   });
-  await new Promise<void>((resolve) => server.listen(port, '0.0.0.0', resolve));
+  await new Promise<void>((resolve) => server.listen(port, host, resolve));
   const actual = (server.address() as { port: number }).port;
-  log?.info('metrics listening', { port: actual });
+  log?.info('metrics listening', { port: actual, host });
   return {
     port: actual,
     close: () =>

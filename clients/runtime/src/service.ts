@@ -17,6 +17,8 @@ export async function runService(
   log: Logger,
   metricsPort: number | undefined,
   start: () => Promise<RunningService>,
+  /** The address /metrics and the routes listen on; every address when omitted. */
+  host?: string,
 ): Promise<void> {
   let service: RunningService;
   try {
@@ -30,7 +32,7 @@ export async function runService(
   }
   collectProcessMetrics();
   const metrics =
-    metricsPort === undefined ? undefined : await serveMetrics(metricsPort, log, service.routes, service.health);
+    metricsPort === undefined ? undefined : await serveMetrics(metricsPort, log, service.routes, service.health, host);
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;

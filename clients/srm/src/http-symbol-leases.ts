@@ -19,7 +19,12 @@ export class HttpSymbolLeases implements SymbolLeases {
 
   constructor(
     baseUrl: string,
-    private readonly options: { timeoutMs?: number; retryForMs?: number } = {},
+    private readonly options: {
+      timeoutMs?: number;
+      retryForMs?: number;
+      /** FARM_COMPONENT_TOKEN, which an srm given one asks of every caller. */
+      componentToken?: string;
+    } = {},
   ) {
     this.baseUrl = baseUrl.replace(/\/+$/, '');
   }
@@ -87,7 +92,10 @@ export class HttpSymbolLeases implements SymbolLeases {
     try {
       res = await fetch(url, {
         method,
-        headers: body ? { 'content-type': 'application/json' } : undefined,
+        headers: {
+          ...(body ? { 'content-type': 'application/json' } : {}),
+          ...(this.options.componentToken ? { authorization: `Bearer ${this.options.componentToken}` } : {}),
+        },
         body: body ? JSON.stringify(body) : undefined,
         signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
       });

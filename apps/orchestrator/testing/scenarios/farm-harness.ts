@@ -1,6 +1,7 @@
 // Test harness: a farm on the given bus and store with the git smart-HTTP server, the scripted model (for the
 // planner and the agents), the srm over HTTP and an agent process per task — what a user runs, minus Kafka set-up.
 // Another launcher (a Kubernetes Job per task) can be given; it gets the environment the agents need.
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -51,6 +52,8 @@ export interface AgentServices {
   OPENAI_BASE_URL: string;
   OPENAI_API_KEY: string;
   FARM_SRM_URL: string;
+  /** The srm asks for it, as deployed. */
+  FARM_COMPONENT_TOKEN: string;
   FARM_LLM_MAX_RETRIES: string;
 }
 
@@ -85,8 +88,10 @@ export async function startFarmHarness(
   const git = await startGitHttpServer({ root: path.join(tmp, 'git') });
   const model = await startScriptedModelServer({ script });
   const leases = await PostgresSymbolLeases.open(store);
-  const srm = await startSrmServer({ leases, port: 0, host: '127.0.0.1' });
+  const componentToken = `farm_${randomBytes(32).toString('base64url')}`;
+  const srm = await startSrmServer({ leases, port: 0, host: '127.0.0.1', componentToken });
   const agent: AgentServices = {
+    FARM_COMPONENT_TOKEN: componentToken,
     OPENAI_BASE_URL: model.baseURL,
     OPENAI_API_KEY: 'test-key',
     FARM_LLM_MAX_RETRIES: '0',

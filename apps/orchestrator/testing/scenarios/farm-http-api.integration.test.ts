@@ -9,7 +9,7 @@ import { ChangeRequestClient } from '@farm/farm-api';
 import { changeRequestApi, transitionToJson } from '@farm/orchestrator';
 import { startFarmHarness, testLog, type FarmHarness } from './farm-harness';
 import { ADD_MULTIPLY, MULTI_REPO_FILES, agentStep, planStep } from '@farm/cli/testing';
-import { OpenApiConformance, conformingFetch } from '@farm/orchestrator/testing';
+import { OpenApiConformance, conformingFetch, testApiAccess } from '@farm/orchestrator/testing';
 import { serveMetrics } from '@farm/runtime';
 import { createPgStore, type SqlStore } from '@farm/store';
 
@@ -33,10 +33,12 @@ describe.each(modes)('the farm through its HTTP API on %s and PostgreSQL', (_mod
         agentStep('Add multiply', ADD_MULTIPLY),
       ],
     });
-    const api = changeRequestApi({ store, orchestrator: h.farm.orchestrator, log: testLog });
+    const { access, tokenWith } = await testApiAccess(store);
+    const api = changeRequestApi({ store, orchestrator: h.farm.orchestrator, log: testLog, access });
     server = await serveMetrics(0, testLog, api);
     client = new ChangeRequestClient({
       baseUrl: `http://127.0.0.1:${server.port}`,
+      token: await tokenWith(['read', 'submit', 'cancel']),
       fetch: conformingFetch(conformance),
     });
   });

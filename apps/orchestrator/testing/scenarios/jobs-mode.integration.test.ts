@@ -99,7 +99,7 @@ describe('jobs mode: coding tasks as Kubernetes Jobs, on Kafka and PostgreSQL', 
       await core
         .createNamespacedSecret(ns, {
           metadata: { name: 'agent-farm-secrets' },
-          stringData: { OPENAI_API_KEY: agent.OPENAI_API_KEY },
+          stringData: { OPENAI_API_KEY: agent.OPENAI_API_KEY, FARM_COMPONENT_TOKEN: agent.FARM_COMPONENT_TOKEN },
         })
         .catch(ignoreConflict);
       return new KubernetesJobLauncher({

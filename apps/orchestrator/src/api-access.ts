@@ -1,0 +1,55 @@
+import {
+  StaticTokenAuthenticator,
+  TokenAuthenticator,
+  TokenStore,
+  anyOf,
+  bootstrapAdminPrincipal,
+  decideAccess,
+  emptyIsUnset,
+  type Authenticator,
+} from '@farm/access';
+import type { Authorize, EdgeRequest } from '@farm/http-edge';
+import { z } from '@farm/runtime';
+import type { SqlStore } from '@farm/store';
+import { scopeFor } from './api-scopes';
+
+/** Who may use the orchestrator's HTTP surface: its tokens, and whatever else authenticates (a cluster's). */
+export interface ApiAccess {
+  tokens: TokenStore;
+  authenticator: Authenticator;
+  /** `read`: /metrics asks for a token with the read scope too; `open` (default): scrapers need none. */
+  metrics?: 'open' | 'read';
+}
+
+export const apiAccessConfigSchema = z.object({
+  /**
+   * A token accepted as admin (subject `token:farm-admin`), e.g. from a Secret in a cluster, to create the
+   * first tokens with; at least 32 characters.
+   */
+  FARM_ADMIN_TOKEN: z.preprocess(emptyIsUnset, z.string().min(32).optional()),
+  /** `read` makes /metrics ask for a bearer token with the read scope; `open` leaves it to anyone who reaches it. */
+  FARM_METRICS_ACCESS: z.enum(['open', 'read']).default('open'),
+});
+export type ApiAccessConfig = z.infer<typeof apiAccessConfigSchema>;
+
+/** The farm's tokens on its store (migrated), FARM_ADMIN_TOKEN beside them, and any other authenticators. */
+export async function openApiAccess(
+  store: SqlStore,
+  config: Partial<ApiAccessConfig>,
+  ...more: Authenticator[]
+): Promise<ApiAccess> {
+  const tokens = await TokenStore.open(store);
+  const admin = config.FARM_ADMIN_TOKEN
+    ? [new StaticTokenAuthenticator(config.FARM_ADMIN_TOKEN, bootstrapAdminPrincipal)]
+    : [];
+  return {
+    tokens,
+    authenticator: anyOf(new TokenAuthenticator(tokens), ...admin, ...more),
+    metrics: config.FARM_METRICS_ACCESS,
+  };
+}
+
+/** The edge's auth hook: the request's bearer token must hold the scope its route asks for (api-scopes.ts). */
+export function authorizeByRoute(authenticator: Authenticator): Authorize {
+  return (r: EdgeRequest) => decideAccess(authenticator, r.req.headers.authorization, scopeFor(r.method, r.route));
+}
