@@ -1,3 +1,4 @@
+import { kubernetesAuthConfigSchema } from '@farm/access';
 import { busConfigSchema } from '@farm/bus';
 import { buildJobConfigSchema, buildJobsConfigSchema, builderConfigSchema } from '@farm/builder';
 import { gitCredentialsConfigSchema } from '@farm/git';
@@ -18,6 +19,7 @@ export const CONFIG_SCHEMAS: Record<string, z.AnyZodObject> = {
   'git credentials': gitCredentialsConfigSchema,
   orchestrator: orchestratorConfigSchema,
   'orchestrator (jobs launcher)': jobsLauncherConfigSchema,
+  'orchestrator (Kubernetes identities)': kubernetesAuthConfigSchema,
   builder: builderConfigSchema,
   'builder (jobs launcher)': buildJobsConfigSchema,
   'build process': buildJobConfigSchema,

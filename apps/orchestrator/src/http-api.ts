@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { FINAL_PHASES, farm } from '@farm/proto';
 import { Topics } from '@farm/bus';
 import { FarmError, type Logger, type RouteHandler } from '@farm/runtime';
-import { decideAccess, recordAudit } from '@farm/access';
+import { decideAccess, KubernetesReviewFailed, recordAudit } from '@farm/access';
 import { HttpError, createHttpEdge, json, metricsRoute, type EdgeRequest, type Reply } from '@farm/http-edge';
 import type { SqlStore } from '@farm/store';
 import { listLessons } from '@farm/lessons';
@@ -63,6 +63,10 @@ export function changeRequestApi(deps: ChangeRequestApiDeps): RouteHandler {
     // An unexpected failure says no more than where to look.
     toHttpError: (err) =>
       tokenHttpError(err) ??
+      // Kubernetes identities: the API server could not review the credential; neither 401 nor 403 would be true.
+      (err instanceof KubernetesReviewFailed
+        ? new ApiError(503, 'the Kubernetes API server could not review the credential; try again')
+        : undefined) ??
       (err instanceof HttpError ? undefined : new ApiError(500, 'internal error; see the orchestrator log')),
   });
   // FARM_METRICS_ACCESS=read: /metrics asks for the read scope like the API; else the metrics server answers it.

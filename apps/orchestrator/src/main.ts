@@ -7,6 +7,7 @@ import { orchestratorConfigSchema, orchestratorOptionsFrom, stateLayout } from '
 import { createTaskLauncher } from './launcher-from-config';
 import { resumeLaunches } from './resume-launches';
 import { changeRequestApi } from './http-api';
+import { kubernetesAuthenticatorFromEnv } from '@farm/access';
 import { openApiAccess } from './api-access';
 
 const schema = orchestratorConfigSchema.merge(busConfigSchema);
@@ -28,7 +29,9 @@ void runService(log, config.FARM_METRICS_PORT, async () => {
     options: orchestratorOptionsFrom(config),
   });
   await orchestrator.start();
-  const access = await openApiAccess(store, config);
+  // In a cluster, optionally the platform's identities too (FARM_AUTH_KUBERNETES): TokenReview + SubjectAccessReview.
+  const kubernetes = kubernetesAuthenticatorFromEnv(process.env, { log });
+  const access = await openApiAccess(store, config, ...(kubernetes ? [kubernetes] : []));
   return {
     routes: changeRequestApi({ store, orchestrator, log, access }),
     health: () => bus.health(),
