@@ -3,7 +3,7 @@ import { FINAL_PHASES, farm } from '@farm/proto';
 import { Topics } from '@farm/bus';
 import { FarmError, type Logger, type RouteHandler } from '@farm/runtime';
 import { HttpError, createHttpEdge, json, type EdgeRequest, type Reply } from '@farm/http-edge';
-import type { SqlStore } from '@farm/store';
+import type { SqlExecutor, SqlStore } from '@farm/store';
 import { listLessons } from '@farm/lessons';
 import { ApiError, badRequest, notFound } from './api-error';
 import {
@@ -18,6 +18,7 @@ import { streamTransitions, type EventStreamOptions } from './change-request-eve
 import type { Orchestrator } from './orchestrator';
 import { parsePhase } from './phases';
 import { getRequest, listRequests, recordApiSubmission, requestPhase, SUBMITTED } from './request-store';
+import { taskRoutes } from './task-api';
 
 export interface ChangeRequestApiDeps {
   store: SqlStore;
@@ -49,6 +50,7 @@ export function changeRequestApi(deps: ChangeRequestApiDeps): RouteHandler {
       { method: 'GET', path: '/v1/change-requests/:id/events', handler: events },
       { method: 'POST', path: '/v1/change-requests/:id/cancel', handler: cancel },
       { method: 'GET', path: '/v1/lessons', handler: lessons },
+      ...taskRoutes({ store: deps.store, accept }),
     ],
     // An unexpected failure says no more than where to look.
     toHttpError: (err) =>
@@ -78,6 +80,17 @@ export function changeRequestApi(deps: ChangeRequestApiDeps): RouteHandler {
     if (intake.refusal) throw badRequest(intake.refusal, 'repo.url');
     input.repo.url = intake.url;
     const id = input.changeRequestId ?? randomUUID();
+    const { created } = await accept({ ...input, changeRequestId: id });
+    log.info(created ? 'change request accepted' : 'change request submitted again', { changeRequestId: id });
+    return json(created ? 202 : 200, { changeRequestId: id, created }, { location: `/v1/change-requests/${id}` });
+  }
+
+  /** A validated submission (credentials already taken off the URL) resolved and recorded. */
+  async function accept(
+    input: ChangeRequestInput & { changeRequestId: string },
+    alsoInTx?: (tx: SqlExecutor) => Promise<void>,
+  ): Promise<{ created: boolean }> {
+    const id = input.changeRequestId;
     let url = input.repo.url;
     if (deps.resolveLocalRepo && !/^https?:/.test(url)) {
       try {
@@ -87,15 +100,14 @@ export function changeRequestApi(deps: ChangeRequestApiDeps): RouteHandler {
         throw err;
       }
     }
-    const created = await recordSubmission({ ...input, changeRequestId: id }, url);
-    log.info(created ? 'change request accepted' : 'change request submitted again', { changeRequestId: id });
-    return json(created ? 202 : 200, { changeRequestId: id, created }, { location: `/v1/change-requests/${id}` });
+    return { created: await recordSubmission(input, url, alsoInTx) };
   }
 
   /** Records the submission and its ChangeRequest event in one transaction; false when it was already there. */
   async function recordSubmission(
     input: ChangeRequestInput & { changeRequestId: string },
     agentUrl = input.repo.url,
+    alsoInTx?: (tx: SqlExecutor) => Promise<void>,
   ): Promise<boolean> {
     const id = input.changeRequestId;
     const digest = submissionDigest(input);
@@ -124,6 +136,7 @@ export function changeRequestApi(deps: ChangeRequestApiDeps): RouteHandler {
         repo: { ...input.repo, url: agentUrl },
         createdAtMs: input.createdAtMs ?? Date.now(),
       });
+      await alsoInTx?.(tx);
       return true;
     });
   }
