@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { FINAL_PHASES, farm } from '@farm/proto';
 import { Topics } from '@farm/bus';
 import { FarmError, type Logger, type RouteHandler } from '@farm/runtime';
-import { HttpError, createHttpEdge, json, type EdgeRequest, type Reply } from '@farm/http-edge';
+import { HttpError, createHttpEdge, json, type Authorize, type EdgeRequest, type Reply } from '@farm/http-edge';
 import type { SqlExecutor, SqlStore } from '@farm/store';
 import { listLessons } from '@farm/lessons';
 import { ApiError, badRequest, notFound } from './api-error';
@@ -15,6 +15,7 @@ import {
   type ChangeRequestInput,
 } from './change-request-input';
 import { streamTransitions, type EventStreamOptions } from './change-request-events';
+import { consoleRoutes } from './console-server';
 import type { Orchestrator } from './orchestrator';
 import { parsePhase } from './phases';
 import { getRequest, listRequests, recordApiSubmission, requestPhase, SUBMITTED } from './request-store';
@@ -31,6 +32,8 @@ export interface ChangeRequestApiDeps {
    * URL the agents use instead (a mirror the farm serves). Its FarmErrors are the caller's fault (400).
    */
   resolveLocalRepo?: (changeRequestId: string, path: string) => Promise<string>;
+  /** Decides allow, 401 or 403 for every route under /v1/ (@farm/http-edge); allows everything when absent. */
+  authorize?: Authorize;
 }
 
 /**
@@ -43,6 +46,7 @@ export function changeRequestApi(deps: ChangeRequestApiDeps): RouteHandler {
   const edge = createHttpEdge({
     prefix: '/v1',
     log,
+    authorize: deps.authorize,
     routes: [
       { method: 'GET', path: '/v1/change-requests', handler: list },
       { method: 'POST', path: '/v1/change-requests', handler: submit },
@@ -184,7 +188,9 @@ export function changeRequestApi(deps: ChangeRequestApiDeps): RouteHandler {
     return json(202, { changeRequestId: id, cancelRequested: true });
   }
 
-  return (req, res) => edge.handle(req, res);
+  // The web console's files, on the same port (`/`, `/console/...`).
+  const consoleFiles = consoleRoutes();
+  return async (req, res) => (await edge.handle(req, res)) || consoleFiles(req, res);
 }
 
 const unknown = (id: string) => notFound(`no change request ${id}`);
