@@ -1,0 +1,185 @@
+// The web console in a real headless Chromium (Debian's `chromium`, driven by playwright-core), served by the
+// orchestrator's HTTP API in front of a whole farm: agent processes with the scripted model, the git
+// smart-HTTP server, PostgreSQL and the in-process bus. The API's authorize hook plays the access control: no
+// token is a 401 (so every call the console makes, the event stream included, must carry its token), a
+// revoked token a 401, a read-only token a 403 on what changes something. Screenshots go to
+// .cache/console-screenshots/.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { InProcessBus } from '@farm/bus';
+import type { EdgeRequest } from '@farm/http-edge';
+import { changeRequestApi } from '@farm/orchestrator';
+import { ADD_MULTIPLY, MULTI_REPO_FILES, agentStep, planStep } from '@farm/cli/testing';
+import { serveMetrics } from '@farm/runtime';
+import { createPgStore, type SqlStore } from '@farm/store';
+import { startFarmHarness, testLog, type FarmHarness } from './farm-harness';
+
+const SHOTS = path.resolve(__dirname, '../../../../.cache/console-screenshots');
+const TOKEN = 'console-test-token';
+const READ_ONLY = 'read-only-token';
+const SLOW = 'Slow: wait for a cancel';
+
+/** Debian's chromium, which scripts/test.sh installs. */
+function chromiumPath(): string {
+  try {
+    return execFileSync('sh', ['-c', 'command -v chromium || command -v chromium-browser'], {
+      encoding: 'utf8',
+    }).trim();
+  } catch {
+    throw new Error('chromium is not installed: scripts/test.sh installs it (apt-get install chromium)');
+  }
+}
+
+describe('the web console in headless Chromium, on a whole farm with the scripted model', () => {
+  let store: SqlStore;
+  let h: FarmHarness;
+  let server: { port: number; close(): Promise<void> };
+  let base: string;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  const revoked = new Set<string>();
+  const seenTokens = new Set<string>();
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    store = createPgStore(process.env.DATABASE_URL!);
+    h = await startFarmHarness(new InProcessBus(), store, {
+      chat: [
+        // The request to cancel stays in PLANNING: its planner waits.
+        { ...planStep([{ id: 'slow', goal: 'Never planned' }]), match: SLOW, fault: { delayMs: 20_000 } },
+        planStep([{ id: 'mul', goal: 'Add multiply to the calculator' }]),
+        agentStep('Add multiply', ADD_MULTIPLY),
+      ],
+    });
+    const bearer = (r: EdgeRequest) => /^Bearer (.+)$/.exec(r.req.headers.authorization ?? '')?.[1];
+    const api = changeRequestApi({
+      store,
+      orchestrator: h.farm.orchestrator,
+      log: testLog,
+      authorize: (r) => {
+        const token = bearer(r);
+        if (!token || revoked.has(token)) return { deny: 401, message: token ? 'token revoked' : 'no token' };
+        seenTokens.add(`${r.route} ${token}`);
+        if (token === READ_ONLY && r.method !== 'GET') return { deny: 403, message: 'this token may only read' };
+        return 'allow';
+      },
+    });
+    server = await serveMetrics(0, testLog, api);
+    base = `http://127.0.0.1:${server.port}`;
+    browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox'] });
+    context = await browser.newContext();
+    // Nothing the console loads may come from anywhere but the farm.
+    await context.route(
+      (url) => url.origin !== base,
+      (route) => route.abort(),
+    );
+    page = await context.newPage();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await h?.close();
+    await store?.close();
+  });
+
+  const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+
+  async function signIn(token: string) {
+    await page.goto(`${base}/`);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.getByLabel('Token').fill(token);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Change requests' }).waitFor();
+  }
+
+  test('signs in, submits a request and watches its timeline move live to DONE; opens the trajectory and diff', async () => {
+    const offFarm: string[] = [];
+    page.on('request', (r) => void (new URL(r.url()).origin !== base && offFarm.push(r.url())));
+    await signIn(TOKEN);
+    await shot('1-requests');
+
+    const repo = await h.seed('console.git', MULTI_REPO_FILES);
+    await page.getByRole('link', { name: 'Submit a request' }).click();
+    await page.getByLabel('Repository').fill(repo.url);
+    await page.getByLabel('Title').fill('Add multiply');
+    await page.getByLabel('Description').fill('multiply(a, b) next to add');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.waitForURL(/#\/requests\/[0-9a-f-]{36}$/);
+    const id = decodeURIComponent(page.url().split('#/requests/')[1]);
+    // A reload would lose this mark: the page must change by itself.
+    await page.evaluate('window.notReloaded = true');
+
+    const timeline = page.getByTestId('timeline');
+    await timeline.locator('li').first().waitFor();
+    const firstSeen = await timeline.innerText();
+    expect(firstSeen).not.toContain('DONE');
+    await page.getByTestId('stream-state').and(page.locator('[data-ended]')).waitFor({ timeout: 120_000 });
+    const phases = await timeline.locator('li:not(:has(a)) .badge').allInnerTexts();
+    expect(phases).toEqual(['RECEIVED', 'PLANNING', 'CODING', 'BUILD', 'DONE']);
+    expect(await page.evaluate('window.notReloaded')).toBe(true);
+    await page.getByTestId('phase').getByText('DONE').waitFor();
+    await shot('2-request-done');
+
+    // The task graph links the task; its page shows the diff and what the agent did.
+    await page.locator('.graph [data-task] a').first().click();
+    await page.getByRole('heading', { name: /^Task / }).waitFor();
+    await expect(page.getByTestId('diff').innerText()).resolves.toContain('+function multiply(a, b) {');
+    const events = await page
+      .locator('[data-testid=trajectory] details')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-event')));
+    expect(events).toEqual(expect.arrayContaining(['answer', 'reward']));
+    await page.getByText('Checks', { exact: true }).waitFor();
+    await shot('3-task');
+
+    expect(offFarm).toEqual([]);
+    // The token went with every call, the event stream's included.
+    expect(seenTokens).toContain(`/v1/change-requests/:id/events ${TOKEN}`);
+    expect(seenTokens).toContain(`/v1/change-requests/:id/tasks/:taskId/trajectory ${TOKEN}`);
+    expect((await store.query('SELECT 1 FROM change_requests WHERE id = $1', [id])).rows).toHaveLength(1);
+  });
+
+  test('cancels another request from its page', async () => {
+    const repo = await h.seed('console-cancel.git', MULTI_REPO_FILES);
+    const submitted = await fetch(`${base}/v1/change-requests`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+      body: JSON.stringify({ title: SLOW, repo: { url: repo.url } }),
+    });
+    const { changeRequestId: id } = (await submitted.json()) as { changeRequestId: string };
+    await page.goto(`${base}/console/#/requests/${id}`);
+    await page.getByTestId('timeline').getByText('PLANNING', { exact: true }).waitFor({ timeout: 30_000 });
+    await page.getByLabel('Reason').fill('not needed after all');
+    await page.getByRole('button', { name: 'Cancel request' }).click();
+    await page.getByTestId('stream-state').and(page.locator('[data-ended]')).waitFor({ timeout: 60_000 });
+    await page.getByTestId('phase').getByText('CANCELLED').waitFor();
+    expect(await page.getByTestId('timeline').innerText()).toContain('not needed after all');
+    await shot('4-cancelled');
+  });
+
+  test('a token without the scope gets a 403 message; a revoked token the 401 page, and back to sign-in', async () => {
+    await page.evaluate('sessionStorage.clear()');
+    await signIn(READ_ONLY);
+    await page.goto(`${base}/console/#/submit`);
+    await page.getByLabel('Repository').fill('https://git.example.com/app.git');
+    await page.getByLabel('Title').fill('Refused');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await expect(page.getByTestId('forbidden').innerText()).resolves.toMatch(/403[\s\S]*this token may only read/);
+    await shot('5-forbidden');
+
+    revoked.add(READ_ONLY);
+    await page.goto(`${base}/console/#/requests`);
+    await page.getByTestId('unauthorized').waitFor();
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('Your token was refused (401)');
+    expect(await page.evaluate('sessionStorage.length')).toBe(0);
+    await shot('6-unauthorized');
+    await page.getByRole('link', { name: 'Sign in again' }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    // A refused token is refused on the sign-in page too.
+    await page.getByLabel('Token').fill(READ_ONLY);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByRole('alert').last().innerText()).resolves.toContain('token revoked');
+  });
+});
