@@ -25,11 +25,19 @@ export async function healthView({ main, signal }) {
     const one = (name) => samples.find((s) => s.name === name)?.value;
     const lag = samples.filter((s) => s.name === 'farm_bus_consumer_lag');
     const phases = samples.filter((s) => s.name === 'farm_orchestrator_change_requests' && s.value > 0);
+    const tasks = (state) =>
+      samples.find((s) => s.name === 'farm_orchestrator_open_tasks' && s.labels.state === state)?.value;
     const facts = [
-      ['Running agent Jobs', one('farm_launcher_jobs_running')],
-      ['Tasks waiting for a Job slot', one('farm_launcher_jobs_queued')],
-      ['Cap on running Jobs', one('farm_launcher_jobs_cap')],
-      ['Agents in this process', one('farm_agent_tasks_in_flight')],
+      ['Running agents (tasks dispatched)', tasks('DISPATCHED')],
+      ['Tasks waiting to start', tasks('PENDING')],
+      // The Jobs launcher's own numbers, once it has read its cap (a farm of agent processes has none).
+      ...(one('farm_launcher_jobs_cap')
+        ? [
+            ['Running agent Jobs', one('farm_launcher_jobs_running')],
+            ['Tasks waiting for a Job slot', one('farm_launcher_jobs_queued')],
+            ['Cap on running Jobs', one('farm_launcher_jobs_cap')],
+          ]
+        : []),
       ['Builds running', one('farm_builder_builds_running')],
     ].filter(([, v]) => v !== undefined);
     show(
@@ -52,7 +60,7 @@ export async function healthView({ main, signal }) {
             { class: 'facts' },
             facts.map(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]),
           )
-        : h('p', { class: 'muted' }, 'No launcher metrics in this process.'),
+        : h('p', { class: 'muted' }, 'No agent metrics in this process.'),
       h('h2', {}, 'Requests by phase'),
       phases.length
         ? h(

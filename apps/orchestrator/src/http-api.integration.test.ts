@@ -202,6 +202,9 @@ describe.each(modes)('the HTTP API on %s and PostgreSQL', (_mode, openBus) => {
         if (task.id.endsWith('-a')) await report(farm.v1.CommitStatus.SUCCESS, 1, [100, 20, 120]);
         else if (task.dispatch === 1) await report(farm.v1.CommitStatus.SOFT_FAIL, 3, [50, 10, 60]);
         else {
+          // b's agent runs, a is done: the gauge behind the console's "running agents" counts one.
+          const metrics = await (await fetch(`${base}/metrics`)).text();
+          expect(metrics).toContain('farm_orchestrator_open_tasks{state="DISPATCHED"} 1');
           const cancel = await call('POST', `/v1/change-requests/${crId}/cancel`, { body: { reason: 'enough' } });
           expect([cancel.status, cancel.json]).toEqual([202, { changeRequestId: crId, cancelRequested: true }]);
         }

@@ -21,6 +21,8 @@ CREATE TABLE task_reports (
   PRIMARY KEY (task_id, dispatch)
 );
 CREATE INDEX task_reports_by_request ON task_reports (change_request_id);
+-- The open-tasks gauge (running agents, for the console's health page) reads only these.
+CREATE INDEX tasks_open ON tasks (status) WHERE status IN ('PENDING', 'DISPATCHED');
 `,
   },
 ];

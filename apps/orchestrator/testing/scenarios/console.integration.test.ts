@@ -12,7 +12,7 @@ import { InProcessBus } from '@farm/bus';
 import type { EdgeRequest } from '@farm/http-edge';
 import { changeRequestApi } from '@farm/orchestrator';
 import { ADD_MULTIPLY, MULTI_REPO_FILES, agentStep, planStep } from '@farm/cli/testing';
-import { serveMetrics } from '@farm/runtime';
+import { serveMetrics, type RouteHandler } from '@farm/runtime';
 import { createPgStore, type SqlStore } from '@farm/store';
 import { startFarmHarness, testLog, type FarmHarness } from './farm-harness';
 
@@ -20,6 +20,7 @@ const SHOTS = path.resolve(__dirname, '../../../../.cache/console-screenshots');
 const TOKEN = 'console-test-token';
 const READ_ONLY = 'read-only-token';
 const SLOW = 'Slow: wait for a cancel';
+const BROKEN = 'Break the calculator';
 
 /** Debian's chromium, which scripts/test.sh installs. */
 function chromiumPath(): string {
@@ -42,20 +43,31 @@ describe('the web console in headless Chromium, on a whole farm with the scripte
   let page: Page;
   const revoked = new Set<string>();
   const seenTokens = new Set<string>();
+  const streamsOpened: string[] = [];
+  let cutNextStream = false;
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
     store = createPgStore(process.env.DATABASE_URL!);
-    h = await startFarmHarness(new InProcessBus(), store, {
-      chat: [
-        // The request to cancel stays in PLANNING: its planner waits.
-        { ...planStep([{ id: 'slow', goal: 'Never planned' }]), match: SLOW, fault: { delayMs: 20_000 } },
-        planStep([{ id: 'mul', goal: 'Add multiply to the calculator' }]),
-        agentStep('Add multiply', ADD_MULTIPLY),
-      ],
-    });
+    h = await startFarmHarness(
+      new InProcessBus(),
+      store,
+      {
+        chat: [
+          // The request to cancel stays in PLANNING: its planner waits.
+          { ...planStep([{ id: 'slow', goal: 'Never planned' }]), match: SLOW, fault: { delayMs: 20_000 } },
+          // The request that fails: its agent's answer is no diff.
+          { ...planStep([{ id: 'brk', goal: BROKEN }]), match: BROKEN },
+          agentStep(BROKEN, 'this is not a diff'),
+          planStep([{ id: 'mul', goal: 'Add multiply to the calculator' }]),
+          agentStep('Add multiply', ADD_MULTIPLY),
+        ],
+      },
+      undefined,
+      { orchestrator: { accounting: { requestMaxCostUsd: 0, lessons: true, lessonsPerTask: 3 } } },
+    );
     const bearer = (r: EdgeRequest) => /^Bearer (.+)$/.exec(r.req.headers.authorization ?? '')?.[1];
-    const api = changeRequestApi({
+    const apiRoutes = changeRequestApi({
       store,
       orchestrator: h.farm.orchestrator,
       log: testLog,
@@ -63,10 +75,19 @@ describe('the web console in headless Chromium, on a whole farm with the scripte
         const token = bearer(r);
         if (!token || revoked.has(token)) return { deny: 401, message: token ? 'token revoked' : 'no token' };
         seenTokens.add(`${r.route} ${token}`);
+        if (r.route.endsWith('/events')) streamsOpened.push(String(r.req.headers['last-event-id'] ?? ''));
         if (token === READ_ONLY && r.method !== 'GET') return { deny: 403, message: 'this token may only read' };
         return 'allow';
       },
     });
+    // A network blip: the next event stream is cut by the server side 1.5 s after it opened.
+    const api: RouteHandler = (req, res) => {
+      if (cutNextStream && req.url?.includes('/events')) {
+        cutNextStream = false;
+        setTimeout(() => req.socket.destroy(), 1500);
+      }
+      return apiRoutes(req, res);
+    };
     server = await serveMetrics(0, testLog, api);
     base = `http://127.0.0.1:${server.port}`;
     browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox'] });
@@ -103,6 +124,7 @@ describe('the web console in headless Chromium, on a whole farm with the scripte
 
     const repo = await h.seed('console.git', MULTI_REPO_FILES);
     await page.getByRole('link', { name: 'Submit a request' }).click();
+    cutNextStream = true;
     await page.getByLabel('Repository').fill(repo.url);
     await page.getByLabel('Title').fill('Add multiply');
     await page.getByLabel('Description').fill('multiply(a, b) next to add');
@@ -120,6 +142,14 @@ describe('the web console in headless Chromium, on a whole farm with the scripte
     const phases = await timeline.locator('li:not(:has(a)) .badge').allInnerTexts();
     expect(phases).toEqual(['RECEIVED', 'PLANNING', 'CODING', 'BUILD', 'DONE']);
     expect(await page.evaluate('window.notReloaded')).toBe(true);
+    // The stream was cut once and resumed after the last event seen: every event once, in order.
+    expect(streamsOpened).toHaveLength(2);
+    expect(streamsOpened[0]).toBe('');
+    expect(Number(streamsOpened[1])).toBeGreaterThan(0);
+    const sequences = await timeline
+      .locator('li')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-sequence')));
+    expect(sequences).toEqual(sequences.map((_, i) => String(i + 1)));
     await page.getByTestId('phase').getByText('DONE').waitFor();
     await shot('2-request-done');
 
@@ -159,6 +189,49 @@ describe('the web console in headless Chromium, on a whole farm with the scripte
     await shot('4-cancelled');
   });
 
+  test('a failed task is resubmitted from its page as a new request on the same repository', async () => {
+    const repo = await h.seed('console-broken.git', MULTI_REPO_FILES);
+    const submitted = await fetch(`${base}/v1/change-requests`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+      body: JSON.stringify({ title: `${BROKEN}, please`, repo: { url: repo.url } }),
+    });
+    const { changeRequestId: id } = (await submitted.json()) as { changeRequestId: string };
+    await page.goto(`${base}/console/#/requests/${id}`);
+    await page.getByTestId('stream-state').and(page.locator('[data-ended]')).waitFor({ timeout: 120_000 });
+    await page.getByTestId('phase').getByText('FAILED').waitFor();
+    await page.locator('.graph [data-task] a').first().click();
+    await page.getByRole('button', { name: 'Resubmit this task as a new request' }).click();
+    const link = page.getByRole('status').getByRole('link');
+    await link.waitFor();
+    const newId = await link.innerText();
+    expect(newId).not.toBe(id);
+    await shot('5-resubmitted');
+    await link.click();
+    await page.getByRole('heading', { name: `Request ${newId}` }).waitFor();
+    await page.locator('dd', { hasText: BROKEN }).first().waitFor();
+    expect(await page.locator('dl.facts').innerText()).toContain(repo.url);
+  });
+
+  test('the lessons are searchable, and the health page shows the farm from its metrics', async () => {
+    await page.goto(`${base}/console/#/lessons`);
+    const rows = page.getByRole('table', { name: 'Lessons' }).locator('tbody tr');
+    await rows.filter({ hasText: 'Add multiply to the calculator' }).first().waitFor();
+    await page.getByLabel('Search').fill('no such lesson anywhere');
+    await expect(rows.innerText()).resolves.toBe('No lesson matches.');
+    await page.getByLabel('Search').fill('MULTIPLY');
+    await rows.filter({ hasText: 'Add multiply to the calculator' }).first().waitFor();
+    await shot('6-lessons');
+
+    await page.goto(`${base}/console/#/health`);
+    await page.getByTestId('healthz').getByText('healthy').waitFor();
+    const facts = await page.locator('dl.facts').first().innerText();
+    expect(facts).toMatch(/Running agents \(tasks dispatched\)\s+\d+/);
+    await page.getByText('Requests by phase').waitFor();
+    expect(await page.locator('dl.facts').nth(1).innerText()).toMatch(/DONE\s+\d+/);
+    await shot('7-health');
+  });
+
   test('a token without the scope gets a 403 message; a revoked token the 401 page, and back to sign-in', async () => {
     await page.evaluate('sessionStorage.clear()');
     await signIn(READ_ONLY);
@@ -167,19 +240,20 @@ describe('the web console in headless Chromium, on a whole farm with the scripte
     await page.getByLabel('Title').fill('Refused');
     await page.getByRole('button', { name: 'Submit' }).click();
     await expect(page.getByTestId('forbidden').innerText()).resolves.toMatch(/403[\s\S]*this token may only read/);
-    await shot('5-forbidden');
+    await shot('8-forbidden');
 
     revoked.add(READ_ONLY);
     await page.goto(`${base}/console/#/requests`);
     await page.getByTestId('unauthorized').waitFor();
     expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('Your token was refused (401)');
-    expect(await page.evaluate('sessionStorage.length')).toBe(0);
-    await shot('6-unauthorized');
+    expect(await page.evaluate("sessionStorage.getItem('farm.console.token')")).toBeNull();
+    await shot('9-unauthorized');
     await page.getByRole('link', { name: 'Sign in again' }).click();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     // A refused token is refused on the sign-in page too.
     await page.getByLabel('Token').fill(READ_ONLY);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(page.getByRole('alert').last().innerText()).resolves.toContain('token revoked');
+    await page.getByRole('alert').filter({ hasText: 'The farm refused this token: token revoked' }).waitFor();
+    expect(page.url()).toMatch(/#\/signin$/);
   });
 });
