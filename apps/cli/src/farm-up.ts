@@ -147,6 +147,7 @@ export async function startFarmUp(given: NodeJS.ProcessEnv, log: Logger): Promis
     stack.splice(stack.length - 2, 2, () => app.stop());
     log.info('farm up', {
       api: `http://127.0.0.1:${config.FARM_METRICS_PORT}`,
+      console: `http://127.0.0.1:${config.FARM_METRICS_PORT}/console/`,
       bus: config.KAFKA_BROKERS ? 'kafka' : 'in-process',
       store: config.DATABASE_URL ? 'postgres' : layout.database,
       launcher: config.FARM_LAUNCHER,
