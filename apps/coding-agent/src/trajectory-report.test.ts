@@ -12,7 +12,7 @@ describe("a task's trajectory report", () => {
     expect(cutMiddle('short', 40)).toBe('short');
   });
 
-  test('leaves out prompts and the result, cuts long strings, redacts, and counts the lines past its bound', () => {
+  test('leaves out prompts and the result, cuts long strings, redacts, and keeps the first and the latest lines', () => {
     const report = new TrajectoryReport((t) => t.replaceAll('sk-secret', '[secret redacted]'), LIMITS);
     report.add({ event: 'prompt', messages: ['the whole conversation'] });
     report.add({ event: 'tool', tool: 'read_file', result: `key=sk-secret ${'x'.repeat(100)}` });
@@ -27,6 +27,11 @@ describe("a task's trajectory report", () => {
     expect(built.trajectory!.join('').length).toBeLessThanOrEqual(LIMITS.trajectoryChars);
     expect(built.trajectoryOmitted).toBe(11 - lines.length);
     expect(built.trajectoryOmitted).toBeGreaterThan(0);
+    // The latest lines are kept (the last checks and the verdict come last); the middle is dropped.
+    expect(lines.at(-1)).toMatchObject({ event: 'step', step: 9 });
+    const steps = lines.filter((l) => l.event === 'step').map((l) => Number(l.step));
+    expect(steps).toEqual([...steps].sort((a, b) => a - b));
+    expect(steps).not.toContain(4);
     expect(built).toMatchObject({ diff: 'd'.repeat(30), diffTruncated: true });
   });
 });

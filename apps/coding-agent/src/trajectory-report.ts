@@ -32,10 +32,16 @@ export function cutStrings(value: unknown, max: number): unknown {
   return value;
 }
 
-/** Collects a task's trajectory lines within REPORT_LIMITS; later lines past the bound are counted, not kept. */
+/**
+ * Collects a task's trajectory lines within REPORT_LIMITS: the first half of the budget keeps the beginning
+ * (what the agent looked at first), the second half the latest lines (the last checks, the verdict); lines
+ * dropped between them are counted.
+ */
 export class TrajectoryReport {
-  private readonly lines: string[] = [];
-  private chars = 0;
+  private readonly head: string[] = [];
+  private headChars = 0;
+  private readonly tail: string[] = [];
+  private tailChars = 0;
   private omitted = 0;
 
   constructor(
@@ -46,19 +52,29 @@ export class TrajectoryReport {
   add(line: Record<string, unknown> & { event: string }): void {
     if (LEFT_OUT.has(line.event)) return;
     const text = this.redact(JSON.stringify(cutStrings(line, this.limits.stringChars)));
-    if (this.chars + text.length > this.limits.trajectoryChars) {
+    const half = Math.floor(this.limits.trajectoryChars / 2);
+    if (text.length > half) {
       this.omitted++;
       return;
     }
-    this.lines.push(text);
-    this.chars += text.length;
+    if (!this.tail.length && this.headChars + text.length <= half) {
+      this.head.push(text);
+      this.headChars += text.length;
+      return;
+    }
+    this.tail.push(text);
+    this.tailChars += text.length;
+    while (this.tailChars > half) {
+      this.tailChars -= this.tail.shift()!.length;
+      this.omitted++;
+    }
   }
 
   /** The report of the result; `diff` is the committed change, if any (already redacted). */
   build(diff = ''): farm.v1.ITaskReport {
     const truncated = diff.length > this.limits.diffChars;
     return {
-      trajectory: [...this.lines],
+      trajectory: [...this.head, ...this.tail],
       trajectoryOmitted: this.omitted,
       diff: truncated ? diff.slice(0, this.limits.diffChars) : diff,
       diffTruncated: truncated,

@@ -97,7 +97,9 @@ function dispatchSection(d) {
         h('details', { class: 'event', 'data-event': e.event }, h('summary', {}, eventSummary(e)), eventDetail(e)),
       ),
     ),
-    d.eventsOmitted ? h('p', { class: 'muted' }, `${d.eventsOmitted} later lines left out (size bound).`) : null,
+    d.eventsOmitted
+      ? h('p', { class: 'muted' }, `${d.eventsOmitted} lines in the middle left out (size bound).`)
+      : null,
   );
 }
 

@@ -97,7 +97,7 @@ export interface paths {
     };
     /**
      * What the task's agents did, per dispatch
-     * @description From the report each dispatch's CommitResult carried (kept by the orchestrator): the agent's trajectory lines (tool calls with their arguments and a cut result, model steps with tokens and cost, check runs, rewards, review verdicts; prompts left out), bounded (about 96,000 characters a dispatch, 2,000 a string, head and tail kept; later lines counted in `eventsOmitted`) and with the farm's secrets redacted; and what the dispatch used (attempts, steps, tokens, cost). Empty while no result arrived.
+     * @description From the report each dispatch's CommitResult carried (kept by the orchestrator): the agent's trajectory lines (tool calls with their arguments and a cut result, model steps with tokens and cost, check runs, rewards, review verdicts; prompts left out), bounded (about 96,000 characters a dispatch, 2,000 a string, head and tail kept; the first lines and the latest kept, those between counted in `eventsOmitted`) and with the farm's secrets redacted; and what the dispatch used (attempts, steps, tokens, cost). Empty while no result arrived.
      */
     get: operations['getTaskTrajectory'];
     put?: never;
@@ -344,7 +344,7 @@ export interface components {
       events: {
         event: string;
       }[];
-      /** @description Lines left out past the size bound */
+      /** @description Lines left out between the first and the latest (size bound) */
       eventsOmitted: number;
     };
     TaskChecks: {
