@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
+import globals from 'globals';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
 export default tseslint.config(
@@ -85,4 +86,9 @@ export default tseslint.config(
   },
   // Plain CommonJS files loaded by jest itself.
   { files: ['**/*.js'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
+  // The web console: ES modules run by the browser as they are.
+  {
+    files: ['apps/orchestrator/console/**/*.js'],
+    languageOptions: { sourceType: 'module', globals: globals.browser },
+  },
 );

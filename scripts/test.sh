@@ -19,6 +19,7 @@ need go || apt_install golang-go                  # builds the Kubernetes contro
 need unshare && need prlimit || apt_install util-linux # sandbox: namespaces and resource limits
 need docker-compose || apt_install docker-compose  # `config` validates docker-compose.yml (no engine needed)
 need promtool || apt_install prometheus            # promtool checks rules and metrics
+need chromium || apt_install chromium              # the console's browser tests (playwright-core drives it)
 python3 -m pytest --version >/dev/null 2>&1 || python3 -m pip install -q pytest || apt_install python3-pytest
 # schemathesis fuzzes the HTTP API against its OpenAPI document (http-api.schemathesis.integration.test.ts);
 # a venv of its own under .cache, pinned, so that the run is the same on every machine.

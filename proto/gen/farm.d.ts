@@ -2016,6 +2016,9 @@ export namespace farm {
 
             /** CommitResult reviews */
             reviews?: (farm.v1.IReviewVerdict[]|null);
+
+            /** CommitResult report */
+            report?: (farm.v1.ITaskReport|null);
         }
 
         /** Represents a CommitResult. */
@@ -2077,6 +2080,9 @@ export namespace farm {
 
             /** CommitResult reviews. */
             public reviews: farm.v1.IReviewVerdict[];
+
+            /** CommitResult report. */
+            public report?: (farm.v1.ITaskReport|null);
 
             /**
              * Creates a new CommitResult instance using the specified properties.
@@ -2150,6 +2156,121 @@ export namespace farm {
 
             /**
              * Gets the default type url for CommitResult
+             * @param [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns The default type url
+             */
+            public static getTypeUrl(typeUrlPrefix?: string): string;
+        }
+
+        /** Properties of a TaskReport. */
+        interface ITaskReport {
+
+            /** TaskReport trajectory */
+            trajectory?: (string[]|null);
+
+            /** TaskReport trajectoryOmitted */
+            trajectoryOmitted?: (number|null);
+
+            /** TaskReport diff */
+            diff?: (string|null);
+
+            /** TaskReport diffTruncated */
+            diffTruncated?: (boolean|null);
+        }
+
+        /** Represents a TaskReport. */
+        class TaskReport implements ITaskReport {
+
+            /**
+             * Constructs a new TaskReport.
+             * @param [p] Properties to set
+             */
+            constructor(p?: farm.v1.ITaskReport);
+
+            /** TaskReport trajectory. */
+            public trajectory: string[];
+
+            /** TaskReport trajectoryOmitted. */
+            public trajectoryOmitted: number;
+
+            /** TaskReport diff. */
+            public diff: string;
+
+            /** TaskReport diffTruncated. */
+            public diffTruncated: boolean;
+
+            /**
+             * Creates a new TaskReport instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns TaskReport instance
+             */
+            public static create(properties?: farm.v1.ITaskReport): farm.v1.TaskReport;
+
+            /**
+             * Encodes the specified TaskReport message. Does not implicitly {@link farm.v1.TaskReport.verify|verify} messages.
+             * @param m TaskReport message or plain object to encode
+             * @param [w] Writer to encode to
+             * @returns Writer
+             */
+            public static encode(m: farm.v1.ITaskReport, w?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified TaskReport message, length delimited. Does not implicitly {@link farm.v1.TaskReport.verify|verify} messages.
+             * @param message TaskReport message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            public static encodeDelimited(message: farm.v1.ITaskReport, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a TaskReport message from the specified reader or buffer.
+             * @param r Reader or buffer to decode from
+             * @param [l] Message length if known beforehand
+             * @returns TaskReport
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decode(r: ($protobuf.Reader|Uint8Array), l?: number): farm.v1.TaskReport;
+
+            /**
+             * Decodes a TaskReport message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns TaskReport
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): farm.v1.TaskReport;
+
+            /**
+             * Verifies a TaskReport message.
+             * @param m Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            public static verify(m: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a TaskReport message from a plain object. Also converts values to their respective internal types.
+             * @param d Plain object
+             * @returns TaskReport
+             */
+            public static fromObject(d: { [k: string]: any }): farm.v1.TaskReport;
+
+            /**
+             * Creates a plain object from a TaskReport message. Also converts values to other types if specified.
+             * @param m TaskReport
+             * @param [o] Conversion options
+             * @returns Plain object
+             */
+            public static toObject(m: farm.v1.TaskReport, o?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this TaskReport to JSON.
+             * @returns JSON object
+             */
+            public toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the default type url for TaskReport
              * @param [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
              * @returns The default type url
              */

@@ -6467,6 +6467,7 @@ $root.farm = (function() {
              * @property {farm.v1.AgentStrategy|null} [strategy] CommitResult strategy
              * @property {farm.v1.ILesson|null} [lesson] CommitResult lesson
              * @property {Array.<farm.v1.IReviewVerdict>|null} [reviews] CommitResult reviews
+             * @property {farm.v1.ITaskReport|null} [report] CommitResult report
              */
 
             /**
@@ -6624,6 +6625,14 @@ $root.farm = (function() {
             CommitResult.prototype.reviews = $util.emptyArray;
 
             /**
+             * CommitResult report.
+             * @member {farm.v1.ITaskReport|null|undefined} report
+             * @memberof farm.v1.CommitResult
+             * @instance
+             */
+            CommitResult.prototype.report = null;
+
+            /**
              * Creates a new CommitResult instance using the specified properties.
              * @function create
              * @memberof farm.v1.CommitResult
@@ -6691,6 +6700,8 @@ $root.farm = (function() {
                 }
                 if (m.failedStep != null && Object.hasOwnProperty.call(m, "failedStep"))
                     w.uint32(144).int32(m.failedStep);
+                if (m.report != null && Object.hasOwnProperty.call(m, "report"))
+                    $root.farm.v1.TaskReport.encode(m.report, w.uint32(154).fork(), q + 1).ldelim();
                 return w;
             };
 
@@ -6813,6 +6824,10 @@ $root.farm = (function() {
                             if (!(m.reviews && m.reviews.length))
                                 m.reviews = [];
                             m.reviews.push($root.farm.v1.ReviewVerdict.decode(r, r.uint32(), undefined, n + 1));
+                            break;
+                        }
+                    case 19: {
+                            m.report = $root.farm.v1.TaskReport.decode(r, r.uint32(), undefined, n + 1);
                             break;
                         }
                     default:
@@ -6981,6 +6996,13 @@ $root.farm = (function() {
                             if (e)
                                 return "reviews." + e;
                         }
+                    }
+                }
+                if (m.report != null && Object.hasOwnProperty.call(m, "report")) {
+                    {
+                        var e = $root.farm.v1.TaskReport.verify(m.report, n + 1);
+                        if (e)
+                            return "report." + e;
                     }
                 }
                 return null;
@@ -7185,6 +7207,11 @@ $root.farm = (function() {
                         m.reviews[i] = $root.farm.v1.ReviewVerdict.fromObject(d.reviews[i], n + 1);
                     }
                 }
+                if (d.report != null) {
+                    if (!$util.isObject(d.report))
+                        throw TypeError(".farm.v1.CommitResult.report: object expected");
+                    m.report = $root.farm.v1.TaskReport.fromObject(d.report, n + 1);
+                }
                 return m;
             };
 
@@ -7225,6 +7252,7 @@ $root.farm = (function() {
                     d.strategy = o.enums === String ? "AGENT_STRATEGY_UNSPECIFIED" : 0;
                     d.lesson = null;
                     d.failedStep = o.enums === String ? "FAILED_STEP_UNSPECIFIED" : 0;
+                    d.report = null;
                 }
                 if (m.taskId != null && Object.hasOwnProperty.call(m, "taskId")) {
                     d.taskId = m.taskId;
@@ -7286,6 +7314,9 @@ $root.farm = (function() {
                 if (m.failedStep != null && Object.hasOwnProperty.call(m, "failedStep")) {
                     d.failedStep = o.enums === String ? $root.farm.v1.FailedStep[m.failedStep] === undefined ? m.failedStep : $root.farm.v1.FailedStep[m.failedStep] : m.failedStep;
                 }
+                if (m.report != null && Object.hasOwnProperty.call(m, "report")) {
+                    d.report = $root.farm.v1.TaskReport.toObject(m.report, o, q + 1);
+                }
                 return d;
             };
 
@@ -7316,6 +7347,349 @@ $root.farm = (function() {
             };
 
             return CommitResult;
+        })();
+
+        v1.TaskReport = (function() {
+
+            /**
+             * Properties of a TaskReport.
+             * @memberof farm.v1
+             * @interface ITaskReport
+             * @property {Array.<string>|null} [trajectory] TaskReport trajectory
+             * @property {number|null} [trajectoryOmitted] TaskReport trajectoryOmitted
+             * @property {string|null} [diff] TaskReport diff
+             * @property {boolean|null} [diffTruncated] TaskReport diffTruncated
+             */
+
+            /**
+             * Constructs a new TaskReport.
+             * @memberof farm.v1
+             * @classdesc Represents a TaskReport.
+             * @implements ITaskReport
+             * @constructor
+             * @param {farm.v1.ITaskReport=} [p] Properties to set
+             */
+            function TaskReport(p) {
+                this.trajectory = [];
+                if (p)
+                    for (var ks = Object.keys(p), i = 0; i < ks.length; ++i)
+                        if (p[ks[i]] != null && ks[i] !== "__proto__")
+                            this[ks[i]] = p[ks[i]];
+            }
+
+            /**
+             * TaskReport trajectory.
+             * @member {Array.<string>} trajectory
+             * @memberof farm.v1.TaskReport
+             * @instance
+             */
+            TaskReport.prototype.trajectory = $util.emptyArray;
+
+            /**
+             * TaskReport trajectoryOmitted.
+             * @member {number} trajectoryOmitted
+             * @memberof farm.v1.TaskReport
+             * @instance
+             */
+            TaskReport.prototype.trajectoryOmitted = 0;
+
+            /**
+             * TaskReport diff.
+             * @member {string} diff
+             * @memberof farm.v1.TaskReport
+             * @instance
+             */
+            TaskReport.prototype.diff = "";
+
+            /**
+             * TaskReport diffTruncated.
+             * @member {boolean} diffTruncated
+             * @memberof farm.v1.TaskReport
+             * @instance
+             */
+            TaskReport.prototype.diffTruncated = false;
+
+            /**
+             * Creates a new TaskReport instance using the specified properties.
+             * @function create
+             * @memberof farm.v1.TaskReport
+             * @static
+             * @param {farm.v1.ITaskReport=} [properties] Properties to set
+             * @returns {farm.v1.TaskReport} TaskReport instance
+             */
+            TaskReport.create = function create(properties) {
+                return new TaskReport(properties);
+            };
+
+            /**
+             * Encodes the specified TaskReport message. Does not implicitly {@link farm.v1.TaskReport.verify|verify} messages.
+             * @function encode
+             * @memberof farm.v1.TaskReport
+             * @static
+             * @param {farm.v1.ITaskReport} m TaskReport message or plain object to encode
+             * @param {$protobuf.Writer} [w] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            TaskReport.encode = function encode(m, w, q) {
+                if (!w)
+                    w = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (m.trajectory != null && m.trajectory.length) {
+                    for (var i = 0; i < m.trajectory.length; ++i)
+                        w.uint32(10).string(m.trajectory[i]);
+                }
+                if (m.trajectoryOmitted != null && Object.hasOwnProperty.call(m, "trajectoryOmitted"))
+                    w.uint32(16).uint32(m.trajectoryOmitted);
+                if (m.diff != null && Object.hasOwnProperty.call(m, "diff"))
+                    w.uint32(26).string(m.diff);
+                if (m.diffTruncated != null && Object.hasOwnProperty.call(m, "diffTruncated"))
+                    w.uint32(32).bool(m.diffTruncated);
+                return w;
+            };
+
+            /**
+             * Encodes the specified TaskReport message, length delimited. Does not implicitly {@link farm.v1.TaskReport.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof farm.v1.TaskReport
+             * @static
+             * @param {farm.v1.ITaskReport} message TaskReport message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            TaskReport.encodeDelimited = function encodeDelimited(message, writer) {
+                return this.encode(message, writer && writer.len ? writer.fork() : writer).ldelim();
+            };
+
+            /**
+             * Decodes a TaskReport message from the specified reader or buffer.
+             * @function decode
+             * @memberof farm.v1.TaskReport
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} r Reader or buffer to decode from
+             * @param {number} [l] Message length if known beforehand
+             * @returns {farm.v1.TaskReport} TaskReport
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            TaskReport.decode = function decode(r, l, e, n) {
+                if (!(r instanceof $Reader))
+                    r = $Reader.create(r);
+                if (n === undefined)
+                    n = 0;
+                if (n > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var c, m;
+                if (l === undefined)
+                    c = r.len;
+                else {
+                    c = r.pos + l;
+                    if (c > r.len)
+                        throw RangeError("index out of range");
+                    l = r.len;
+                    r.len = c;
+                }
+                m = new $root.farm.v1.TaskReport();
+                while (r.pos < c) {
+                    var t = r.uint32();
+                    if (t === e)
+                        break;
+                    switch (t >>> 3) {
+                    case 1: {
+                            if (!(m.trajectory && m.trajectory.length))
+                                m.trajectory = [];
+                            m.trajectory.push(r.string());
+                            break;
+                        }
+                    case 2: {
+                            m.trajectoryOmitted = r.uint32();
+                            break;
+                        }
+                    case 3: {
+                            m.diff = r.string();
+                            break;
+                        }
+                    case 4: {
+                            m.diffTruncated = r.bool();
+                            break;
+                        }
+                    default:
+                        r.skipType(t & 7, n);
+                        break;
+                    }
+                }
+                if (l !== undefined) {
+                    if (r.pos !== c)
+                        throw RangeError("index out of range");
+                    r.len = l;
+                }
+                return m;
+            };
+
+            /**
+             * Decodes a TaskReport message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof farm.v1.TaskReport
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {farm.v1.TaskReport} TaskReport
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            TaskReport.decodeDelimited = function decodeDelimited(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.uint32());
+            };
+
+            /**
+             * Verifies a TaskReport message.
+             * @function verify
+             * @memberof farm.v1.TaskReport
+             * @static
+             * @param {Object.<string,*>} m Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            TaskReport.verify = function verify(m, n) {
+                if (typeof m !== "object" || m === null)
+                    return "object expected";
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    return "maximum nesting depth exceeded";
+                if (m.trajectory != null && Object.hasOwnProperty.call(m, "trajectory")) {
+                    if (!Array.isArray(m.trajectory))
+                        return "trajectory: array expected";
+                    for (var i = 0; i < m.trajectory.length; ++i) {
+                        if (!$util.isString(m.trajectory[i]))
+                            return "trajectory: string[] expected";
+                    }
+                }
+                if (m.trajectoryOmitted != null && Object.hasOwnProperty.call(m, "trajectoryOmitted")) {
+                    if (!$util.isInteger(m.trajectoryOmitted))
+                        return "trajectoryOmitted: integer expected";
+                }
+                if (m.diff != null && Object.hasOwnProperty.call(m, "diff")) {
+                    if (!$util.isString(m.diff))
+                        return "diff: string expected";
+                }
+                if (m.diffTruncated != null && Object.hasOwnProperty.call(m, "diffTruncated")) {
+                    if (typeof m.diffTruncated !== "boolean")
+                        return "diffTruncated: boolean expected";
+                }
+                return null;
+            };
+
+            /**
+             * Creates a TaskReport message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof farm.v1.TaskReport
+             * @static
+             * @param {Object.<string,*>} d Plain object
+             * @returns {farm.v1.TaskReport} TaskReport
+             */
+            TaskReport.fromObject = function fromObject(d, n) {
+                if (d instanceof $root.farm.v1.TaskReport)
+                    return d;
+                if (!$util.isObject(d))
+                    throw TypeError(".farm.v1.TaskReport: object expected");
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var m = new $root.farm.v1.TaskReport();
+                if (d.trajectory) {
+                    if (!Array.isArray(d.trajectory))
+                        throw TypeError(".farm.v1.TaskReport.trajectory: array expected");
+                    m.trajectory = [];
+                    for (var i = 0; i < d.trajectory.length; ++i) {
+                        m.trajectory[i] = String(d.trajectory[i]);
+                    }
+                }
+                if (d.trajectoryOmitted != null) {
+                    m.trajectoryOmitted = d.trajectoryOmitted >>> 0;
+                }
+                if (d.diff != null) {
+                    m.diff = String(d.diff);
+                }
+                if (d.diffTruncated != null) {
+                    m.diffTruncated = Boolean(d.diffTruncated);
+                }
+                return m;
+            };
+
+            /**
+             * Creates a plain object from a TaskReport message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof farm.v1.TaskReport
+             * @static
+             * @param {farm.v1.TaskReport} m TaskReport
+             * @param {$protobuf.IConversionOptions} [o] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            TaskReport.toObject = function toObject(m, o, q) {
+                if (!o)
+                    o = {};
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                var d = {};
+                if (o.arrays || o.defaults) {
+                    d.trajectory = [];
+                }
+                if (o.defaults) {
+                    d.trajectoryOmitted = 0;
+                    d.diff = "";
+                    d.diffTruncated = false;
+                }
+                if (m.trajectory && m.trajectory.length) {
+                    d.trajectory = [];
+                    for (var j = 0; j < m.trajectory.length; ++j) {
+                        d.trajectory[j] = m.trajectory[j];
+                    }
+                }
+                if (m.trajectoryOmitted != null && Object.hasOwnProperty.call(m, "trajectoryOmitted")) {
+                    d.trajectoryOmitted = m.trajectoryOmitted;
+                }
+                if (m.diff != null && Object.hasOwnProperty.call(m, "diff")) {
+                    d.diff = m.diff;
+                }
+                if (m.diffTruncated != null && Object.hasOwnProperty.call(m, "diffTruncated")) {
+                    d.diffTruncated = m.diffTruncated;
+                }
+                return d;
+            };
+
+            /**
+             * Converts this TaskReport to JSON.
+             * @function toJSON
+             * @memberof farm.v1.TaskReport
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            TaskReport.prototype.toJSON = function toJSON() {
+                return this.constructor.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the default type url for TaskReport
+             * @function getTypeUrl
+             * @memberof farm.v1.TaskReport
+             * @static
+             * @param {string} [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns {string} The default type url
+             */
+            TaskReport.getTypeUrl = function getTypeUrl(typeUrlPrefix) {
+                if (typeUrlPrefix === undefined) {
+                    typeUrlPrefix = "type.googleapis.com";
+                }
+                return typeUrlPrefix + "/farm.v1.TaskReport";
+            };
+
+            return TaskReport;
         })();
 
         return v1;

@@ -160,6 +160,7 @@ export async function startFarmUp(given: NodeJS.ProcessEnv, log: Logger): Promis
     log.info('farm up', {
       api,
       tokenFile: layout.adminToken,
+      console: `${api}/console/`,
       bus: config.KAFKA_BROKERS ? 'kafka' : 'in-process',
       store: config.DATABASE_URL ? 'postgres' : layout.database,
       launcher: config.FARM_LAUNCHER,

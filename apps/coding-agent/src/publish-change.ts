@@ -7,6 +7,9 @@ import { taskCommitMessage } from './task-commit';
 import { hardFail, type ChangeReady, type TaskOutcome } from './task-outcome';
 import type { TaskRun } from './task-run';
 import type { TaskWorkspace } from './task-setup';
+import { unifiedTreeDiff } from './tools/tree-diff';
+import { netChanges } from './tools/workspace';
+import { REPORT_LIMITS } from './trajectory-report';
 
 const F = farm.v1.FailedStep;
 
@@ -24,6 +27,9 @@ export async function publishChange(
   const dir = workspace.repoDir;
   const branch = branchFor(task.id!);
   const attempt = run.observer.attempts;
+  // Read before the commit, against the base: what the task's branch adds, for the result's report.
+  const committed = (await netChanges(dir)).filter((c) => ready.paths.includes(c.path));
+  const diff = run.redact(await unifiedTreeDiff(dir, committed, REPORT_LIMITS.diffChars));
   const commit = await run.observer
     .timed('commit', attempt, () =>
       commitAll({ dir, paths: ready.paths, branch, author: deps.settings.author, message: taskCommitMessage(task) }),
@@ -43,6 +49,7 @@ export async function publishChange(
   return {
     ...delivery,
     notes: [...delivery.notes, ...ready.notes],
+    diff,
     ...(ready.lesson && deps.settings.lessons !== false ? { lesson: ready.lesson } : {}),
   };
 }

@@ -50,6 +50,7 @@ export async function runCodingTask(task: farm.v1.ICodingTask, deps: AgentDeps):
     });
     await reportEnd(task, outcome, deps, run, strategy);
     const result = assembleResult(task, outcome, run.observer.usage(strategy), redact);
+    result.report = run.observer.trajectory.report.build(outcome.kind === 'delivered' ? outcome.diff : '');
     run.observer.ended(result, outcome);
     return result;
   } finally {

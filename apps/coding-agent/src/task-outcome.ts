@@ -8,6 +8,8 @@ export interface TaskDelivered {
   commitSha: string;
   notes: string[];
   lesson?: farm.v1.ILesson;
+  /** The committed change as a unified diff, redacted (for the result's report). */
+  diff?: string;
 }
 
 /**

@@ -205,6 +205,22 @@ describe('the tool strategy on a Python repo (pytest)', () => {
     const steps = trajectory.filter((e) => e.event === 'step');
     expect(steps[0]).toMatchObject({ step: 1, model: 'coder', tokens: { promptTokens: expect.any(Number) } });
     expect(trajectory.filter((e) => e.event === 'reward').map((e) => [e.attempt, e.reward])).toEqual([[1, 1]]);
+    // The result carries a bounded copy for the API: tool calls with their results, the checks with their
+    // output, the verdict, the committed diff; no prompt.
+    const report = result.report!.trajectory!.map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(report.map((e) => e.event)).not.toContain('prompt');
+    const reportedTools = report.filter((e) => e.event === 'tool');
+    expect(reportedTools).toHaveLength(10);
+    expect(reportedTools[6]).toMatchObject({
+      tool: 'run_checks',
+      ok: false,
+      result: expect.stringMatching(/test_add/),
+    });
+    expect(report.find((e) => e.event === 'check')).toMatchObject({ ok: true, steps: [{ ok: true }] });
+    expect(report.find((e) => e.event === 'review')).toMatchObject({ approved: true, round: 1 });
+    expect(result.report!.diff).toContain('+def multiply(a, b):');
+    expect(result.report!.diff).not.toContain('scratch');
+    expect(result.report!.diffTruncated).toBe(false);
   });
 
   test('a tool call whose arguments are not JSON is asked again; the task succeeds and its notes say so', async () => {
@@ -346,6 +362,8 @@ describe('the tool strategy on a Python repo (pytest)', () => {
     for (const r of requests) expect(JSON.stringify(r.messages)).not.toContain(MODEL_KEY);
     expect(trajectoryText).not.toContain(MODEL_KEY);
     expect(JSON.stringify(result)).not.toContain(MODEL_KEY);
+    // The report's copy of the tool results is redacted too.
+    expect(result.report!.trajectory!.join('\n')).toContain('OPENAI_API_KEY=[secret redacted]');
   });
 
   test('a lesson stored by one request appears in the first prompt of a later similar task', async () => {

@@ -16,6 +16,7 @@ import { DEFAULT_BUDGET, TaskBudget, type BudgetLimits } from './task-budget';
 import { TaskObserver } from './task-observer';
 import { runToolLoop, type ToolLoopOutcome } from './tool-loop';
 import { AgentToolBox } from './tools/agent-tools';
+import { TrajectoryReport } from './trajectory-report';
 
 const S = farm.v1.CommitStatus;
 const ADD = 'def add(a, b):\n    return a + b\n';
@@ -53,7 +54,7 @@ async function runLoop(script: ToolModelStep[], opts: LoopOptions = {}) {
   const events: (Record<string, unknown> & { event: string })[] = [];
   const trajectory = { record: (event: string, data: Record<string, unknown>) => events.push({ event, ...data }) };
   const observer = new TaskObserver(
-    { ...trajectory, close: async () => {} },
+    { ...trajectory, close: async () => {}, report: new TrajectoryReport((t) => t) },
     new TaskBudget({ ...DEFAULT_BUDGET, ...opts.budget }),
   );
   const toolbox = new AgentToolBox({

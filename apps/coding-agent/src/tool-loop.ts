@@ -21,6 +21,7 @@ import type { AgentToolBox, ToolOutcome } from './tools/agent-tools';
 import type { Redactor } from './tools/redact-secrets';
 import { unifiedTreeDiff, type TreeChange } from './tools/tree-diff';
 import type { TaskObserver } from './task-observer';
+import { cutMiddle, REPORT_LIMITS } from './trajectory-report';
 
 export const TOOL_SYSTEM_PROMPT = `You are a coding agent working in a git checkout, with tools to explore and change it.
 Work in small steps: find the relevant code (list_files, search, find_symbol, read_file), change it with
@@ -182,6 +183,7 @@ export async function runToolLoop(
         arguments: argumentsForRecord(call, redact),
         ok: outcome.ok,
         outputChars: outcome.output.length,
+        result: cutMiddle(outcome.output, REPORT_LIMITS.stringChars),
         durationMs: Math.round(performance.now() - toolStarted),
         ...(outcome.changed ? { changed: outcome.changed } : {}),
       });

@@ -222,6 +222,9 @@ describe.each(modes)('the HTTP API on %s and PostgreSQL', (_mode, openBus) => {
         if (task.id.endsWith('-a')) await report(farm.v1.CommitStatus.SUCCESS, 1, [100, 20, 120]);
         else if (task.dispatch === 1) await report(farm.v1.CommitStatus.SOFT_FAIL, 3, [50, 10, 60]);
         else {
+          // b's agent runs, a is done: the gauge behind the console's "running agents" counts one.
+          const metrics = await (await fetch(`${base}/metrics`)).text();
+          expect(metrics).toContain('farm_orchestrator_open_tasks{state="DISPATCHED"} 1');
           const cancel = await call('POST', `/v1/change-requests/${crId}/cancel`, { body: { reason: 'enough' } });
           expect([cancel.status, cancel.json]).toEqual([202, { changeRequestId: crId, cancelRequested: true }]);
         }
@@ -348,6 +351,157 @@ describe.each(modes)('the HTTP API on %s and PostgreSQL', (_mode, openBus) => {
     expect([lessons.status, lessons.json]).toEqual([200, { lessons: [] }]);
     const bad = await call('GET', '/v1/lessons?limit=0');
     expect([bad.status, bad.json.error.field]).toEqual([400, 'limit']);
+  });
+
+  test("a task's trajectory, checks and diff are read back; a failed task is resubmitted once as a new request", async () => {
+    const id = `reports-${randomUUID().slice(0, 8)}`;
+    const line = (event: string, data: Record<string, unknown>) => JSON.stringify({ event, ts: 'now', ...data });
+    const checkStep = (ok: boolean) => ({
+      name: 'test',
+      run: 'npm test',
+      ok,
+      exitCode: ok ? 0 : 1,
+      timedOut: false,
+      durationMs: 120,
+      output: ok ? 'all passed' : 'FAIL add.test.js',
+    });
+    subs.push(
+      await bus.subscribe(Topics.codingTasks, 'test-reporting-agent', async (task) => {
+        if (task.changeRequestId !== id) return;
+        const ok = task.id.endsWith('-a');
+        await bus.publish(
+          Topics.commitResults,
+          farm.v1.CommitResult.create({
+            taskId: task.id,
+            changeRequestId: id,
+            dispatch: task.dispatch,
+            status: ok ? farm.v1.CommitStatus.SUCCESS : farm.v1.CommitStatus.HARD_FAIL,
+            failedStep: ok ? 0 : farm.v1.FailedStep.STEP_CHECK,
+            attempts: 1,
+            steps: 2,
+            model: 'coder',
+            costUsd: 0.25,
+            branchName: ok ? `agt/${task.id}` : '',
+            commitSha: ok ? 'c'.repeat(40) : '',
+            notes: ok ? ['done'] : ['sandbox refused a check'],
+            tokenUsage: { promptTokens: 10, completionTokens: 5, totalTokens: 15 },
+            reviews: ok ? [{ round: 1, approved: true, objections: [] }] : [],
+            report: {
+              trajectory: [
+                line('tool', { tool: 'read_file', arguments: { path: 'add.js' }, ok: true, result: '1| x' }),
+                line('check', { attempt: 1, ok, steps: [checkStep(ok)] }),
+                ...(ok ? [line('review', { round: 1, approved: true, objections: [] })] : []),
+              ],
+              trajectoryOmitted: ok ? 0 : 3,
+              diff: ok ? '--- a/add.js\n+++ b/add.js\n@@ -1 +1 @@\n-x\n+y\n' : '',
+            },
+          }),
+        );
+      }),
+    );
+    const body = {
+      ...request,
+      changeRequestId: id,
+      checkCommand: 'npm test',
+      repo: { url: request.repo.url, baseRef: 'develop' },
+    };
+    expect((await call('POST', '/v1/change-requests', { body })).status).toBe(202);
+    let planned = false;
+    const streamed = readStream(id, {}, '', (t) => {
+      if (t.toPhase !== 'PLANNING' || t.taskId || planned) return;
+      planned = true;
+      void bus.publish(
+        Topics.taskBundles,
+        farm.v1.TaskBundle.create({
+          changeRequestId: id,
+          repo: { url: request.repo.url, baseRef: 'develop', baseCommit: 'b'.repeat(40) },
+          tasks: ['a', 'b'].map((s) => ({
+            id: `${id}-${s}`,
+            goal: `Make part ${s} work\nwith details`,
+            changeRequestId: id,
+            // b after a: the request fails on b once a's result is in.
+            ...(s === 'b' ? { dependsOn: [`${id}-a`] } : {}),
+          })),
+        }),
+      );
+    });
+    expect((await streamed).filter((t) => !t.taskId).map((t) => t.toPhase)).toEqual([
+      'RECEIVED',
+      'PLANNING',
+      'CODING',
+      'FAILED',
+    ]);
+    const tasks = `/v1/change-requests/${id}/tasks`;
+    // Both results are in (the request FAILED on b); a's report shows what its agent did.
+    const trajectory = await call('GET', `${tasks}/${id}-a/trajectory`);
+    expect(trajectory.status).toBe(200);
+    expect(trajectory.json.dispatches).toEqual([
+      expect.objectContaining({
+        dispatch: 1,
+        status: 'SUCCESS',
+        attempts: 1,
+        steps: 2,
+        model: 'coder',
+        costUsd: 0.25,
+        tokens: { prompt: 10, completion: 5, total: 15 },
+        reviews: [{ round: 1, approved: true, objections: [] }],
+        eventsOmitted: 0,
+      }),
+    ]);
+    expect(trajectory.json.dispatches[0].events.map((e: { event: string }) => e.event)).toEqual([
+      'tool',
+      'check',
+      'review',
+    ]);
+    expect(trajectory.json.dispatches[0].events[0]).toMatchObject({ tool: 'read_file', arguments: { path: 'add.js' } });
+    const failedRun = (await call('GET', `${tasks}/${id}-b/trajectory`)).json.dispatches[0];
+    expect(failedRun).toMatchObject({ status: 'HARD_FAIL', failedStep: 'check', eventsOmitted: 3 });
+
+    const checks = await call('GET', `${tasks}/${id}-b/checks`);
+    expect(checks.json.checks).toEqual([{ dispatch: 1, attempt: 1, ok: false, steps: [checkStep(false)] }]);
+    const diff = await call('GET', `${tasks}/${id}-a/diff`);
+    expect(diff.json).toEqual({
+      changeRequestId: id,
+      taskId: `${id}-a`,
+      branch: `agt/${id}-a`,
+      commitSha: 'c'.repeat(40),
+      dispatch: 1,
+      diff: expect.stringContaining('+y'),
+      truncated: false,
+    });
+    expect((await call('GET', `${tasks}/${id}-b/diff`)).json).toMatchObject({ diff: '', dispatch: 0 });
+
+    // A task that succeeded is not resubmitted; the failed one becomes a new request on the same repo and base.
+    const refused = await call('POST', `${tasks}/${id}-a/resubmit`);
+    expect([refused.status, refused.json.error.message]).toEqual([409, expect.stringContaining('SUCCESS')]);
+    const resubmitted = await call('POST', `${tasks}/${id}-b/resubmit`);
+    expect(resubmitted.status).toBe(202);
+    const newId = resubmitted.json.changeRequestId as string;
+    expect(resubmitted.json).toEqual({
+      changeRequestId: newId,
+      created: true,
+      resubmittedFrom: { changeRequestId: id, taskId: `${id}-b` },
+    });
+    expect(resubmitted.headers.get('location')).toBe(`/v1/change-requests/${newId}`);
+    const again = await call('POST', `${tasks}/${id}-b/resubmit`);
+    expect([again.status, again.json.changeRequestId, again.json.created]).toEqual([200, newId, false]);
+    const submitted = await store.query<{ payload: Uint8Array }>(
+      'SELECT payload FROM outbox WHERE topic = $1 AND msg_key = $2',
+      [Topics.changeRequests.name, newId],
+    );
+    const cr = farm.v1.ChangeRequest.decode(submitted.rows[0].payload);
+    expect(cr).toMatchObject({
+      title: 'Make part b work',
+      checkCommand: 'npm test',
+      repo: { url: request.repo.url, baseRef: 'develop' },
+    });
+    expect(cr.description).toContain(`Resubmitted from task ${id}-b of change request ${id}`);
+    expect(cr.description).toContain('HARD_FAIL: sandbox refused a check');
+
+    for (const path of [`${tasks}/nope/trajectory`, `${tasks}/nope/checks`, `${tasks}/nope/diff`]) {
+      expect([path, (await call('GET', path)).status]).toEqual([path, 404]);
+    }
+    expect((await call('POST', `/v1/change-requests/nope/tasks/${id}-b/resubmit`)).status).toBe(404);
   });
 
   test('a quiet stream gets keep-alive comments; a client that goes away stops its stream', async () => {

@@ -4,7 +4,7 @@ import { Topics } from '@farm/bus';
 import { FarmError, type Logger, type RouteHandler } from '@farm/runtime';
 import { decideAccess, KubernetesReviewFailed, recordAudit } from '@farm/access';
 import { HttpError, createHttpEdge, json, metricsRoute, type EdgeRequest, type Reply } from '@farm/http-edge';
-import type { SqlStore } from '@farm/store';
+import type { SqlExecutor, SqlStore } from '@farm/store';
 import { listLessons } from '@farm/lessons';
 import { ApiError, badRequest, notFound } from './api-error';
 import {
@@ -16,12 +16,14 @@ import {
   type ChangeRequestInput,
 } from './change-request-input';
 import { streamTransitions, type EventStreamOptions } from './change-request-events';
+import { consoleRoutes } from './console-server';
 import type { Orchestrator } from './orchestrator';
 import { parsePhase } from './phases';
 import { getRequest, listRequests, recordApiSubmission, requestPhase, SUBMITTED } from './request-store';
 import { authorizeByRoute, type ApiAccess } from './api-access';
 import { scopeFor } from './api-scopes';
 import { tokenHttpError, tokenRoutes } from './token-api';
+import { taskRoutes } from './task-api';
 
 export interface ChangeRequestApiDeps {
   store: SqlStore;
@@ -59,6 +61,7 @@ export function changeRequestApi(deps: ChangeRequestApiDeps): RouteHandler {
       { method: 'POST', path: '/v1/change-requests/:id/cancel', handler: cancel },
       { method: 'GET', path: '/v1/lessons', handler: lessons },
       ...tokenRoutes({ store: deps.store, tokens: deps.access.tokens }),
+      ...taskRoutes({ store: deps.store, accept }),
     ],
     // An unexpected failure says no more than where to look.
     toHttpError: (err) =>
@@ -100,6 +103,17 @@ export function changeRequestApi(deps: ChangeRequestApiDeps): RouteHandler {
     if (intake.refusal) throw badRequest(intake.refusal, 'repo.url');
     input.repo.url = intake.url;
     const id = input.changeRequestId ?? randomUUID();
+    const { created } = await accept({ ...input, changeRequestId: id });
+    log.info(created ? 'change request accepted' : 'change request submitted again', { changeRequestId: id });
+    return json(created ? 202 : 200, { changeRequestId: id, created }, { location: `/v1/change-requests/${id}` });
+  }
+
+  /** A validated submission (credentials already taken off the URL) resolved and recorded. */
+  async function accept(
+    input: ChangeRequestInput & { changeRequestId: string },
+    alsoInTx?: (tx: SqlExecutor) => Promise<void>,
+  ): Promise<{ created: boolean }> {
+    const id = input.changeRequestId;
     let url = input.repo.url;
     if (deps.resolveLocalRepo && !/^https?:/.test(url)) {
       try {
@@ -109,15 +123,14 @@ export function changeRequestApi(deps: ChangeRequestApiDeps): RouteHandler {
         throw err;
       }
     }
-    const created = await recordSubmission({ ...input, changeRequestId: id }, url);
-    log.info(created ? 'change request accepted' : 'change request submitted again', { changeRequestId: id });
-    return json(created ? 202 : 200, { changeRequestId: id, created }, { location: `/v1/change-requests/${id}` });
+    return { created: await recordSubmission(input, url, alsoInTx) };
   }
 
   /** Records the submission and its ChangeRequest event in one transaction; false when it was already there. */
   async function recordSubmission(
     input: ChangeRequestInput & { changeRequestId: string },
     agentUrl = input.repo.url,
+    alsoInTx?: (tx: SqlExecutor) => Promise<void>,
   ): Promise<boolean> {
     const id = input.changeRequestId;
     const digest = submissionDigest(input);
@@ -147,6 +160,7 @@ export function changeRequestApi(deps: ChangeRequestApiDeps): RouteHandler {
         repo: { ...input.repo, url: agentUrl },
         createdAtMs: input.createdAtMs ?? Date.now(),
       });
+      await alsoInTx?.(tx);
       return true;
     });
   }
@@ -206,7 +220,10 @@ export function changeRequestApi(deps: ChangeRequestApiDeps): RouteHandler {
     return json(202, { changeRequestId: id, cancelRequested: true });
   }
 
-  return async (req, res) => (await metrics?.handle(req, res)) || edge.handle(req, res);
+  // The web console's files, on the same port (`/`, `/console/...`): static, no data, open to all.
+  const consoleFiles = consoleRoutes();
+  return async (req, res) =>
+    (await metrics?.handle(req, res)) || (await edge.handle(req, res)) || consoleFiles(req, res);
 }
 
 /** The authenticated subject; the body's claim only where no principal is known (never on this API's routes). */

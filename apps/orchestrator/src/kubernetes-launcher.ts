@@ -384,6 +384,7 @@ export class KubernetesJobLauncher implements TaskLauncher {
           err: apiError(err).message,
         });
     }
+    launcherMetrics.cap.set(this.cap);
     return this.cap;
   }
 

@@ -21,6 +21,11 @@ export const launcherMetrics = {
     help: 'Coding-agent Jobs created and not yet finished',
     registers: [metricsRegistry],
   }),
+  cap: new Gauge({
+    name: 'farm_launcher_jobs_cap',
+    help: 'The cap on running coding-agent Jobs (maxRunningJobs, as last read)',
+    registers: [metricsRegistry],
+  }),
   queued: new Gauge({
     name: 'farm_launcher_jobs_queued',
     help: 'Coding tasks waiting for a free Job slot (maxRunningJobs)',

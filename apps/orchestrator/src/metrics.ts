@@ -3,7 +3,7 @@ import { farm, phaseName, taskStateName } from '@farm/proto';
 import { metricsRegistry, type Logger } from '@farm/runtime';
 import type { SqlExecutor } from '@farm/store';
 import type { Decision } from './decider';
-import { requestsByPhase, type WrittenMove } from './request-store';
+import { openTasksByState, requestsByPhase, type WrittenMove } from './request-store';
 
 let stateSource: SqlExecutor | undefined;
 
@@ -42,6 +42,17 @@ export const orchestratorMetrics = {
     async collect() {
       this.reset();
       for (const s of await readState()) this.set({ phase: s.phase }, s.n);
+    },
+  }),
+  openTasks: new Gauge({
+    name: 'farm_orchestrator_open_tasks',
+    help: 'Tasks waiting (PENDING) or running an agent (DISPATCHED), whatever the launcher',
+    labelNames: ['state'],
+    registers: [metricsRegistry],
+    async collect() {
+      this.reset();
+      const counts = stateSource ? await openTasksByState(stateSource) : {};
+      for (const state of ['PENDING', 'DISPATCHED']) this.set({ state }, counts[state] ?? 0);
     },
   }),
   oldestAge: new Gauge({

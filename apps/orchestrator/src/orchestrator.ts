@@ -17,6 +17,7 @@ import { migrate, type SqlExecutor, type SqlStore } from '@farm/store';
 import type { TaskLauncher } from './launcher';
 import { decide, expireDeadlines, InvalidEvent, type Decision, type DeciderEvent, type Effect } from './decider';
 import { Outbox, pruneOutbox, type OutboxWriter } from './outbox';
+import { recordTaskReport } from './task-reports';
 import {
   NotReady,
   applyUpdates,
@@ -195,6 +196,8 @@ export class Orchestrator {
   }
 
   async onCommitResult(result: farm.v1.CommitResult, meta: MessageMeta): Promise<void> {
+    // Kept whatever the decision: the API shows every dispatch's trajectory and diff.
+    await recordTaskReport(this.deps.store, result);
     await this.apply(Topics.commitResults, result, meta, result.changeRequestId, { kind: 'commit-result', result });
   }
 

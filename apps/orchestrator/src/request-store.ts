@@ -304,6 +304,14 @@ export async function requestsByPhase(db: SqlExecutor): Promise<{ phase: string;
   return rows.map((r) => ({ phase: r.phase, n: Number(r.n), oldest: Number(r.oldest) }));
 }
 
+/** Tasks waiting or running, by state (the partial index tasks_open keeps this cheap). */
+export async function openTasksByState(db: SqlExecutor): Promise<Record<string, number>> {
+  const { rows } = await db.query<{ status: string; n: string }>(
+    `SELECT status, count(*) AS n FROM tasks WHERE status IN ('PENDING', 'DISPATCHED') GROUP BY status`,
+  );
+  return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+}
+
 /** A task as its column keeps it: its protobuf bytes, encoded once for this hop. */
 const taskColumn = (task: farm.v1.ICodingTask) => Buffer.from(farm.v1.CodingTask.encode(task).finish());
 const clip = (value: string | null | undefined, max: number) => (value ?? '').slice(0, max);

@@ -1,4 +1,6 @@
 import { taskAccountingMigrations } from './task-accounting';
+import { taskReportMigrations } from './task-reports';
+import { resubmissionMigrations } from './task-resubmission';
 
 export const orchestratorMigrations = [
   {
@@ -105,3 +107,6 @@ ALTER TABLE outbox RENAME COLUMN payload_b64 TO payload;
 ALTER TABLE outbox ALTER COLUMN payload TYPE bytea USING decode(payload, 'base64');
 `,
 });
+
+// What the agents reported per dispatch (trajectory, diff) and which failed task a request resubmits.
+orchestratorMigrations.push(...taskReportMigrations, ...resubmissionMigrations);

@@ -85,6 +85,95 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/change-requests/{id}/tasks/{taskId}/trajectory': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: components['parameters']['ChangeRequestId'];
+        taskId: components['parameters']['TaskId'];
+      };
+      cookie?: never;
+    };
+    /**
+     * What the task's agents did, per dispatch
+     * @description From the report each dispatch's CommitResult carried (kept by the orchestrator): the agent's trajectory lines (tool calls with their arguments and a cut result, model steps with tokens and cost, check runs, rewards, review verdicts; prompts left out), bounded (about 96,000 characters a dispatch, 2,000 a string, head and tail kept; the first lines and the latest kept, those between counted in `eventsOmitted`) and with the farm's secrets redacted; and what the dispatch used (attempts, steps, tokens, cost). Empty while no result arrived.
+     */
+    get: operations['getTaskTrajectory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/change-requests/{id}/tasks/{taskId}/checks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: components['parameters']['ChangeRequestId'];
+        taskId: components['parameters']['TaskId'];
+      };
+      cookie?: never;
+    };
+    /** The repository's checks the task's agents ran, with their output */
+    get: operations['getTaskChecks'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/change-requests/{id}/tasks/{taskId}/diff': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: components['parameters']['ChangeRequestId'];
+        taskId: components['parameters']['TaskId'];
+      };
+      cookie?: never;
+    };
+    /**
+     * The diff of the task's branch against the base commit
+     * @description The unified diff the agent committed on `agt/<task id>` (secrets redacted, at most 64,000 characters: `truncated` says when cut); empty, with dispatch 0, while nothing was committed.
+     */
+    get: operations['getTaskDiff'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/change-requests/{id}/tasks/{taskId}/resubmit': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: components['parameters']['ChangeRequestId'];
+        taskId: components['parameters']['TaskId'];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Resubmit a failed task as a new change request
+     * @description For a task that ended SOFT_FAIL or HARD_FAIL: a new change request whose title is the task's goal (its first line), on the same repository, base and check command, its description naming the task and why it failed. The original request stays as it ended. A task is resubmitted once: asking again answers 200 with the same new request. Takes no body.
+     */
+    post: operations['resubmitTask'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/lessons': {
     parameters: {
       query?: never;
@@ -334,6 +423,77 @@ export interface components {
       /** Format: date-time */
       createdAt: string;
     };
+    TaskTrajectory: {
+      changeRequestId: string;
+      taskId: string;
+      dispatches: components['schemas']['DispatchTrajectory'][];
+    };
+    DispatchTrajectory: {
+      dispatch: number;
+      /** @enum {string} */
+      status: 'COMMIT_STATUS_UNSPECIFIED' | 'SUCCESS' | 'SOFT_FAIL' | 'HARD_FAIL';
+      /** @description The step that failed (e.g. budget, check); empty on SUCCESS */
+      failedStep: string;
+      /** Format: date-time */
+      receivedAt: string;
+      attempts: number;
+      /** @description Model calls */
+      steps: number;
+      model: string;
+      tokens: components['schemas']['TokenTotals'];
+      costUsd: number;
+      reviews: {
+        round: number;
+        approved: boolean;
+        objections: string[];
+      }[];
+      notes: string[];
+      /** @description The trajectory's lines in order, each a JSON object with at least `ts` and `event` (`context`, `checks`, `step`, `tool`, `check`, `reward`, `review`, `answer`, `rejected`, `fallback`); `tool` lines carry `tool`, `arguments`, `ok`, `result`, `outputChars`, `durationMs`. */
+      events: {
+        event: string;
+      }[];
+      /** @description Lines left out between the first and the latest (size bound) */
+      eventsOmitted: number;
+    };
+    TaskChecks: {
+      changeRequestId: string;
+      taskId: string;
+      checks: {
+        dispatch: number;
+        attempt: number;
+        ok: boolean;
+        steps: {
+          name: string;
+          /** @description The command */
+          run: string;
+          ok: boolean;
+          exitCode: number | null;
+          timedOut: boolean;
+          durationMs: number;
+          /** @description What explains the result, cut to 2,000 characters */
+          output: string;
+        }[];
+      }[];
+    };
+    TaskDiff: {
+      changeRequestId: string;
+      taskId: string;
+      branch: string;
+      commitSha: string;
+      /** @description The dispatch that committed; 0 when none did */
+      dispatch: number;
+      diff: string;
+      truncated: boolean;
+    };
+    ResubmitResult: {
+      /** @description The new request */
+      changeRequestId: string;
+      created: boolean;
+      resubmittedFrom: {
+        changeRequestId: string;
+        taskId: string;
+      };
+    };
     ChangeRequestDetail: {
       request: components['schemas']['RequestSummary'];
       tasks: components['schemas']['TaskSummary'][];
@@ -393,7 +553,7 @@ export interface components {
         'application/json': components['schemas']['Error'];
       };
     };
-    /** @description Submit: the id was submitted before with other content. Cancel: the request is already in a final phase (named in the message). */
+    /** @description Submit: the id was submitted before with other content. Cancel: the request is already in a final phase (named in the message). Resubmit: the task did not fail. */
     Conflict: {
       headers: {
         [name: string]: unknown;
@@ -452,6 +612,7 @@ export interface components {
   };
   parameters: {
     ChangeRequestId: string;
+    TaskId: string;
   };
   requestBodies: never;
   headers: never;
@@ -628,6 +789,126 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['TooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  getTaskTrajectory: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: components['parameters']['ChangeRequestId'];
+        taskId: components['parameters']['TaskId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The dispatches that reported, in order. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaskTrajectory'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  getTaskChecks: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: components['parameters']['ChangeRequestId'];
+        taskId: components['parameters']['TaskId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Every run of the checks (one per attempt that got that far), in order. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaskChecks'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  getTaskDiff: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: components['parameters']['ChangeRequestId'];
+        taskId: components['parameters']['TaskId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The diff. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TaskDiff'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  resubmitTask: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: components['parameters']['ChangeRequestId'];
+        taskId: components['parameters']['TaskId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The task was resubmitted before; that request. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ResubmitResult'];
+        };
+      };
+      /** @description The new request is accepted (SUBMITTED until the orchestrator consumes it). */
+      202: {
+        headers: {
+          /** @description the new request, /v1/change-requests/{id} */
+          Location?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ResubmitResult'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
       500: components['responses']['InternalError'];
     };
   };

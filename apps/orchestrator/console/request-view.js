@@ -1,0 +1,217 @@
+// One request: its facts, the timeline of its transitions (live over the event stream, resumed after a
+// reconnect), the task graph with dependencies and states, each task's numbers, and cancel.
+import { api, followTransitions } from '/console/api.js';
+import { age, badge, h, notify, show, time, usd } from '/console/dom.js';
+
+const FINAL = new Set(['DONE', 'FAILED', 'CANCELLED']);
+
+/** Tasks by level: a task sits one column right of the last task it depends on. */
+export function taskLevels(tasks) {
+  const byId = new Map(tasks.map((t) => [t.id, t]));
+  const level = new Map();
+  const depth = (t, seen = new Set()) => {
+    if (level.has(t.id)) return level.get(t.id);
+    if (seen.has(t.id)) return 0; // a cycle (the planner refuses them): drawn flat
+    seen.add(t.id);
+    const deps = t.dependsOn.map((d) => byId.get(d)).filter(Boolean);
+    const d = deps.length ? 1 + Math.max(...deps.map((x) => depth(x, seen))) : 0;
+    level.set(t.id, d);
+    return d;
+  };
+  const columns = [];
+  for (const t of tasks) (columns[depth(t)] ??= []).push(t);
+  return columns.filter(Boolean);
+}
+
+function transitionLine(t) {
+  const what = t.taskId
+    ? [
+        h('span', {}, 'task '),
+        h(
+          'a',
+          { href: `#/requests/${encodeURIComponent(t.changeRequestId)}/tasks/${encodeURIComponent(t.taskId)}` },
+          t.taskId,
+        ),
+        ' ',
+        badge(t.taskState),
+      ]
+    : [badge(t.toPhase)];
+  return h(
+    'li',
+    { 'data-sequence': t.sequence },
+    time(Number(t.atMs)),
+    ...what,
+    ' ',
+    h('span', { class: 'muted' }, t.reason),
+  );
+}
+
+export async function requestView({ main, signal, refusal }, id) {
+  const facts = h('div');
+  const graph = h('div', { class: 'graph', role: 'list', 'aria-label': 'Task graph' });
+  const tasks = h('tbody');
+  const timeline = h('ol', {
+    class: 'timeline',
+    'aria-live': 'polite',
+    'aria-label': 'Timeline',
+    'data-testid': 'timeline',
+  });
+  const streamState = h('p', { class: 'muted', 'data-testid': 'stream-state' }, 'connecting…');
+  const problem = h('div');
+  const actions = h('div', { class: 'actions' });
+  const phaseNow = h('span', { 'data-testid': 'phase' });
+
+  show(
+    main,
+    h('p', {}, h('a', { href: '#/requests' }, '← Requests')),
+    h('h1', {}, 'Request ', h('code', {}, id), ' ', phaseNow),
+    problem,
+    facts,
+    actions,
+    h('h2', {}, 'Tasks'),
+    graph,
+    h(
+      'table',
+      { 'aria-label': 'Tasks' },
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          ['Task', 'Status', 'Attempts', 'Tokens', 'Cost', 'Branch', 'Notes'].map((c) => h('th', { scope: 'col' }, c)),
+        ),
+      ),
+      tasks,
+    ),
+    h('h2', {}, 'Timeline'),
+    streamState,
+    timeline,
+  );
+
+  let refreshing;
+  async function refresh() {
+    try {
+      const detail = await api('GET', `/v1/change-requests/${encodeURIComponent(id)}`, undefined, { signal });
+      render(detail);
+    } catch (err) {
+      if (!signal.aborted) show(problem, refusal(err));
+    }
+  }
+  // Many events in a burst: one read of the request after them.
+  const refreshSoon = () =>
+    (refreshing ??= setTimeout(() => void refresh().finally(() => (refreshing = undefined)), 250));
+
+  function render({ request: r, tasks: list }) {
+    show(phaseNow, badge(r.phase));
+    show(
+      facts,
+      h(
+        'dl',
+        { class: 'facts' },
+        h('dt', {}, 'Title'),
+        h('dd', {}, r.title),
+        h('dt', {}, 'Repository'),
+        h('dd', {}, r.repoUrl),
+        h('dt', {}, 'Base'),
+        h('dd', {}, r.baseRef, r.baseCommit ? h('span', { class: 'muted' }, ` @ ${r.baseCommit.slice(0, 12)}`) : null),
+        h('dt', {}, 'Reason'),
+        h('dd', {}, r.reason || '—'),
+        h('dt', {}, 'Integration branch'),
+        h('dd', {}, r.integrationBranch || '—'),
+        h('dt', {}, 'Progress'),
+        h('dd', {}, `${r.tasksDone}/${r.tasksTotal} tasks done, ${r.attempts} attempts`),
+        h('dt', {}, 'Tokens, cost'),
+        h('dd', {}, `${r.tokens.total} tokens, ${usd(r.costUsd)}`),
+        h('dt', {}, 'Age'),
+        h('dd', {}, age(r.createdAt)),
+      ),
+    );
+    show(actions, FINAL.has(r.phase) ? null : cancelForm(id, refusal, refreshSoon));
+    show(
+      graph,
+      taskLevels(list).map((column, i) =>
+        h(
+          'ol',
+          { 'aria-label': `Level ${i + 1}` },
+          column.map((t) =>
+            h(
+              'li',
+              { 'data-task': t.id },
+              h('a', { href: `#/requests/${encodeURIComponent(id)}/tasks/${encodeURIComponent(t.id)}` }, t.id),
+              ' ',
+              badge(t.status),
+              h('div', {}, t.goal.split('\n')[0]),
+              t.dependsOn.length ? h('div', { class: 'after' }, `after ${t.dependsOn.join(', ')}`) : null,
+            ),
+          ),
+        ),
+      ),
+    );
+    show(
+      tasks,
+      list.map((t) =>
+        h(
+          'tr',
+          {},
+          h('td', {}, h('a', { href: `#/requests/${encodeURIComponent(id)}/tasks/${encodeURIComponent(t.id)}` }, t.id)),
+          h('td', {}, badge(t.status), t.dispatch > 1 ? h('div', { class: 'muted' }, `dispatch ${t.dispatch}`) : null),
+          h('td', {}, t.attempts),
+          h('td', {}, t.tokens.total),
+          h('td', {}, usd(t.costUsd)),
+          h('td', {}, t.branch || '—'),
+          h('td', {}, t.notes.split('\n')[0]),
+        ),
+      ),
+    );
+  }
+
+  await refresh();
+  try {
+    await followTransitions(id, {
+      signal,
+      onTransition(t) {
+        timeline.append(transitionLine(t));
+        timeline.scrollTop = timeline.scrollHeight;
+        show(streamState, `live (last event ${t.sequence})`);
+        refreshSoon();
+      },
+      onReconnect: (lastId) => notify(`Event stream reconnected after event ${lastId || 'none'}`),
+    });
+    show(streamState, 'The request ended; the timeline is complete.');
+    streamState.setAttribute('data-ended', 'true');
+    await refresh();
+  } catch (err) {
+    if (!signal.aborted) show(problem, refusal(err));
+  }
+}
+
+function cancelForm(id, refusal, refreshSoon) {
+  const reason = h('input', { id: 'cancel-reason', placeholder: 'why (optional)', maxlength: 2000 });
+  const outcome = h('span', { role: 'status' });
+  return h(
+    'form',
+    {
+      class: 'actions',
+      'aria-label': 'Cancel this request',
+      async onsubmit(e) {
+        e.preventDefault();
+        try {
+          await api(
+            'POST',
+            `/v1/change-requests/${encodeURIComponent(id)}/cancel`,
+            reason.value ? { reason: reason.value } : undefined,
+          );
+          show(outcome, 'Cancel requested.');
+          notify('Cancel requested');
+          refreshSoon();
+        } catch (err) {
+          show(outcome, refusal(err));
+        }
+      },
+    },
+    h('label', { for: 'cancel-reason' }, 'Reason', reason),
+    h('button', { class: 'danger', type: 'submit' }, 'Cancel request'),
+    outcome,
+  );
+}

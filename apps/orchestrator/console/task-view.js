@@ -1,0 +1,202 @@
+// One task: its numbers, the diff of its branch, the checks with their output, and the agent's trajectory per
+// dispatch (tool calls with arguments and results, steps with tokens and cost, review verdicts); resubmit.
+import { api } from '/console/api.js';
+import { badge, h, notify, show, usd } from '/console/dom.js';
+
+const FAILED = new Set(['SOFT_FAIL', 'HARD_FAIL']);
+const json = (v) => JSON.stringify(v, null, 2);
+
+export function diffView(diff) {
+  if (!diff) return h('p', { class: 'muted' }, 'Nothing committed.');
+  return h(
+    'pre',
+    { class: 'diff', 'data-testid': 'diff', 'aria-label': 'Diff' },
+    diff.split('\n').map((line) => {
+      const cls = /^(---|\+\+\+) /.test(line)
+        ? 'file'
+        : line.startsWith('@@')
+          ? 'hunk'
+          : line.startsWith('+')
+            ? 'add'
+            : line.startsWith('-')
+              ? 'del'
+              : null;
+      return [cls ? h('span', { class: cls }, line) : line, '\n'];
+    }),
+  );
+}
+
+function eventSummary(e) {
+  switch (e.event) {
+    case 'tool':
+      return [
+        h('strong', {}, e.tool),
+        ` ${e.ok ? 'ok' : 'failed'}`,
+        h('span', { class: 'muted' }, ` ${e.durationMs ?? 0} ms, ${e.outputChars ?? 0} chars`),
+      ];
+    case 'step':
+      return [
+        h('strong', {}, `step ${e.step}`),
+        ` ${e.model ?? ''}`,
+        e.tokens ? ` ${e.tokens.totalTokens} tokens` : '',
+        e.costUsd ? `, ${usd(e.costUsd)}` : '',
+        e.error ? ` — ${e.error}` : '',
+      ];
+    case 'check':
+      return [h('strong', {}, `checks, attempt ${e.attempt}`), ` ${e.ok ? 'passed' : 'failed'}`];
+    case 'review':
+      return [
+        h('strong', {}, `review round ${e.round}`),
+        ` ${e.approved ? 'approved' : 'objected'}`,
+        e.objections?.length ? `: ${e.objections.join('; ')}` : '',
+      ];
+    case 'reward':
+      return [h('strong', {}, `reward ${e.reward}`), ` attempt ${e.attempt}`, e.reason ? ` (${e.reason})` : ''];
+    default:
+      return [h('strong', {}, e.event)];
+  }
+}
+
+function eventDetail(e) {
+  if (e.event === 'tool') {
+    return [
+      h('div', {}, 'Arguments'),
+      h('pre', {}, json(e.arguments)),
+      h('div', {}, 'Result'),
+      h('pre', {}, e.result ?? ''),
+    ];
+  }
+  const { ts: _ts, event: _e, taskId: _t, dispatch: _d, ...rest } = e;
+  return h('pre', {}, json(rest));
+}
+
+function dispatchSection(d) {
+  return h(
+    'section',
+    { 'data-dispatch': d.dispatch },
+    h('h3', {}, `Dispatch ${d.dispatch} `, badge(d.status), d.failedStep ? ` at ${d.failedStep}` : ''),
+    h(
+      'p',
+      {},
+      `${d.attempts} attempts, ${d.steps} model calls, ${d.tokens.total} tokens (${d.tokens.prompt} prompt, ${d.tokens.completion} completion), ${usd(d.costUsd)}${d.model ? `, ${d.model}` : ''}`,
+    ),
+    d.reviews.length
+      ? h(
+          'ul',
+          {},
+          d.reviews.map((r) =>
+            h('li', {}, `review ${r.round}: ${r.approved ? 'approved' : `objected: ${r.objections.join('; ')}`}`),
+          ),
+        )
+      : null,
+    d.notes.length ? h('pre', {}, d.notes.join('\n')) : null,
+    h(
+      'div',
+      { 'data-testid': 'trajectory' },
+      d.events.map((e) =>
+        h('details', { class: 'event', 'data-event': e.event }, h('summary', {}, eventSummary(e)), eventDetail(e)),
+      ),
+    ),
+    d.eventsOmitted
+      ? h('p', { class: 'muted' }, `${d.eventsOmitted} lines in the middle left out (size bound).`)
+      : null,
+  );
+}
+
+function checksSection(checks) {
+  if (!checks.length) return h('p', { class: 'muted' }, 'No checks ran.');
+  return checks.map((c) =>
+    h(
+      'section',
+      {},
+      h('h3', {}, `Dispatch ${c.dispatch}, attempt ${c.attempt}: `, badge(c.ok ? 'SUCCESS' : 'FAILED')),
+      c.steps.map((s) =>
+        h(
+          'details',
+          { open: !s.ok },
+          h(
+            'summary',
+            {},
+            `${s.name}: ${s.run} — ${s.ok ? 'ok' : s.timedOut ? 'timed out' : `exit ${s.exitCode}`} (${s.durationMs} ms)`,
+          ),
+          h('pre', {}, s.output || '(no output)'),
+        ),
+      ),
+    ),
+  );
+}
+
+export async function taskView({ main, signal, refusal }, id, taskId) {
+  const enc = `/v1/change-requests/${encodeURIComponent(id)}`;
+  const base = `${enc}/tasks/${encodeURIComponent(taskId)}`;
+  const [detail, trajectory, checks, diff] = await Promise.all([
+    api('GET', enc, undefined, { signal }),
+    api('GET', `${base}/trajectory`, undefined, { signal }),
+    api('GET', `${base}/checks`, undefined, { signal }),
+    api('GET', `${base}/diff`, undefined, { signal }),
+  ]);
+  const task = detail.tasks.find((t) => t.id === taskId);
+  if (!task) throw new Error(`no task ${taskId} in request ${id}`);
+  const resubmitted = h('div', { role: 'status' });
+  const resubmit = FAILED.has(task.status)
+    ? h(
+        'button',
+        {
+          type: 'button',
+          class: 'primary',
+          async onclick() {
+            try {
+              const r = await api('POST', `${base}/resubmit`);
+              notify(r.created ? 'Resubmitted as a new request' : 'Already resubmitted');
+              show(
+                resubmitted,
+                r.created ? 'Resubmitted as ' : 'Resubmitted before as ',
+                h('a', { href: `#/requests/${encodeURIComponent(r.changeRequestId)}` }, r.changeRequestId),
+              );
+            } catch (err) {
+              show(resubmitted, refusal(err));
+            }
+          },
+        },
+        'Resubmit this task as a new request',
+      )
+    : null;
+  show(
+    main,
+    h('p', {}, h('a', { href: `#/requests/${encodeURIComponent(id)}` }, `← Request ${id}`)),
+    h('h1', {}, 'Task ', h('code', {}, taskId), ' ', badge(task.status)),
+    h(
+      'dl',
+      { class: 'facts' },
+      h('dt', {}, 'Goal'),
+      h('dd', {}, h('pre', {}, task.goal)),
+      h('dt', {}, 'Attempts'),
+      h('dd', {}, `${task.attempts} over ${task.dispatch} dispatch(es)`),
+      h('dt', {}, 'Tokens'),
+      h('dd', {}, `${task.tokens.total} (${task.tokens.prompt} prompt, ${task.tokens.completion} completion)`),
+      h('dt', {}, 'Cost'),
+      h('dd', {}, usd(task.costUsd)),
+      h('dt', {}, 'Depends on'),
+      h('dd', {}, task.dependsOn.join(', ') || '—'),
+      h('dt', {}, 'Branch'),
+      h(
+        'dd',
+        {},
+        task.branch || '—',
+        task.commitSha ? h('span', { class: 'muted' }, ` @ ${task.commitSha.slice(0, 12)}`) : null,
+      ),
+      h('dt', {}, 'Notes'),
+      h('dd', {}, task.notes ? h('pre', {}, task.notes) : '—'),
+    ),
+    resubmit,
+    resubmitted,
+    h('h2', { id: 'diff' }, 'Diff', diff.truncated ? ' (cut)' : ''),
+    diffView(diff.diff),
+    h('h2', { id: 'checks' }, 'Checks'),
+    checksSection(checks.checks),
+    h('h2', { id: 'trajectory' }, 'Trajectory'),
+    trajectory.dispatches.length
+      ? trajectory.dispatches.map(dispatchSection)
+      : h('p', { class: 'muted' }, 'No result reported yet.'),
+  );
+}
