@@ -141,6 +141,38 @@ describe('the finish gate', () => {
     expect(outcome).toMatchObject({ kind: 'finished', changes: [{ path: 'calc.py' }] });
   });
 
+  test('finish after a passing run_checks on the same tree does not run the checks again; an edit in between does', async () => {
+    // Each real run appends a line to runs.log (a check artifact: not the agent's change, not in the tree's key).
+    const counting = [{ name: 'test', run: `echo run >> runs.log && ${CHECK.run}` }];
+    const runs = async () => (await readFile(path.join(root, 'runs.log'), 'utf8')).split('\n').filter(Boolean).length;
+    const same = await runLoop([addMultiply(), call('run_checks'), call('finish', { summary: 'done' })], {
+      checks: counting,
+    });
+    expect(same.outcome).toMatchObject({ kind: 'finished', changes: [{ path: 'calc.py' }] });
+    expect(await runs()).toBe(1);
+    expect(same.model.toolResults()[1]).toBe('all checks passed: test');
+    expect(same.events.filter((e) => e.event === 'check')).toMatchObject([{ ok: true, reused: true }]);
+
+    await git.checkout({ fs, dir: root, ref: 'main', force: true });
+    await rm(path.join(root, 'runs.log'));
+    const edited = await runLoop(
+      [
+        addMultiply(),
+        call('run_checks'),
+        call('edit_file', {
+          path: 'calc.py',
+          old_text: 'return a * b\n',
+          new_text: 'return b * a  # same\nreturn a * b\n',
+        }),
+        call('finish', { summary: 'done' }),
+      ],
+      { checks: counting },
+    );
+    expect(edited.outcome.kind).toBe('finished');
+    expect(await runs()).toBe(2);
+    expect(edited.events.filter((e) => e.event === 'check')[0]).not.toHaveProperty('reused');
+  });
+
   test('a check the sandbox refuses ends the task as HARD_FAIL: nothing the model can change', async () => {
     const { outcome } = await runLoop([addMultiply(), call('finish', { summary: 'done' })], {
       checks: [{ name: 'deploy', run: 'sudo true' }],

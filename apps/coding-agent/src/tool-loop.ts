@@ -11,7 +11,6 @@ import {
   type ToolModel,
 } from '@farm/llm';
 import { errorMessage, type Logger } from '@farm/runtime';
-import type { ChecksResult } from '@farm/sandbox';
 import { fitConversation } from './conversation-window';
 import { renderLessons } from './lessons-prompt';
 import { costOfCall, type ModelPrices } from './model-prices';
@@ -225,9 +224,10 @@ async function finishGate(
       output: `finish refused: ${escaping.join(', ')} would be committed as symlink(s) leading outside the repository; remove them.`,
     };
   }
-  const checks: ChecksResult = await observer.timed('check', attempt, () => ctx.toolbox.runRepositoryChecks());
+  const checks = await observer.timed('check', attempt, () => ctx.toolbox.runRepositoryChecks());
   const checkText = ctx.toolbox.describeChecks(checks);
-  observer.record('check', { attempt, ok: checks.ok, steps: checks.steps, isolation: checks.isolation });
+  const reused = checks.reused ? { reused: true } : {};
+  observer.record('check', { attempt, ok: checks.ok, steps: checks.steps, isolation: checks.isolation, ...reused });
   observer.record('reward', { attempt, reward: checks.ok ? 1 : 0, checksOk: checks.ok });
   observer.patchResult(checks.ok ? 'applied' : 'check_failed');
   if (!checks.ok) {

@@ -2,11 +2,12 @@ import { farm } from '@farm/proto';
 import { applyModelEdit, PatchRejected } from '@farm/patch';
 import { ModelAnswerInvalid } from '@farm/llm';
 import { errorMessage } from '@farm/runtime';
-import { describeFailure, runChecks } from '@farm/sandbox';
+import { describeFailure } from '@farm/sandbox';
 import { lessonFromTask } from '../lessons-prompt';
 import { costOfCall, DEFAULT_MODEL_PRICES } from '../model-prices';
 import { buildPrompt } from '../prompt';
 import { hardFail, softFail, type StrategyOutcome } from '../task-outcome';
+import { Workspace } from '../tools/workspace';
 import { revertFiles } from '../work-tree';
 import type { StrategyInput, TaskStrategy } from './strategy';
 
@@ -20,6 +21,16 @@ async function runDiffStrategy({ task, workspace, deps, run }: StrategyInput): P
   /** What went wrong on the last attempt, for the next prompt. */
   let lastFailure: string | undefined;
   let firstFailure: string | undefined;
+  // Owns the check runs, so a tree the checks passed on is not checked again (e.g. by the verification).
+  const checkRuns = new Workspace({
+    root: repoDir,
+    checks: plan.steps,
+    checkTimeoutSeconds: Math.round(settings.checkTimeoutMs / 1000),
+    checkCeilings: settings.checkCeilings,
+    env: settings.checkEnv,
+    writableDirs: settings.checkWritableDirs,
+    log,
+  });
   const maxAttempts = 1 + (task.maxRetries || plan.maxRetries || settings.maxRetries);
   for (let tried = 0; tried < maxAttempts; tried++) {
     const stop = observer.budget.exhausted();
@@ -66,15 +77,9 @@ async function runDiffStrategy({ task, workspace, deps, run }: StrategyInput): P
     }
 
     if (plan.steps.length) {
-      const checks = await observer.timed('check', attempt, () =>
-        runChecks(repoDir, plan.steps, {
-          ceilings: { ...settings.checkCeilings, timeoutSeconds: Math.round(settings.checkTimeoutMs / 1000) },
-          env: settings.checkEnv,
-          writableDirs: settings.checkWritableDirs,
-          log,
-        }),
-      );
-      observer.record('check', { attempt, ok: checks.ok, steps: checks.steps, isolation: checks.isolation });
+      const checks = await observer.timed('check', attempt, () => checkRuns.runRepositoryChecks());
+      const reused = checks.reused ? { reused: true } : {};
+      observer.record('check', { attempt, ok: checks.ok, steps: checks.steps, isolation: checks.isolation, ...reused });
       observer.record('reward', { attempt, reward: checks.ok ? 1 : 0, checksOk: checks.ok });
       if (!checks.ok) {
         observer.patchResult('check_failed');

@@ -1,12 +1,12 @@
 import { describeIssues, type ToolSpec } from '@farm/llm';
 import { errorMessage, silentLogger, type Logger } from '@farm/runtime';
-import { CommandDenied, headAndTail, type CheckCeilings, type CheckStep, type ChecksResult } from '@farm/sandbox';
+import { CommandDenied, headAndTail, type CheckCeilings, type CheckStep } from '@farm/sandbox';
 import { DEFAULT_TOOL_LIMITS, type AgentTool, type ToolContext, type ToolLimits, type ToolOutcome } from './agent-tool';
 import type { Redactor } from './redact-secrets';
 import { ToolFailed } from './tool-errors';
 import { AGENT_TOOLS } from './tool-registry';
 import type { TreeChange } from './tree-diff';
-import { Workspace } from './workspace';
+import { Workspace, type WorkspaceChecks } from './workspace';
 
 export { DEFAULT_TOOL_LIMITS, type ToolLimits, type ToolOutcome } from './agent-tool';
 
@@ -95,7 +95,7 @@ export class AgentToolBox {
   }
 
   /** Runs the repository's checks in the sandbox; used by run_checks and by the finish gate. */
-  runRepositoryChecks(): Promise<ChecksResult> {
+  runRepositoryChecks(): Promise<WorkspaceChecks> {
     return this.workspace.runRepositoryChecks();
   }
 
@@ -105,7 +105,7 @@ export class AgentToolBox {
   }
 
   /** The check result as the model reads it. */
-  describeChecks(result: ChecksResult): string {
+  describeChecks(result: WorkspaceChecks): string {
     return this.workspace.describeChecks(result);
   }
 }

@@ -1,4 +1,7 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import git from 'isomorphic-git';
 import { silentLogger, type Logger } from '@farm/runtime';
 import { describeFailure, runChecks, type CheckCeilings, type CheckStep, type ChecksResult } from '@farm/sandbox';
@@ -25,6 +28,9 @@ export async function netChanges(dir: string): Promise<TreeChange[]> {
   return changes;
 }
 
+/** A check run as the workspace hands it out: `reused` when it is the passing run of the same tree, not run again. */
+export type WorkspaceChecks = ChecksResult & { reused?: true };
+
 export interface WorkspaceOptions {
   /** The task's checkout. */
   root: string;
@@ -48,13 +54,23 @@ export class Workspace implements RepositoryChecks {
   private readonly log: Logger;
   /** Files the checks created or changed (an install's lock file, a build's output) that no tool touched since. */
   private readonly checkArtifacts = new Set<string>();
+  /** The last passing check run and the tree it ran on (see treeKey). */
+  private lastPass?: { key: string; result: ChecksResult };
 
   constructor(private readonly opts: WorkspaceOptions) {
     this.log = opts.log ?? silentLogger;
   }
 
-  /** Runs the repository's checks in the sandbox; used by run_checks and by the finish gate. */
-  async runRepositoryChecks(): Promise<ChecksResult> {
+  /**
+   * Runs the repository's checks in the sandbox; used by run_checks, the finish gate and the diff strategy. A
+   * tree the checks already passed on (same change, same plan) is not checked again: that run is handed back.
+   */
+  async runRepositoryChecks(): Promise<WorkspaceChecks> {
+    const key = await this.treeKey();
+    if (this.lastPass?.key === key) {
+      this.log.info('checks reused: they passed on this tree', { steps: this.lastPass.result.steps.length });
+      return { ...this.lastPass.result, reused: true };
+    }
     const before = new Set((await netChanges(this.opts.root)).map((c) => c.path));
     const result = await runChecks(this.opts.root, this.opts.checks, {
       ceilings: { ...this.opts.checkCeilings, timeoutSeconds: this.opts.checkTimeoutSeconds },
@@ -63,13 +79,31 @@ export class Workspace implements RepositoryChecks {
       log: this.log,
     });
     for (const c of await netChanges(this.opts.root)) if (!before.has(c.path)) this.checkArtifacts.add(c.path);
+    // Only a pass is kept: a failure is run again (the model may be waiting out a flaky test).
+    this.lastPass = result.ok ? { key, result } : undefined;
     return result;
   }
 
+  /**
+   * The content hash of what the checks judge: the check plan and every file of the agent's net change (path,
+   * kind, content). Any edit, also one undone to other text, changes it; what the checks left behind does not.
+   */
+  async treeKey(): Promise<string> {
+    const hash = createHash('sha256').update(JSON.stringify(this.opts.checks));
+    const changes = (await this.agentChanges()).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    for (const c of changes) {
+      hash.update(`\0${c.path}\0${c.change}\0`);
+      if (c.change !== 'deleted') hash.update(await readFile(path.join(this.opts.root, c.path)).catch(() => ''));
+    }
+    return hash.digest('hex');
+  }
+
   /** The check result as the model reads it: passing steps in one line, the failure with what explains it. */
-  describeChecks(result: ChecksResult): string {
+  describeChecks(result: WorkspaceChecks): string {
     if (!this.opts.checks.length) return 'this repository has no checks configured';
-    if (result.ok) return `all checks passed: ${result.steps.map((s) => s.name).join(', ')}`;
+    const names = result.steps.map((s) => s.name).join(', ');
+    if (result.ok && result.reused) return `all checks passed: ${names} (the tree is unchanged since they last passed)`;
+    if (result.ok) return `all checks passed: ${names}`;
     return describeFailure(result) ?? 'a check failed';
   }
 
