@@ -43,6 +43,7 @@ export async function publishChange(
   return {
     ...delivery,
     notes: [...delivery.notes, ...ready.notes],
+    ...(ready.verification ? { verification: ready.verification } : {}),
     ...(ready.lesson && deps.settings.lessons !== false ? { lesson: ready.lesson } : {}),
   };
 }

@@ -28,8 +28,12 @@ test('the reviewer is asked for the verdict schema derived from the zod schema t
     name: 'review',
     schema: {
       type: 'object',
-      properties: { approved: { type: 'boolean' }, objections: { type: 'array', items: { type: 'string' } } },
-      required: ['approved', 'objections'],
+      properties: {
+        approved: { type: 'boolean' },
+        objections: { type: 'array', items: { type: 'string' } },
+        accept_unverified: { type: 'boolean' },
+      },
+      required: ['approved', 'objections', 'accept_unverified'],
       additionalProperties: false,
     },
   });

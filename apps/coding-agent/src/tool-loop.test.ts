@@ -45,6 +45,7 @@ interface LoopOptions {
   budget?: Partial<BudgetLimits>;
   prices?: ModelPrices;
   checks?: CheckStep[];
+  task?: farm.v1.ICodingTask;
 }
 
 /** Runs the loop on the checkout with `script` as the model; what it returned, saw and recorded. */
@@ -63,7 +64,7 @@ async function runLoop(script: ToolModelStep[], opts: LoopOptions = {}) {
     checkTimeoutSeconds: 30,
   });
   const outcome = await runToolLoop(
-    TASK,
+    opts.task ?? TASK,
     { toolbox, repoDir: root, context: { text: '', omitted: [] } },
     {
       model,
@@ -178,6 +179,61 @@ describe('the finish gate', () => {
       checks: [{ name: 'deploy', run: 'sudo true' }],
     });
     expect(failure(outcome)).toEqual(['HARD_FAIL', 'check', expect.stringMatching(/^sandbox refused a check: /)]);
+  });
+});
+
+describe('verified completion', () => {
+  const FEATURE = { ...TASK, kind: farm.v1.TaskKind.FEATURE };
+  const addTest = (name: string) =>
+    call('create_file', { path: `tests/test_${name}.py`, content: 'def test_it():\n    assert True\n' });
+
+  test('a tests-only change to a behaviour goal is refused at finish with the reason, then ends as SOFT_FAIL at the verify step', async () => {
+    const { outcome, model, events } = await runLoop(
+      [addTest('one'), call('finish', { summary: 'tests' }), addTest('two'), call('finish', { summary: 'tests' })],
+      { task: FEATURE, checks: [] },
+    );
+    expect(model.toolResults()[1]).toMatch(
+      /^finish refused: the change is not verified: the goal asks for behaviour, but the change only adds or changes tests\. Make the change/,
+    );
+    expect(failure(outcome)).toEqual([
+      'SOFT_FAIL',
+      'verify',
+      'not verified after 2 finish(es): the goal asks for behaviour, but the change only adds or changes tests',
+    ]);
+    expect(outcome).toMatchObject({
+      verification: { testsOnly: true, differential: { reason: 'the check plan has no test step' } },
+    });
+    expect(events.filter((e) => e.event === 'verification')[0]).toMatchObject({
+      testsOnly: true,
+      differential: { testFiles: ['tests/test_one.py'], base: 'TEST_RUN_NOT_RUN' },
+    });
+  });
+
+  test('the same change to a TEST goal is verified; a reviewer may accept an unverified change only explicitly', async () => {
+    const testGoal = await runLoop([addTest('one'), call('finish', { summary: 'tests' })], {
+      task: { ...TASK, kind: farm.v1.TaskKind.TEST },
+      checks: [],
+    });
+    expect(testGoal.outcome).toMatchObject({ kind: 'finished', verification: { testsOnly: true } });
+    expect(testGoal.outcome.kind === 'finished' && testGoal.outcome.verification.unverifiedReason).toBeFalsy();
+
+    await rm(path.join(root, 'tests'), { recursive: true });
+    const reviewer = new ScriptedJsonModel([
+      approve,
+      { value: { approved: true, objections: [], accept_unverified: true } },
+    ]);
+    const accepted = await runLoop(
+      [addTest('one'), call('finish', { summary: 'tests' }), call('finish', { summary: 'tests, on purpose' })],
+      { task: FEATURE, checks: [], reviewer },
+    );
+    expect(accepted.model.toolResults()[1]).toMatch(/^finish refused: the change is not verified/);
+    expect(accepted.outcome).toMatchObject({
+      kind: 'finished',
+      verification: { testsOnly: true, acceptedByReviewer: true },
+    });
+    expect(String(reviewer.requests[1].at(-1)?.content)).toMatch(
+      /NOT VERIFIED: the goal asks for behaviour, but the change only adds or changes tests/,
+    );
   });
 });
 

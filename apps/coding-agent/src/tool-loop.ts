@@ -19,6 +19,7 @@ import { hardFail, softFail, type TaskFailed } from './task-outcome';
 import type { AgentToolBox, ToolOutcome } from './tools/agent-tools';
 import type { Redactor } from './tools/redact-secrets';
 import { unifiedTreeDiff, type TreeChange } from './tools/tree-diff';
+import { describeVerification, verificationRecord } from './verify-change';
 import type { TaskObserver } from './task-observer';
 
 export const TOOL_SYSTEM_PROMPT = `You are a coding agent working in a git checkout, with tools to explore and change it.
@@ -48,6 +49,8 @@ export type ToolLoopOutcome =
       kind: 'finished';
       summary: string;
       changes: TreeChange[];
+      /** What verified the change (see verifyChange). */
+      verification: farm.v1.IVerification;
       /** What failed first on the way (a check, a refused finish), for the lesson. */
       firstFailure?: string;
     }
@@ -110,6 +113,7 @@ export async function runToolLoop(
   observer.record('prompt', { strategy: 'tools', messages });
   let firstFailure: string | undefined;
   const noteFailure = (what: string) => (firstFailure ??= what);
+  const gateState = { verifyRefusals: 0 };
 
   for (;;) {
     const stop = budget.exhausted();
@@ -163,7 +167,12 @@ export async function runToolLoop(
       let outcome: ToolOutcome = await toolbox.call(call.name, call.arguments);
       if (outcome.checks && !outcome.checks.ok) noteFailure(toolbox.describeChecks(outcome.checks));
       if (outcome.finish) {
-        const gate = await finishGate(outcome.finish.summary, { task, toolbox, repoDir }, deps, noteFailure);
+        const gate = await finishGate(
+          outcome.finish.summary,
+          { task, toolbox, repoDir, state: gateState },
+          deps,
+          noteFailure,
+        );
         if (gate.done) finished = gate.done;
         outcome = { ...outcome, ok: !!gate.done && gate.done.kind === 'finished', output: gate.output };
       }
@@ -200,13 +209,17 @@ function modelUnavailable(err: ModelUnavailable, firstCall: boolean): ToolLoopOu
   return hardFail(F.STEP_LLM, `model unavailable: ${errorMessage(err)}`);
 }
 
+/** Finishes refused as unverified before the task ends as SOFT_FAIL at STEP_VERIFY. */
+export const VERIFY_ROUNDS = 2;
+
 /**
- * finish is accepted only when the checks pass on the final tree, the tree has a change, and the reviewer
- * approves; otherwise the reason goes back to the model as the tool's result.
+ * finish is accepted only when the checks pass on the final tree, the tree has a change, the change is verified
+ * (or the reviewer explicitly accepts it unverified), and the reviewer approves; otherwise the reason goes back
+ * to the model as the tool's result.
  */
 async function finishGate(
   summary: string,
-  ctx: { task: farm.v1.ICodingTask; toolbox: AgentToolBox; repoDir: string },
+  ctx: { task: farm.v1.ICodingTask; toolbox: AgentToolBox; repoDir: string; state: { verifyRefusals: number } },
   deps: ToolLoopDeps,
   noteFailure: (what: string) => void,
 ): Promise<{ output: string; done?: ToolLoopOutcome }> {
@@ -243,18 +256,47 @@ async function finishGate(
       output: `finish refused: the checks fail on the final tree. Fix this, then call finish again.\n${checkText}`,
     };
   }
-  if (deps.reviewer && deps.reviewRounds > 0) {
+  const verification = await observer.timed('verify', attempt, () => ctx.toolbox.verifyChange(ctx.task.kind, checks));
+  observer.record('verification', verificationRecord(verification));
+  const unverified = () => {
+    const reason = verification.unverifiedReason!;
+    noteFailure(`not verified: ${reason}`);
+    if (++ctx.state.verifyRefusals >= VERIFY_ROUNDS)
+      return {
+        output: `finish refused: the change is not verified: ${reason}`,
+        done: {
+          ...softFail(F.STEP_VERIFY, `not verified after ${VERIFY_ROUNDS} finish(es): ${reason}`, [
+            describeVerification(verification),
+          ]),
+          verification,
+        },
+      };
+    return {
+      output: `finish refused: the change is not verified: ${reason}. Make the change the goal asks for, with tests that fail without it and pass with it, then call finish again.`,
+    };
+  };
+  const reviewing = deps.reviewer && deps.reviewRounds > 0;
+  if (verification.unverifiedReason && !reviewing) return unverified();
+  if (reviewing) {
     const round = observer.verdicts.length + 1;
     const diff = deps.redact(await unifiedTreeDiff(ctx.repoDir, changes));
     let approved: boolean;
     let objections: string[];
+    let acceptUnverified = false;
     try {
       const verdict = await observer.timed('review', round, () =>
-        reviewDiff(deps.reviewer!, { goal: ctx.task.goal ?? '', summary, diff, checks: checkText }),
+        reviewDiff(deps.reviewer!, {
+          goal: ctx.task.goal ?? '',
+          summary,
+          diff,
+          checks: checkText,
+          verification: describeVerification(verification),
+          unverified: verification.unverifiedReason ?? undefined,
+        }),
       );
       const cost = costOfCall(deps.prices, verdict.model, verdict.usage);
       observer.reviewerCalled(verdict, cost.usd);
-      ({ approved, objections } = verdict);
+      ({ approved, objections, acceptUnverified } = verdict);
     } catch (err) {
       if (err instanceof ModelUnavailable) return { output: 'not reviewed', done: modelUnavailable(err, false) };
       if (!(err instanceof ModelAnswerInvalid)) throw err;
@@ -276,9 +318,13 @@ async function finishGate(
       }
       return { output: `finish refused: the reviewer objected. Address this, then call finish again.\n${list}` };
     }
+    if (verification.unverifiedReason) {
+      if (!acceptUnverified) return unverified();
+      verification.acceptedByReviewer = true;
+    }
   }
   deps.log.info('finish accepted', { attempt, files: changes.length, reviews: observer.verdicts.length });
-  return { output: 'finished', done: { kind: 'finished', summary, changes } };
+  return { output: 'finished', done: { kind: 'finished', summary, changes, verification } };
 }
 
 /** Changed paths that are symlinks resolving outside the checkout (a commit must not carry them). */

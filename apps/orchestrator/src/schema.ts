@@ -105,3 +105,9 @@ ALTER TABLE outbox RENAME COLUMN payload_b64 TO payload;
 ALTER TABLE outbox ALTER COLUMN payload TYPE bytea USING decode(payload, 'base64');
 `,
 });
+
+// What verified a task's change (the agent's CommitResult.verification), as JSON for the API.
+orchestratorMigrations.push({
+  name: 'orchestrator-006-verification',
+  sql: `ALTER TABLE tasks ADD COLUMN verification jsonb;`,
+});

@@ -3,6 +3,7 @@ import { DEFAULT_MODEL_PRICES } from '../model-prices';
 import type { StrategyOutcome } from '../task-outcome';
 import { runToolLoop } from '../tool-loop';
 import { AgentToolBox } from '../tools/agent-tools';
+import { describeVerification } from '../verify-change';
 import type { StrategyInput, StrategyUnsupported, TaskStrategy } from './strategy';
 
 /** The tool loop: explore and edit with tools, verified finish, review; the tree's net change is committed. */
@@ -18,6 +19,7 @@ async function runToolStrategy({
     root: repoDir,
     redact: run.redact,
     checks: plan.steps,
+    skippedChecks: plan.skipped,
     checkTimeoutSeconds: Math.round(settings.checkTimeoutMs / 1000),
     checkCeilings: settings.checkCeilings,
     env: settings.checkEnv,
@@ -51,11 +53,13 @@ async function runToolStrategy({
     ...verdicts
       .filter((v) => !v.approved)
       .map((v) => run.redact(`review round ${v.round} objections: ${(v.objections ?? []).join('; ')}`)),
+    run.redact(describeVerification(outcome.verification)),
   ];
   return {
     kind: 'ready',
     paths: files,
     notes,
+    verification: outcome.verification,
     lesson: lessonFromTask(task, {
       files,
       firstFailure: outcome.firstFailure && run.redact(outcome.firstFailure),

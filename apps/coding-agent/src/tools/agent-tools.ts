@@ -1,3 +1,4 @@
+import type { farm } from '@farm/proto';
 import { describeIssues, type ToolSpec } from '@farm/llm';
 import { errorMessage, silentLogger, type Logger } from '@farm/runtime';
 import { CommandDenied, headAndTail, type CheckCeilings, type CheckStep } from '@farm/sandbox';
@@ -20,6 +21,8 @@ export interface ToolBoxOptions {
   checkTimeoutSeconds: number;
   /** The operator's other limits on checks, also run_command's memory and processes. */
   checkCeilings?: Partial<Omit<CheckCeilings, 'timeoutSeconds'>>;
+  /** Checks the plan implies that cannot run here, and why (for the verification). */
+  skippedChecks?: { name: string; reason: string }[];
   /** Extra environment for checks and commands; the sandbox still drops secrets. */
   env?: Record<string, string>;
   /** Directories besides the checkout that checks and commands may write (a shared package cache). */
@@ -102,6 +105,11 @@ export class AgentToolBox {
   /** The agent's net change against the base commit, without what the checks left behind (see Workspace). */
   agentChanges(): Promise<TreeChange[]> {
     return this.workspace.agentChanges();
+  }
+
+  /** What verifies the agent's change once the checks passed on it: the checks and the differential of its tests. */
+  verifyChange(kind: farm.v1.TaskKind | null | undefined, checks: WorkspaceChecks): Promise<farm.v1.IVerification> {
+    return this.workspace.verify(kind, checks);
   }
 
   /** The check result as the model reads it. */

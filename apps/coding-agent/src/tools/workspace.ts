@@ -3,8 +3,10 @@ import fs from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import git from 'isomorphic-git';
+import type { farm } from '@farm/proto';
 import { silentLogger, type Logger } from '@farm/runtime';
 import { describeFailure, runChecks, type CheckCeilings, type CheckStep, type ChecksResult } from '@farm/sandbox';
+import { verifyChange } from '../verify-change';
 import type { RepositoryChecks } from './agent-tool';
 
 export interface TreeChange {
@@ -39,6 +41,8 @@ export interface WorkspaceOptions {
   /** The default and the most a check step may ask for. */
   checkTimeoutSeconds: number;
   checkCeilings?: Partial<Omit<CheckCeilings, 'timeoutSeconds'>>;
+  /** Checks the plan implies that cannot run here, and why (for the verification). */
+  skippedChecks?: { name: string; reason: string }[];
   /** Extra environment for the checks; the sandbox still drops secrets. */
   env?: Record<string, string>;
   /** Directories besides the checkout that the checks may write (a shared package cache). */
@@ -72,16 +76,34 @@ export class Workspace implements RepositoryChecks {
       return { ...this.lastPass.result, reused: true };
     }
     const before = new Set((await netChanges(this.opts.root)).map((c) => c.path));
-    const result = await runChecks(this.opts.root, this.opts.checks, {
+    const result = await this.runStepsIn(this.opts.root, this.opts.checks);
+    for (const c of await netChanges(this.opts.root)) if (!before.has(c.path)) this.checkArtifacts.add(c.path);
+    // Only a pass is kept: a failure is run again (the model may be waiting out a flaky test).
+    this.lastPass = result.ok ? { key, result } : undefined;
+    return result;
+  }
+
+  /** Runs `steps` in `dir` in the sandbox with the limits of the repository's checks. */
+  runStepsIn(dir: string, steps: CheckStep[]): Promise<ChecksResult> {
+    return runChecks(dir, steps, {
       ceilings: { ...this.opts.checkCeilings, timeoutSeconds: this.opts.checkTimeoutSeconds },
       env: this.opts.env,
       writableDirs: this.opts.writableDirs,
       log: this.log,
     });
-    for (const c of await netChanges(this.opts.root)) if (!before.has(c.path)) this.checkArtifacts.add(c.path);
-    // Only a pass is kept: a failure is run again (the model may be waiting out a flaky test).
-    this.lastPass = result.ok ? { key, result } : undefined;
-    return result;
+  }
+
+  /** What verifies the agent's change after `checks` passed on it (see verifyChange). */
+  async verify(kind: farm.v1.TaskKind | null | undefined, checks: ChecksResult): Promise<farm.v1.IVerification> {
+    return verifyChange({
+      kind,
+      repoDir: this.opts.root,
+      changes: await this.agentChanges(),
+      steps: this.opts.checks,
+      skipped: this.opts.skippedChecks ?? [],
+      checks,
+      runSteps: (dir, steps) => this.runStepsIn(dir, steps),
+    });
   }
 
   /**
