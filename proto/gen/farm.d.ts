@@ -1512,6 +1512,18 @@ export namespace farm {
 
             /** ReviewVerdict round */
             round?: (number|null);
+
+            /** ReviewVerdict findings */
+            findings?: (farm.v1.IReviewObjection[]|null);
+
+            /** ReviewVerdict confidence */
+            confidence?: (number|null);
+
+            /** ReviewVerdict belowConfidence */
+            belowConfidence?: (boolean|null);
+
+            /** ReviewVerdict acceptedUnverified */
+            acceptedUnverified?: (boolean|null);
         }
 
         /** Represents a ReviewVerdict. */
@@ -1531,6 +1543,18 @@ export namespace farm {
 
             /** ReviewVerdict round. */
             public round: number;
+
+            /** ReviewVerdict findings. */
+            public findings: farm.v1.IReviewObjection[];
+
+            /** ReviewVerdict confidence. */
+            public confidence: number;
+
+            /** ReviewVerdict belowConfidence. */
+            public belowConfidence: boolean;
+
+            /** ReviewVerdict acceptedUnverified. */
+            public acceptedUnverified: boolean;
 
             /**
              * Creates a new ReviewVerdict instance using the specified properties.
@@ -1604,6 +1628,115 @@ export namespace farm {
 
             /**
              * Gets the default type url for ReviewVerdict
+             * @param [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns The default type url
+             */
+            public static getTypeUrl(typeUrlPrefix?: string): string;
+        }
+
+        /** Properties of a ReviewObjection. */
+        interface IReviewObjection {
+
+            /** ReviewObjection file */
+            file?: (string|null);
+
+            /** ReviewObjection line */
+            line?: (number|null);
+
+            /** ReviewObjection text */
+            text?: (string|null);
+        }
+
+        /** Represents a ReviewObjection. */
+        class ReviewObjection implements IReviewObjection {
+
+            /**
+             * Constructs a new ReviewObjection.
+             * @param [p] Properties to set
+             */
+            constructor(p?: farm.v1.IReviewObjection);
+
+            /** ReviewObjection file. */
+            public file: string;
+
+            /** ReviewObjection line. */
+            public line: number;
+
+            /** ReviewObjection text. */
+            public text: string;
+
+            /**
+             * Creates a new ReviewObjection instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns ReviewObjection instance
+             */
+            public static create(properties?: farm.v1.IReviewObjection): farm.v1.ReviewObjection;
+
+            /**
+             * Encodes the specified ReviewObjection message. Does not implicitly {@link farm.v1.ReviewObjection.verify|verify} messages.
+             * @param m ReviewObjection message or plain object to encode
+             * @param [w] Writer to encode to
+             * @returns Writer
+             */
+            public static encode(m: farm.v1.IReviewObjection, w?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified ReviewObjection message, length delimited. Does not implicitly {@link farm.v1.ReviewObjection.verify|verify} messages.
+             * @param message ReviewObjection message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            public static encodeDelimited(message: farm.v1.IReviewObjection, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a ReviewObjection message from the specified reader or buffer.
+             * @param r Reader or buffer to decode from
+             * @param [l] Message length if known beforehand
+             * @returns ReviewObjection
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decode(r: ($protobuf.Reader|Uint8Array), l?: number): farm.v1.ReviewObjection;
+
+            /**
+             * Decodes a ReviewObjection message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns ReviewObjection
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): farm.v1.ReviewObjection;
+
+            /**
+             * Verifies a ReviewObjection message.
+             * @param m Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            public static verify(m: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a ReviewObjection message from a plain object. Also converts values to their respective internal types.
+             * @param d Plain object
+             * @returns ReviewObjection
+             */
+            public static fromObject(d: { [k: string]: any }): farm.v1.ReviewObjection;
+
+            /**
+             * Creates a plain object from a ReviewObjection message. Also converts values to other types if specified.
+             * @param m ReviewObjection
+             * @param [o] Conversion options
+             * @returns Plain object
+             */
+            public static toObject(m: farm.v1.ReviewObjection, o?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this ReviewObjection to JSON.
+             * @returns JSON object
+             */
+            public toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the default type url for ReviewObjection
              * @param [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
              * @returns The default type url
              */

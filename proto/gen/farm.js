@@ -5145,6 +5145,10 @@ $root.farm = (function() {
              * @property {boolean|null} [approved] ReviewVerdict approved
              * @property {Array.<string>|null} [objections] ReviewVerdict objections
              * @property {number|null} [round] ReviewVerdict round
+             * @property {Array.<farm.v1.IReviewObjection>|null} [findings] ReviewVerdict findings
+             * @property {number|null} [confidence] ReviewVerdict confidence
+             * @property {boolean|null} [belowConfidence] ReviewVerdict belowConfidence
+             * @property {boolean|null} [acceptedUnverified] ReviewVerdict acceptedUnverified
              */
 
             /**
@@ -5157,6 +5161,7 @@ $root.farm = (function() {
              */
             function ReviewVerdict(p) {
                 this.objections = [];
+                this.findings = [];
                 if (p)
                     for (var ks = Object.keys(p), i = 0; i < ks.length; ++i)
                         if (p[ks[i]] != null && ks[i] !== "__proto__")
@@ -5186,6 +5191,38 @@ $root.farm = (function() {
              * @instance
              */
             ReviewVerdict.prototype.round = 0;
+
+            /**
+             * ReviewVerdict findings.
+             * @member {Array.<farm.v1.IReviewObjection>} findings
+             * @memberof farm.v1.ReviewVerdict
+             * @instance
+             */
+            ReviewVerdict.prototype.findings = $util.emptyArray;
+
+            /**
+             * ReviewVerdict confidence.
+             * @member {number} confidence
+             * @memberof farm.v1.ReviewVerdict
+             * @instance
+             */
+            ReviewVerdict.prototype.confidence = 0;
+
+            /**
+             * ReviewVerdict belowConfidence.
+             * @member {boolean} belowConfidence
+             * @memberof farm.v1.ReviewVerdict
+             * @instance
+             */
+            ReviewVerdict.prototype.belowConfidence = false;
+
+            /**
+             * ReviewVerdict acceptedUnverified.
+             * @member {boolean} acceptedUnverified
+             * @memberof farm.v1.ReviewVerdict
+             * @instance
+             */
+            ReviewVerdict.prototype.acceptedUnverified = false;
 
             /**
              * Creates a new ReviewVerdict instance using the specified properties.
@@ -5223,6 +5260,16 @@ $root.farm = (function() {
                 }
                 if (m.round != null && Object.hasOwnProperty.call(m, "round"))
                     w.uint32(24).uint32(m.round);
+                if (m.findings != null && m.findings.length) {
+                    for (var i = 0; i < m.findings.length; ++i)
+                        $root.farm.v1.ReviewObjection.encode(m.findings[i], w.uint32(34).fork(), q + 1).ldelim();
+                }
+                if (m.confidence != null && Object.hasOwnProperty.call(m, "confidence"))
+                    w.uint32(41).double(m.confidence);
+                if (m.belowConfidence != null && Object.hasOwnProperty.call(m, "belowConfidence"))
+                    w.uint32(48).bool(m.belowConfidence);
+                if (m.acceptedUnverified != null && Object.hasOwnProperty.call(m, "acceptedUnverified"))
+                    w.uint32(56).bool(m.acceptedUnverified);
                 return w;
             };
 
@@ -5287,6 +5334,24 @@ $root.farm = (function() {
                             m.round = r.uint32();
                             break;
                         }
+                    case 4: {
+                            if (!(m.findings && m.findings.length))
+                                m.findings = [];
+                            m.findings.push($root.farm.v1.ReviewObjection.decode(r, r.uint32(), undefined, n + 1));
+                            break;
+                        }
+                    case 5: {
+                            m.confidence = r.double();
+                            break;
+                        }
+                    case 6: {
+                            m.belowConfidence = r.bool();
+                            break;
+                        }
+                    case 7: {
+                            m.acceptedUnverified = r.bool();
+                            break;
+                        }
                     default:
                         r.skipType(t & 7, n);
                         break;
@@ -5347,6 +5412,29 @@ $root.farm = (function() {
                     if (!$util.isInteger(m.round))
                         return "round: integer expected";
                 }
+                if (m.findings != null && Object.hasOwnProperty.call(m, "findings")) {
+                    if (!Array.isArray(m.findings))
+                        return "findings: array expected";
+                    for (var i = 0; i < m.findings.length; ++i) {
+                        {
+                            var e = $root.farm.v1.ReviewObjection.verify(m.findings[i], n + 1);
+                            if (e)
+                                return "findings." + e;
+                        }
+                    }
+                }
+                if (m.confidence != null && Object.hasOwnProperty.call(m, "confidence")) {
+                    if (typeof m.confidence !== "number")
+                        return "confidence: number expected";
+                }
+                if (m.belowConfidence != null && Object.hasOwnProperty.call(m, "belowConfidence")) {
+                    if (typeof m.belowConfidence !== "boolean")
+                        return "belowConfidence: boolean expected";
+                }
+                if (m.acceptedUnverified != null && Object.hasOwnProperty.call(m, "acceptedUnverified")) {
+                    if (typeof m.acceptedUnverified !== "boolean")
+                        return "acceptedUnverified: boolean expected";
+                }
                 return null;
             };
 
@@ -5382,6 +5470,25 @@ $root.farm = (function() {
                 if (d.round != null) {
                     m.round = d.round >>> 0;
                 }
+                if (d.findings) {
+                    if (!Array.isArray(d.findings))
+                        throw TypeError(".farm.v1.ReviewVerdict.findings: array expected");
+                    m.findings = [];
+                    for (var i = 0; i < d.findings.length; ++i) {
+                        if (!$util.isObject(d.findings[i]))
+                            throw TypeError(".farm.v1.ReviewVerdict.findings: object expected");
+                        m.findings[i] = $root.farm.v1.ReviewObjection.fromObject(d.findings[i], n + 1);
+                    }
+                }
+                if (d.confidence != null) {
+                    m.confidence = Number(d.confidence);
+                }
+                if (d.belowConfidence != null) {
+                    m.belowConfidence = Boolean(d.belowConfidence);
+                }
+                if (d.acceptedUnverified != null) {
+                    m.acceptedUnverified = Boolean(d.acceptedUnverified);
+                }
                 return m;
             };
 
@@ -5404,10 +5511,14 @@ $root.farm = (function() {
                 var d = {};
                 if (o.arrays || o.defaults) {
                     d.objections = [];
+                    d.findings = [];
                 }
                 if (o.defaults) {
                     d.approved = false;
                     d.round = 0;
+                    d.confidence = 0;
+                    d.belowConfidence = false;
+                    d.acceptedUnverified = false;
                 }
                 if (m.approved != null && Object.hasOwnProperty.call(m, "approved")) {
                     d.approved = m.approved;
@@ -5420,6 +5531,21 @@ $root.farm = (function() {
                 }
                 if (m.round != null && Object.hasOwnProperty.call(m, "round")) {
                     d.round = m.round;
+                }
+                if (m.findings && m.findings.length) {
+                    d.findings = [];
+                    for (var j = 0; j < m.findings.length; ++j) {
+                        d.findings[j] = $root.farm.v1.ReviewObjection.toObject(m.findings[j], o, q + 1);
+                    }
+                }
+                if (m.confidence != null && Object.hasOwnProperty.call(m, "confidence")) {
+                    d.confidence = o.json && !isFinite(m.confidence) ? String(m.confidence) : m.confidence;
+                }
+                if (m.belowConfidence != null && Object.hasOwnProperty.call(m, "belowConfidence")) {
+                    d.belowConfidence = m.belowConfidence;
+                }
+                if (m.acceptedUnverified != null && Object.hasOwnProperty.call(m, "acceptedUnverified")) {
+                    d.acceptedUnverified = m.acceptedUnverified;
                 }
                 return d;
             };
@@ -5451,6 +5577,304 @@ $root.farm = (function() {
             };
 
             return ReviewVerdict;
+        })();
+
+        v1.ReviewObjection = (function() {
+
+            /**
+             * Properties of a ReviewObjection.
+             * @memberof farm.v1
+             * @interface IReviewObjection
+             * @property {string|null} [file] ReviewObjection file
+             * @property {number|null} [line] ReviewObjection line
+             * @property {string|null} [text] ReviewObjection text
+             */
+
+            /**
+             * Constructs a new ReviewObjection.
+             * @memberof farm.v1
+             * @classdesc Represents a ReviewObjection.
+             * @implements IReviewObjection
+             * @constructor
+             * @param {farm.v1.IReviewObjection=} [p] Properties to set
+             */
+            function ReviewObjection(p) {
+                if (p)
+                    for (var ks = Object.keys(p), i = 0; i < ks.length; ++i)
+                        if (p[ks[i]] != null && ks[i] !== "__proto__")
+                            this[ks[i]] = p[ks[i]];
+            }
+
+            /**
+             * ReviewObjection file.
+             * @member {string} file
+             * @memberof farm.v1.ReviewObjection
+             * @instance
+             */
+            ReviewObjection.prototype.file = "";
+
+            /**
+             * ReviewObjection line.
+             * @member {number} line
+             * @memberof farm.v1.ReviewObjection
+             * @instance
+             */
+            ReviewObjection.prototype.line = 0;
+
+            /**
+             * ReviewObjection text.
+             * @member {string} text
+             * @memberof farm.v1.ReviewObjection
+             * @instance
+             */
+            ReviewObjection.prototype.text = "";
+
+            /**
+             * Creates a new ReviewObjection instance using the specified properties.
+             * @function create
+             * @memberof farm.v1.ReviewObjection
+             * @static
+             * @param {farm.v1.IReviewObjection=} [properties] Properties to set
+             * @returns {farm.v1.ReviewObjection} ReviewObjection instance
+             */
+            ReviewObjection.create = function create(properties) {
+                return new ReviewObjection(properties);
+            };
+
+            /**
+             * Encodes the specified ReviewObjection message. Does not implicitly {@link farm.v1.ReviewObjection.verify|verify} messages.
+             * @function encode
+             * @memberof farm.v1.ReviewObjection
+             * @static
+             * @param {farm.v1.IReviewObjection} m ReviewObjection message or plain object to encode
+             * @param {$protobuf.Writer} [w] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            ReviewObjection.encode = function encode(m, w, q) {
+                if (!w)
+                    w = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (m.file != null && Object.hasOwnProperty.call(m, "file"))
+                    w.uint32(10).string(m.file);
+                if (m.line != null && Object.hasOwnProperty.call(m, "line"))
+                    w.uint32(16).uint32(m.line);
+                if (m.text != null && Object.hasOwnProperty.call(m, "text"))
+                    w.uint32(26).string(m.text);
+                return w;
+            };
+
+            /**
+             * Encodes the specified ReviewObjection message, length delimited. Does not implicitly {@link farm.v1.ReviewObjection.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof farm.v1.ReviewObjection
+             * @static
+             * @param {farm.v1.IReviewObjection} message ReviewObjection message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            ReviewObjection.encodeDelimited = function encodeDelimited(message, writer) {
+                return this.encode(message, writer && writer.len ? writer.fork() : writer).ldelim();
+            };
+
+            /**
+             * Decodes a ReviewObjection message from the specified reader or buffer.
+             * @function decode
+             * @memberof farm.v1.ReviewObjection
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} r Reader or buffer to decode from
+             * @param {number} [l] Message length if known beforehand
+             * @returns {farm.v1.ReviewObjection} ReviewObjection
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            ReviewObjection.decode = function decode(r, l, e, n) {
+                if (!(r instanceof $Reader))
+                    r = $Reader.create(r);
+                if (n === undefined)
+                    n = 0;
+                if (n > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var c, m;
+                if (l === undefined)
+                    c = r.len;
+                else {
+                    c = r.pos + l;
+                    if (c > r.len)
+                        throw RangeError("index out of range");
+                    l = r.len;
+                    r.len = c;
+                }
+                m = new $root.farm.v1.ReviewObjection();
+                while (r.pos < c) {
+                    var t = r.uint32();
+                    if (t === e)
+                        break;
+                    switch (t >>> 3) {
+                    case 1: {
+                            m.file = r.string();
+                            break;
+                        }
+                    case 2: {
+                            m.line = r.uint32();
+                            break;
+                        }
+                    case 3: {
+                            m.text = r.string();
+                            break;
+                        }
+                    default:
+                        r.skipType(t & 7, n);
+                        break;
+                    }
+                }
+                if (l !== undefined) {
+                    if (r.pos !== c)
+                        throw RangeError("index out of range");
+                    r.len = l;
+                }
+                return m;
+            };
+
+            /**
+             * Decodes a ReviewObjection message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof farm.v1.ReviewObjection
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {farm.v1.ReviewObjection} ReviewObjection
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            ReviewObjection.decodeDelimited = function decodeDelimited(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.uint32());
+            };
+
+            /**
+             * Verifies a ReviewObjection message.
+             * @function verify
+             * @memberof farm.v1.ReviewObjection
+             * @static
+             * @param {Object.<string,*>} m Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            ReviewObjection.verify = function verify(m, n) {
+                if (typeof m !== "object" || m === null)
+                    return "object expected";
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    return "maximum nesting depth exceeded";
+                if (m.file != null && Object.hasOwnProperty.call(m, "file")) {
+                    if (!$util.isString(m.file))
+                        return "file: string expected";
+                }
+                if (m.line != null && Object.hasOwnProperty.call(m, "line")) {
+                    if (!$util.isInteger(m.line))
+                        return "line: integer expected";
+                }
+                if (m.text != null && Object.hasOwnProperty.call(m, "text")) {
+                    if (!$util.isString(m.text))
+                        return "text: string expected";
+                }
+                return null;
+            };
+
+            /**
+             * Creates a ReviewObjection message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof farm.v1.ReviewObjection
+             * @static
+             * @param {Object.<string,*>} d Plain object
+             * @returns {farm.v1.ReviewObjection} ReviewObjection
+             */
+            ReviewObjection.fromObject = function fromObject(d, n) {
+                if (d instanceof $root.farm.v1.ReviewObjection)
+                    return d;
+                if (!$util.isObject(d))
+                    throw TypeError(".farm.v1.ReviewObjection: object expected");
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var m = new $root.farm.v1.ReviewObjection();
+                if (d.file != null) {
+                    m.file = String(d.file);
+                }
+                if (d.line != null) {
+                    m.line = d.line >>> 0;
+                }
+                if (d.text != null) {
+                    m.text = String(d.text);
+                }
+                return m;
+            };
+
+            /**
+             * Creates a plain object from a ReviewObjection message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof farm.v1.ReviewObjection
+             * @static
+             * @param {farm.v1.ReviewObjection} m ReviewObjection
+             * @param {$protobuf.IConversionOptions} [o] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            ReviewObjection.toObject = function toObject(m, o, q) {
+                if (!o)
+                    o = {};
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                var d = {};
+                if (o.defaults) {
+                    d.file = "";
+                    d.line = 0;
+                    d.text = "";
+                }
+                if (m.file != null && Object.hasOwnProperty.call(m, "file")) {
+                    d.file = m.file;
+                }
+                if (m.line != null && Object.hasOwnProperty.call(m, "line")) {
+                    d.line = m.line;
+                }
+                if (m.text != null && Object.hasOwnProperty.call(m, "text")) {
+                    d.text = m.text;
+                }
+                return d;
+            };
+
+            /**
+             * Converts this ReviewObjection to JSON.
+             * @function toJSON
+             * @memberof farm.v1.ReviewObjection
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            ReviewObjection.prototype.toJSON = function toJSON() {
+                return this.constructor.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the default type url for ReviewObjection
+             * @function getTypeUrl
+             * @memberof farm.v1.ReviewObjection
+             * @static
+             * @param {string} [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns {string} The default type url
+             */
+            ReviewObjection.getTypeUrl = function getTypeUrl(typeUrlPrefix) {
+                if (typeUrlPrefix === undefined) {
+                    typeUrlPrefix = "type.googleapis.com";
+                }
+                return typeUrlPrefix + "/farm.v1.ReviewObjection";
+            };
+
+            return ReviewObjection;
         })();
 
         v1.TaskBundle = (function() {

@@ -42,6 +42,7 @@ afterEach(() => rm(root, { recursive: true, force: true }));
 interface LoopOptions {
   reviewer?: JsonModel;
   reviewRounds?: number;
+  reviewMinConfidence?: number;
   budget?: Partial<BudgetLimits>;
   prices?: ModelPrices;
   checks?: CheckStep[];
@@ -70,6 +71,7 @@ async function runLoop(script: ToolModelStep[], opts: LoopOptions = {}) {
       model,
       reviewer: opts.reviewer,
       reviewRounds: opts.reviewRounds ?? (opts.reviewer ? 2 : 0),
+      reviewMinConfidence: opts.reviewMinConfidence,
       prices: opts.prices ?? {},
       contextWindowTokens: 100_000,
       redact: (t) => t,
@@ -249,11 +251,53 @@ describe('review rounds', () => {
     );
     expect(outcome).toMatchObject({ kind: 'finished', firstFailure: 'reviewer: multiply lacks a docstring' });
     expect(observer.verdicts).toEqual([
-      { round: 1, approved: false, objections: ['multiply lacks a docstring'] },
-      { round: 2, approved: true, objections: [] },
+      {
+        round: 1,
+        approved: false,
+        objections: ['multiply lacks a docstring'],
+        findings: [{ file: '', line: 0, text: 'multiply lacks a docstring' }],
+        confidence: 1,
+      },
+      { round: 2, approved: true, objections: [], findings: [], confidence: 1 },
     ]);
     expect(events.filter((e) => e.event === 'review').map((e) => e.approved)).toEqual([false, true]);
     expect(reviewer.requests[0][1].content).toMatch(/GOAL:\nAdd multiply[\s\S]*DIFF:\n[\s\S]*\+def multiply/);
+  });
+
+  test('an approval below the configured confidence goes back to the agent with the objections tied to files and lines', async () => {
+    const unsure = {
+      value: {
+        approved: true,
+        objections: [{ file: 'calc.py', line: 5, text: 'no test shows multiply' }],
+        confidence: 0.3,
+      },
+    };
+    const sure = { value: { approved: true, objections: [], confidence: 0.9 } };
+    const reviewer = new ScriptedJsonModel([unsure, sure]);
+    const { outcome, model, observer, events } = await runLoop(
+      [addMultiply(), call('finish', { summary: 'added' }), call('finish', { summary: 'added, looked again' })],
+      { reviewer },
+    );
+    expect(model.toolResults()[1]).toBe(
+      'finish refused: the reviewer objected. Address this, then call finish again.\n- calc.py:5: no test shows multiply\n' +
+        '- the reviewer approved with confidence 0.3 (below 0.5): check the change once more against the goal and make its tests show the behaviour',
+    );
+    expect(outcome.kind).toBe('finished');
+    expect(observer.verdicts[0]).toMatchObject({
+      approved: true,
+      belowConfidence: true,
+      confidence: 0.3,
+      findings: [{ file: 'calc.py', line: 5, text: 'no test shows multiply' }],
+    });
+    expect(observer.verdicts[1]).toEqual({ round: 2, approved: true, objections: [], findings: [], confidence: 0.9 });
+    expect(events.filter((e) => e.event === 'review').map((e) => e.belowConfidence ?? false)).toEqual([true, false]);
+    // With the bar lowered, the same unsure approval finishes the task at once.
+    await git.checkout({ fs, dir: root, ref: 'main', force: true });
+    const lowered = await runLoop([addMultiply(), call('finish', { summary: 'added' })], {
+      reviewer: new ScriptedJsonModel([unsure]),
+      reviewMinConfidence: 0.2,
+    });
+    expect(lowered.outcome.kind).toBe('finished');
   });
 
   test('no approval within the rounds ends the task as SOFT_FAIL with the objections', async () => {

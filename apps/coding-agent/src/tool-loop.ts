@@ -14,7 +14,7 @@ import { errorMessage, type Logger } from '@farm/runtime';
 import { fitConversation } from './conversation-window';
 import { renderLessons } from './lessons-prompt';
 import { costOfCall, type ModelPrices } from './model-prices';
-import { reviewDiff } from './review-diff';
+import { reviewDiff, type ReviewVerdict } from './review-diff';
 import { hardFail, softFail, type TaskFailed } from './task-outcome';
 import type { AgentToolBox, ToolOutcome } from './tools/agent-tools';
 import type { Redactor } from './tools/redact-secrets';
@@ -36,6 +36,8 @@ export interface ToolLoopDeps {
   reviewer?: JsonModel;
   /** Review rounds before an unapproved change ends the task. */
   reviewRounds: number;
+  /** An approval below this confidence (0..1) goes back to the agent like an objection; default 0.5. */
+  reviewMinConfidence?: number;
   prices: ModelPrices;
   contextWindowTokens: number;
   redact: Redactor;
@@ -280,11 +282,10 @@ async function finishGate(
   if (reviewing) {
     const round = observer.verdicts.length + 1;
     const diff = deps.redact(await unifiedTreeDiff(ctx.repoDir, changes));
-    let approved: boolean;
-    let objections: string[];
+    let verdict: farm.v1.IReviewVerdict;
     let acceptUnverified = false;
     try {
-      const verdict = await observer.timed('review', round, () =>
+      const answer = await observer.timed('review', round, () =>
         reviewDiff(deps.reviewer!, {
           goal: ctx.task.goal ?? '',
           summary,
@@ -294,16 +295,19 @@ async function finishGate(
           unverified: verification.unverifiedReason ?? undefined,
         }),
       );
-      const cost = costOfCall(deps.prices, verdict.model, verdict.usage);
-      observer.reviewerCalled(verdict, cost.usd);
-      ({ approved, objections, acceptUnverified } = verdict);
+      const cost = costOfCall(deps.prices, answer.model, answer.usage);
+      observer.reviewerCalled(answer, cost.usd);
+      acceptUnverified = answer.acceptUnverified;
+      verdict = reviewVerdict(answer, round, deps.reviewMinConfidence ?? 0.5);
     } catch (err) {
       if (err instanceof ModelUnavailable) return { output: 'not reviewed', done: modelUnavailable(err, false) };
       if (!(err instanceof ModelAnswerInvalid)) throw err;
-      approved = false;
-      objections = [`the reviewer's answer could not be read (${errorMessage(err)}); check the change once more`];
+      const text = `the reviewer's answer could not be read (${errorMessage(err)}); check the change once more`;
+      verdict = { round, approved: false, objections: [text], confidence: 0 };
     }
-    observer.reviewed({ round, approved, objections });
+    observer.reviewed(verdict);
+    const objections = verdict.objections ?? [];
+    const approved = verdict.approved && !verdict.belowConfidence;
     if (!approved) {
       noteFailure(`reviewer: ${objections.join('; ')}`);
       const list = objections.map((o) => `- ${o}`).join('\n');
@@ -322,9 +326,32 @@ async function finishGate(
       if (!acceptUnverified) return unverified();
       verification.acceptedByReviewer = true;
     }
+    deps.log.info('reviewer approved', { round, confidence: verdict.confidence });
   }
   deps.log.info('finish accepted', { attempt, files: changes.length, reviews: observer.verdicts.length });
   return { output: 'finished', done: { kind: 'finished', summary, changes, verification } };
+}
+
+/**
+ * The reviewer's answer as the result keeps it: objections as lines the agent reads and tied to files and lines;
+ * an approval below `minConfidence` is marked, and the agent is told to look again.
+ */
+export function reviewVerdict(answer: ReviewVerdict, round: number, minConfidence: number): farm.v1.IReviewVerdict {
+  const belowConfidence = answer.approved && answer.confidence < minConfidence;
+  const objections = [...answer.objections];
+  if (belowConfidence)
+    objections.push(
+      `the reviewer approved with confidence ${answer.confidence} (below ${minConfidence}): check the change once more against the goal and make its tests show the behaviour`,
+    );
+  return {
+    round,
+    approved: answer.approved,
+    objections,
+    findings: answer.findings,
+    confidence: answer.confidence,
+    ...(belowConfidence ? { belowConfidence } : {}),
+    ...(answer.acceptUnverified ? { acceptedUnverified: true } : {}),
+  };
 }
 
 /** Changed paths that are symlinks resolving outside the checkout (a commit must not carry them). */

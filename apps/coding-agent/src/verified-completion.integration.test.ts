@@ -35,7 +35,7 @@ const call = (name: string, args: Record<string, unknown> = {}): ScriptStep => (
 });
 const review = (approved: boolean): ScriptStep => ({
   match: 'You review',
-  content: JSON.stringify({ approved, objections: [], accept_unverified: false }),
+  content: JSON.stringify({ approved, objections: [], confidence: 0.9, accept_unverified: false }),
 });
 
 /** A test of multiply that is not marked fast: the repository's checks (`pytest -m fast`) do not select it. */
@@ -153,7 +153,8 @@ test('tests added by a FEATURE change fail on the base and pass on the branch; f
   expect(trajectory.find((e) => e.event === 'verification')).toMatchObject({
     differential: { base: 'TEST_RUN_FAILED', branch: 'TEST_RUN_PASSED' },
   });
-  // The reviewer saw the differential.
+  // The reviewer saw the differential; its verdict (objections by file and line, confidence) is on the result.
+  expect(result.reviews).toEqual([{ round: 1, approved: true, objections: [], findings: [], confidence: 0.9 }]);
   const reviewPrompt = JSON.stringify(requests.find((r) => r.model === 'reviewer')!.messages);
   expect(reviewPrompt).toContain('differential of tests/test_multiply.py');
 });
@@ -173,4 +174,50 @@ test('the diff strategy: a change whose new test passes on the base is not SUCCE
   );
   expect([S[result.status!], failedStepName(result.failedStep)]).toEqual(['SOFT_FAIL', 'verify']);
   expect(result.verification).toMatchObject({ testsOnly: true, differential: { base: R.TEST_RUN_PASSED } });
+});
+
+test('an unsure approval goes back to the agent with the objections by file and line; the verdicts are on the result', async () => {
+  const unsure: ScriptStep = {
+    match: 'You review',
+    content: JSON.stringify({
+      approved: true,
+      objections: [{ file: 'calc.py', line: 9, text: 'no test calls multiply' }],
+      confidence: 0.2,
+      accept_unverified: false,
+    }),
+  };
+  const { result, requests } = await runTask(
+    {
+      chat: [
+        call('edit_file', {
+          path: 'calc.py',
+          old_text: SUBTRACT,
+          new_text: `${SUBTRACT}\n\ndef multiply(a, b):\n    return a * b\n`,
+        }),
+        call('finish', { summary: 'Added multiply.' }),
+        unsure,
+        call('create_file', { path: 'tests/test_multiply.py', content: MULTIPLY_TEST }),
+        call('finish', { summary: 'Added multiply with a test.' }),
+        review(true),
+      ],
+    },
+    farm.v1.TaskKind.FEATURE,
+  );
+  expect(S[result.status!]).toBe('SUCCESS');
+  const toolResults = requests
+    .filter((r) => r.model === 'coder')
+    .at(-1)!
+    .messages.filter((m) => m.role === 'tool')
+    .map((m) => String(m.content));
+  expect(toolResults[1]).toMatch(
+    /^finish refused: the reviewer objected[\s\S]*- calc\.py:9: no test calls multiply\n- the reviewer approved with confidence 0\.2 \(below 0\.5\)/,
+  );
+  expect(result.reviews).toMatchObject([
+    { round: 1, approved: true, belowConfidence: true, confidence: 0.2, findings: [{ file: 'calc.py', line: 9 }] },
+    { round: 2, approved: true, confidence: 0.9 },
+  ]);
+  expect(result.notes).toEqual(
+    expect.arrayContaining([expect.stringMatching(/^review round 1 objections: calc\.py:9: no test calls multiply/)]),
+  );
+  expect(result.verification?.differential).toMatchObject({ base: R.TEST_RUN_FAILED, branch: R.TEST_RUN_PASSED });
 });

@@ -34,6 +34,7 @@ async function runToolStrategy({
       model: services.toolModel!,
       reviewer: services.reviewModel,
       reviewRounds: settings.reviewRounds ?? 2,
+      reviewMinConfidence: settings.reviewMinConfidence,
       prices: settings.prices ?? DEFAULT_MODEL_PRICES,
       contextWindowTokens: settings.contextWindowTokens ?? 100_000,
       redact: run.redact,
@@ -51,7 +52,7 @@ async function runToolStrategy({
       ? [`review: approved in round ${verdicts.length}${verdicts.length > 1 ? ' after objections' : ''}`]
       : ['review: none']),
     ...verdicts
-      .filter((v) => !v.approved)
+      .filter((v) => !v.approved || v.belowConfidence)
       .map((v) => run.redact(`review round ${v.round} objections: ${(v.objections ?? []).join('; ')}`)),
     run.redact(describeVerification(outcome.verification)),
   ];
