@@ -7,7 +7,7 @@ import path from 'node:path';
 import git from 'isomorphic-git';
 import { farm } from '@farm/proto';
 import { Workspace } from './tools/workspace';
-import { describeVerification, isTestFile, narrowTestStep, unverifiedReason } from './verify-change';
+import { describeVerification, isRunnableTest, isTestFile, narrowTestStep, unverifiedReason } from './verify-change';
 
 const K = farm.v1.TaskKind;
 const R = farm.v1.TestRunOutcome;
@@ -17,6 +17,10 @@ test('test files by convention', () => {
   const code = ['calc.py', 'src/testing.ts', 'lib/contest.js', 'latest.py'];
   expect(tests.filter(isTestFile)).toEqual(tests);
   expect(code.filter(isTestFile)).toEqual([]);
+  // Test helpers and data count as tests (a change of only those is tests-only) but are not run on their own.
+  const helpers = ['tests/conftest.py', 'test/support/env.js', 'tests/fixtures/a.py', 'test/data.json'];
+  expect(helpers.filter(isTestFile)).toEqual(helpers);
+  expect([...tests, ...helpers].filter(isRunnableTest)).toEqual(tests);
 });
 
 test.each([
@@ -101,6 +105,13 @@ describe('the differential, run in the sandbox', () => {
     expect(describeVerification(v)).toBe(
       'verification: checks: test passed, lint skipped (eslint is not installed here); differential of test/mul.test.js (`node --test test/mul.test.js`): base failed, branch passed',
     );
+    // A second finish on the same tree reuses the verification; an edit makes a new one.
+    const runs = jest.spyOn(ws, 'runStepsIn');
+    expect(await ws.verify(K.FEATURE, checks)).toEqual(v);
+    expect(runs).not.toHaveBeenCalled();
+    await write('calc.js', 'exports.add = (a, b) => a + b;\nexports.mul = (a, b) => b * a;\n');
+    expect((await ws.verify(K.FEATURE, checks)).differential).toMatchObject({ base: R.TEST_RUN_FAILED });
+    expect(runs).toHaveBeenCalledTimes(2);
     // The base copy is gone; the branch's tree is as it was.
     expect(fs.existsSync(`${root}.base`)).toBe(false);
     expect(fs.readFileSync(path.join(root, 'calc.js'), 'utf8')).toMatch(/mul/);

@@ -15,6 +15,11 @@ const TEST_FILE =
 
 export const isTestFile = (file: string): boolean => TEST_FILE.test(file);
 
+/** Test files a runner runs: not conftest.py, fixtures, helpers or test data under a tests directory. */
+const NOT_RUNNABLE =
+  /(^|\/)conftest\.py$|(^|\/)(fixtures?|support|helpers?|data|__snapshots__)\/|\.(json|txt|md|snap|ya?ml)$/;
+export const isRunnableTest = (file: string): boolean => isTestFile(file) && !NOT_RUNNABLE.test(file);
+
 /** Runners that take test files as arguments; a compound command line is never narrowed. */
 const NARROWABLE = /(^|\s|\/)(pytest|jest|mocha|vitest(\s+run)?|node\s+--test)(\s|$)/;
 
@@ -89,7 +94,7 @@ export interface VerifyInput {
  */
 export async function verifyChange(input: VerifyInput): Promise<farm.v1.IVerification> {
   const live = input.changes.filter((c) => c.change !== 'deleted');
-  const tests = live.filter((c) => isTestFile(c.path)).map((c) => c.path);
+  const tests = live.filter((c) => isRunnableTest(c.path)).map((c) => c.path);
   const testsOnly = input.changes.length > 0 && input.changes.every((c) => isTestFile(c.path));
   const differential = tests.length ? await runDifferential(input, tests) : undefined;
   const verification: farm.v1.IVerification = {

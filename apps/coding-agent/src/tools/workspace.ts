@@ -60,6 +60,8 @@ export class Workspace implements RepositoryChecks {
   private readonly checkArtifacts = new Set<string>();
   /** The last passing check run and the tree it ran on (see treeKey). */
   private lastPass?: { key: string; result: ChecksResult };
+  /** The last verification and the tree (and task kind) it was made for: a finish on the same tree reuses it. */
+  private lastVerification?: { key: string; verification: farm.v1.IVerification };
 
   constructor(private readonly opts: WorkspaceOptions) {
     this.log = opts.log ?? silentLogger;
@@ -95,7 +97,9 @@ export class Workspace implements RepositoryChecks {
 
   /** What verifies the agent's change after `checks` passed on it (see verifyChange). */
   async verify(kind: farm.v1.TaskKind | null | undefined, checks: ChecksResult): Promise<farm.v1.IVerification> {
-    return verifyChange({
+    const key = `${kind ?? 0}:${await this.treeKey()}`;
+    if (this.lastVerification?.key === key) return structuredClone(this.lastVerification.verification);
+    const verification = await verifyChange({
       kind,
       repoDir: this.opts.root,
       changes: await this.agentChanges(),
@@ -104,6 +108,8 @@ export class Workspace implements RepositoryChecks {
       checks,
       runSteps: (dir, steps) => this.runStepsIn(dir, steps),
     });
+    this.lastVerification = { key, verification: structuredClone(verification) };
+    return verification;
   }
 
   /**
