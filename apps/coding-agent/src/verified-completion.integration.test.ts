@@ -11,9 +11,10 @@ import { createJsonModel, createPatchModel, createToolModel } from '@farm/llm';
 import { silentLogger } from '@farm/runtime';
 import { startScriptedModelServer, type ModelScript, type ScriptStep } from '@farm/scripted-llm';
 import { runCodingTask } from './run-task';
-import { PYTHON_REPO } from '../testing/agent-repos';
+import { NODE_JEST_REPO, PYTHON_REPO } from '../testing/agent-repos';
 
 const S = farm.v1.CommitStatus;
+const NPM_CACHE = path.join(os.homedir(), '.npm');
 const R = farm.v1.TestRunOutcome;
 const RUN = Date.now().toString(36);
 let tmp: string;
@@ -21,6 +22,7 @@ let git: GitHttpServer;
 let n = 0;
 
 beforeAll(async () => {
+  await mkdir(NPM_CACHE, { recursive: true });
   tmp = await mkdtemp(path.join(os.tmpdir(), 'verified-it-'));
   await mkdir(path.join(tmp, 'work'));
   git = await startGitHttpServer({ root: path.join(tmp, 'git') });
@@ -44,9 +46,14 @@ const MULTIPLY_TEST = 'import calc\n\n\ndef test_multiply():\n    assert calc.mu
 const ADD_TEST = 'import calc\n\n\ndef test_add_negative():\n    assert calc.add(-2, 3) == 1\n';
 const SUBTRACT = 'def subtract(a, b):\n    return a - b\n';
 
-async function runTask(script: ModelScript, kind: farm.v1.TaskKind, strategy = farm.v1.AgentStrategy.TOOLS) {
+async function runTask(
+  script: ModelScript,
+  kind: farm.v1.TaskKind,
+  strategy = farm.v1.AgentStrategy.TOOLS,
+  files = PYTHON_REPO,
+) {
   const url = await git.createBareRepo(`verified-${++n}.git`);
-  const baseCommit = await seedBareRepo({ url, files: PYTHON_REPO, message: 'initial' });
+  const baseCommit = await seedBareRepo({ url, files, message: 'initial' });
   const model = await startScriptedModelServer({ script });
   const client = { baseURL: model.baseURL, apiKey: 'k', model: 'coder', maxRetries: 0 };
   const task: farm.v1.ICodingTask = {
@@ -73,6 +80,10 @@ async function runTask(script: ModelScript, kind: farm.v1.TaskKind, strategy = f
         contextBudgetTokens: 2000,
         author: { name: 'agent', email: 'agent@test' },
         trajectoryDir: path.join(tmp, 'trajectories'),
+        // a Node repository's install may use the network, with a package cache shared between tests
+        checkEnv: { npm_config_cache: NPM_CACHE, npm_config_prefer_offline: 'true' },
+        checkWritableDirs: [NPM_CACHE],
+        checkCeilings: { hostNetwork: 'install' },
       },
     });
     const trajectory = (await readFile(path.join(tmp, 'trajectories', `${task.id}.1.jsonl`), 'utf8'))
@@ -221,3 +232,40 @@ test('an unsure approval goes back to the agent with the objections by file and 
   );
   expect(result.verification?.differential).toMatchObject({ base: R.TEST_RUN_FAILED, branch: R.TEST_RUN_PASSED });
 });
+
+test('a Node repository (jest via its npm test script): the whole test step runs on the base with the new test, and fails there', async () => {
+  const FAREWELL_TEST = `'use strict';\nconst { farewell } = require('./greet');\n\ntest('says goodbye', () => {\n  expect(farewell('Ada')).toBe('Goodbye, Ada');\n});\n`;
+  const { result } = await runTask(
+    {
+      chat: [
+        call('edit_file', {
+          path: 'src/greet.js',
+          old_text: 'module.exports = { greet };',
+          new_text:
+            "function farewell(name) {\n  return 'Goodbye, ' + name;\n}\n\nmodule.exports = { greet, farewell };",
+        }),
+        call('create_file', { path: 'src/farewell.test.js', content: FAREWELL_TEST }),
+        call('run_checks'),
+        call('finish', { summary: 'Added farewell with a test.' }),
+        review(true),
+      ],
+    },
+    farm.v1.TaskKind.FEATURE,
+    farm.v1.AgentStrategy.TOOLS,
+    NODE_JEST_REPO,
+  );
+  expect([S[result.status!], failedStepName(result.failedStep)]).toEqual(['SUCCESS', '']);
+  expect(result.verification).toMatchObject({
+    checks: [
+      { name: 'install', ok: true },
+      { name: 'test', run: 'npm run --silent test', ok: true },
+    ],
+    differential: {
+      testFiles: ['src/farewell.test.js'],
+      command: 'npm run --silent test',
+      narrowed: false,
+      base: R.TEST_RUN_FAILED,
+      branch: R.TEST_RUN_PASSED,
+    },
+  });
+}, 180_000);
