@@ -2,6 +2,7 @@
 // GET /v1/change-requests/{id} returns getRequest as is).
 import { migrate, type SqlStore } from '@farm/store';
 import { testPgliteStore } from '@farm/store/testing';
+import { apiDocument } from './api-document';
 import { applyUpdates, getRequest } from './request-store';
 import { orchestratorMigrations } from './schema';
 import { taskAccountingMigrations } from './task-accounting';
@@ -33,4 +34,8 @@ test("a task's verification is stored and shown with it; a task without one show
     ['t2', undefined],
   ]);
   expect(found?.tasks[1]).not.toHaveProperty('verification');
+  // As the API documents it: both task entries are valid TaskSummary objects.
+  const check = apiDocument().schema('TaskSummary');
+  expect(found!.tasks.map((t) => check(t))).toEqual([[], []]);
+  expect(check({ ...found!.tasks[0], verification: { differential: { base: 'RED' } } })).not.toEqual([]);
 });
