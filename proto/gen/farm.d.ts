@@ -1512,6 +1512,18 @@ export namespace farm {
 
             /** ReviewVerdict round */
             round?: (number|null);
+
+            /** ReviewVerdict findings */
+            findings?: (farm.v1.IReviewObjection[]|null);
+
+            /** ReviewVerdict confidence */
+            confidence?: (number|null);
+
+            /** ReviewVerdict belowConfidence */
+            belowConfidence?: (boolean|null);
+
+            /** ReviewVerdict acceptedUnverified */
+            acceptedUnverified?: (boolean|null);
         }
 
         /** Represents a ReviewVerdict. */
@@ -1531,6 +1543,18 @@ export namespace farm {
 
             /** ReviewVerdict round. */
             public round: number;
+
+            /** ReviewVerdict findings. */
+            public findings: farm.v1.IReviewObjection[];
+
+            /** ReviewVerdict confidence. */
+            public confidence: number;
+
+            /** ReviewVerdict belowConfidence. */
+            public belowConfidence: boolean;
+
+            /** ReviewVerdict acceptedUnverified. */
+            public acceptedUnverified: boolean;
 
             /**
              * Creates a new ReviewVerdict instance using the specified properties.
@@ -1604,6 +1628,115 @@ export namespace farm {
 
             /**
              * Gets the default type url for ReviewVerdict
+             * @param [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns The default type url
+             */
+            public static getTypeUrl(typeUrlPrefix?: string): string;
+        }
+
+        /** Properties of a ReviewObjection. */
+        interface IReviewObjection {
+
+            /** ReviewObjection file */
+            file?: (string|null);
+
+            /** ReviewObjection line */
+            line?: (number|null);
+
+            /** ReviewObjection text */
+            text?: (string|null);
+        }
+
+        /** Represents a ReviewObjection. */
+        class ReviewObjection implements IReviewObjection {
+
+            /**
+             * Constructs a new ReviewObjection.
+             * @param [p] Properties to set
+             */
+            constructor(p?: farm.v1.IReviewObjection);
+
+            /** ReviewObjection file. */
+            public file: string;
+
+            /** ReviewObjection line. */
+            public line: number;
+
+            /** ReviewObjection text. */
+            public text: string;
+
+            /**
+             * Creates a new ReviewObjection instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns ReviewObjection instance
+             */
+            public static create(properties?: farm.v1.IReviewObjection): farm.v1.ReviewObjection;
+
+            /**
+             * Encodes the specified ReviewObjection message. Does not implicitly {@link farm.v1.ReviewObjection.verify|verify} messages.
+             * @param m ReviewObjection message or plain object to encode
+             * @param [w] Writer to encode to
+             * @returns Writer
+             */
+            public static encode(m: farm.v1.IReviewObjection, w?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified ReviewObjection message, length delimited. Does not implicitly {@link farm.v1.ReviewObjection.verify|verify} messages.
+             * @param message ReviewObjection message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            public static encodeDelimited(message: farm.v1.IReviewObjection, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a ReviewObjection message from the specified reader or buffer.
+             * @param r Reader or buffer to decode from
+             * @param [l] Message length if known beforehand
+             * @returns ReviewObjection
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decode(r: ($protobuf.Reader|Uint8Array), l?: number): farm.v1.ReviewObjection;
+
+            /**
+             * Decodes a ReviewObjection message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns ReviewObjection
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): farm.v1.ReviewObjection;
+
+            /**
+             * Verifies a ReviewObjection message.
+             * @param m Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            public static verify(m: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a ReviewObjection message from a plain object. Also converts values to their respective internal types.
+             * @param d Plain object
+             * @returns ReviewObjection
+             */
+            public static fromObject(d: { [k: string]: any }): farm.v1.ReviewObjection;
+
+            /**
+             * Creates a plain object from a ReviewObjection message. Also converts values to other types if specified.
+             * @param m ReviewObjection
+             * @param [o] Conversion options
+             * @returns Plain object
+             */
+            public static toObject(m: farm.v1.ReviewObjection, o?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this ReviewObjection to JSON.
+             * @returns JSON object
+             */
+            public toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the default type url for ReviewObjection
              * @param [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
              * @returns The default type url
              */
@@ -1960,7 +2093,391 @@ export namespace farm {
             STEP_AGENT_DIED = 12,
             STEP_DEADLINE = 13,
             STEP_COST_CAP = 14,
-            STEP_LAUNCH = 15
+            STEP_LAUNCH = 15,
+            STEP_VERIFY = 16
+        }
+
+        /** Properties of a VerifiedCheck. */
+        interface IVerifiedCheck {
+
+            /** VerifiedCheck name */
+            name?: (string|null);
+
+            /** VerifiedCheck run */
+            run?: (string|null);
+
+            /** VerifiedCheck ok */
+            ok?: (boolean|null);
+
+            /** VerifiedCheck skipped */
+            skipped?: (boolean|null);
+
+            /** VerifiedCheck foundNothing */
+            foundNothing?: (boolean|null);
+
+            /** VerifiedCheck reason */
+            reason?: (string|null);
+        }
+
+        /** Represents a VerifiedCheck. */
+        class VerifiedCheck implements IVerifiedCheck {
+
+            /**
+             * Constructs a new VerifiedCheck.
+             * @param [p] Properties to set
+             */
+            constructor(p?: farm.v1.IVerifiedCheck);
+
+            /** VerifiedCheck name. */
+            public name: string;
+
+            /** VerifiedCheck run. */
+            public run: string;
+
+            /** VerifiedCheck ok. */
+            public ok: boolean;
+
+            /** VerifiedCheck skipped. */
+            public skipped: boolean;
+
+            /** VerifiedCheck foundNothing. */
+            public foundNothing: boolean;
+
+            /** VerifiedCheck reason. */
+            public reason: string;
+
+            /**
+             * Creates a new VerifiedCheck instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns VerifiedCheck instance
+             */
+            public static create(properties?: farm.v1.IVerifiedCheck): farm.v1.VerifiedCheck;
+
+            /**
+             * Encodes the specified VerifiedCheck message. Does not implicitly {@link farm.v1.VerifiedCheck.verify|verify} messages.
+             * @param m VerifiedCheck message or plain object to encode
+             * @param [w] Writer to encode to
+             * @returns Writer
+             */
+            public static encode(m: farm.v1.IVerifiedCheck, w?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified VerifiedCheck message, length delimited. Does not implicitly {@link farm.v1.VerifiedCheck.verify|verify} messages.
+             * @param message VerifiedCheck message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            public static encodeDelimited(message: farm.v1.IVerifiedCheck, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a VerifiedCheck message from the specified reader or buffer.
+             * @param r Reader or buffer to decode from
+             * @param [l] Message length if known beforehand
+             * @returns VerifiedCheck
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decode(r: ($protobuf.Reader|Uint8Array), l?: number): farm.v1.VerifiedCheck;
+
+            /**
+             * Decodes a VerifiedCheck message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns VerifiedCheck
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): farm.v1.VerifiedCheck;
+
+            /**
+             * Verifies a VerifiedCheck message.
+             * @param m Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            public static verify(m: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a VerifiedCheck message from a plain object. Also converts values to their respective internal types.
+             * @param d Plain object
+             * @returns VerifiedCheck
+             */
+            public static fromObject(d: { [k: string]: any }): farm.v1.VerifiedCheck;
+
+            /**
+             * Creates a plain object from a VerifiedCheck message. Also converts values to other types if specified.
+             * @param m VerifiedCheck
+             * @param [o] Conversion options
+             * @returns Plain object
+             */
+            public static toObject(m: farm.v1.VerifiedCheck, o?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this VerifiedCheck to JSON.
+             * @returns JSON object
+             */
+            public toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the default type url for VerifiedCheck
+             * @param [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns The default type url
+             */
+            public static getTypeUrl(typeUrlPrefix?: string): string;
+        }
+
+        /** TestRunOutcome enum. */
+        enum TestRunOutcome {
+            TEST_RUN_OUTCOME_UNSPECIFIED = 0,
+            TEST_RUN_PASSED = 1,
+            TEST_RUN_FAILED = 2,
+            TEST_RUN_NOT_RUN = 3
+        }
+
+        /** Properties of a Differential. */
+        interface IDifferential {
+
+            /** Differential testFiles */
+            testFiles?: (string[]|null);
+
+            /** Differential command */
+            command?: (string|null);
+
+            /** Differential narrowed */
+            narrowed?: (boolean|null);
+
+            /** Differential base */
+            base?: (farm.v1.TestRunOutcome|null);
+
+            /** Differential branch */
+            branch?: (farm.v1.TestRunOutcome|null);
+
+            /** Differential reason */
+            reason?: (string|null);
+        }
+
+        /** Represents a Differential. */
+        class Differential implements IDifferential {
+
+            /**
+             * Constructs a new Differential.
+             * @param [p] Properties to set
+             */
+            constructor(p?: farm.v1.IDifferential);
+
+            /** Differential testFiles. */
+            public testFiles: string[];
+
+            /** Differential command. */
+            public command: string;
+
+            /** Differential narrowed. */
+            public narrowed: boolean;
+
+            /** Differential base. */
+            public base: farm.v1.TestRunOutcome;
+
+            /** Differential branch. */
+            public branch: farm.v1.TestRunOutcome;
+
+            /** Differential reason. */
+            public reason: string;
+
+            /**
+             * Creates a new Differential instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns Differential instance
+             */
+            public static create(properties?: farm.v1.IDifferential): farm.v1.Differential;
+
+            /**
+             * Encodes the specified Differential message. Does not implicitly {@link farm.v1.Differential.verify|verify} messages.
+             * @param m Differential message or plain object to encode
+             * @param [w] Writer to encode to
+             * @returns Writer
+             */
+            public static encode(m: farm.v1.IDifferential, w?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified Differential message, length delimited. Does not implicitly {@link farm.v1.Differential.verify|verify} messages.
+             * @param message Differential message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            public static encodeDelimited(message: farm.v1.IDifferential, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a Differential message from the specified reader or buffer.
+             * @param r Reader or buffer to decode from
+             * @param [l] Message length if known beforehand
+             * @returns Differential
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decode(r: ($protobuf.Reader|Uint8Array), l?: number): farm.v1.Differential;
+
+            /**
+             * Decodes a Differential message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns Differential
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): farm.v1.Differential;
+
+            /**
+             * Verifies a Differential message.
+             * @param m Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            public static verify(m: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a Differential message from a plain object. Also converts values to their respective internal types.
+             * @param d Plain object
+             * @returns Differential
+             */
+            public static fromObject(d: { [k: string]: any }): farm.v1.Differential;
+
+            /**
+             * Creates a plain object from a Differential message. Also converts values to other types if specified.
+             * @param m Differential
+             * @param [o] Conversion options
+             * @returns Plain object
+             */
+            public static toObject(m: farm.v1.Differential, o?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this Differential to JSON.
+             * @returns JSON object
+             */
+            public toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the default type url for Differential
+             * @param [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns The default type url
+             */
+            public static getTypeUrl(typeUrlPrefix?: string): string;
+        }
+
+        /** Properties of a Verification. */
+        interface IVerification {
+
+            /** Verification checks */
+            checks?: (farm.v1.IVerifiedCheck[]|null);
+
+            /** Verification differential */
+            differential?: (farm.v1.IDifferential|null);
+
+            /** Verification testsOnly */
+            testsOnly?: (boolean|null);
+
+            /** Verification unverifiedReason */
+            unverifiedReason?: (string|null);
+
+            /** Verification acceptedByReviewer */
+            acceptedByReviewer?: (boolean|null);
+        }
+
+        /** Represents a Verification. */
+        class Verification implements IVerification {
+
+            /**
+             * Constructs a new Verification.
+             * @param [p] Properties to set
+             */
+            constructor(p?: farm.v1.IVerification);
+
+            /** Verification checks. */
+            public checks: farm.v1.IVerifiedCheck[];
+
+            /** Verification differential. */
+            public differential?: (farm.v1.IDifferential|null);
+
+            /** Verification testsOnly. */
+            public testsOnly: boolean;
+
+            /** Verification unverifiedReason. */
+            public unverifiedReason: string;
+
+            /** Verification acceptedByReviewer. */
+            public acceptedByReviewer: boolean;
+
+            /**
+             * Creates a new Verification instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns Verification instance
+             */
+            public static create(properties?: farm.v1.IVerification): farm.v1.Verification;
+
+            /**
+             * Encodes the specified Verification message. Does not implicitly {@link farm.v1.Verification.verify|verify} messages.
+             * @param m Verification message or plain object to encode
+             * @param [w] Writer to encode to
+             * @returns Writer
+             */
+            public static encode(m: farm.v1.IVerification, w?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified Verification message, length delimited. Does not implicitly {@link farm.v1.Verification.verify|verify} messages.
+             * @param message Verification message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            public static encodeDelimited(message: farm.v1.IVerification, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a Verification message from the specified reader or buffer.
+             * @param r Reader or buffer to decode from
+             * @param [l] Message length if known beforehand
+             * @returns Verification
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decode(r: ($protobuf.Reader|Uint8Array), l?: number): farm.v1.Verification;
+
+            /**
+             * Decodes a Verification message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns Verification
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): farm.v1.Verification;
+
+            /**
+             * Verifies a Verification message.
+             * @param m Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            public static verify(m: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a Verification message from a plain object. Also converts values to their respective internal types.
+             * @param d Plain object
+             * @returns Verification
+             */
+            public static fromObject(d: { [k: string]: any }): farm.v1.Verification;
+
+            /**
+             * Creates a plain object from a Verification message. Also converts values to other types if specified.
+             * @param m Verification
+             * @param [o] Conversion options
+             * @returns Plain object
+             */
+            public static toObject(m: farm.v1.Verification, o?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this Verification to JSON.
+             * @returns JSON object
+             */
+            public toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the default type url for Verification
+             * @param [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns The default type url
+             */
+            public static getTypeUrl(typeUrlPrefix?: string): string;
         }
 
         /** Properties of a CommitResult. */
@@ -2019,6 +2536,9 @@ export namespace farm {
 
             /** CommitResult report */
             report?: (farm.v1.ITaskReport|null);
+
+            /** CommitResult verification */
+            verification?: (farm.v1.IVerification|null);
         }
 
         /** Represents a CommitResult. */
@@ -2083,6 +2603,9 @@ export namespace farm {
 
             /** CommitResult report. */
             public report?: (farm.v1.ITaskReport|null);
+
+            /** CommitResult verification. */
+            public verification?: (farm.v1.IVerification|null);
 
             /**
              * Creates a new CommitResult instance using the specified properties.

@@ -5145,6 +5145,10 @@ $root.farm = (function() {
              * @property {boolean|null} [approved] ReviewVerdict approved
              * @property {Array.<string>|null} [objections] ReviewVerdict objections
              * @property {number|null} [round] ReviewVerdict round
+             * @property {Array.<farm.v1.IReviewObjection>|null} [findings] ReviewVerdict findings
+             * @property {number|null} [confidence] ReviewVerdict confidence
+             * @property {boolean|null} [belowConfidence] ReviewVerdict belowConfidence
+             * @property {boolean|null} [acceptedUnverified] ReviewVerdict acceptedUnverified
              */
 
             /**
@@ -5157,6 +5161,7 @@ $root.farm = (function() {
              */
             function ReviewVerdict(p) {
                 this.objections = [];
+                this.findings = [];
                 if (p)
                     for (var ks = Object.keys(p), i = 0; i < ks.length; ++i)
                         if (p[ks[i]] != null && ks[i] !== "__proto__")
@@ -5186,6 +5191,38 @@ $root.farm = (function() {
              * @instance
              */
             ReviewVerdict.prototype.round = 0;
+
+            /**
+             * ReviewVerdict findings.
+             * @member {Array.<farm.v1.IReviewObjection>} findings
+             * @memberof farm.v1.ReviewVerdict
+             * @instance
+             */
+            ReviewVerdict.prototype.findings = $util.emptyArray;
+
+            /**
+             * ReviewVerdict confidence.
+             * @member {number} confidence
+             * @memberof farm.v1.ReviewVerdict
+             * @instance
+             */
+            ReviewVerdict.prototype.confidence = 0;
+
+            /**
+             * ReviewVerdict belowConfidence.
+             * @member {boolean} belowConfidence
+             * @memberof farm.v1.ReviewVerdict
+             * @instance
+             */
+            ReviewVerdict.prototype.belowConfidence = false;
+
+            /**
+             * ReviewVerdict acceptedUnverified.
+             * @member {boolean} acceptedUnverified
+             * @memberof farm.v1.ReviewVerdict
+             * @instance
+             */
+            ReviewVerdict.prototype.acceptedUnverified = false;
 
             /**
              * Creates a new ReviewVerdict instance using the specified properties.
@@ -5223,6 +5260,16 @@ $root.farm = (function() {
                 }
                 if (m.round != null && Object.hasOwnProperty.call(m, "round"))
                     w.uint32(24).uint32(m.round);
+                if (m.findings != null && m.findings.length) {
+                    for (var i = 0; i < m.findings.length; ++i)
+                        $root.farm.v1.ReviewObjection.encode(m.findings[i], w.uint32(34).fork(), q + 1).ldelim();
+                }
+                if (m.confidence != null && Object.hasOwnProperty.call(m, "confidence"))
+                    w.uint32(41).double(m.confidence);
+                if (m.belowConfidence != null && Object.hasOwnProperty.call(m, "belowConfidence"))
+                    w.uint32(48).bool(m.belowConfidence);
+                if (m.acceptedUnverified != null && Object.hasOwnProperty.call(m, "acceptedUnverified"))
+                    w.uint32(56).bool(m.acceptedUnverified);
                 return w;
             };
 
@@ -5287,6 +5334,24 @@ $root.farm = (function() {
                             m.round = r.uint32();
                             break;
                         }
+                    case 4: {
+                            if (!(m.findings && m.findings.length))
+                                m.findings = [];
+                            m.findings.push($root.farm.v1.ReviewObjection.decode(r, r.uint32(), undefined, n + 1));
+                            break;
+                        }
+                    case 5: {
+                            m.confidence = r.double();
+                            break;
+                        }
+                    case 6: {
+                            m.belowConfidence = r.bool();
+                            break;
+                        }
+                    case 7: {
+                            m.acceptedUnverified = r.bool();
+                            break;
+                        }
                     default:
                         r.skipType(t & 7, n);
                         break;
@@ -5347,6 +5412,29 @@ $root.farm = (function() {
                     if (!$util.isInteger(m.round))
                         return "round: integer expected";
                 }
+                if (m.findings != null && Object.hasOwnProperty.call(m, "findings")) {
+                    if (!Array.isArray(m.findings))
+                        return "findings: array expected";
+                    for (var i = 0; i < m.findings.length; ++i) {
+                        {
+                            var e = $root.farm.v1.ReviewObjection.verify(m.findings[i], n + 1);
+                            if (e)
+                                return "findings." + e;
+                        }
+                    }
+                }
+                if (m.confidence != null && Object.hasOwnProperty.call(m, "confidence")) {
+                    if (typeof m.confidence !== "number")
+                        return "confidence: number expected";
+                }
+                if (m.belowConfidence != null && Object.hasOwnProperty.call(m, "belowConfidence")) {
+                    if (typeof m.belowConfidence !== "boolean")
+                        return "belowConfidence: boolean expected";
+                }
+                if (m.acceptedUnverified != null && Object.hasOwnProperty.call(m, "acceptedUnverified")) {
+                    if (typeof m.acceptedUnverified !== "boolean")
+                        return "acceptedUnverified: boolean expected";
+                }
                 return null;
             };
 
@@ -5382,6 +5470,25 @@ $root.farm = (function() {
                 if (d.round != null) {
                     m.round = d.round >>> 0;
                 }
+                if (d.findings) {
+                    if (!Array.isArray(d.findings))
+                        throw TypeError(".farm.v1.ReviewVerdict.findings: array expected");
+                    m.findings = [];
+                    for (var i = 0; i < d.findings.length; ++i) {
+                        if (!$util.isObject(d.findings[i]))
+                            throw TypeError(".farm.v1.ReviewVerdict.findings: object expected");
+                        m.findings[i] = $root.farm.v1.ReviewObjection.fromObject(d.findings[i], n + 1);
+                    }
+                }
+                if (d.confidence != null) {
+                    m.confidence = Number(d.confidence);
+                }
+                if (d.belowConfidence != null) {
+                    m.belowConfidence = Boolean(d.belowConfidence);
+                }
+                if (d.acceptedUnverified != null) {
+                    m.acceptedUnverified = Boolean(d.acceptedUnverified);
+                }
                 return m;
             };
 
@@ -5404,10 +5511,14 @@ $root.farm = (function() {
                 var d = {};
                 if (o.arrays || o.defaults) {
                     d.objections = [];
+                    d.findings = [];
                 }
                 if (o.defaults) {
                     d.approved = false;
                     d.round = 0;
+                    d.confidence = 0;
+                    d.belowConfidence = false;
+                    d.acceptedUnverified = false;
                 }
                 if (m.approved != null && Object.hasOwnProperty.call(m, "approved")) {
                     d.approved = m.approved;
@@ -5420,6 +5531,21 @@ $root.farm = (function() {
                 }
                 if (m.round != null && Object.hasOwnProperty.call(m, "round")) {
                     d.round = m.round;
+                }
+                if (m.findings && m.findings.length) {
+                    d.findings = [];
+                    for (var j = 0; j < m.findings.length; ++j) {
+                        d.findings[j] = $root.farm.v1.ReviewObjection.toObject(m.findings[j], o, q + 1);
+                    }
+                }
+                if (m.confidence != null && Object.hasOwnProperty.call(m, "confidence")) {
+                    d.confidence = o.json && !isFinite(m.confidence) ? String(m.confidence) : m.confidence;
+                }
+                if (m.belowConfidence != null && Object.hasOwnProperty.call(m, "belowConfidence")) {
+                    d.belowConfidence = m.belowConfidence;
+                }
+                if (m.acceptedUnverified != null && Object.hasOwnProperty.call(m, "acceptedUnverified")) {
+                    d.acceptedUnverified = m.acceptedUnverified;
                 }
                 return d;
             };
@@ -5451,6 +5577,304 @@ $root.farm = (function() {
             };
 
             return ReviewVerdict;
+        })();
+
+        v1.ReviewObjection = (function() {
+
+            /**
+             * Properties of a ReviewObjection.
+             * @memberof farm.v1
+             * @interface IReviewObjection
+             * @property {string|null} [file] ReviewObjection file
+             * @property {number|null} [line] ReviewObjection line
+             * @property {string|null} [text] ReviewObjection text
+             */
+
+            /**
+             * Constructs a new ReviewObjection.
+             * @memberof farm.v1
+             * @classdesc Represents a ReviewObjection.
+             * @implements IReviewObjection
+             * @constructor
+             * @param {farm.v1.IReviewObjection=} [p] Properties to set
+             */
+            function ReviewObjection(p) {
+                if (p)
+                    for (var ks = Object.keys(p), i = 0; i < ks.length; ++i)
+                        if (p[ks[i]] != null && ks[i] !== "__proto__")
+                            this[ks[i]] = p[ks[i]];
+            }
+
+            /**
+             * ReviewObjection file.
+             * @member {string} file
+             * @memberof farm.v1.ReviewObjection
+             * @instance
+             */
+            ReviewObjection.prototype.file = "";
+
+            /**
+             * ReviewObjection line.
+             * @member {number} line
+             * @memberof farm.v1.ReviewObjection
+             * @instance
+             */
+            ReviewObjection.prototype.line = 0;
+
+            /**
+             * ReviewObjection text.
+             * @member {string} text
+             * @memberof farm.v1.ReviewObjection
+             * @instance
+             */
+            ReviewObjection.prototype.text = "";
+
+            /**
+             * Creates a new ReviewObjection instance using the specified properties.
+             * @function create
+             * @memberof farm.v1.ReviewObjection
+             * @static
+             * @param {farm.v1.IReviewObjection=} [properties] Properties to set
+             * @returns {farm.v1.ReviewObjection} ReviewObjection instance
+             */
+            ReviewObjection.create = function create(properties) {
+                return new ReviewObjection(properties);
+            };
+
+            /**
+             * Encodes the specified ReviewObjection message. Does not implicitly {@link farm.v1.ReviewObjection.verify|verify} messages.
+             * @function encode
+             * @memberof farm.v1.ReviewObjection
+             * @static
+             * @param {farm.v1.IReviewObjection} m ReviewObjection message or plain object to encode
+             * @param {$protobuf.Writer} [w] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            ReviewObjection.encode = function encode(m, w, q) {
+                if (!w)
+                    w = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (m.file != null && Object.hasOwnProperty.call(m, "file"))
+                    w.uint32(10).string(m.file);
+                if (m.line != null && Object.hasOwnProperty.call(m, "line"))
+                    w.uint32(16).uint32(m.line);
+                if (m.text != null && Object.hasOwnProperty.call(m, "text"))
+                    w.uint32(26).string(m.text);
+                return w;
+            };
+
+            /**
+             * Encodes the specified ReviewObjection message, length delimited. Does not implicitly {@link farm.v1.ReviewObjection.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof farm.v1.ReviewObjection
+             * @static
+             * @param {farm.v1.IReviewObjection} message ReviewObjection message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            ReviewObjection.encodeDelimited = function encodeDelimited(message, writer) {
+                return this.encode(message, writer && writer.len ? writer.fork() : writer).ldelim();
+            };
+
+            /**
+             * Decodes a ReviewObjection message from the specified reader or buffer.
+             * @function decode
+             * @memberof farm.v1.ReviewObjection
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} r Reader or buffer to decode from
+             * @param {number} [l] Message length if known beforehand
+             * @returns {farm.v1.ReviewObjection} ReviewObjection
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            ReviewObjection.decode = function decode(r, l, e, n) {
+                if (!(r instanceof $Reader))
+                    r = $Reader.create(r);
+                if (n === undefined)
+                    n = 0;
+                if (n > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var c, m;
+                if (l === undefined)
+                    c = r.len;
+                else {
+                    c = r.pos + l;
+                    if (c > r.len)
+                        throw RangeError("index out of range");
+                    l = r.len;
+                    r.len = c;
+                }
+                m = new $root.farm.v1.ReviewObjection();
+                while (r.pos < c) {
+                    var t = r.uint32();
+                    if (t === e)
+                        break;
+                    switch (t >>> 3) {
+                    case 1: {
+                            m.file = r.string();
+                            break;
+                        }
+                    case 2: {
+                            m.line = r.uint32();
+                            break;
+                        }
+                    case 3: {
+                            m.text = r.string();
+                            break;
+                        }
+                    default:
+                        r.skipType(t & 7, n);
+                        break;
+                    }
+                }
+                if (l !== undefined) {
+                    if (r.pos !== c)
+                        throw RangeError("index out of range");
+                    r.len = l;
+                }
+                return m;
+            };
+
+            /**
+             * Decodes a ReviewObjection message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof farm.v1.ReviewObjection
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {farm.v1.ReviewObjection} ReviewObjection
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            ReviewObjection.decodeDelimited = function decodeDelimited(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.uint32());
+            };
+
+            /**
+             * Verifies a ReviewObjection message.
+             * @function verify
+             * @memberof farm.v1.ReviewObjection
+             * @static
+             * @param {Object.<string,*>} m Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            ReviewObjection.verify = function verify(m, n) {
+                if (typeof m !== "object" || m === null)
+                    return "object expected";
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    return "maximum nesting depth exceeded";
+                if (m.file != null && Object.hasOwnProperty.call(m, "file")) {
+                    if (!$util.isString(m.file))
+                        return "file: string expected";
+                }
+                if (m.line != null && Object.hasOwnProperty.call(m, "line")) {
+                    if (!$util.isInteger(m.line))
+                        return "line: integer expected";
+                }
+                if (m.text != null && Object.hasOwnProperty.call(m, "text")) {
+                    if (!$util.isString(m.text))
+                        return "text: string expected";
+                }
+                return null;
+            };
+
+            /**
+             * Creates a ReviewObjection message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof farm.v1.ReviewObjection
+             * @static
+             * @param {Object.<string,*>} d Plain object
+             * @returns {farm.v1.ReviewObjection} ReviewObjection
+             */
+            ReviewObjection.fromObject = function fromObject(d, n) {
+                if (d instanceof $root.farm.v1.ReviewObjection)
+                    return d;
+                if (!$util.isObject(d))
+                    throw TypeError(".farm.v1.ReviewObjection: object expected");
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var m = new $root.farm.v1.ReviewObjection();
+                if (d.file != null) {
+                    m.file = String(d.file);
+                }
+                if (d.line != null) {
+                    m.line = d.line >>> 0;
+                }
+                if (d.text != null) {
+                    m.text = String(d.text);
+                }
+                return m;
+            };
+
+            /**
+             * Creates a plain object from a ReviewObjection message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof farm.v1.ReviewObjection
+             * @static
+             * @param {farm.v1.ReviewObjection} m ReviewObjection
+             * @param {$protobuf.IConversionOptions} [o] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            ReviewObjection.toObject = function toObject(m, o, q) {
+                if (!o)
+                    o = {};
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                var d = {};
+                if (o.defaults) {
+                    d.file = "";
+                    d.line = 0;
+                    d.text = "";
+                }
+                if (m.file != null && Object.hasOwnProperty.call(m, "file")) {
+                    d.file = m.file;
+                }
+                if (m.line != null && Object.hasOwnProperty.call(m, "line")) {
+                    d.line = m.line;
+                }
+                if (m.text != null && Object.hasOwnProperty.call(m, "text")) {
+                    d.text = m.text;
+                }
+                return d;
+            };
+
+            /**
+             * Converts this ReviewObjection to JSON.
+             * @function toJSON
+             * @memberof farm.v1.ReviewObjection
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            ReviewObjection.prototype.toJSON = function toJSON() {
+                return this.constructor.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the default type url for ReviewObjection
+             * @function getTypeUrl
+             * @memberof farm.v1.ReviewObjection
+             * @static
+             * @param {string} [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns {string} The default type url
+             */
+            ReviewObjection.getTypeUrl = function getTypeUrl(typeUrlPrefix) {
+                if (typeUrlPrefix === undefined) {
+                    typeUrlPrefix = "type.googleapis.com";
+                }
+                return typeUrlPrefix + "/farm.v1.ReviewObjection";
+            };
+
+            return ReviewObjection;
         })();
 
         v1.TaskBundle = (function() {
@@ -6422,6 +6846,7 @@ $root.farm = (function() {
          * @property {number} STEP_DEADLINE=13 STEP_DEADLINE value
          * @property {number} STEP_COST_CAP=14 STEP_COST_CAP value
          * @property {number} STEP_LAUNCH=15 STEP_LAUNCH value
+         * @property {number} STEP_VERIFY=16 STEP_VERIFY value
          */
         v1.FailedStep = (function() {
             var valuesById = {}, values = Object.create(valuesById);
@@ -6441,7 +6866,1232 @@ $root.farm = (function() {
             values[valuesById[13] = "STEP_DEADLINE"] = 13;
             values[valuesById[14] = "STEP_COST_CAP"] = 14;
             values[valuesById[15] = "STEP_LAUNCH"] = 15;
+            values[valuesById[16] = "STEP_VERIFY"] = 16;
             return values;
+        })();
+
+        v1.VerifiedCheck = (function() {
+
+            /**
+             * Properties of a VerifiedCheck.
+             * @memberof farm.v1
+             * @interface IVerifiedCheck
+             * @property {string|null} [name] VerifiedCheck name
+             * @property {string|null} [run] VerifiedCheck run
+             * @property {boolean|null} [ok] VerifiedCheck ok
+             * @property {boolean|null} [skipped] VerifiedCheck skipped
+             * @property {boolean|null} [foundNothing] VerifiedCheck foundNothing
+             * @property {string|null} [reason] VerifiedCheck reason
+             */
+
+            /**
+             * Constructs a new VerifiedCheck.
+             * @memberof farm.v1
+             * @classdesc Represents a VerifiedCheck.
+             * @implements IVerifiedCheck
+             * @constructor
+             * @param {farm.v1.IVerifiedCheck=} [p] Properties to set
+             */
+            function VerifiedCheck(p) {
+                if (p)
+                    for (var ks = Object.keys(p), i = 0; i < ks.length; ++i)
+                        if (p[ks[i]] != null && ks[i] !== "__proto__")
+                            this[ks[i]] = p[ks[i]];
+            }
+
+            /**
+             * VerifiedCheck name.
+             * @member {string} name
+             * @memberof farm.v1.VerifiedCheck
+             * @instance
+             */
+            VerifiedCheck.prototype.name = "";
+
+            /**
+             * VerifiedCheck run.
+             * @member {string} run
+             * @memberof farm.v1.VerifiedCheck
+             * @instance
+             */
+            VerifiedCheck.prototype.run = "";
+
+            /**
+             * VerifiedCheck ok.
+             * @member {boolean} ok
+             * @memberof farm.v1.VerifiedCheck
+             * @instance
+             */
+            VerifiedCheck.prototype.ok = false;
+
+            /**
+             * VerifiedCheck skipped.
+             * @member {boolean} skipped
+             * @memberof farm.v1.VerifiedCheck
+             * @instance
+             */
+            VerifiedCheck.prototype.skipped = false;
+
+            /**
+             * VerifiedCheck foundNothing.
+             * @member {boolean} foundNothing
+             * @memberof farm.v1.VerifiedCheck
+             * @instance
+             */
+            VerifiedCheck.prototype.foundNothing = false;
+
+            /**
+             * VerifiedCheck reason.
+             * @member {string} reason
+             * @memberof farm.v1.VerifiedCheck
+             * @instance
+             */
+            VerifiedCheck.prototype.reason = "";
+
+            /**
+             * Creates a new VerifiedCheck instance using the specified properties.
+             * @function create
+             * @memberof farm.v1.VerifiedCheck
+             * @static
+             * @param {farm.v1.IVerifiedCheck=} [properties] Properties to set
+             * @returns {farm.v1.VerifiedCheck} VerifiedCheck instance
+             */
+            VerifiedCheck.create = function create(properties) {
+                return new VerifiedCheck(properties);
+            };
+
+            /**
+             * Encodes the specified VerifiedCheck message. Does not implicitly {@link farm.v1.VerifiedCheck.verify|verify} messages.
+             * @function encode
+             * @memberof farm.v1.VerifiedCheck
+             * @static
+             * @param {farm.v1.IVerifiedCheck} m VerifiedCheck message or plain object to encode
+             * @param {$protobuf.Writer} [w] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            VerifiedCheck.encode = function encode(m, w, q) {
+                if (!w)
+                    w = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (m.name != null && Object.hasOwnProperty.call(m, "name"))
+                    w.uint32(10).string(m.name);
+                if (m.run != null && Object.hasOwnProperty.call(m, "run"))
+                    w.uint32(18).string(m.run);
+                if (m.ok != null && Object.hasOwnProperty.call(m, "ok"))
+                    w.uint32(24).bool(m.ok);
+                if (m.skipped != null && Object.hasOwnProperty.call(m, "skipped"))
+                    w.uint32(32).bool(m.skipped);
+                if (m.foundNothing != null && Object.hasOwnProperty.call(m, "foundNothing"))
+                    w.uint32(40).bool(m.foundNothing);
+                if (m.reason != null && Object.hasOwnProperty.call(m, "reason"))
+                    w.uint32(50).string(m.reason);
+                return w;
+            };
+
+            /**
+             * Encodes the specified VerifiedCheck message, length delimited. Does not implicitly {@link farm.v1.VerifiedCheck.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof farm.v1.VerifiedCheck
+             * @static
+             * @param {farm.v1.IVerifiedCheck} message VerifiedCheck message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            VerifiedCheck.encodeDelimited = function encodeDelimited(message, writer) {
+                return this.encode(message, writer && writer.len ? writer.fork() : writer).ldelim();
+            };
+
+            /**
+             * Decodes a VerifiedCheck message from the specified reader or buffer.
+             * @function decode
+             * @memberof farm.v1.VerifiedCheck
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} r Reader or buffer to decode from
+             * @param {number} [l] Message length if known beforehand
+             * @returns {farm.v1.VerifiedCheck} VerifiedCheck
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            VerifiedCheck.decode = function decode(r, l, e, n) {
+                if (!(r instanceof $Reader))
+                    r = $Reader.create(r);
+                if (n === undefined)
+                    n = 0;
+                if (n > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var c, m;
+                if (l === undefined)
+                    c = r.len;
+                else {
+                    c = r.pos + l;
+                    if (c > r.len)
+                        throw RangeError("index out of range");
+                    l = r.len;
+                    r.len = c;
+                }
+                m = new $root.farm.v1.VerifiedCheck();
+                while (r.pos < c) {
+                    var t = r.uint32();
+                    if (t === e)
+                        break;
+                    switch (t >>> 3) {
+                    case 1: {
+                            m.name = r.string();
+                            break;
+                        }
+                    case 2: {
+                            m.run = r.string();
+                            break;
+                        }
+                    case 3: {
+                            m.ok = r.bool();
+                            break;
+                        }
+                    case 4: {
+                            m.skipped = r.bool();
+                            break;
+                        }
+                    case 5: {
+                            m.foundNothing = r.bool();
+                            break;
+                        }
+                    case 6: {
+                            m.reason = r.string();
+                            break;
+                        }
+                    default:
+                        r.skipType(t & 7, n);
+                        break;
+                    }
+                }
+                if (l !== undefined) {
+                    if (r.pos !== c)
+                        throw RangeError("index out of range");
+                    r.len = l;
+                }
+                return m;
+            };
+
+            /**
+             * Decodes a VerifiedCheck message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof farm.v1.VerifiedCheck
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {farm.v1.VerifiedCheck} VerifiedCheck
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            VerifiedCheck.decodeDelimited = function decodeDelimited(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.uint32());
+            };
+
+            /**
+             * Verifies a VerifiedCheck message.
+             * @function verify
+             * @memberof farm.v1.VerifiedCheck
+             * @static
+             * @param {Object.<string,*>} m Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            VerifiedCheck.verify = function verify(m, n) {
+                if (typeof m !== "object" || m === null)
+                    return "object expected";
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    return "maximum nesting depth exceeded";
+                if (m.name != null && Object.hasOwnProperty.call(m, "name")) {
+                    if (!$util.isString(m.name))
+                        return "name: string expected";
+                }
+                if (m.run != null && Object.hasOwnProperty.call(m, "run")) {
+                    if (!$util.isString(m.run))
+                        return "run: string expected";
+                }
+                if (m.ok != null && Object.hasOwnProperty.call(m, "ok")) {
+                    if (typeof m.ok !== "boolean")
+                        return "ok: boolean expected";
+                }
+                if (m.skipped != null && Object.hasOwnProperty.call(m, "skipped")) {
+                    if (typeof m.skipped !== "boolean")
+                        return "skipped: boolean expected";
+                }
+                if (m.foundNothing != null && Object.hasOwnProperty.call(m, "foundNothing")) {
+                    if (typeof m.foundNothing !== "boolean")
+                        return "foundNothing: boolean expected";
+                }
+                if (m.reason != null && Object.hasOwnProperty.call(m, "reason")) {
+                    if (!$util.isString(m.reason))
+                        return "reason: string expected";
+                }
+                return null;
+            };
+
+            /**
+             * Creates a VerifiedCheck message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof farm.v1.VerifiedCheck
+             * @static
+             * @param {Object.<string,*>} d Plain object
+             * @returns {farm.v1.VerifiedCheck} VerifiedCheck
+             */
+            VerifiedCheck.fromObject = function fromObject(d, n) {
+                if (d instanceof $root.farm.v1.VerifiedCheck)
+                    return d;
+                if (!$util.isObject(d))
+                    throw TypeError(".farm.v1.VerifiedCheck: object expected");
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var m = new $root.farm.v1.VerifiedCheck();
+                if (d.name != null) {
+                    m.name = String(d.name);
+                }
+                if (d.run != null) {
+                    m.run = String(d.run);
+                }
+                if (d.ok != null) {
+                    m.ok = Boolean(d.ok);
+                }
+                if (d.skipped != null) {
+                    m.skipped = Boolean(d.skipped);
+                }
+                if (d.foundNothing != null) {
+                    m.foundNothing = Boolean(d.foundNothing);
+                }
+                if (d.reason != null) {
+                    m.reason = String(d.reason);
+                }
+                return m;
+            };
+
+            /**
+             * Creates a plain object from a VerifiedCheck message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof farm.v1.VerifiedCheck
+             * @static
+             * @param {farm.v1.VerifiedCheck} m VerifiedCheck
+             * @param {$protobuf.IConversionOptions} [o] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            VerifiedCheck.toObject = function toObject(m, o, q) {
+                if (!o)
+                    o = {};
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                var d = {};
+                if (o.defaults) {
+                    d.name = "";
+                    d.run = "";
+                    d.ok = false;
+                    d.skipped = false;
+                    d.foundNothing = false;
+                    d.reason = "";
+                }
+                if (m.name != null && Object.hasOwnProperty.call(m, "name")) {
+                    d.name = m.name;
+                }
+                if (m.run != null && Object.hasOwnProperty.call(m, "run")) {
+                    d.run = m.run;
+                }
+                if (m.ok != null && Object.hasOwnProperty.call(m, "ok")) {
+                    d.ok = m.ok;
+                }
+                if (m.skipped != null && Object.hasOwnProperty.call(m, "skipped")) {
+                    d.skipped = m.skipped;
+                }
+                if (m.foundNothing != null && Object.hasOwnProperty.call(m, "foundNothing")) {
+                    d.foundNothing = m.foundNothing;
+                }
+                if (m.reason != null && Object.hasOwnProperty.call(m, "reason")) {
+                    d.reason = m.reason;
+                }
+                return d;
+            };
+
+            /**
+             * Converts this VerifiedCheck to JSON.
+             * @function toJSON
+             * @memberof farm.v1.VerifiedCheck
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            VerifiedCheck.prototype.toJSON = function toJSON() {
+                return this.constructor.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the default type url for VerifiedCheck
+             * @function getTypeUrl
+             * @memberof farm.v1.VerifiedCheck
+             * @static
+             * @param {string} [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns {string} The default type url
+             */
+            VerifiedCheck.getTypeUrl = function getTypeUrl(typeUrlPrefix) {
+                if (typeUrlPrefix === undefined) {
+                    typeUrlPrefix = "type.googleapis.com";
+                }
+                return typeUrlPrefix + "/farm.v1.VerifiedCheck";
+            };
+
+            return VerifiedCheck;
+        })();
+
+        /**
+         * TestRunOutcome enum.
+         * @name farm.v1.TestRunOutcome
+         * @enum {number}
+         * @property {number} TEST_RUN_OUTCOME_UNSPECIFIED=0 TEST_RUN_OUTCOME_UNSPECIFIED value
+         * @property {number} TEST_RUN_PASSED=1 TEST_RUN_PASSED value
+         * @property {number} TEST_RUN_FAILED=2 TEST_RUN_FAILED value
+         * @property {number} TEST_RUN_NOT_RUN=3 TEST_RUN_NOT_RUN value
+         */
+        v1.TestRunOutcome = (function() {
+            var valuesById = {}, values = Object.create(valuesById);
+            values[valuesById[0] = "TEST_RUN_OUTCOME_UNSPECIFIED"] = 0;
+            values[valuesById[1] = "TEST_RUN_PASSED"] = 1;
+            values[valuesById[2] = "TEST_RUN_FAILED"] = 2;
+            values[valuesById[3] = "TEST_RUN_NOT_RUN"] = 3;
+            return values;
+        })();
+
+        v1.Differential = (function() {
+
+            /**
+             * Properties of a Differential.
+             * @memberof farm.v1
+             * @interface IDifferential
+             * @property {Array.<string>|null} [testFiles] Differential testFiles
+             * @property {string|null} [command] Differential command
+             * @property {boolean|null} [narrowed] Differential narrowed
+             * @property {farm.v1.TestRunOutcome|null} [base] Differential base
+             * @property {farm.v1.TestRunOutcome|null} [branch] Differential branch
+             * @property {string|null} [reason] Differential reason
+             */
+
+            /**
+             * Constructs a new Differential.
+             * @memberof farm.v1
+             * @classdesc Represents a Differential.
+             * @implements IDifferential
+             * @constructor
+             * @param {farm.v1.IDifferential=} [p] Properties to set
+             */
+            function Differential(p) {
+                this.testFiles = [];
+                if (p)
+                    for (var ks = Object.keys(p), i = 0; i < ks.length; ++i)
+                        if (p[ks[i]] != null && ks[i] !== "__proto__")
+                            this[ks[i]] = p[ks[i]];
+            }
+
+            /**
+             * Differential testFiles.
+             * @member {Array.<string>} testFiles
+             * @memberof farm.v1.Differential
+             * @instance
+             */
+            Differential.prototype.testFiles = $util.emptyArray;
+
+            /**
+             * Differential command.
+             * @member {string} command
+             * @memberof farm.v1.Differential
+             * @instance
+             */
+            Differential.prototype.command = "";
+
+            /**
+             * Differential narrowed.
+             * @member {boolean} narrowed
+             * @memberof farm.v1.Differential
+             * @instance
+             */
+            Differential.prototype.narrowed = false;
+
+            /**
+             * Differential base.
+             * @member {farm.v1.TestRunOutcome} base
+             * @memberof farm.v1.Differential
+             * @instance
+             */
+            Differential.prototype.base = 0;
+
+            /**
+             * Differential branch.
+             * @member {farm.v1.TestRunOutcome} branch
+             * @memberof farm.v1.Differential
+             * @instance
+             */
+            Differential.prototype.branch = 0;
+
+            /**
+             * Differential reason.
+             * @member {string} reason
+             * @memberof farm.v1.Differential
+             * @instance
+             */
+            Differential.prototype.reason = "";
+
+            /**
+             * Creates a new Differential instance using the specified properties.
+             * @function create
+             * @memberof farm.v1.Differential
+             * @static
+             * @param {farm.v1.IDifferential=} [properties] Properties to set
+             * @returns {farm.v1.Differential} Differential instance
+             */
+            Differential.create = function create(properties) {
+                return new Differential(properties);
+            };
+
+            /**
+             * Encodes the specified Differential message. Does not implicitly {@link farm.v1.Differential.verify|verify} messages.
+             * @function encode
+             * @memberof farm.v1.Differential
+             * @static
+             * @param {farm.v1.IDifferential} m Differential message or plain object to encode
+             * @param {$protobuf.Writer} [w] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            Differential.encode = function encode(m, w, q) {
+                if (!w)
+                    w = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (m.testFiles != null && m.testFiles.length) {
+                    for (var i = 0; i < m.testFiles.length; ++i)
+                        w.uint32(10).string(m.testFiles[i]);
+                }
+                if (m.command != null && Object.hasOwnProperty.call(m, "command"))
+                    w.uint32(18).string(m.command);
+                if (m.narrowed != null && Object.hasOwnProperty.call(m, "narrowed"))
+                    w.uint32(24).bool(m.narrowed);
+                if (m.base != null && Object.hasOwnProperty.call(m, "base"))
+                    w.uint32(32).int32(m.base);
+                if (m.branch != null && Object.hasOwnProperty.call(m, "branch"))
+                    w.uint32(40).int32(m.branch);
+                if (m.reason != null && Object.hasOwnProperty.call(m, "reason"))
+                    w.uint32(50).string(m.reason);
+                return w;
+            };
+
+            /**
+             * Encodes the specified Differential message, length delimited. Does not implicitly {@link farm.v1.Differential.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof farm.v1.Differential
+             * @static
+             * @param {farm.v1.IDifferential} message Differential message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            Differential.encodeDelimited = function encodeDelimited(message, writer) {
+                return this.encode(message, writer && writer.len ? writer.fork() : writer).ldelim();
+            };
+
+            /**
+             * Decodes a Differential message from the specified reader or buffer.
+             * @function decode
+             * @memberof farm.v1.Differential
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} r Reader or buffer to decode from
+             * @param {number} [l] Message length if known beforehand
+             * @returns {farm.v1.Differential} Differential
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            Differential.decode = function decode(r, l, e, n) {
+                if (!(r instanceof $Reader))
+                    r = $Reader.create(r);
+                if (n === undefined)
+                    n = 0;
+                if (n > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var c, m;
+                if (l === undefined)
+                    c = r.len;
+                else {
+                    c = r.pos + l;
+                    if (c > r.len)
+                        throw RangeError("index out of range");
+                    l = r.len;
+                    r.len = c;
+                }
+                m = new $root.farm.v1.Differential();
+                while (r.pos < c) {
+                    var t = r.uint32();
+                    if (t === e)
+                        break;
+                    switch (t >>> 3) {
+                    case 1: {
+                            if (!(m.testFiles && m.testFiles.length))
+                                m.testFiles = [];
+                            m.testFiles.push(r.string());
+                            break;
+                        }
+                    case 2: {
+                            m.command = r.string();
+                            break;
+                        }
+                    case 3: {
+                            m.narrowed = r.bool();
+                            break;
+                        }
+                    case 4: {
+                            m.base = r.int32();
+                            break;
+                        }
+                    case 5: {
+                            m.branch = r.int32();
+                            break;
+                        }
+                    case 6: {
+                            m.reason = r.string();
+                            break;
+                        }
+                    default:
+                        r.skipType(t & 7, n);
+                        break;
+                    }
+                }
+                if (l !== undefined) {
+                    if (r.pos !== c)
+                        throw RangeError("index out of range");
+                    r.len = l;
+                }
+                return m;
+            };
+
+            /**
+             * Decodes a Differential message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof farm.v1.Differential
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {farm.v1.Differential} Differential
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            Differential.decodeDelimited = function decodeDelimited(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.uint32());
+            };
+
+            /**
+             * Verifies a Differential message.
+             * @function verify
+             * @memberof farm.v1.Differential
+             * @static
+             * @param {Object.<string,*>} m Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            Differential.verify = function verify(m, n) {
+                if (typeof m !== "object" || m === null)
+                    return "object expected";
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    return "maximum nesting depth exceeded";
+                if (m.testFiles != null && Object.hasOwnProperty.call(m, "testFiles")) {
+                    if (!Array.isArray(m.testFiles))
+                        return "testFiles: array expected";
+                    for (var i = 0; i < m.testFiles.length; ++i) {
+                        if (!$util.isString(m.testFiles[i]))
+                            return "testFiles: string[] expected";
+                    }
+                }
+                if (m.command != null && Object.hasOwnProperty.call(m, "command")) {
+                    if (!$util.isString(m.command))
+                        return "command: string expected";
+                }
+                if (m.narrowed != null && Object.hasOwnProperty.call(m, "narrowed")) {
+                    if (typeof m.narrowed !== "boolean")
+                        return "narrowed: boolean expected";
+                }
+                if (m.base != null && Object.hasOwnProperty.call(m, "base")) {
+                    switch (m.base) {
+                    default:
+                        return "base: enum value expected";
+                    case 0:
+                    case 1:
+                    case 2:
+                    case 3:
+                        break;
+                    }
+                }
+                if (m.branch != null && Object.hasOwnProperty.call(m, "branch")) {
+                    switch (m.branch) {
+                    default:
+                        return "branch: enum value expected";
+                    case 0:
+                    case 1:
+                    case 2:
+                    case 3:
+                        break;
+                    }
+                }
+                if (m.reason != null && Object.hasOwnProperty.call(m, "reason")) {
+                    if (!$util.isString(m.reason))
+                        return "reason: string expected";
+                }
+                return null;
+            };
+
+            /**
+             * Creates a Differential message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof farm.v1.Differential
+             * @static
+             * @param {Object.<string,*>} d Plain object
+             * @returns {farm.v1.Differential} Differential
+             */
+            Differential.fromObject = function fromObject(d, n) {
+                if (d instanceof $root.farm.v1.Differential)
+                    return d;
+                if (!$util.isObject(d))
+                    throw TypeError(".farm.v1.Differential: object expected");
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var m = new $root.farm.v1.Differential();
+                if (d.testFiles) {
+                    if (!Array.isArray(d.testFiles))
+                        throw TypeError(".farm.v1.Differential.testFiles: array expected");
+                    m.testFiles = [];
+                    for (var i = 0; i < d.testFiles.length; ++i) {
+                        m.testFiles[i] = String(d.testFiles[i]);
+                    }
+                }
+                if (d.command != null) {
+                    m.command = String(d.command);
+                }
+                if (d.narrowed != null) {
+                    m.narrowed = Boolean(d.narrowed);
+                }
+                switch (d.base) {
+                default:
+                    if (typeof d.base === "number") {
+                        m.base = d.base;
+                        break;
+                    }
+                    break;
+                case "TEST_RUN_OUTCOME_UNSPECIFIED":
+                case 0:
+                    m.base = 0;
+                    break;
+                case "TEST_RUN_PASSED":
+                case 1:
+                    m.base = 1;
+                    break;
+                case "TEST_RUN_FAILED":
+                case 2:
+                    m.base = 2;
+                    break;
+                case "TEST_RUN_NOT_RUN":
+                case 3:
+                    m.base = 3;
+                    break;
+                }
+                switch (d.branch) {
+                default:
+                    if (typeof d.branch === "number") {
+                        m.branch = d.branch;
+                        break;
+                    }
+                    break;
+                case "TEST_RUN_OUTCOME_UNSPECIFIED":
+                case 0:
+                    m.branch = 0;
+                    break;
+                case "TEST_RUN_PASSED":
+                case 1:
+                    m.branch = 1;
+                    break;
+                case "TEST_RUN_FAILED":
+                case 2:
+                    m.branch = 2;
+                    break;
+                case "TEST_RUN_NOT_RUN":
+                case 3:
+                    m.branch = 3;
+                    break;
+                }
+                if (d.reason != null) {
+                    m.reason = String(d.reason);
+                }
+                return m;
+            };
+
+            /**
+             * Creates a plain object from a Differential message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof farm.v1.Differential
+             * @static
+             * @param {farm.v1.Differential} m Differential
+             * @param {$protobuf.IConversionOptions} [o] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            Differential.toObject = function toObject(m, o, q) {
+                if (!o)
+                    o = {};
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                var d = {};
+                if (o.arrays || o.defaults) {
+                    d.testFiles = [];
+                }
+                if (o.defaults) {
+                    d.command = "";
+                    d.narrowed = false;
+                    d.base = o.enums === String ? "TEST_RUN_OUTCOME_UNSPECIFIED" : 0;
+                    d.branch = o.enums === String ? "TEST_RUN_OUTCOME_UNSPECIFIED" : 0;
+                    d.reason = "";
+                }
+                if (m.testFiles && m.testFiles.length) {
+                    d.testFiles = [];
+                    for (var j = 0; j < m.testFiles.length; ++j) {
+                        d.testFiles[j] = m.testFiles[j];
+                    }
+                }
+                if (m.command != null && Object.hasOwnProperty.call(m, "command")) {
+                    d.command = m.command;
+                }
+                if (m.narrowed != null && Object.hasOwnProperty.call(m, "narrowed")) {
+                    d.narrowed = m.narrowed;
+                }
+                if (m.base != null && Object.hasOwnProperty.call(m, "base")) {
+                    d.base = o.enums === String ? $root.farm.v1.TestRunOutcome[m.base] === undefined ? m.base : $root.farm.v1.TestRunOutcome[m.base] : m.base;
+                }
+                if (m.branch != null && Object.hasOwnProperty.call(m, "branch")) {
+                    d.branch = o.enums === String ? $root.farm.v1.TestRunOutcome[m.branch] === undefined ? m.branch : $root.farm.v1.TestRunOutcome[m.branch] : m.branch;
+                }
+                if (m.reason != null && Object.hasOwnProperty.call(m, "reason")) {
+                    d.reason = m.reason;
+                }
+                return d;
+            };
+
+            /**
+             * Converts this Differential to JSON.
+             * @function toJSON
+             * @memberof farm.v1.Differential
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            Differential.prototype.toJSON = function toJSON() {
+                return this.constructor.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the default type url for Differential
+             * @function getTypeUrl
+             * @memberof farm.v1.Differential
+             * @static
+             * @param {string} [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns {string} The default type url
+             */
+            Differential.getTypeUrl = function getTypeUrl(typeUrlPrefix) {
+                if (typeUrlPrefix === undefined) {
+                    typeUrlPrefix = "type.googleapis.com";
+                }
+                return typeUrlPrefix + "/farm.v1.Differential";
+            };
+
+            return Differential;
+        })();
+
+        v1.Verification = (function() {
+
+            /**
+             * Properties of a Verification.
+             * @memberof farm.v1
+             * @interface IVerification
+             * @property {Array.<farm.v1.IVerifiedCheck>|null} [checks] Verification checks
+             * @property {farm.v1.IDifferential|null} [differential] Verification differential
+             * @property {boolean|null} [testsOnly] Verification testsOnly
+             * @property {string|null} [unverifiedReason] Verification unverifiedReason
+             * @property {boolean|null} [acceptedByReviewer] Verification acceptedByReviewer
+             */
+
+            /**
+             * Constructs a new Verification.
+             * @memberof farm.v1
+             * @classdesc Represents a Verification.
+             * @implements IVerification
+             * @constructor
+             * @param {farm.v1.IVerification=} [p] Properties to set
+             */
+            function Verification(p) {
+                this.checks = [];
+                if (p)
+                    for (var ks = Object.keys(p), i = 0; i < ks.length; ++i)
+                        if (p[ks[i]] != null && ks[i] !== "__proto__")
+                            this[ks[i]] = p[ks[i]];
+            }
+
+            /**
+             * Verification checks.
+             * @member {Array.<farm.v1.IVerifiedCheck>} checks
+             * @memberof farm.v1.Verification
+             * @instance
+             */
+            Verification.prototype.checks = $util.emptyArray;
+
+            /**
+             * Verification differential.
+             * @member {farm.v1.IDifferential|null|undefined} differential
+             * @memberof farm.v1.Verification
+             * @instance
+             */
+            Verification.prototype.differential = null;
+
+            /**
+             * Verification testsOnly.
+             * @member {boolean} testsOnly
+             * @memberof farm.v1.Verification
+             * @instance
+             */
+            Verification.prototype.testsOnly = false;
+
+            /**
+             * Verification unverifiedReason.
+             * @member {string} unverifiedReason
+             * @memberof farm.v1.Verification
+             * @instance
+             */
+            Verification.prototype.unverifiedReason = "";
+
+            /**
+             * Verification acceptedByReviewer.
+             * @member {boolean} acceptedByReviewer
+             * @memberof farm.v1.Verification
+             * @instance
+             */
+            Verification.prototype.acceptedByReviewer = false;
+
+            /**
+             * Creates a new Verification instance using the specified properties.
+             * @function create
+             * @memberof farm.v1.Verification
+             * @static
+             * @param {farm.v1.IVerification=} [properties] Properties to set
+             * @returns {farm.v1.Verification} Verification instance
+             */
+            Verification.create = function create(properties) {
+                return new Verification(properties);
+            };
+
+            /**
+             * Encodes the specified Verification message. Does not implicitly {@link farm.v1.Verification.verify|verify} messages.
+             * @function encode
+             * @memberof farm.v1.Verification
+             * @static
+             * @param {farm.v1.IVerification} m Verification message or plain object to encode
+             * @param {$protobuf.Writer} [w] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            Verification.encode = function encode(m, w, q) {
+                if (!w)
+                    w = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (m.checks != null && m.checks.length) {
+                    for (var i = 0; i < m.checks.length; ++i)
+                        $root.farm.v1.VerifiedCheck.encode(m.checks[i], w.uint32(10).fork(), q + 1).ldelim();
+                }
+                if (m.differential != null && Object.hasOwnProperty.call(m, "differential"))
+                    $root.farm.v1.Differential.encode(m.differential, w.uint32(18).fork(), q + 1).ldelim();
+                if (m.testsOnly != null && Object.hasOwnProperty.call(m, "testsOnly"))
+                    w.uint32(24).bool(m.testsOnly);
+                if (m.unverifiedReason != null && Object.hasOwnProperty.call(m, "unverifiedReason"))
+                    w.uint32(34).string(m.unverifiedReason);
+                if (m.acceptedByReviewer != null && Object.hasOwnProperty.call(m, "acceptedByReviewer"))
+                    w.uint32(40).bool(m.acceptedByReviewer);
+                return w;
+            };
+
+            /**
+             * Encodes the specified Verification message, length delimited. Does not implicitly {@link farm.v1.Verification.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof farm.v1.Verification
+             * @static
+             * @param {farm.v1.IVerification} message Verification message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            Verification.encodeDelimited = function encodeDelimited(message, writer) {
+                return this.encode(message, writer && writer.len ? writer.fork() : writer).ldelim();
+            };
+
+            /**
+             * Decodes a Verification message from the specified reader or buffer.
+             * @function decode
+             * @memberof farm.v1.Verification
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} r Reader or buffer to decode from
+             * @param {number} [l] Message length if known beforehand
+             * @returns {farm.v1.Verification} Verification
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            Verification.decode = function decode(r, l, e, n) {
+                if (!(r instanceof $Reader))
+                    r = $Reader.create(r);
+                if (n === undefined)
+                    n = 0;
+                if (n > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var c, m;
+                if (l === undefined)
+                    c = r.len;
+                else {
+                    c = r.pos + l;
+                    if (c > r.len)
+                        throw RangeError("index out of range");
+                    l = r.len;
+                    r.len = c;
+                }
+                m = new $root.farm.v1.Verification();
+                while (r.pos < c) {
+                    var t = r.uint32();
+                    if (t === e)
+                        break;
+                    switch (t >>> 3) {
+                    case 1: {
+                            if (!(m.checks && m.checks.length))
+                                m.checks = [];
+                            m.checks.push($root.farm.v1.VerifiedCheck.decode(r, r.uint32(), undefined, n + 1));
+                            break;
+                        }
+                    case 2: {
+                            m.differential = $root.farm.v1.Differential.decode(r, r.uint32(), undefined, n + 1);
+                            break;
+                        }
+                    case 3: {
+                            m.testsOnly = r.bool();
+                            break;
+                        }
+                    case 4: {
+                            m.unverifiedReason = r.string();
+                            break;
+                        }
+                    case 5: {
+                            m.acceptedByReviewer = r.bool();
+                            break;
+                        }
+                    default:
+                        r.skipType(t & 7, n);
+                        break;
+                    }
+                }
+                if (l !== undefined) {
+                    if (r.pos !== c)
+                        throw RangeError("index out of range");
+                    r.len = l;
+                }
+                return m;
+            };
+
+            /**
+             * Decodes a Verification message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof farm.v1.Verification
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {farm.v1.Verification} Verification
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            Verification.decodeDelimited = function decodeDelimited(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.uint32());
+            };
+
+            /**
+             * Verifies a Verification message.
+             * @function verify
+             * @memberof farm.v1.Verification
+             * @static
+             * @param {Object.<string,*>} m Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            Verification.verify = function verify(m, n) {
+                if (typeof m !== "object" || m === null)
+                    return "object expected";
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    return "maximum nesting depth exceeded";
+                if (m.checks != null && Object.hasOwnProperty.call(m, "checks")) {
+                    if (!Array.isArray(m.checks))
+                        return "checks: array expected";
+                    for (var i = 0; i < m.checks.length; ++i) {
+                        {
+                            var e = $root.farm.v1.VerifiedCheck.verify(m.checks[i], n + 1);
+                            if (e)
+                                return "checks." + e;
+                        }
+                    }
+                }
+                if (m.differential != null && Object.hasOwnProperty.call(m, "differential")) {
+                    {
+                        var e = $root.farm.v1.Differential.verify(m.differential, n + 1);
+                        if (e)
+                            return "differential." + e;
+                    }
+                }
+                if (m.testsOnly != null && Object.hasOwnProperty.call(m, "testsOnly")) {
+                    if (typeof m.testsOnly !== "boolean")
+                        return "testsOnly: boolean expected";
+                }
+                if (m.unverifiedReason != null && Object.hasOwnProperty.call(m, "unverifiedReason")) {
+                    if (!$util.isString(m.unverifiedReason))
+                        return "unverifiedReason: string expected";
+                }
+                if (m.acceptedByReviewer != null && Object.hasOwnProperty.call(m, "acceptedByReviewer")) {
+                    if (typeof m.acceptedByReviewer !== "boolean")
+                        return "acceptedByReviewer: boolean expected";
+                }
+                return null;
+            };
+
+            /**
+             * Creates a Verification message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof farm.v1.Verification
+             * @static
+             * @param {Object.<string,*>} d Plain object
+             * @returns {farm.v1.Verification} Verification
+             */
+            Verification.fromObject = function fromObject(d, n) {
+                if (d instanceof $root.farm.v1.Verification)
+                    return d;
+                if (!$util.isObject(d))
+                    throw TypeError(".farm.v1.Verification: object expected");
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var m = new $root.farm.v1.Verification();
+                if (d.checks) {
+                    if (!Array.isArray(d.checks))
+                        throw TypeError(".farm.v1.Verification.checks: array expected");
+                    m.checks = [];
+                    for (var i = 0; i < d.checks.length; ++i) {
+                        if (!$util.isObject(d.checks[i]))
+                            throw TypeError(".farm.v1.Verification.checks: object expected");
+                        m.checks[i] = $root.farm.v1.VerifiedCheck.fromObject(d.checks[i], n + 1);
+                    }
+                }
+                if (d.differential != null) {
+                    if (!$util.isObject(d.differential))
+                        throw TypeError(".farm.v1.Verification.differential: object expected");
+                    m.differential = $root.farm.v1.Differential.fromObject(d.differential, n + 1);
+                }
+                if (d.testsOnly != null) {
+                    m.testsOnly = Boolean(d.testsOnly);
+                }
+                if (d.unverifiedReason != null) {
+                    m.unverifiedReason = String(d.unverifiedReason);
+                }
+                if (d.acceptedByReviewer != null) {
+                    m.acceptedByReviewer = Boolean(d.acceptedByReviewer);
+                }
+                return m;
+            };
+
+            /**
+             * Creates a plain object from a Verification message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof farm.v1.Verification
+             * @static
+             * @param {farm.v1.Verification} m Verification
+             * @param {$protobuf.IConversionOptions} [o] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            Verification.toObject = function toObject(m, o, q) {
+                if (!o)
+                    o = {};
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                var d = {};
+                if (o.arrays || o.defaults) {
+                    d.checks = [];
+                }
+                if (o.defaults) {
+                    d.differential = null;
+                    d.testsOnly = false;
+                    d.unverifiedReason = "";
+                    d.acceptedByReviewer = false;
+                }
+                if (m.checks && m.checks.length) {
+                    d.checks = [];
+                    for (var j = 0; j < m.checks.length; ++j) {
+                        d.checks[j] = $root.farm.v1.VerifiedCheck.toObject(m.checks[j], o, q + 1);
+                    }
+                }
+                if (m.differential != null && Object.hasOwnProperty.call(m, "differential")) {
+                    d.differential = $root.farm.v1.Differential.toObject(m.differential, o, q + 1);
+                }
+                if (m.testsOnly != null && Object.hasOwnProperty.call(m, "testsOnly")) {
+                    d.testsOnly = m.testsOnly;
+                }
+                if (m.unverifiedReason != null && Object.hasOwnProperty.call(m, "unverifiedReason")) {
+                    d.unverifiedReason = m.unverifiedReason;
+                }
+                if (m.acceptedByReviewer != null && Object.hasOwnProperty.call(m, "acceptedByReviewer")) {
+                    d.acceptedByReviewer = m.acceptedByReviewer;
+                }
+                return d;
+            };
+
+            /**
+             * Converts this Verification to JSON.
+             * @function toJSON
+             * @memberof farm.v1.Verification
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            Verification.prototype.toJSON = function toJSON() {
+                return this.constructor.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the default type url for Verification
+             * @function getTypeUrl
+             * @memberof farm.v1.Verification
+             * @static
+             * @param {string} [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns {string} The default type url
+             */
+            Verification.getTypeUrl = function getTypeUrl(typeUrlPrefix) {
+                if (typeUrlPrefix === undefined) {
+                    typeUrlPrefix = "type.googleapis.com";
+                }
+                return typeUrlPrefix + "/farm.v1.Verification";
+            };
+
+            return Verification;
         })();
 
         v1.CommitResult = (function() {
@@ -6468,6 +8118,7 @@ $root.farm = (function() {
              * @property {farm.v1.ILesson|null} [lesson] CommitResult lesson
              * @property {Array.<farm.v1.IReviewVerdict>|null} [reviews] CommitResult reviews
              * @property {farm.v1.ITaskReport|null} [report] CommitResult report
+             * @property {farm.v1.IVerification|null} [verification] CommitResult verification
              */
 
             /**
@@ -6633,6 +8284,14 @@ $root.farm = (function() {
             CommitResult.prototype.report = null;
 
             /**
+             * CommitResult verification.
+             * @member {farm.v1.IVerification|null|undefined} verification
+             * @memberof farm.v1.CommitResult
+             * @instance
+             */
+            CommitResult.prototype.verification = null;
+
+            /**
              * Creates a new CommitResult instance using the specified properties.
              * @function create
              * @memberof farm.v1.CommitResult
@@ -6702,6 +8361,8 @@ $root.farm = (function() {
                     w.uint32(144).int32(m.failedStep);
                 if (m.report != null && Object.hasOwnProperty.call(m, "report"))
                     $root.farm.v1.TaskReport.encode(m.report, w.uint32(154).fork(), q + 1).ldelim();
+                if (m.verification != null && Object.hasOwnProperty.call(m, "verification"))
+                    $root.farm.v1.Verification.encode(m.verification, w.uint32(162).fork(), q + 1).ldelim();
                 return w;
             };
 
@@ -6830,6 +8491,10 @@ $root.farm = (function() {
                             m.report = $root.farm.v1.TaskReport.decode(r, r.uint32(), undefined, n + 1);
                             break;
                         }
+                    case 20: {
+                            m.verification = $root.farm.v1.Verification.decode(r, r.uint32(), undefined, n + 1);
+                            break;
+                        }
                     default:
                         r.skipType(t & 7, n);
                         break;
@@ -6951,6 +8616,7 @@ $root.farm = (function() {
                     case 13:
                     case 14:
                     case 15:
+                    case 16:
                         break;
                     }
                 }
@@ -7003,6 +8669,13 @@ $root.farm = (function() {
                         var e = $root.farm.v1.TaskReport.verify(m.report, n + 1);
                         if (e)
                             return "report." + e;
+                    }
+                }
+                if (m.verification != null && Object.hasOwnProperty.call(m, "verification")) {
+                    {
+                        var e = $root.farm.v1.Verification.verify(m.verification, n + 1);
+                        if (e)
+                            return "verification." + e;
                     }
                 }
                 return null;
@@ -7159,6 +8832,10 @@ $root.farm = (function() {
                 case 15:
                     m.failedStep = 15;
                     break;
+                case "STEP_VERIFY":
+                case 16:
+                    m.failedStep = 16;
+                    break;
                 }
                 if (d.dispatch != null) {
                     m.dispatch = d.dispatch >>> 0;
@@ -7212,6 +8889,11 @@ $root.farm = (function() {
                         throw TypeError(".farm.v1.CommitResult.report: object expected");
                     m.report = $root.farm.v1.TaskReport.fromObject(d.report, n + 1);
                 }
+                if (d.verification != null) {
+                    if (!$util.isObject(d.verification))
+                        throw TypeError(".farm.v1.CommitResult.verification: object expected");
+                    m.verification = $root.farm.v1.Verification.fromObject(d.verification, n + 1);
+                }
                 return m;
             };
 
@@ -7253,6 +8935,7 @@ $root.farm = (function() {
                     d.lesson = null;
                     d.failedStep = o.enums === String ? "FAILED_STEP_UNSPECIFIED" : 0;
                     d.report = null;
+                    d.verification = null;
                 }
                 if (m.taskId != null && Object.hasOwnProperty.call(m, "taskId")) {
                     d.taskId = m.taskId;
@@ -7316,6 +8999,9 @@ $root.farm = (function() {
                 }
                 if (m.report != null && Object.hasOwnProperty.call(m, "report")) {
                     d.report = $root.farm.v1.TaskReport.toObject(m.report, o, q + 1);
+                }
+                if (m.verification != null && Object.hasOwnProperty.call(m, "verification")) {
+                    d.verification = $root.farm.v1.Verification.toObject(m.verification, o, q + 1);
                 }
                 return d;
             };

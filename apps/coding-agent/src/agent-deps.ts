@@ -56,6 +56,8 @@ export interface AgentSettings {
   strategy?: StrategySetting;
   /** Review rounds before an unapproved change ends the task as SOFT_FAIL (default 2; 0 turns review off). */
   reviewRounds?: number;
+  /** A reviewer's approval below this confidence (0..1) goes back to the agent (default 0.5). */
+  reviewMinConfidence?: number;
   /** Steps, tokens and cost a task may use (defaults in DEFAULT_BUDGET). */
   budget?: Partial<BudgetLimits>;
   /** US dollars per million tokens by model (default DEFAULT_MODEL_PRICES). */
@@ -105,6 +107,7 @@ export function agentDepsFromConfig(config: AgentConfig, log: Logger, secrets: (
     settings: {
       strategy: config.FARM_AGENT_STRATEGY,
       reviewRounds: config.FARM_REVIEW_ROUNDS,
+      reviewMinConfidence: config.FARM_REVIEW_MIN_CONFIDENCE,
       budget: {
         maxSteps: config.FARM_AGENT_MAX_STEPS,
         maxTokens: config.FARM_AGENT_MAX_TOKENS,

@@ -44,4 +44,11 @@ describe('the coding agent’s configuration', () => {
       /FARM_MODEL_PRICES/,
     );
   });
+
+  test('the review gate’s confidence bar: 0.5 by default, set by FARM_REVIEW_MIN_CONFIDENCE within 0..1', () => {
+    expect(agentDepsFromConfig(loadAgentConfig(base), silentLogger).settings.reviewMinConfidence).toBe(0.5);
+    const config = loadAgentConfig({ ...base, FARM_REVIEW_MIN_CONFIDENCE: '0.8' });
+    expect(agentDepsFromConfig(config, silentLogger).settings.reviewMinConfidence).toBe(0.8);
+    expect(() => loadAgentConfig({ ...base, FARM_REVIEW_MIN_CONFIDENCE: '1.5' })).toThrow(/FARM_REVIEW_MIN_CONFIDENCE/);
+  });
 });

@@ -70,6 +70,8 @@ export const agentConfigSchema = componentTokenConfigSchema.extend({
   /** The reviewer of final diffs: its model (default FARM_MODEL) and rounds (0: no review). */
   FARM_REVIEW_MODEL: z.string().min(1).optional(),
   FARM_REVIEW_ROUNDS: z.coerce.number().int().min(0).max(10).default(2),
+  /** A reviewer's approval below this confidence (0..1) goes back to the agent with its objections. */
+  FARM_REVIEW_MIN_CONFIDENCE: z.coerce.number().min(0).max(1).default(0.5),
   /** Lessons from earlier tasks in the first prompt, and a lesson reported on SUCCESS. */
   FARM_LESSONS: onOff.default('on'),
 });

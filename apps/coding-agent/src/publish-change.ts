@@ -50,6 +50,7 @@ export async function publishChange(
     ...delivery,
     notes: [...delivery.notes, ...ready.notes],
     diff,
+    ...(ready.verification ? { verification: ready.verification } : {}),
     ...(ready.lesson && deps.settings.lessons !== false ? { lesson: ready.lesson } : {}),
   };
 }

@@ -28,8 +28,21 @@ test('the reviewer is asked for the verdict schema derived from the zod schema t
     name: 'review',
     schema: {
       type: 'object',
-      properties: { approved: { type: 'boolean' }, objections: { type: 'array', items: { type: 'string' } } },
-      required: ['approved', 'objections'],
+      properties: {
+        approved: { type: 'boolean' },
+        objections: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: { file: { type: 'string' }, line: { type: 'integer' }, text: { type: 'string' } },
+            required: ['file', 'line', 'text'],
+            additionalProperties: false,
+          },
+        },
+        confidence: { type: 'number' },
+        accept_unverified: { type: 'boolean' },
+      },
+      required: ['approved', 'objections', 'confidence', 'accept_unverified'],
       additionalProperties: false,
     },
   });
@@ -49,4 +62,33 @@ test('a sloppy verdict still counts; a rejection without reasons says so; no boo
   const { verdict } = await review([{ approved: 'yes', objections: [] }]);
   expect(verdict).toBeInstanceOf(ModelAnswerInvalid);
   expect((verdict as Error).message).toBe('review answer is invalid: approved: Expected boolean, received string');
+});
+
+test('objections are tied to files and lines; the confidence is held to 0..1 and taken as 1 when missing', async () => {
+  const { verdict } = await review([
+    {
+      approved: false,
+      objections: [
+        { file: 'calc.py', line: 12, text: 'multiply adds' },
+        { file: 'calc.py', line: 0, text: 'no docstring' },
+        { message: 'the test does not call multiply', line: -3 },
+        { file: 'x.py' },
+      ],
+      confidence: 1.7,
+    },
+  ]);
+  expect(verdict).toMatchObject({
+    objections: ['calc.py:12: multiply adds', 'calc.py: no docstring', 'the test does not call multiply'],
+    findings: [
+      { file: 'calc.py', line: 12, text: 'multiply adds' },
+      { file: 'calc.py', line: 0, text: 'no docstring' },
+      { file: '', line: 0, text: 'the test does not call multiply' },
+    ],
+    confidence: 1,
+    acceptUnverified: false,
+  });
+  expect((await review([{ approved: true, objections: [] }])).verdict).toMatchObject({ confidence: 1 });
+  expect((await review([{ approved: true, objections: [], confidence: 0.25 }])).verdict).toMatchObject({
+    confidence: 0.25,
+  });
 });

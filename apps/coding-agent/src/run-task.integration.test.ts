@@ -211,6 +211,7 @@ describe('coding agent on a Python repo (pytest)', () => {
       'answer2',
       'check2:true',
       'reward2',
+      'verification2',
       'result',
     ]);
     expect(prompts[1]).toMatch(/test_add/);

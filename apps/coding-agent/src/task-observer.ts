@@ -103,10 +103,10 @@ export class TaskObserver {
     agentMetrics.toolCalls.inc({ tool, outcome: ok ? 'ok' : 'error' });
   }
 
-  reviewed(verdict: { round: number; approved: boolean; objections: string[] }): void {
+  reviewed(verdict: farm.v1.IReviewVerdict): void {
     this.reviews.push(verdict);
-    this.trajectory.record('review', verdict);
-    agentMetrics.reviews.inc({ verdict: verdict.approved ? 'approved' : 'objected' });
+    this.trajectory.record('review', { ...verdict });
+    agentMetrics.reviews.inc({ verdict: verdict.approved && !verdict.belowConfidence ? 'approved' : 'objected' });
   }
 
   budgetStopped(stop: BudgetStop): void {

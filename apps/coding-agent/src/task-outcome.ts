@@ -10,6 +10,7 @@ export interface TaskDelivered {
   lesson?: farm.v1.ILesson;
   /** The committed change as a unified diff, redacted (for the result's report). */
   diff?: string;
+  verification?: farm.v1.IVerification;
 }
 
 /**
@@ -22,6 +23,8 @@ export interface TaskFailed {
   failedStep: farm.v1.FailedStep;
   reason: string;
   notes?: string[];
+  /** Set when the change was checked but not verified (STEP_VERIFY). */
+  verification?: farm.v1.IVerification;
 }
 
 /** Every way a task ends; each step returns one (or hands over to the next step), none throws to say so. */
@@ -33,6 +36,8 @@ export interface ChangeReady {
   paths: string[];
   notes: string[];
   lesson?: farm.v1.ILesson;
+  /** What verified the change: the checks and the differential of its tests. */
+  verification?: farm.v1.IVerification;
 }
 
 /** How a strategy ends: a change ready to commit, or the task's failure. */

@@ -49,6 +49,7 @@ export function assembleResult(
     steps: usage.steps,
     strategy: usage.strategy === 'tools' ? farm.v1.AgentStrategy.TOOLS : farm.v1.AgentStrategy.DIFF,
     reviews: usage.reviews,
+    ...(outcome.verification ? { verification: outcome.verification } : {}),
     ...fields,
     notes: [
       ...notes,

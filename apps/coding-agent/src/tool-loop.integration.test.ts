@@ -180,7 +180,7 @@ describe('the tool strategy on a Python repo (pytest)', () => {
     expect(reviewPrompt).toContain('Add multiply(a, b) to calc.py');
     expect(reviewPrompt).toContain('+def multiply(a, b):');
     expect(reviewPrompt).toContain('all checks passed');
-    expect(result.reviews).toEqual([{ approved: true, objections: [], round: 1 }]);
+    expect(result.reviews).toEqual([{ approved: true, objections: [], round: 1, findings: [], confidence: 1 }]);
     expect(result.notes).toEqual(expect.arrayContaining([expect.stringMatching(/^review: approved in round 1/)]));
     expect(result.steps).toBe(11);
     // The lesson: goal, files, what failed first, what fixed it.

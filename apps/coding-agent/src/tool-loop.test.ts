@@ -43,9 +43,11 @@ afterEach(() => rm(root, { recursive: true, force: true }));
 interface LoopOptions {
   reviewer?: JsonModel;
   reviewRounds?: number;
+  reviewMinConfidence?: number;
   budget?: Partial<BudgetLimits>;
   prices?: ModelPrices;
   checks?: CheckStep[];
+  task?: farm.v1.ICodingTask;
 }
 
 /** Runs the loop on the checkout with `script` as the model; what it returned, saw and recorded. */
@@ -64,12 +66,13 @@ async function runLoop(script: ToolModelStep[], opts: LoopOptions = {}) {
     checkTimeoutSeconds: 30,
   });
   const outcome = await runToolLoop(
-    TASK,
+    opts.task ?? TASK,
     { toolbox, repoDir: root, context: { text: '', omitted: [] } },
     {
       model,
       reviewer: opts.reviewer,
       reviewRounds: opts.reviewRounds ?? (opts.reviewer ? 2 : 0),
+      reviewMinConfidence: opts.reviewMinConfidence,
       prices: opts.prices ?? {},
       contextWindowTokens: 100_000,
       redact: (t) => t,
@@ -142,11 +145,98 @@ describe('the finish gate', () => {
     expect(outcome).toMatchObject({ kind: 'finished', changes: [{ path: 'calc.py' }] });
   });
 
+  test('finish after a passing run_checks on the same tree does not run the checks again; an edit in between does', async () => {
+    // Each real run appends a line to runs.log (a check artifact: not the agent's change, not in the tree's key).
+    const counting = [{ name: 'test', run: `echo run >> runs.log && ${CHECK.run}` }];
+    const runs = async () => (await readFile(path.join(root, 'runs.log'), 'utf8')).split('\n').filter(Boolean).length;
+    const same = await runLoop([addMultiply(), call('run_checks'), call('finish', { summary: 'done' })], {
+      checks: counting,
+    });
+    expect(same.outcome).toMatchObject({ kind: 'finished', changes: [{ path: 'calc.py' }] });
+    expect(await runs()).toBe(1);
+    expect(same.model.toolResults()[1]).toBe('all checks passed: test');
+    expect(same.events.filter((e) => e.event === 'check')).toMatchObject([{ ok: true, reused: true }]);
+
+    await git.checkout({ fs, dir: root, ref: 'main', force: true });
+    await rm(path.join(root, 'runs.log'));
+    const edited = await runLoop(
+      [
+        addMultiply(),
+        call('run_checks'),
+        call('edit_file', {
+          path: 'calc.py',
+          old_text: 'return a * b\n',
+          new_text: 'return b * a  # same\nreturn a * b\n',
+        }),
+        call('finish', { summary: 'done' }),
+      ],
+      { checks: counting },
+    );
+    expect(edited.outcome.kind).toBe('finished');
+    expect(await runs()).toBe(2);
+    expect(edited.events.filter((e) => e.event === 'check')[0]).not.toHaveProperty('reused');
+  });
+
   test('a check the sandbox refuses ends the task as HARD_FAIL: nothing the model can change', async () => {
     const { outcome } = await runLoop([addMultiply(), call('finish', { summary: 'done' })], {
       checks: [{ name: 'deploy', run: 'sudo true' }],
     });
     expect(failure(outcome)).toEqual(['HARD_FAIL', 'check', expect.stringMatching(/^sandbox refused a check: /)]);
+  });
+});
+
+describe('verified completion', () => {
+  const FEATURE = { ...TASK, kind: farm.v1.TaskKind.FEATURE };
+  const addTest = (name: string) =>
+    call('create_file', { path: `tests/test_${name}.py`, content: 'def test_it():\n    assert True\n' });
+
+  test('a tests-only change to a behaviour goal is refused at finish with the reason, then ends as SOFT_FAIL at the verify step', async () => {
+    const { outcome, model, events } = await runLoop(
+      [addTest('one'), call('finish', { summary: 'tests' }), addTest('two'), call('finish', { summary: 'tests' })],
+      { task: FEATURE, checks: [] },
+    );
+    expect(model.toolResults()[1]).toMatch(
+      /^finish refused: the change is not verified: the goal asks for behaviour, but the change only adds or changes tests\. Make the change/,
+    );
+    expect(failure(outcome)).toEqual([
+      'SOFT_FAIL',
+      'verify',
+      'not verified after 2 finish(es): the goal asks for behaviour, but the change only adds or changes tests',
+    ]);
+    expect(outcome).toMatchObject({
+      verification: { testsOnly: true, differential: { reason: 'the check plan has no test step' } },
+    });
+    expect(events.filter((e) => e.event === 'verification')[0]).toMatchObject({
+      testsOnly: true,
+      differential: { testFiles: ['tests/test_one.py'], base: 'TEST_RUN_NOT_RUN' },
+    });
+  });
+
+  test('the same change to a TEST goal is verified; a reviewer may accept an unverified change only explicitly', async () => {
+    const testGoal = await runLoop([addTest('one'), call('finish', { summary: 'tests' })], {
+      task: { ...TASK, kind: farm.v1.TaskKind.TEST },
+      checks: [],
+    });
+    expect(testGoal.outcome).toMatchObject({ kind: 'finished', verification: { testsOnly: true } });
+    expect(testGoal.outcome.kind === 'finished' && testGoal.outcome.verification.unverifiedReason).toBeFalsy();
+
+    await rm(path.join(root, 'tests'), { recursive: true });
+    const reviewer = new ScriptedJsonModel([
+      approve,
+      { value: { approved: true, objections: [], accept_unverified: true } },
+    ]);
+    const accepted = await runLoop(
+      [addTest('one'), call('finish', { summary: 'tests' }), call('finish', { summary: 'tests, on purpose' })],
+      { task: FEATURE, checks: [], reviewer },
+    );
+    expect(accepted.model.toolResults()[1]).toMatch(/^finish refused: the change is not verified/);
+    expect(accepted.outcome).toMatchObject({
+      kind: 'finished',
+      verification: { testsOnly: true, acceptedByReviewer: true },
+    });
+    expect(String(reviewer.requests[1].at(-1)?.content)).toMatch(
+      /NOT VERIFIED: the goal asks for behaviour, but the change only adds or changes tests/,
+    );
   });
 });
 
@@ -162,11 +252,53 @@ describe('review rounds', () => {
     );
     expect(outcome).toMatchObject({ kind: 'finished', firstFailure: 'reviewer: multiply lacks a docstring' });
     expect(observer.verdicts).toEqual([
-      { round: 1, approved: false, objections: ['multiply lacks a docstring'] },
-      { round: 2, approved: true, objections: [] },
+      {
+        round: 1,
+        approved: false,
+        objections: ['multiply lacks a docstring'],
+        findings: [{ file: '', line: 0, text: 'multiply lacks a docstring' }],
+        confidence: 1,
+      },
+      { round: 2, approved: true, objections: [], findings: [], confidence: 1 },
     ]);
     expect(events.filter((e) => e.event === 'review').map((e) => e.approved)).toEqual([false, true]);
     expect(reviewer.requests[0][1].content).toMatch(/GOAL:\nAdd multiply[\s\S]*DIFF:\n[\s\S]*\+def multiply/);
+  });
+
+  test('an approval below the configured confidence goes back to the agent with the objections tied to files and lines', async () => {
+    const unsure = {
+      value: {
+        approved: true,
+        objections: [{ file: 'calc.py', line: 5, text: 'no test shows multiply' }],
+        confidence: 0.3,
+      },
+    };
+    const sure = { value: { approved: true, objections: [], confidence: 0.9 } };
+    const reviewer = new ScriptedJsonModel([unsure, sure]);
+    const { outcome, model, observer, events } = await runLoop(
+      [addMultiply(), call('finish', { summary: 'added' }), call('finish', { summary: 'added, looked again' })],
+      { reviewer },
+    );
+    expect(model.toolResults()[1]).toBe(
+      'finish refused: the reviewer objected. Address this, then call finish again.\n- calc.py:5: no test shows multiply\n' +
+        '- the reviewer approved with confidence 0.3 (below 0.5): check the change once more against the goal and make its tests show the behaviour',
+    );
+    expect(outcome.kind).toBe('finished');
+    expect(observer.verdicts[0]).toMatchObject({
+      approved: true,
+      belowConfidence: true,
+      confidence: 0.3,
+      findings: [{ file: 'calc.py', line: 5, text: 'no test shows multiply' }],
+    });
+    expect(observer.verdicts[1]).toEqual({ round: 2, approved: true, objections: [], findings: [], confidence: 0.9 });
+    expect(events.filter((e) => e.event === 'review').map((e) => e.belowConfidence ?? false)).toEqual([true, false]);
+    // With the bar lowered, the same unsure approval finishes the task at once.
+    await git.checkout({ fs, dir: root, ref: 'main', force: true });
+    const lowered = await runLoop([addMultiply(), call('finish', { summary: 'added' })], {
+      reviewer: new ScriptedJsonModel([unsure]),
+      reviewMinConfidence: 0.2,
+    });
+    expect(lowered.outcome.kind).toBe('finished');
   });
 
   test('no approval within the rounds ends the task as SOFT_FAIL with the objections', async () => {

@@ -11,15 +11,15 @@ import {
   type ToolModel,
 } from '@farm/llm';
 import { errorMessage, type Logger } from '@farm/runtime';
-import type { ChecksResult } from '@farm/sandbox';
 import { fitConversation } from './conversation-window';
 import { renderLessons } from './lessons-prompt';
 import { costOfCall, type ModelPrices } from './model-prices';
-import { reviewDiff } from './review-diff';
+import { reviewDiff, type ReviewVerdict } from './review-diff';
 import { hardFail, softFail, type TaskFailed } from './task-outcome';
 import type { AgentToolBox, ToolOutcome } from './tools/agent-tools';
 import type { Redactor } from './tools/redact-secrets';
 import { unifiedTreeDiff, type TreeChange } from './tools/tree-diff';
+import { describeVerification, verificationRecord } from './verify-change';
 import type { TaskObserver } from './task-observer';
 import { cutMiddle, REPORT_LIMITS } from './trajectory-report';
 
@@ -37,6 +37,8 @@ export interface ToolLoopDeps {
   reviewer?: JsonModel;
   /** Review rounds before an unapproved change ends the task. */
   reviewRounds: number;
+  /** An approval below this confidence (0..1) goes back to the agent like an objection; default 0.5. */
+  reviewMinConfidence?: number;
   prices: ModelPrices;
   contextWindowTokens: number;
   redact: Redactor;
@@ -50,6 +52,8 @@ export type ToolLoopOutcome =
       kind: 'finished';
       summary: string;
       changes: TreeChange[];
+      /** What verified the change (see verifyChange). */
+      verification: farm.v1.IVerification;
       /** What failed first on the way (a check, a refused finish), for the lesson. */
       firstFailure?: string;
     }
@@ -112,6 +116,7 @@ export async function runToolLoop(
   observer.record('prompt', { strategy: 'tools', messages });
   let firstFailure: string | undefined;
   const noteFailure = (what: string) => (firstFailure ??= what);
+  const gateState = { verifyRefusals: 0 };
 
   for (;;) {
     const stop = budget.exhausted();
@@ -165,7 +170,12 @@ export async function runToolLoop(
       let outcome: ToolOutcome = await toolbox.call(call.name, call.arguments);
       if (outcome.checks && !outcome.checks.ok) noteFailure(toolbox.describeChecks(outcome.checks));
       if (outcome.finish) {
-        const gate = await finishGate(outcome.finish.summary, { task, toolbox, repoDir }, deps, noteFailure);
+        const gate = await finishGate(
+          outcome.finish.summary,
+          { task, toolbox, repoDir, state: gateState },
+          deps,
+          noteFailure,
+        );
         if (gate.done) finished = gate.done;
         outcome = { ...outcome, ok: !!gate.done && gate.done.kind === 'finished', output: gate.output };
       }
@@ -203,13 +213,17 @@ function modelUnavailable(err: ModelUnavailable, firstCall: boolean): ToolLoopOu
   return hardFail(F.STEP_LLM, `model unavailable: ${errorMessage(err)}`);
 }
 
+/** Finishes refused as unverified before the task ends as SOFT_FAIL at STEP_VERIFY. */
+export const VERIFY_ROUNDS = 2;
+
 /**
- * finish is accepted only when the checks pass on the final tree, the tree has a change, and the reviewer
- * approves; otherwise the reason goes back to the model as the tool's result.
+ * finish is accepted only when the checks pass on the final tree, the tree has a change, the change is verified
+ * (or the reviewer explicitly accepts it unverified), and the reviewer approves; otherwise the reason goes back
+ * to the model as the tool's result.
  */
 async function finishGate(
   summary: string,
-  ctx: { task: farm.v1.ICodingTask; toolbox: AgentToolBox; repoDir: string },
+  ctx: { task: farm.v1.ICodingTask; toolbox: AgentToolBox; repoDir: string; state: { verifyRefusals: number } },
   deps: ToolLoopDeps,
   noteFailure: (what: string) => void,
 ): Promise<{ output: string; done?: ToolLoopOutcome }> {
@@ -227,9 +241,10 @@ async function finishGate(
       output: `finish refused: ${escaping.join(', ')} would be committed as symlink(s) leading outside the repository; remove them.`,
     };
   }
-  const checks: ChecksResult = await observer.timed('check', attempt, () => ctx.toolbox.runRepositoryChecks());
+  const checks = await observer.timed('check', attempt, () => ctx.toolbox.runRepositoryChecks());
   const checkText = ctx.toolbox.describeChecks(checks);
-  observer.record('check', { attempt, ok: checks.ok, steps: checks.steps, isolation: checks.isolation });
+  const reused = checks.reused ? { reused: true } : {};
+  observer.record('check', { attempt, ok: checks.ok, steps: checks.steps, isolation: checks.isolation, ...reused });
   observer.record('reward', { attempt, reward: checks.ok ? 1 : 0, checksOk: checks.ok });
   observer.patchResult(checks.ok ? 'applied' : 'check_failed');
   if (!checks.ok) {
@@ -245,25 +260,56 @@ async function finishGate(
       output: `finish refused: the checks fail on the final tree. Fix this, then call finish again.\n${checkText}`,
     };
   }
-  if (deps.reviewer && deps.reviewRounds > 0) {
+  const verification = await observer.timed('verify', attempt, () => ctx.toolbox.verifyChange(ctx.task.kind, checks));
+  observer.record('verification', verificationRecord(verification));
+  const unverified = () => {
+    const reason = verification.unverifiedReason!;
+    noteFailure(`not verified: ${reason}`);
+    if (++ctx.state.verifyRefusals >= VERIFY_ROUNDS)
+      return {
+        output: `finish refused: the change is not verified: ${reason}`,
+        done: {
+          ...softFail(F.STEP_VERIFY, `not verified after ${VERIFY_ROUNDS} finish(es): ${reason}`, [
+            describeVerification(verification),
+          ]),
+          verification,
+        },
+      };
+    return {
+      output: `finish refused: the change is not verified: ${reason}. Make the change the goal asks for, with tests that fail without it and pass with it, then call finish again.`,
+    };
+  };
+  const reviewing = deps.reviewer && deps.reviewRounds > 0;
+  if (verification.unverifiedReason && !reviewing) return unverified();
+  if (reviewing) {
     const round = observer.verdicts.length + 1;
     const diff = deps.redact(await unifiedTreeDiff(ctx.repoDir, changes));
-    let approved: boolean;
-    let objections: string[];
+    let verdict: farm.v1.IReviewVerdict;
+    let acceptUnverified = false;
     try {
-      const verdict = await observer.timed('review', round, () =>
-        reviewDiff(deps.reviewer!, { goal: ctx.task.goal ?? '', summary, diff, checks: checkText }),
+      const answer = await observer.timed('review', round, () =>
+        reviewDiff(deps.reviewer!, {
+          goal: ctx.task.goal ?? '',
+          summary,
+          diff,
+          checks: checkText,
+          verification: describeVerification(verification),
+          unverified: verification.unverifiedReason ?? undefined,
+        }),
       );
-      const cost = costOfCall(deps.prices, verdict.model, verdict.usage);
-      observer.reviewerCalled(verdict, cost.usd);
-      ({ approved, objections } = verdict);
+      const cost = costOfCall(deps.prices, answer.model, answer.usage);
+      observer.reviewerCalled(answer, cost.usd);
+      acceptUnverified = answer.acceptUnverified;
+      verdict = reviewVerdict(answer, round, deps.reviewMinConfidence ?? 0.5);
     } catch (err) {
       if (err instanceof ModelUnavailable) return { output: 'not reviewed', done: modelUnavailable(err, false) };
       if (!(err instanceof ModelAnswerInvalid)) throw err;
-      approved = false;
-      objections = [`the reviewer's answer could not be read (${errorMessage(err)}); check the change once more`];
+      const text = `the reviewer's answer could not be read (${errorMessage(err)}); check the change once more`;
+      verdict = { round, approved: false, objections: [text], confidence: 0 };
     }
-    observer.reviewed({ round, approved, objections });
+    observer.reviewed(verdict);
+    const objections = verdict.objections ?? [];
+    const approved = verdict.approved && !verdict.belowConfidence;
     if (!approved) {
       noteFailure(`reviewer: ${objections.join('; ')}`);
       const list = objections.map((o) => `- ${o}`).join('\n');
@@ -278,9 +324,36 @@ async function finishGate(
       }
       return { output: `finish refused: the reviewer objected. Address this, then call finish again.\n${list}` };
     }
+    if (verification.unverifiedReason) {
+      if (!acceptUnverified) return unverified();
+      verification.acceptedByReviewer = true;
+    }
+    deps.log.info('reviewer approved', { round, confidence: verdict.confidence });
   }
   deps.log.info('finish accepted', { attempt, files: changes.length, reviews: observer.verdicts.length });
-  return { output: 'finished', done: { kind: 'finished', summary, changes } };
+  return { output: 'finished', done: { kind: 'finished', summary, changes, verification } };
+}
+
+/**
+ * The reviewer's answer as the result keeps it: objections as lines the agent reads and tied to files and lines;
+ * an approval below `minConfidence` is marked, and the agent is told to look again.
+ */
+export function reviewVerdict(answer: ReviewVerdict, round: number, minConfidence: number): farm.v1.IReviewVerdict {
+  const belowConfidence = answer.approved && answer.confidence < minConfidence;
+  const objections = [...answer.objections];
+  if (belowConfidence)
+    objections.push(
+      `the reviewer approved with confidence ${answer.confidence} (below ${minConfidence}): check the change once more against the goal and make its tests show the behaviour`,
+    );
+  return {
+    round,
+    approved: answer.approved,
+    objections,
+    findings: answer.findings,
+    confidence: answer.confidence,
+    ...(belowConfidence ? { belowConfidence } : {}),
+    ...(answer.acceptUnverified ? { acceptedUnverified: true } : {}),
+  };
 }
 
 /** Changed paths that are symlinks resolving outside the checkout (a commit must not carry them). */

@@ -178,6 +178,28 @@ describe('the orchestrator decider', () => {
     expect(final[0].updates.find((u) => u.kind === 'move')).toMatchObject({ reason: 'task a SOFT_FAIL: still red' });
   });
 
+  it('re-dispatches an unverified change (STEP_VERIFY) with its reason, and keeps what verified it for the API', () => {
+    const verification = {
+      testsOnly: true,
+      unverifiedReason: 'the goal asks for behaviour, but the change only adds or changes tests',
+      differential: { testFiles: ['t_test.py'], base: farm.v1.TestRunOutcome.TEST_RUN_PASSED },
+    };
+    const state = request(P.CODING, [task('a', T.TASK_DISPATCHED)]);
+    const notes = ['not verified: tests only'];
+    const [d] = run(
+      state,
+      result('a', S.SOFT_FAIL, { failedStep: farm.v1.FailedStep.STEP_VERIFY, notes, verification }),
+    );
+    expect(launched([d])).toEqual([
+      expect.objectContaining({ id: 'a', dispatch: 2, priorNotes: ['dispatch 1: not verified: tests only'] }),
+    ]);
+    expect(d.updates.find((u) => u.kind === 'set-verification')).toEqual({
+      kind: 'set-verification',
+      taskId: 'a',
+      verification: { ...verification, differential: { testFiles: ['t_test.py'], base: 'TEST_RUN_PASSED' } },
+    });
+  });
+
   it('re-dispatches a task whose agent died (agent-died) while dispatches are left, then fails the request', () => {
     const died = (dispatch: number) =>
       result('a', S.SOFT_FAIL, {

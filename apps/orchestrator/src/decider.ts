@@ -16,7 +16,10 @@ const S = farm.v1.CommitStatus;
 const T = farm.v1.TaskState;
 type Phase = farm.v1.Phase;
 type TaskState = farm.v1.TaskState;
-/** Failed steps whose SOFT_FAIL another dispatch would only repeat at a cost. */
+/**
+ * Failed steps whose SOFT_FAIL another dispatch would only repeat at a cost. STEP_VERIFY is retried: the next
+ * dispatch gets the reason (tests-only, or tests passing on the base) in its prior notes and can act on it.
+ */
 const NOT_RETRIED_STEPS: ReadonlySet<farm.v1.FailedStep> = new Set([
   farm.v1.FailedStep.STEP_BUDGET,
   farm.v1.FailedStep.STEP_REVIEW,
@@ -118,6 +121,8 @@ export type StateUpdate =
       attempts: number;
     }
   | { kind: 'add-tokens'; taskId: string; usage: farm.v1.ITokenUsage }
+  /** What verified the task's change (the checks, the differential of its tests), as the API shows it. */
+  | { kind: 'set-verification'; taskId: string; verification: Record<string, unknown> }
   | { kind: 'dispatch-task'; taskId: string; task: farm.v1.ICodingTask }
   | { kind: 'cancel-task'; taskId: string }
   | { kind: 'set-integration-branch'; branch: string };
@@ -360,6 +365,12 @@ function countResult(
   }
   // Tokens add up over every dispatch of the task: each one was paid for.
   d.update({ kind: 'add-tokens', taskId: task.id, usage: result.tokenUsage ?? {} });
+  if (result.verification) {
+    const verification = farm.v1.Verification.toObject(farm.v1.Verification.fromObject(result.verification), {
+      enums: String,
+    });
+    d.update({ kind: 'set-verification', taskId: task.id, verification });
+  }
   d.taskEvent(phase, task.id, retry ? T.TASK_PENDING : status, {
     reason: `task ${task.id}: ${name}${retry ? ', re-dispatching with its notes' : ''}${notes ? ` (${firstLine(notes)})` : ''}`,
     taskStatus: result.status,

@@ -203,6 +203,9 @@ async function applyUpdate(
         [u.taskId, u.usage.promptTokens ?? 0, u.usage.completionTokens ?? 0, u.usage.totalTokens ?? 0],
       );
       return;
+    case 'set-verification':
+      await tx.query('UPDATE tasks SET verification = $2 WHERE id = $1', [u.taskId, JSON.stringify(u.verification)]);
+      return;
     case 'dispatch-task':
       await tx.query(
         `UPDATE tasks SET status = 'DISPATCHED', dispatch = $2, dispatched_at = now(), task = $4,
@@ -358,6 +361,8 @@ export interface TaskSummary {
   dependsOn: string[];
   tokens: TokenTotals;
   costUsd: number;
+  /** What verified the task's change (its last result's CommitResult.verification), when it reported one. */
+  verification?: Record<string, unknown>;
 }
 
 export const SUBMITTED = 'SUBMITTED';
@@ -468,6 +473,7 @@ export async function getRequest(
       dependsOn: JSON.parse(String(t.depends_on)) as string[],
       tokens: tokens(t),
       costUsd: Number(t.cost_usd ?? 0),
+      ...(t.verification ? { verification: t.verification as Record<string, unknown> } : {}),
     })),
   };
 }

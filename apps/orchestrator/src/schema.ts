@@ -110,3 +110,9 @@ ALTER TABLE outbox ALTER COLUMN payload TYPE bytea USING decode(payload, 'base64
 
 // What the agents reported per dispatch (trajectory, diff) and which failed task a request resubmits.
 orchestratorMigrations.push(...taskReportMigrations, ...resubmissionMigrations);
+
+// What verified a task's change (the agent's CommitResult.verification), as JSON for the API.
+orchestratorMigrations.push({
+  name: 'orchestrator-008-verification',
+  sql: `ALTER TABLE tasks ADD COLUMN verification jsonb;`,
+});

@@ -2,11 +2,13 @@ import { farm } from '@farm/proto';
 import { applyModelEdit, PatchRejected } from '@farm/patch';
 import { ModelAnswerInvalid } from '@farm/llm';
 import { errorMessage } from '@farm/runtime';
-import { describeFailure, runChecks } from '@farm/sandbox';
+import { describeFailure, type ChecksResult } from '@farm/sandbox';
 import { lessonFromTask } from '../lessons-prompt';
 import { costOfCall, DEFAULT_MODEL_PRICES } from '../model-prices';
 import { buildPrompt } from '../prompt';
 import { hardFail, softFail, type StrategyOutcome } from '../task-outcome';
+import { Workspace } from '../tools/workspace';
+import { describeVerification, verificationRecord } from '../verify-change';
 import { revertFiles } from '../work-tree';
 import type { StrategyInput, TaskStrategy } from './strategy';
 
@@ -20,6 +22,19 @@ async function runDiffStrategy({ task, workspace, deps, run }: StrategyInput): P
   /** What went wrong on the last attempt, for the next prompt. */
   let lastFailure: string | undefined;
   let firstFailure: string | undefined;
+  /** The last attempt's change passed the checks but was not verified (see verifyChange). */
+  let unverified: farm.v1.IVerification | undefined;
+  // Owns the check runs, so a tree the checks passed on is not checked again (e.g. by the verification).
+  const checkRuns = new Workspace({
+    root: repoDir,
+    checks: plan.steps,
+    checkTimeoutSeconds: Math.round(settings.checkTimeoutMs / 1000),
+    checkCeilings: settings.checkCeilings,
+    skippedChecks: plan.skipped,
+    env: settings.checkEnv,
+    writableDirs: settings.checkWritableDirs,
+    log,
+  });
   const maxAttempts = 1 + (task.maxRetries || plan.maxRetries || settings.maxRetries);
   for (let tried = 0; tried < maxAttempts; tried++) {
     const stop = observer.budget.exhausted();
@@ -65,16 +80,12 @@ async function runDiffStrategy({ task, workspace, deps, run }: StrategyInput): P
       continue;
     }
 
+    unverified = undefined;
+    let passed: ChecksResult = { ok: true, steps: [], durationMs: 0 };
     if (plan.steps.length) {
-      const checks = await observer.timed('check', attempt, () =>
-        runChecks(repoDir, plan.steps, {
-          ceilings: { ...settings.checkCeilings, timeoutSeconds: Math.round(settings.checkTimeoutMs / 1000) },
-          env: settings.checkEnv,
-          writableDirs: settings.checkWritableDirs,
-          log,
-        }),
-      );
-      observer.record('check', { attempt, ok: checks.ok, steps: checks.steps, isolation: checks.isolation });
+      const checks = await observer.timed('check', attempt, () => checkRuns.runRepositoryChecks());
+      const reused = checks.reused ? { reused: true } : {};
+      observer.record('check', { attempt, ok: checks.ok, steps: checks.steps, isolation: checks.isolation, ...reused });
       observer.record('reward', { attempt, reward: checks.ok ? 1 : 0, checksOk: checks.ok });
       if (!checks.ok) {
         observer.patchResult('check_failed');
@@ -87,15 +98,30 @@ async function runDiffStrategy({ task, workspace, deps, run }: StrategyInput): P
         await revertFiles(repoDir, applied.files);
         continue;
       }
+      passed = checks;
     } else {
       observer.record('reward', { attempt, reward: 1, checksOk: true, reason: 'no checks configured' });
+    }
+    const verification = await observer.timed('verify', attempt, () => checkRuns.verify(task.kind, passed));
+    observer.record('verification', { attempt, ...verificationRecord(verification) });
+    if (verification.unverifiedReason) {
+      unverified = verification;
+      firstFailure ??= `not verified: ${verification.unverifiedReason}`;
+      lastFailure = `The diff applied and the checks pass, but the change is not verified: ${verification.unverifiedReason}. Make the change the goal asks for, with tests that fail without it.`;
+      log.warn('change not verified', { attempt, reason: verification.unverifiedReason });
+      await revertFiles(repoDir, applied.files);
+      continue;
     }
     observer.patchResult('applied');
     const files = applied.files.map((f) => f.path);
     return {
       kind: 'ready',
       paths: files,
-      notes: applied.fuzzy ? ['patch applied by context (line numbers were off)'] : [],
+      verification,
+      notes: [
+        ...(applied.fuzzy ? ['patch applied by context (line numbers were off)'] : []),
+        run.redact(describeVerification(verification)),
+      ],
       lesson: lessonFromTask(task, {
         files,
         firstFailure: firstFailure && run.redact(firstFailure),
@@ -103,6 +129,13 @@ async function runDiffStrategy({ task, workspace, deps, run }: StrategyInput): P
       }),
     };
   }
+  if (unverified)
+    return {
+      ...softFail(F.STEP_VERIFY, `not verified after ${maxAttempts} attempt(s): ${unverified.unverifiedReason}`, [
+        run.redact(describeVerification(unverified)),
+      ]),
+      verification: unverified,
+    };
   return softFail(F.STEP_ATTEMPTS, `no passing patch after ${maxAttempts} attempt(s)`, [
     (lastFailure ?? '').slice(0, 2000),
   ]);

@@ -3,6 +3,7 @@ import { DEFAULT_MODEL_PRICES } from '../model-prices';
 import type { StrategyOutcome } from '../task-outcome';
 import { runToolLoop } from '../tool-loop';
 import { AgentToolBox } from '../tools/agent-tools';
+import { describeVerification } from '../verify-change';
 import type { StrategyInput, StrategyUnsupported, TaskStrategy } from './strategy';
 
 /** The tool loop: explore and edit with tools, verified finish, review; the tree's net change is committed. */
@@ -18,6 +19,7 @@ async function runToolStrategy({
     root: repoDir,
     redact: run.redact,
     checks: plan.steps,
+    skippedChecks: plan.skipped,
     checkTimeoutSeconds: Math.round(settings.checkTimeoutMs / 1000),
     checkCeilings: settings.checkCeilings,
     env: settings.checkEnv,
@@ -32,6 +34,7 @@ async function runToolStrategy({
       model: services.toolModel!,
       reviewer: services.reviewModel,
       reviewRounds: settings.reviewRounds ?? 2,
+      reviewMinConfidence: settings.reviewMinConfidence,
       prices: settings.prices ?? DEFAULT_MODEL_PRICES,
       contextWindowTokens: settings.contextWindowTokens ?? 100_000,
       redact: run.redact,
@@ -49,13 +52,15 @@ async function runToolStrategy({
       ? [`review: approved in round ${verdicts.length}${verdicts.length > 1 ? ' after objections' : ''}`]
       : ['review: none']),
     ...verdicts
-      .filter((v) => !v.approved)
+      .filter((v) => !v.approved || v.belowConfidence)
       .map((v) => run.redact(`review round ${v.round} objections: ${(v.objections ?? []).join('; ')}`)),
+    run.redact(describeVerification(outcome.verification)),
   ];
   return {
     kind: 'ready',
     paths: files,
     notes,
+    verification: outcome.verification,
     lesson: lessonFromTask(task, {
       files,
       firstFailure: outcome.firstFailure && run.redact(outcome.firstFailure),

@@ -41,8 +41,9 @@ export type ToolResult = Omit<ToolOutcome, 'ok'> & { ok?: boolean };
 
 /** The repository's checks as the run_checks tool and the finish gate run and describe them. */
 export interface RepositoryChecks {
-  runRepositoryChecks(): Promise<ChecksResult>;
-  describeChecks(result: ChecksResult): string;
+  /** `reused`: the checks already passed on this tree and were not run again. */
+  runRepositoryChecks(): Promise<ChecksResult & { reused?: true }>;
+  describeChecks(result: ChecksResult & { reused?: true }): string;
 }
 
 /** What a tool works on: the checkout, the operator's limits, and the sandbox settings for commands. */

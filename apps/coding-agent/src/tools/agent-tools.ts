@@ -1,12 +1,13 @@
+import type { farm } from '@farm/proto';
 import { describeIssues, type ToolSpec } from '@farm/llm';
 import { errorMessage, silentLogger, type Logger } from '@farm/runtime';
-import { CommandDenied, headAndTail, type CheckCeilings, type CheckStep, type ChecksResult } from '@farm/sandbox';
+import { CommandDenied, headAndTail, type CheckCeilings, type CheckStep } from '@farm/sandbox';
 import { DEFAULT_TOOL_LIMITS, type AgentTool, type ToolContext, type ToolLimits, type ToolOutcome } from './agent-tool';
 import type { Redactor } from './redact-secrets';
 import { ToolFailed } from './tool-errors';
 import { AGENT_TOOLS } from './tool-registry';
 import type { TreeChange } from './tree-diff';
-import { Workspace } from './workspace';
+import { Workspace, type WorkspaceChecks } from './workspace';
 
 export { DEFAULT_TOOL_LIMITS, type ToolLimits, type ToolOutcome } from './agent-tool';
 
@@ -20,6 +21,8 @@ export interface ToolBoxOptions {
   checkTimeoutSeconds: number;
   /** The operator's other limits on checks, also run_command's memory and processes. */
   checkCeilings?: Partial<Omit<CheckCeilings, 'timeoutSeconds'>>;
+  /** Checks the plan implies that cannot run here, and why (for the verification). */
+  skippedChecks?: { name: string; reason: string }[];
   /** Extra environment for checks and commands; the sandbox still drops secrets. */
   env?: Record<string, string>;
   /** Directories besides the checkout that checks and commands may write (a shared package cache). */
@@ -95,7 +98,7 @@ export class AgentToolBox {
   }
 
   /** Runs the repository's checks in the sandbox; used by run_checks and by the finish gate. */
-  runRepositoryChecks(): Promise<ChecksResult> {
+  runRepositoryChecks(): Promise<WorkspaceChecks> {
     return this.workspace.runRepositoryChecks();
   }
 
@@ -104,8 +107,13 @@ export class AgentToolBox {
     return this.workspace.agentChanges();
   }
 
+  /** What verifies the agent's change once the checks passed on it: the checks and the differential of its tests. */
+  verifyChange(kind: farm.v1.TaskKind | null | undefined, checks: WorkspaceChecks): Promise<farm.v1.IVerification> {
+    return this.workspace.verify(kind, checks);
+  }
+
   /** The check result as the model reads it. */
-  describeChecks(result: ChecksResult): string {
+  describeChecks(result: WorkspaceChecks): string {
     return this.workspace.describeChecks(result);
   }
 }

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import git from 'isomorphic-git';
@@ -66,4 +66,22 @@ test('the net change of a work tree: edits undone and files that came and went a
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+});
+
+test('a passing check run is reused on the same tree; any edit, or a failure, runs the checks again', async () => {
+  const ws = workspace([{ name: 'test', run: 'echo run >> runs.log && grep -q 2 app.py' }]);
+  const runs = async () => (await readFile(path.join(root, 'runs.log'), 'utf8')).split('\n').filter(Boolean).length;
+  await writeFile(path.join(root, 'app.py'), 'x = 2\n');
+  expect((await ws.runRepositoryChecks()).reused).toBeUndefined();
+  const again = await ws.runRepositoryChecks();
+  expect([again.ok, again.reused, await runs()]).toEqual([true, true, 1]);
+  expect(ws.describeChecks(again)).toBe('all checks passed: test (the tree is unchanged since they last passed)');
+
+  await writeFile(path.join(root, 'app.py'), 'x = 22\n'); // an edit: a new key
+  expect([(await ws.runRepositoryChecks()).reused, await runs()]).toEqual([undefined, 2]);
+  await writeFile(path.join(root, 'app.py'), 'x = 3\n'); // fails: not kept
+  await ws.runRepositoryChecks();
+  expect([(await ws.runRepositoryChecks()).ok, await runs()]).toEqual([false, 4]);
+  await writeFile(path.join(root, 'app.py'), 'x = 2\n'); // back to a tree that passed before: checked again
+  expect([(await ws.runRepositoryChecks()).reused, await runs()]).toEqual([undefined, 5]);
 });

@@ -1,7 +1,12 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import git from 'isomorphic-git';
+import type { farm } from '@farm/proto';
 import { silentLogger, type Logger } from '@farm/runtime';
 import { describeFailure, runChecks, type CheckCeilings, type CheckStep, type ChecksResult } from '@farm/sandbox';
+import { verifyChange } from '../verify-change';
 import type { RepositoryChecks } from './agent-tool';
 
 export interface TreeChange {
@@ -25,6 +30,9 @@ export async function netChanges(dir: string): Promise<TreeChange[]> {
   return changes;
 }
 
+/** A check run as the workspace hands it out: `reused` when it is the passing run of the same tree, not run again. */
+export type WorkspaceChecks = ChecksResult & { reused?: true };
+
 export interface WorkspaceOptions {
   /** The task's checkout. */
   root: string;
@@ -33,6 +41,8 @@ export interface WorkspaceOptions {
   /** The default and the most a check step may ask for. */
   checkTimeoutSeconds: number;
   checkCeilings?: Partial<Omit<CheckCeilings, 'timeoutSeconds'>>;
+  /** Checks the plan implies that cannot run here, and why (for the verification). */
+  skippedChecks?: { name: string; reason: string }[];
   /** Extra environment for the checks; the sandbox still drops secrets. */
   env?: Record<string, string>;
   /** Directories besides the checkout that the checks may write (a shared package cache). */
@@ -48,28 +58,80 @@ export class Workspace implements RepositoryChecks {
   private readonly log: Logger;
   /** Files the checks created or changed (an install's lock file, a build's output) that no tool touched since. */
   private readonly checkArtifacts = new Set<string>();
+  /** The last passing check run and the tree it ran on (see treeKey). */
+  private lastPass?: { key: string; result: ChecksResult };
+  /** The last verification and the tree (and task kind) it was made for: a finish on the same tree reuses it. */
+  private lastVerification?: { key: string; verification: farm.v1.IVerification };
 
   constructor(private readonly opts: WorkspaceOptions) {
     this.log = opts.log ?? silentLogger;
   }
 
-  /** Runs the repository's checks in the sandbox; used by run_checks and by the finish gate. */
-  async runRepositoryChecks(): Promise<ChecksResult> {
+  /**
+   * Runs the repository's checks in the sandbox; used by run_checks, the finish gate and the diff strategy. A
+   * tree the checks already passed on (same change, same plan) is not checked again: that run is handed back.
+   */
+  async runRepositoryChecks(): Promise<WorkspaceChecks> {
+    const key = await this.treeKey();
+    if (this.lastPass?.key === key) {
+      this.log.info('checks reused: they passed on this tree', { steps: this.lastPass.result.steps.length });
+      return { ...this.lastPass.result, reused: true };
+    }
     const before = new Set((await netChanges(this.opts.root)).map((c) => c.path));
-    const result = await runChecks(this.opts.root, this.opts.checks, {
+    const result = await this.runStepsIn(this.opts.root, this.opts.checks);
+    for (const c of await netChanges(this.opts.root)) if (!before.has(c.path)) this.checkArtifacts.add(c.path);
+    // Only a pass is kept: a failure is run again (the model may be waiting out a flaky test).
+    this.lastPass = result.ok ? { key, result } : undefined;
+    return result;
+  }
+
+  /** Runs `steps` in `dir` in the sandbox with the limits of the repository's checks. */
+  runStepsIn(dir: string, steps: CheckStep[]): Promise<ChecksResult> {
+    return runChecks(dir, steps, {
       ceilings: { ...this.opts.checkCeilings, timeoutSeconds: this.opts.checkTimeoutSeconds },
       env: this.opts.env,
       writableDirs: this.opts.writableDirs,
       log: this.log,
     });
-    for (const c of await netChanges(this.opts.root)) if (!before.has(c.path)) this.checkArtifacts.add(c.path);
-    return result;
+  }
+
+  /** What verifies the agent's change after `checks` passed on it (see verifyChange). */
+  async verify(kind: farm.v1.TaskKind | null | undefined, checks: ChecksResult): Promise<farm.v1.IVerification> {
+    const key = `${kind ?? 0}:${await this.treeKey()}`;
+    if (this.lastVerification?.key === key) return structuredClone(this.lastVerification.verification);
+    const verification = await verifyChange({
+      kind,
+      repoDir: this.opts.root,
+      changes: await this.agentChanges(),
+      steps: this.opts.checks,
+      skipped: this.opts.skippedChecks ?? [],
+      checks,
+      runSteps: (dir, steps) => this.runStepsIn(dir, steps),
+    });
+    this.lastVerification = { key, verification: structuredClone(verification) };
+    return verification;
+  }
+
+  /**
+   * The content hash of what the checks judge: the check plan and every file of the agent's net change (path,
+   * kind, content). Any edit, also one undone to other text, changes it; what the checks left behind does not.
+   */
+  async treeKey(): Promise<string> {
+    const hash = createHash('sha256').update(JSON.stringify(this.opts.checks));
+    const changes = (await this.agentChanges()).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    for (const c of changes) {
+      hash.update(`\0${c.path}\0${c.change}\0`);
+      if (c.change !== 'deleted') hash.update(await readFile(path.join(this.opts.root, c.path)).catch(() => ''));
+    }
+    return hash.digest('hex');
   }
 
   /** The check result as the model reads it: passing steps in one line, the failure with what explains it. */
-  describeChecks(result: ChecksResult): string {
+  describeChecks(result: WorkspaceChecks): string {
     if (!this.opts.checks.length) return 'this repository has no checks configured';
-    if (result.ok) return `all checks passed: ${result.steps.map((s) => s.name).join(', ')}`;
+    const names = result.steps.map((s) => s.name).join(', ');
+    if (result.ok && result.reused) return `all checks passed: ${names} (the tree is unchanged since they last passed)`;
+    if (result.ok) return `all checks passed: ${names}`;
     return describeFailure(result) ?? 'a check failed';
   }
 
