@@ -184,6 +184,7 @@ export async function runToolLoop(
         outputChars: outcome.output.length,
         durationMs: Math.round(performance.now() - toolStarted),
         ...(outcome.changed ? { changed: outcome.changed } : {}),
+        ...(outcome.match ? { match: outcome.match } : {}),
       });
       messages.push({ role: 'tool', toolCallId: call.id, content: outcome.output });
     }
