@@ -205,7 +205,7 @@ export function nearestCandidates(lines: string[], needle: string[]): Candidate[
 function renderCandidates(candidates: Candidate[]): string {
   return candidates
     .map((c) => {
-      const body = c.excerpt.map((l, k) => `    ${c.line + k}| ${l}`).join('\n');
+      const body = c.excerpt.map((l, k) => `    ${c.line + k}| ${l}`.trimEnd()).join('\n');
       const sim = c.similarity < 1 ? ` (${Math.round(c.similarity * 100)}% similar)` : '';
       return `  at line ${c.line}${sim}:\n${body}`;
     })
@@ -215,9 +215,9 @@ function renderCandidates(candidates: Candidate[]): string {
 /** The model's error for a miss: short and bounded, naming where the text nearly is. */
 export function describeMiss(file: string, miss: Exclude<LocateOutcome, { kind: 'replaced' }>): string {
   if (miss.kind === 'ambiguous') {
-    const more = miss.count > miss.candidates.length ? ` (the first ${miss.candidates.length} shown)` : '';
+    const lines = miss.candidates.map((c) => c.line).join(', ') + (miss.count > miss.candidates.length ? ', ...' : '');
     return (
-      `old_text occurs ${miss.count} times in ${file} when compared ${TIER_DESCRIPTIONS[miss.tier]}${more}:\n` +
+      `old_text occurs ${miss.count} times in ${file} (lines ${lines}) when compared ${TIER_DESCRIPTIONS[miss.tier]}:\n` +
       `${renderCandidates(miss.candidates)}\nadd surrounding lines to make it unique, or set replace_all`
     );
   }

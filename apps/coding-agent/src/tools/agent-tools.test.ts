@@ -164,7 +164,7 @@ describe('changing the checkout', () => {
     );
     const twice = (await run('edit_file', { path: 'src/app.ts', old_text: 'name', new_text: 'who' })).output;
     expect(twice).toMatch(
-      /^ERROR: edit_file: old_text occurs 2 times in src\/app\.ts when compared exactly:\n {2}at line 1:\n/,
+      /^ERROR: edit_file: old_text occurs 2 times in src\/app\.ts \(lines 1, 2\) when compared exactly:\n {2}at line 1:\n/,
     );
     expect(twice).toContain("\n  at line 2:\n    2|   return 'hello ' + name;");
     expect(twice).toMatch(/add surrounding lines to make it unique, or set replace_all$/);
