@@ -1736,6 +1736,9 @@ export namespace farm {
 
             /** TokenUsage totalTokens */
             totalTokens?: (number|null);
+
+            /** TokenUsage cachedInputTokens */
+            cachedInputTokens?: (number|null);
         }
 
         /** Represents a TokenUsage. */
@@ -1755,6 +1758,9 @@ export namespace farm {
 
             /** TokenUsage totalTokens. */
             public totalTokens: number;
+
+            /** TokenUsage cachedInputTokens. */
+            public cachedInputTokens: number;
 
             /**
              * Creates a new TokenUsage instance using the specified properties.

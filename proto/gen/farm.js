@@ -5815,6 +5815,7 @@ $root.farm = (function() {
              * @property {number|null} [promptTokens] TokenUsage promptTokens
              * @property {number|null} [completionTokens] TokenUsage completionTokens
              * @property {number|null} [totalTokens] TokenUsage totalTokens
+             * @property {number|null} [cachedInputTokens] TokenUsage cachedInputTokens
              */
 
             /**
@@ -5857,6 +5858,14 @@ $root.farm = (function() {
             TokenUsage.prototype.totalTokens = 0;
 
             /**
+             * TokenUsage cachedInputTokens.
+             * @member {number} cachedInputTokens
+             * @memberof farm.v1.TokenUsage
+             * @instance
+             */
+            TokenUsage.prototype.cachedInputTokens = 0;
+
+            /**
              * Creates a new TokenUsage instance using the specified properties.
              * @function create
              * @memberof farm.v1.TokenUsage
@@ -5890,6 +5899,8 @@ $root.farm = (function() {
                     w.uint32(16).uint32(m.completionTokens);
                 if (m.totalTokens != null && Object.hasOwnProperty.call(m, "totalTokens"))
                     w.uint32(24).uint32(m.totalTokens);
+                if (m.cachedInputTokens != null && Object.hasOwnProperty.call(m, "cachedInputTokens"))
+                    w.uint32(32).uint32(m.cachedInputTokens);
                 return w;
             };
 
@@ -5952,6 +5963,10 @@ $root.farm = (function() {
                             m.totalTokens = r.uint32();
                             break;
                         }
+                    case 4: {
+                            m.cachedInputTokens = r.uint32();
+                            break;
+                        }
                     default:
                         r.skipType(t & 7, n);
                         break;
@@ -6008,6 +6023,10 @@ $root.farm = (function() {
                     if (!$util.isInteger(m.totalTokens))
                         return "totalTokens: integer expected";
                 }
+                if (m.cachedInputTokens != null && Object.hasOwnProperty.call(m, "cachedInputTokens")) {
+                    if (!$util.isInteger(m.cachedInputTokens))
+                        return "cachedInputTokens: integer expected";
+                }
                 return null;
             };
 
@@ -6038,6 +6057,9 @@ $root.farm = (function() {
                 if (d.totalTokens != null) {
                     m.totalTokens = d.totalTokens >>> 0;
                 }
+                if (d.cachedInputTokens != null) {
+                    m.cachedInputTokens = d.cachedInputTokens >>> 0;
+                }
                 return m;
             };
 
@@ -6062,6 +6084,7 @@ $root.farm = (function() {
                     d.promptTokens = 0;
                     d.completionTokens = 0;
                     d.totalTokens = 0;
+                    d.cachedInputTokens = 0;
                 }
                 if (m.promptTokens != null && Object.hasOwnProperty.call(m, "promptTokens")) {
                     d.promptTokens = m.promptTokens;
@@ -6071,6 +6094,9 @@ $root.farm = (function() {
                 }
                 if (m.totalTokens != null && Object.hasOwnProperty.call(m, "totalTokens")) {
                     d.totalTokens = m.totalTokens;
+                }
+                if (m.cachedInputTokens != null && Object.hasOwnProperty.call(m, "cachedInputTokens")) {
+                    d.cachedInputTokens = m.cachedInputTokens;
                 }
                 return d;
             };

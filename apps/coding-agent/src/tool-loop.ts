@@ -12,7 +12,7 @@ import {
 } from '@farm/llm';
 import { errorMessage, type Logger } from '@farm/runtime';
 import type { ChecksResult } from '@farm/sandbox';
-import { fitConversation } from './conversation-window';
+import { elideStaleOutputs, fitConversation } from './conversation-window';
 import { renderLessons } from './lessons-prompt';
 import { costOfCall, type ModelPrices } from './model-prices';
 import { reviewDiff } from './review-diff';
@@ -118,7 +118,7 @@ export async function runToolLoop(
       observer.budgetStopped(stop);
       return softFail(F.STEP_BUDGET, stop.reason);
     }
-    const shortened = fitConversation(messages, deps.contextWindowTokens);
+    const shortened = elideStaleOutputs(messages) + fitConversation(messages, deps.contextWindowTokens);
     const step = budget.steps + 1;
     const started = performance.now();
     let turn;
