@@ -43,6 +43,17 @@ describe('replaceInTiers', () => {
     expect(out.text).toContain('def part(name):\n    if not name:\n        raise ValueError("name")\n    return name');
   });
 
+  it('gives tabs back to a tab-indented file when the model wrote the block with spaces, deeper lines too', () => {
+    const js = 'function f(a) {\n\tif (a) {\n\t\treturn 1;\n\t}\n\treturn 0;\n}\n';
+    const out = replaced(
+      replaceInTiers(js, 'if (a) {\n  return 1;\n}', 'if (a) {\n  if (a > 1) {\n    return 2;\n  }\n  return 1;\n}'),
+    );
+    expect(out.tier).toBe('indentation');
+    expect(out.text).toBe(
+      'function f(a) {\n\tif (a) {\n\t\tif (a > 1) {\n\t\t\treturn 2;\n\t\t}\n\t\treturn 1;\n\t}\n\treturn 0;\n}\n',
+    );
+  });
+
   it('removes indentation the model added in excess', () => {
     const out = replaced(replaceInTiers(PY, '        def greet(name):', '        def greet(name: str):'));
     expect(out.tier).toBe('indentation');

@@ -88,23 +88,39 @@ function excerpt(lines: string[], start: number, count = EXCERPT_LINES): string[
 }
 
 /**
- * Re-indents `newText` to the file's indentation: a line that repeats a search line takes that line's shift
- * (search indentation to file indentation), the lines after it keep the same shift. So a search text that
- * lost its indentation, uniformly or not, gives a replacement indented as the file is.
+ * Re-indents `newText` to the file's indentation. A line repeating a search line gets that line's indentation
+ * in the file; another line gets the file's indentation of the search lines indented as it is; deeper lines
+ * keep their extra depth, in tabs when the file indents with tabs. So a search text that lost or changed its
+ * indentation (dedented, tabs turned to spaces) gives a replacement indented as the file is.
  */
 function reindent(newText: string, needle: string[], matched: string[]): string {
-  const shifts = new Map<string, { from: string; to: string }>();
+  const byIndent = new Map<string, string>();
+  const byContent = new Map<string, { from: string; to: string }>();
   needle.forEach((l, j) => {
-    if (l.trim() && !shifts.has(l.trim())) shifts.set(l.trim(), { from: indentOf(l), to: indentOf(matched[j]) });
+    if (!l.trim()) return;
+    const from = indentOf(l);
+    const to = indentOf(matched[j]);
+    if (!byIndent.has(from)) byIndent.set(from, to);
+    if (!byContent.has(l.trim())) byContent.set(l.trim(), { from, to });
   });
-  if ([...shifts.values()].every((s) => s.from === s.to)) return newText;
-  let shift = shifts.values().next().value!;
+  if ([...byIndent].every(([from, to]) => from === to)) return newText;
+  const fileTabs = [...byIndent.values()].some((to) => to.includes('\t'));
+  const widths = [...new Set([...byIndent.keys()].map((k) => k.length))].sort((a, b) => a - b);
+  const unit = Math.max(1, Math.min(...widths.slice(1).map((w, k) => w - widths[k]), 4));
+  const deeper = (rest: string) => (fileTabs && /^ +$/.test(rest) ? '\t'.repeat(Math.round(rest.length / unit)) : rest);
+  const prefixes = [...byIndent.keys()].sort((a, b) => b.length - a.length);
   return newText
     .split('\n')
     .map((l) => {
       if (l.trim() === '') return l;
-      shift = shifts.get(l.trim()) ?? shift;
-      return l.startsWith(shift.from) ? shift.to + l.slice(shift.from.length) : l;
+      const indent = indentOf(l);
+      const body = l.slice(indent.length);
+      const same = byContent.get(l.trim());
+      if (same && same.from === indent) return same.to + body;
+      const known = byIndent.get(indent);
+      if (known !== undefined) return known + body;
+      const base = prefixes.find((p) => indent.startsWith(p));
+      return base === undefined ? l : byIndent.get(base)! + deeper(indent.slice(base.length)) + body;
     })
     .join('\n');
 }
