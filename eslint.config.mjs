@@ -4,7 +4,16 @@ import importX from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', 'proto/gen/**', '.cache/**', '**/dist/**', 'bench/results/**', 'apps/coding-agent/testing/real-commits/**'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      'proto/gen/**',
+      '.cache/**',
+      '**/dist/**',
+      'bench/results/**',
+      'apps/coding-agent/testing/real-commits/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
