@@ -133,13 +133,18 @@ export function replaceInTiers(
   text: string,
   oldText: string,
   newText: string,
-  opts: { replaceAll?: boolean } = {},
+  opts: { replaceAll?: boolean; wholeLines?: boolean } = {},
 ): LocateOutcome {
   const { lines, starts } = fileLines(text);
   const exact: number[] = [];
-  for (let i = text.indexOf(oldText); i >= 0; i = text.indexOf(oldText, i + oldText.length)) exact.push(i);
+  for (let i = text.indexOf(oldText); i >= 0; i = text.indexOf(oldText, i + (opts.wholeLines ? 1 : oldText.length))) {
+    if (opts.wholeLines && i > 0 && text[i - 1] !== '\n') continue; // only a match starting a line
+    if (exact.length && i < exact[exact.length - 1] + oldText.length) continue; // overlapping the previous one
+    exact.push(i);
+  }
   if (exact.length === 1 || (exact.length > 1 && opts.replaceAll)) {
-    const updated = opts.replaceAll ? text.split(oldText).join(newText) : text.replace(oldText, () => newText);
+    let updated = text;
+    for (const i of [...exact].reverse()) updated = updated.slice(0, i) + newText + updated.slice(i + oldText.length);
     return {
       kind: 'replaced',
       text: updated,
@@ -228,20 +233,36 @@ function renderCandidates(candidates: Candidate[]): string {
     .join('\n');
 }
 
+/** How a miss names the search text and the way to make it unique (edit_file's words by default). */
+export interface MissTerms {
+  subject: string;
+  notFound: string;
+  widen: string;
+}
+const EDIT_FILE_TERMS: MissTerms = {
+  subject: 'old_text',
+  notFound: 'was not found',
+  widen: 'add surrounding lines to make it unique, or set replace_all',
+};
+
 /** The model's error for a miss: short and bounded, naming where the text nearly is. */
-export function describeMiss(file: string, miss: Exclude<LocateOutcome, { kind: 'replaced' }>): string {
+export function describeMiss(
+  file: string,
+  miss: Exclude<LocateOutcome, { kind: 'replaced' }>,
+  terms: MissTerms = EDIT_FILE_TERMS,
+): string {
   if (miss.kind === 'ambiguous') {
     const lines = miss.candidates.map((c) => c.line).join(', ') + (miss.count > miss.candidates.length ? ', ...' : '');
     return (
-      `old_text occurs ${miss.count} times in ${file} (lines ${lines}) when compared ${TIER_DESCRIPTIONS[miss.tier]}:\n` +
-      `${renderCandidates(miss.candidates)}\nadd surrounding lines to make it unique, or set replace_all`
+      `${terms.subject} occurs ${miss.count} times in ${file} (lines ${lines}) when compared ${TIER_DESCRIPTIONS[miss.tier]}:\n` +
+      `${renderCandidates(miss.candidates)}\n${terms.widen}`
     );
   }
   const tried = 'exactly, ignoring trailing whitespace, ignoring indentation, and with Unicode punctuation normalised';
   if (!miss.candidates.length)
-    return `old_text was not found in ${file} (compared ${tried}) and nothing there is similar; read the file again`;
+    return `${terms.subject} ${terms.notFound} in ${file} (compared ${tried}) and nothing there is similar; read the file again`;
   return (
-    `old_text was not found in ${file} (compared ${tried}). The nearest text:\n` +
+    `${terms.subject} ${terms.notFound} in ${file} (compared ${tried}). The nearest text:\n` +
     `${renderCandidates(miss.candidates)}\nread those lines again and copy the current text`
   );
 }
