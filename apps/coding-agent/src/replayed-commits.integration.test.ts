@@ -94,7 +94,18 @@ test.each(['leven-prefix-trimming', 'markupsafe-collapse-spaces'])(
   async (id) => {
     const c = commit(id);
     const exact = await replay(c, 'exact');
+    const from = server.requests.length;
     const drifted = await replay(c, 'whitespace');
+    const requests = server.requests.slice(from);
+    // the rules and the task come first and never change, so an endpoint's prompt cache reuses them
+    for (const r of requests) expect(r.messages.slice(0, 2)).toEqual(requests[0].messages.slice(0, 2));
+    // by the 9th call (the 4-hunk change), reads four turns old are a stub naming the file and range to read again
+    const elided = (r: (typeof requests)[number]) => JSON.stringify(r.messages).includes('[elided: read_file ');
+    expect(requests.findIndex(elided)).toBe(requests.length > 8 ? 8 : -1);
+    if (requests.length > 8)
+      expect(JSON.stringify(requests[8].messages)).toMatch(
+        /\[elided: read_file index\.js lines 2\d-8\d gave \d+ characters 7 turns ago/,
+      );
     expect(exact.edits.length).toBeGreaterThanOrEqual(3);
     expect(drifted.edits.every((e) => e.ok)).toBe(true);
     expect(drifted.steps).toBe(exact.steps);
