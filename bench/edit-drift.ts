@@ -16,11 +16,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { AgentToolBox, TaskBudget, TaskObserver, runToolLoop } from '@farm/coding-agent';
 import type { ConversationMessage, ToolModel, ToolSpec, ToolTurn } from '@farm/llm';
+import { replaceInTiers } from '@farm/patch';
 import { silentLogger } from '@farm/runtime';
 import { PromptCache } from '@farm/scripted-llm';
 import {
   DRIFTS,
   checkoutParent,
+  editsFor,
   checksOf,
   fileAfter,
   fileBefore,
@@ -111,6 +113,20 @@ async function replay(c: RealCommit, drift: Drift, work: string): Promise<TaskSt
   return stats;
 }
 
+/** How many of the commit's edits an exact-only edit_file (before tiers) takes at the first try. */
+function exactOnlyFirstTries(c: RealCommit, drift: Drift): number {
+  const files = new Map(c.changed.map((f) => [f, fileBefore(c, f)]));
+  let ok = 0;
+  for (const e of editsFor(c, drift)) {
+    const first = replaceInTiers(files.get(e.path)!, e.old_text, e.new_text, { exactOnly: true });
+    if (first.kind === 'replaced') ok++;
+    const landed =
+      first.kind === 'replaced' ? first : replaceInTiers(files.get(e.path)!, e.retry.old_text, e.retry.new_text);
+    if (landed.kind === 'replaced') files.set(e.path, landed.text);
+  }
+  return ok;
+}
+
 const sum = (xs: TaskStats[], k: keyof TaskStats) => xs.reduce((n, s) => n + Number(s[k]), 0);
 
 async function main() {
@@ -129,6 +145,7 @@ async function main() {
       'drift',
       'tasks landed',
       'first-try edits',
+      'exact-only matcher',
       'turns/task',
       'tokens/task',
       'cached/task',
@@ -143,6 +160,7 @@ async function main() {
         drift,
         `${sum(runs, 'landed')}/${runs.length}`,
         `${sum(runs, 'firstTryOk')}/${sum(runs, 'edits')}`,
+        `${commits.reduce((n, c) => n + exactOnlyFirstTries(c, drift), 0)}/${sum(runs, 'edits')}`,
         perTask(runs, 'turns').toFixed(1),
         Math.round(perTask(runs, 'promptTokens')).toString(),
         Math.round(perTask(runs, 'cachedTokens')).toString(),
@@ -156,7 +174,8 @@ async function main() {
     process.stdout.write([line(header), ...rows.map(line)].join('\n') + '\n');
     process.stdout.write(
       `\n${commits.length} real commits (${commits.map((c) => c.id).join(', ')}); the reference is the ` +
-        `exact-text run of the same commits in this run.\n`,
+        `exact-text run of the same commits in this run; "exact-only matcher": the first tries an edit_file ` +
+        `matching old_text exactly (as before the tiers) would have taken.\n`,
     );
   } finally {
     rmSync(work, { recursive: true, force: true });

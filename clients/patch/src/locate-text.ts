@@ -133,7 +133,7 @@ export function replaceInTiers(
   text: string,
   oldText: string,
   newText: string,
-  opts: { replaceAll?: boolean; wholeLines?: boolean } = {},
+  opts: { replaceAll?: boolean; wholeLines?: boolean; exactOnly?: boolean } = {},
 ): LocateOutcome {
   const { lines, starts } = fileLines(text);
   const exact: number[] = [];
@@ -161,7 +161,7 @@ export function replaceInTiers(
   // Whole lines from here on: a search text ending in a newline replaces its lines' terminators too.
   const wholeLines = oldText.endsWith('\n');
   const needle = oldText.replace(/\r\n/g, '\n').replace(/\n$/, '').split('\n');
-  for (const [tier, key] of LINE_TIERS) {
+  for (const [tier, key] of opts.exactOnly ? [] : LINE_TIERS) {
     const at = lineMatches(lines, needle, key);
     if (!at.length) continue;
     if (at.length > 1 && !opts.replaceAll)
