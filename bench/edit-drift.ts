@@ -81,7 +81,7 @@ function replayModel(calls: PlannedCall[], stats: TaskStats): ToolModel {
   };
 }
 
-async function replay(c: RealCommit, drift: Drift, work: string): Promise<TaskStats> {
+async function replay(c: RealCommit, drift: Drift, work: string, elide = true): Promise<TaskStats> {
   const root = mkdtempSync(path.join(work, `${c.id}-${drift}-`));
   await checkoutParent(c, root);
   const stats: TaskStats = { edits: 0, firstTryOk: 0, turns: 0, promptTokens: 0, cachedTokens: 0, landed: false };
@@ -98,6 +98,7 @@ async function replay(c: RealCommit, drift: Drift, work: string): Promise<TaskSt
       reviewRounds: 0,
       prices: {},
       contextWindowTokens: 100_000,
+      ...(elide ? {} : { elision: false as const }),
       redact: (t) => t,
       log: silentLogger,
       observer: new TaskObserver(
@@ -140,6 +141,8 @@ async function main() {
       byDrift.set(drift, runs);
     }
     const exact = byDrift.get('exact')!;
+    const kept: TaskStats[] = [];
+    for (const c of commits) kept.push(await replay(c, 'exact', work, false));
     const perTask = (runs: TaskStats[], k: keyof TaskStats) => sum(runs, k) / runs.length;
     const header = [
       'drift',
@@ -172,6 +175,12 @@ async function main() {
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
     const line = (r: string[]) => r.map((cell, i) => cell.padEnd(widths[i])).join('  ');
     process.stdout.write([line(header), ...rows.map(line)].join('\n') + '\n');
+    const keptTokens = sum(kept, 'promptTokens') / kept.length;
+    process.stdout.write(
+      `\nexact, old tool outputs kept whole (no elision): ${Math.round(keptTokens)} tokens/task, ` +
+        `${Math.round(sum(kept, 'cachedTokens') / kept.length)} cached; with elision ` +
+        `${(sum(exact, 'promptTokens') / sum(kept, 'promptTokens')).toFixed(2)}x the tokens.\n`,
+    );
     process.stdout.write(
       `\n${commits.length} real commits (${commits.map((c) => c.id).join(', ')}); the reference is the ` +
         `exact-text run of the same commits in this run; "exact-only matcher": the first tries an edit_file ` +

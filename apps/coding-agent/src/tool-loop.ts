@@ -12,7 +12,7 @@ import {
 } from '@farm/llm';
 import { errorMessage, type Logger } from '@farm/runtime';
 import type { ChecksResult } from '@farm/sandbox';
-import { elideStaleOutputs, fitConversation } from './conversation-window';
+import { elideStaleOutputs, fitConversation, type ElisionOptions } from './conversation-window';
 import { renderLessons } from './lessons-prompt';
 import { costOfCall, type ModelPrices } from './model-prices';
 import { reviewDiff } from './review-diff';
@@ -38,6 +38,8 @@ export interface ToolLoopDeps {
   reviewRounds: number;
   prices: ModelPrices;
   contextWindowTokens: number;
+  /** Old re-readable tool outputs become stubs (default DEFAULT_ELISION); false keeps them whole. */
+  elision?: ElisionOptions | false;
   redact: Redactor;
   log: Logger;
   /** Counts model calls against the task's budget, attempts, reviews; times steps; writes the trajectory. */
@@ -118,7 +120,8 @@ export async function runToolLoop(
       observer.budgetStopped(stop);
       return softFail(F.STEP_BUDGET, stop.reason);
     }
-    const shortened = elideStaleOutputs(messages) + fitConversation(messages, deps.contextWindowTokens);
+    const elided = deps.elision === false ? 0 : elideStaleOutputs(messages, deps.elision);
+    const shortened = elided + fitConversation(messages, deps.contextWindowTokens);
     const step = budget.steps + 1;
     const started = performance.now();
     let turn;

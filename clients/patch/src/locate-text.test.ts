@@ -88,15 +88,26 @@ describe('replaceInTiers', () => {
     expect(out.text.match(/ {4}if name is None:\n/g)).toHaveLength(2);
   });
 
-  it('bounds an ambiguous error to three candidates however many there are', () => {
-    const text = Array.from({ length: 300 }, () => '    x = 1').join('\n');
+  it('bounds an ambiguous error to three line numbers however many matches there are', () => {
+    const text = Array.from({ length: 300 }, () => 'x = 1').join('\n');
     const out = replaceInTiers(text, 'x = 1', 'x = 2');
     expect(out.kind).toBe('ambiguous');
     if (out.kind === 'replaced') return;
+    expect(describeMiss('f.py', out)).toBe(
+      'old_text occurs 300 times in f.py (lines 1, 2, 3, ...); add surrounding lines to make it unique, or set replace_all',
+    );
+  });
+
+  it('shows what the file has at each of a few lenient matches', () => {
+    const text = Array.from({ length: 300 }, (_, i) => `${' '.repeat(i % 2 ? 4 : 8)}x = 1`).join('\n');
+    const out = replaceInTiers(text, '  x = 1  ', 'x = 2');
+    if (out.kind !== 'ambiguous') throw new Error(out.kind);
     const message = describeMiss('f.py', out);
-    expect(message).toMatch(/^old_text occurs 300 times in f\.py \(lines 1, 2, 3, \.\.\.\) when compared exactly:/);
+    expect(message).toMatch(
+      /^old_text occurs 300 times in f\.py \(lines 1, 2, 3, \.\.\.\) when compared ignoring indentation/,
+    );
+    expect(message).toContain('  at line 2:\n    2|     x = 1\n    3|         x = 1');
     expect(message.split('\n').length).toBeLessThan(12);
-    expect(message).not.toContain('line 4:');
   });
 
   it('names the nearest text with line numbers and context when nothing matches', () => {

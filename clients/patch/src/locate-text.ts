@@ -253,6 +253,9 @@ export function describeMiss(
 ): string {
   if (miss.kind === 'ambiguous') {
     const lines = miss.candidates.map((c) => c.line).join(', ') + (miss.count > miss.candidates.length ? ', ...' : '');
+    // An exact text needs no excerpt (the model wrote it); a lenient match shows what the file has there.
+    if (miss.tier === 'exact')
+      return `${terms.subject} occurs ${miss.count} times in ${file} (lines ${lines}); ${terms.widen}`;
     return (
       `${terms.subject} occurs ${miss.count} times in ${file} (lines ${lines}) when compared ${TIER_DESCRIPTIONS[miss.tier]}:\n` +
       `${renderCandidates(miss.candidates)}\n${terms.widen}`
@@ -260,7 +263,7 @@ export function describeMiss(
   }
   const tried = 'exactly, ignoring trailing whitespace, ignoring indentation, and with Unicode punctuation normalised';
   if (!miss.candidates.length)
-    return `${terms.subject} ${terms.notFound} in ${file} (compared ${tried}) and nothing there is similar; read the file again`;
+    return `${terms.subject} ${terms.notFound} in ${file}; read the file again (compared ${tried}; nothing there is similar)`;
   return (
     `${terms.subject} ${terms.notFound} in ${file} (compared ${tried}). The nearest text:\n` +
     `${renderCandidates(miss.candidates)}\nread those lines again and copy the current text`
