@@ -14,6 +14,7 @@ import { errorMessage, type Logger } from '@farm/runtime';
 import type { ChecksResult } from '@farm/sandbox';
 import { elideStaleOutputs, fitConversation, type ElisionOptions } from './conversation-window';
 import { renderLessons } from './lessons-prompt';
+import { agentMetrics } from './metrics';
 import { costOfCall, type ModelPrices } from './model-prices';
 import { reviewDiff } from './review-diff';
 import { hardFail, softFail, type TaskFailed } from './task-outcome';
@@ -172,6 +173,7 @@ export async function runToolLoop(
         outcome = { ...outcome, ok: !!gate.done && gate.done.kind === 'finished', output: gate.output };
       }
       observer.toolCalled(call.name, outcome.ok);
+      if (outcome.match) agentMetrics.editMatches.inc({ tier: outcome.match });
       deps.log.debug('tool call', {
         step,
         tool: call.name,
