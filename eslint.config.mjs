@@ -5,7 +5,16 @@ import globals from 'globals';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', 'proto/gen/**', '.cache/**', '**/dist/**', 'bench/results/**'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      'proto/gen/**',
+      '.cache/**',
+      '**/dist/**',
+      'bench/results/**',
+      'apps/coding-agent/testing/real-commits/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1869,6 +1869,9 @@ export namespace farm {
 
             /** TokenUsage totalTokens */
             totalTokens?: (number|null);
+
+            /** TokenUsage cachedInputTokens */
+            cachedInputTokens?: (number|null);
         }
 
         /** Represents a TokenUsage. */
@@ -1888,6 +1891,9 @@ export namespace farm {
 
             /** TokenUsage totalTokens. */
             public totalTokens: number;
+
+            /** TokenUsage cachedInputTokens. */
+            public cachedInputTokens: number;
 
             /**
              * Creates a new TokenUsage instance using the specified properties.

@@ -6239,6 +6239,7 @@ $root.farm = (function() {
              * @property {number|null} [promptTokens] TokenUsage promptTokens
              * @property {number|null} [completionTokens] TokenUsage completionTokens
              * @property {number|null} [totalTokens] TokenUsage totalTokens
+             * @property {number|null} [cachedInputTokens] TokenUsage cachedInputTokens
              */
 
             /**
@@ -6281,6 +6282,14 @@ $root.farm = (function() {
             TokenUsage.prototype.totalTokens = 0;
 
             /**
+             * TokenUsage cachedInputTokens.
+             * @member {number} cachedInputTokens
+             * @memberof farm.v1.TokenUsage
+             * @instance
+             */
+            TokenUsage.prototype.cachedInputTokens = 0;
+
+            /**
              * Creates a new TokenUsage instance using the specified properties.
              * @function create
              * @memberof farm.v1.TokenUsage
@@ -6314,6 +6323,8 @@ $root.farm = (function() {
                     w.uint32(16).uint32(m.completionTokens);
                 if (m.totalTokens != null && Object.hasOwnProperty.call(m, "totalTokens"))
                     w.uint32(24).uint32(m.totalTokens);
+                if (m.cachedInputTokens != null && Object.hasOwnProperty.call(m, "cachedInputTokens"))
+                    w.uint32(32).uint32(m.cachedInputTokens);
                 return w;
             };
 
@@ -6376,6 +6387,10 @@ $root.farm = (function() {
                             m.totalTokens = r.uint32();
                             break;
                         }
+                    case 4: {
+                            m.cachedInputTokens = r.uint32();
+                            break;
+                        }
                     default:
                         r.skipType(t & 7, n);
                         break;
@@ -6432,6 +6447,10 @@ $root.farm = (function() {
                     if (!$util.isInteger(m.totalTokens))
                         return "totalTokens: integer expected";
                 }
+                if (m.cachedInputTokens != null && Object.hasOwnProperty.call(m, "cachedInputTokens")) {
+                    if (!$util.isInteger(m.cachedInputTokens))
+                        return "cachedInputTokens: integer expected";
+                }
                 return null;
             };
 
@@ -6462,6 +6481,9 @@ $root.farm = (function() {
                 if (d.totalTokens != null) {
                     m.totalTokens = d.totalTokens >>> 0;
                 }
+                if (d.cachedInputTokens != null) {
+                    m.cachedInputTokens = d.cachedInputTokens >>> 0;
+                }
                 return m;
             };
 
@@ -6486,6 +6508,7 @@ $root.farm = (function() {
                     d.promptTokens = 0;
                     d.completionTokens = 0;
                     d.totalTokens = 0;
+                    d.cachedInputTokens = 0;
                 }
                 if (m.promptTokens != null && Object.hasOwnProperty.call(m, "promptTokens")) {
                     d.promptTokens = m.promptTokens;
@@ -6495,6 +6518,9 @@ $root.farm = (function() {
                 }
                 if (m.totalTokens != null && Object.hasOwnProperty.call(m, "totalTokens")) {
                     d.totalTokens = m.totalTokens;
+                }
+                if (m.cachedInputTokens != null && Object.hasOwnProperty.call(m, "cachedInputTokens")) {
+                    d.cachedInputTokens = m.cachedInputTokens;
                 }
                 return d;
             };

@@ -38,3 +38,62 @@ export function fitConversation(messages: ConversationMessage[], windowTokens: n
   }
   return shortened;
 }
+
+/** Tools whose output is a snapshot the model can ask for again; their old outputs are elided. */
+const REREADABLE = new Set(['read_file', 'search', 'list_files', 'find_symbol', 'run_command', 'run_checks']);
+
+export interface ElisionOptions {
+  /** An output is elided once this many model turns have followed the call. */
+  afterTurns: number;
+  /** Outputs shorter than this stay (a stub would save little). */
+  minChars: number;
+}
+
+export const DEFAULT_ELISION: ElisionOptions = { afterTurns: 4, minChars: 600 };
+
+/** What a call was, in a few words: `read_file src/a.py lines 10-80`. */
+function describeCall(name: string, rawArguments: string): string {
+  let args: Record<string, unknown> = {};
+  try {
+    args = JSON.parse(rawArguments || '{}') as Record<string, unknown>;
+  } catch {
+    return name;
+  }
+  if (name === 'read_file') {
+    const range =
+      args.start_line || args.end_line
+        ? ` lines ${String(args.start_line ?? 1)}-${String(args.end_line ?? 'end')}`
+        : '';
+    return `read_file ${String(args.path)}${range}`;
+  }
+  const shown = JSON.stringify(args);
+  return `${name} ${shown.length > 120 ? `${shown.slice(0, 117)}...` : shown}`;
+}
+
+/**
+ * Replaces the outputs of re-readable tool calls (a file read, a search, a check run) that are `afterTurns`
+ * model turns old by a one-line stub naming the call, so the model can make it again: what it read is in its
+ * later reasoning and edits, and the file may have changed since. Done in batches, when the number of turns
+ * is a multiple of `afterTurns`: between batches the conversation's start stays byte for byte the same, so
+ * an endpoint's prompt cache keeps serving it. Shortens in place; returns how many outputs were elided.
+ */
+export function elideStaleOutputs(messages: ConversationMessage[], opts: ElisionOptions = DEFAULT_ELISION): number {
+  const turns = messages.filter((m) => m.role === 'assistant').length;
+  if (turns === 0 || turns % opts.afterTurns !== 0) return 0;
+  const calls = new Map<string, { name: string; args: string; turn: number }>();
+  let turn = 0;
+  let elided = 0;
+  for (const m of messages) {
+    if (m.role === 'assistant') {
+      turn++;
+      for (const c of m.toolCalls ?? []) calls.set(c.id, { name: c.name, args: c.arguments, turn });
+      continue;
+    }
+    if (m.role !== 'tool' || m.content.length < opts.minChars || m.content.startsWith('[elided')) continue;
+    const call = calls.get(m.toolCallId);
+    if (!call || !REREADABLE.has(call.name) || turns - call.turn < opts.afterTurns) continue;
+    m.content = `[elided: ${describeCall(call.name, call.args)} gave ${m.content.length} characters ${turns - call.turn} turns ago; call it again if you need it]`;
+    elided++;
+  }
+  return elided;
+}

@@ -15,4 +15,5 @@ export { AgentToolBox } from './tools/agent-tools';
 export { secretRedactor } from './tools/redact-secrets';
 export { TaskBudget } from './task-budget';
 export { TaskObserver } from './task-observer';
+export { TrajectoryReport } from './trajectory-report';
 export { openTrajectory } from './trajectory';

@@ -34,7 +34,7 @@ export const agentMetrics = {
   }),
   tokens: new Counter({
     name: 'farm_agent_llm_tokens_total',
-    help: 'LLM tokens used, by kind (prompt, completion) and model',
+    help: 'LLM tokens used, by kind (prompt, completion, cached_prompt: of prompt, served by the prompt cache) and model',
     labelNames: ['kind', 'model'],
     registers: [metricsRegistry],
   }),
@@ -48,6 +48,12 @@ export const agentMetrics = {
     name: 'farm_agent_tool_calls_total',
     help: 'Tool calls of the tool strategy, by tool and outcome (ok, error)',
     labelNames: ['tool', 'outcome'],
+    registers: [metricsRegistry],
+  }),
+  editMatches: new Counter({
+    name: 'farm_agent_edit_matches_total',
+    help: 'edit_file calls that found old_text, by tier (exact, trailing-whitespace, indentation, unicode-punctuation)',
+    labelNames: ['tier'],
     registers: [metricsRegistry],
   }),
   reviews: new Counter({

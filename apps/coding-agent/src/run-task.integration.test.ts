@@ -224,6 +224,21 @@ describe('coding agent on a Python repo (pytest)', () => {
     expect(result.notes!.join('\n')).toMatch(/line numbers/);
   });
 
+  test('a hunk without context at a wrong line is rejected and asked again, not applied where it says', async () => {
+    // multiply belongs at the end (after line 6); the model says after line 2, inside add's body
+    const contextFree =
+      '--- a/calc.py\n+++ b/calc.py\n@@ -2,0 +3,4 @@\n+\n+\n+def multiply(a, b):\n+    return a * b\n';
+    const { result, prompts } = await runTask(PYTHON_REPO, {
+      chat: [
+        { answer: { diff: contextFree } },
+        { match: 'YOUR PREVIOUS ATTEMPT FAILED', answer: { diff: PY_ADD_MULTIPLY } },
+      ],
+    });
+    expect([S[result.status!], result.attempts]).toEqual(['SUCCESS', 2]);
+    expect(prompts[1]).toMatch(/no context lines and removes none, so its place \(line 2\) cannot be verified/);
+    expect(result.notes!.join('\n')).not.toMatch(/line numbers/);
+  });
+
   test('a patch that cannot apply is rejected with its reason, retried, then SOFT_FAIL and nothing pushed', async () => {
     const { result, prompts, url } = await runTask(PYTHON_REPO, {
       chat: [{ repeat: true, answer: { diff: PY_NOT_APPLYING } }],

@@ -36,4 +36,22 @@ describe('the price table', () => {
     expect(costOfCall(DEFAULT_MODEL_PRICES, 'gpt-4o-mini', usage)).toEqual({ usd: 0.45, priced: true });
     expect(costOfCall(DEFAULT_MODEL_PRICES, 'my-local-model', usage)).toEqual({ usd: 0, priced: false });
   });
+
+  test('prompt tokens the endpoint served from its cache are priced at the cached input price, and counted', () => {
+    const usage = { promptTokens: 1_000_000, completionTokens: 0, totalTokens: 1_000_000, cachedInputTokens: 800_000 };
+    // 200k at $2.50 + 800k at $1.25 per million
+    expect(costOfCall(DEFAULT_MODEL_PRICES, 'gpt-4o', usage).usd).toBeCloseTo(1.5, 10);
+    // without a cached price they cost the input price
+    expect(costOfCall({ m: { inputPerMillion: 1, outputPerMillion: 1 } }, 'm', usage).usd).toBeCloseTo(1, 10);
+    const budget = new TaskBudget({ maxSteps: 5, maxTokens: 10_000, maxCostUsd: 1 });
+    budget.record({ promptTokens: 3000, completionTokens: 10, totalTokens: 3010, cachedInputTokens: 2048 }, 0);
+    budget.record({ promptTokens: 3500, completionTokens: 10, totalTokens: 3510 }, 0);
+    budget.record({ promptTokens: 4000, completionTokens: 10, totalTokens: 4010, cachedInputTokens: 3072 }, 0);
+    expect(budget.usage).toEqual({
+      promptTokens: 10500,
+      completionTokens: 30,
+      totalTokens: 10530,
+      cachedInputTokens: 5120,
+    });
+  });
 });

@@ -30,6 +30,8 @@ export class TaskBudget {
     this.usage.promptTokens += usage.promptTokens;
     this.usage.completionTokens += usage.completionTokens;
     this.usage.totalTokens += usage.totalTokens || usage.promptTokens + usage.completionTokens;
+    if (usage.cachedInputTokens)
+      this.usage.cachedInputTokens = (this.usage.cachedInputTokens ?? 0) + usage.cachedInputTokens;
     this.costUsd += costUsd;
   }
 

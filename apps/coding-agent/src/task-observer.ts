@@ -87,6 +87,8 @@ export class TaskObserver {
     this.malformedRetries += answer.malformedRetries ?? 0;
     agentMetrics.tokens.inc({ kind: 'prompt', model: answer.model }, answer.usage.promptTokens);
     agentMetrics.tokens.inc({ kind: 'completion', model: answer.model }, answer.usage.completionTokens);
+    if (answer.usage.cachedInputTokens)
+      agentMetrics.tokens.inc({ kind: 'cached_prompt', model: answer.model }, answer.usage.cachedInputTokens);
     if (costUsd > 0) agentMetrics.costUsd.inc({ model: answer.model }, costUsd);
   }
 

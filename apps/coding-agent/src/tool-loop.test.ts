@@ -329,6 +329,29 @@ describe('review rounds', () => {
   });
 });
 
+describe('edits', () => {
+  test('a drifted edit lands, and how old_text was found is in the trajectory and the metrics', async () => {
+    const matched = async (tier: string) =>
+      (await agentMetrics.editMatches.get()).values.find((v) => v.labels.tier === tier)?.value ?? 0;
+    const before = await matched('trailing-whitespace');
+    const { outcome, events, calc } = await runLoop([
+      call('edit_file', {
+        path: 'calc.py',
+        old_text: 'def add(a, b):  \n    return a + b',
+        new_text: WITH_MULTIPLY.trimEnd(),
+      }),
+      call('finish', { summary: 'added multiply' }),
+    ]);
+    expect(outcome.kind).toBe('finished');
+    expect(await calc()).toBe(WITH_MULTIPLY);
+    expect(events.find((e) => e.event === 'tool' && e.tool === 'edit_file')).toMatchObject({
+      ok: true,
+      match: 'trailing-whitespace',
+    });
+    expect(await matched('trailing-whitespace')).toBe(before + 1);
+  });
+});
+
 describe('budgets', () => {
   const budgetStops = async (limit: string) =>
     (await agentMetrics.budgetStops.get()).values.find((v) => v.labels.budget === limit)?.value ?? 0;

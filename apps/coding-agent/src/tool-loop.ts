@@ -11,8 +11,10 @@ import {
   type ToolModel,
 } from '@farm/llm';
 import { errorMessage, type Logger } from '@farm/runtime';
-import { fitConversation } from './conversation-window';
+import type { ChecksResult } from '@farm/sandbox';
+import { elideStaleOutputs, fitConversation, type ElisionOptions } from './conversation-window';
 import { renderLessons } from './lessons-prompt';
+import { agentMetrics } from './metrics';
 import { costOfCall, type ModelPrices } from './model-prices';
 import { reviewDiff, type ReviewVerdict } from './review-diff';
 import { hardFail, softFail, type TaskFailed } from './task-outcome';
@@ -41,6 +43,8 @@ export interface ToolLoopDeps {
   reviewMinConfidence?: number;
   prices: ModelPrices;
   contextWindowTokens: number;
+  /** Old re-readable tool outputs become stubs (default DEFAULT_ELISION); false keeps them whole. */
+  elision?: ElisionOptions | false;
   redact: Redactor;
   log: Logger;
   /** Counts model calls against the task's budget, attempts, reviews; times steps; writes the trajectory. */
@@ -124,7 +128,8 @@ export async function runToolLoop(
       observer.budgetStopped(stop);
       return softFail(F.STEP_BUDGET, stop.reason);
     }
-    const shortened = fitConversation(messages, deps.contextWindowTokens);
+    const elided = deps.elision === false ? 0 : elideStaleOutputs(messages, deps.elision);
+    const shortened = elided + fitConversation(messages, deps.contextWindowTokens);
     const step = budget.steps + 1;
     const started = performance.now();
     let turn;
@@ -180,6 +185,7 @@ export async function runToolLoop(
         outcome = { ...outcome, ok: !!gate.done && gate.done.kind === 'finished', output: gate.output };
       }
       observer.toolCalled(call.name, outcome.ok);
+      if (outcome.match) agentMetrics.editMatches.inc({ tier: outcome.match });
       deps.log.debug('tool call', {
         step,
         tool: call.name,
@@ -196,6 +202,7 @@ export async function runToolLoop(
         result: cutMiddle(outcome.output, REPORT_LIMITS.stringChars),
         durationMs: Math.round(performance.now() - toolStarted),
         ...(outcome.changed ? { changed: outcome.changed } : {}),
+        ...(outcome.match ? { match: outcome.match } : {}),
       });
       messages.push({ role: 'tool', toolCallId: call.id, content: outcome.output });
     }

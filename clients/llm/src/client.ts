@@ -13,6 +13,19 @@ export interface TokenUsage {
   promptTokens: number;
   completionTokens: number;
   totalTokens: number;
+  /** Of the prompt tokens, those the endpoint's prompt cache served (priced lower); absent when not reported. */
+  cachedInputTokens?: number;
+}
+
+/** The usage of an OpenAI-compatible answer, with the prompt-cache hits when the endpoint reports them. */
+export function usageOf(usage: OpenAI.CompletionUsage | undefined): TokenUsage {
+  const cached = usage?.prompt_tokens_details?.cached_tokens ?? 0;
+  return {
+    promptTokens: usage?.prompt_tokens ?? 0,
+    completionTokens: usage?.completion_tokens ?? 0,
+    totalTokens: usage?.total_tokens ?? 0,
+    ...(cached ? { cachedInputTokens: cached } : {}),
+  };
 }
 
 export interface PatchProposal {
@@ -173,11 +186,7 @@ export function createJsonModel(cfg: ModelClientConfig): JsonModel {
       if (typeof content !== 'string') {
         throw new ModelAnswerInvalid('model response has no message content', JSON.stringify(completion ?? null));
       }
-      const usage: TokenUsage = {
-        promptTokens: completion.usage?.prompt_tokens ?? 0,
-        completionTokens: completion.usage?.completion_tokens ?? 0,
-        totalTokens: completion.usage?.total_tokens ?? 0,
-      };
+      const usage = usageOf(completion.usage);
       log.info('model answered', { ms: Date.now() - started, ...usage, chars: content.length, malformedRetries });
       return {
         value: parseJsonAnswer(content),

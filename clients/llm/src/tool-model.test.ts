@@ -77,6 +77,33 @@ describe('createToolModel against the scripted server', () => {
     ]);
   });
 
+  it('reports the prompt tokens the endpoint served from its prompt cache', async () => {
+    server.setScript({
+      chat: [
+        { toolCalls: [{ name: 'read_file', arguments: { path: 'x.ts' } }] },
+        { toolCalls: [{ name: 'finish', arguments: {} }] },
+      ],
+    });
+    const long: ConversationMessage[] = [
+      { role: 'system', content: `You are a coding agent. ${'Rules of the house. '.repeat(400)}` },
+      { role: 'user', content: 'Fix x.ts' },
+    ];
+    const first = await model().nextTurn(long, TOOLS);
+    expect(first.usage.cachedInputTokens).toBeUndefined(); // nothing cached yet
+    const second = await model().nextTurn(
+      [
+        ...long,
+        { role: 'assistant', content: null, toolCalls: first.toolCalls },
+        { role: 'tool', toolCallId: first.toolCalls[0].id, content: '1| export const x = 1;' },
+      ],
+      TOOLS,
+    );
+    // the shared start (tools, rules, task) came from the cache, in steps of 128 tokens
+    expect(second.usage.cachedInputTokens).toBeGreaterThanOrEqual(1024);
+    expect(second.usage.cachedInputTokens! % 128).toBe(0);
+    expect(second.usage.cachedInputTokens).toBeLessThan(second.usage.promptTokens);
+  });
+
   it('the scripted server refuses a step whose tool was not offered or whose arguments do not fit', async () => {
     server.setScript({ chat: [{ toolCalls: [{ name: 'delete_everything', arguments: {} }] }] });
     await expect(model().nextTurn(start, TOOLS)).rejects.toThrow(/tool delete_everything was not offered/);

@@ -1,6 +1,6 @@
 import type OpenAI from 'openai';
 import { errorMessage, silentLogger } from '@farm/runtime';
-import { openaiClient, toModelError, type ModelClientConfig, type TokenUsage } from './client';
+import { openaiClient, toModelError, usageOf, type ModelClientConfig, type TokenUsage } from './client';
 import { ModelResponseMalformed } from './errors';
 import { retryMalformedAnswers } from './malformed-answers';
 
@@ -137,11 +137,7 @@ function readTurn(completion: OpenAI.ChatCompletion, model: string): ToolTurn {
   return {
     content: choice.message.content ?? null,
     toolCalls,
-    usage: {
-      promptTokens: completion.usage?.prompt_tokens ?? 0,
-      completionTokens: completion.usage?.completion_tokens ?? 0,
-      totalTokens: completion.usage?.total_tokens ?? 0,
-    },
+    usage: usageOf(completion.usage),
     model: completion.model ?? model,
     finishReason: choice.finish_reason ?? '',
   };

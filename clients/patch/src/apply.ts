@@ -13,7 +13,11 @@ export interface ApplyResult {
   files: AppliedFile[];
   /** True when any hunk applied away from its stated line numbers or only whitespace-insensitively. */
   fuzzy: boolean;
+  /** What was fuzzy, when something was: hunks placed away from their stated lines, matched ignoring whitespace. */
+  fuzz?: FuzzKind[];
 }
+
+export type FuzzKind = 'line-offset' | 'whitespace';
 
 export interface ApplyOptions {
   maxBytes?: number;
@@ -60,23 +64,36 @@ function nearestMatch(
   return undefined;
 }
 
-/** Applies hunks in order to `lines` (mutated). Each hunk: stated position, then anywhere, then ignoring whitespace. */
-function applyHunks(file: string, lines: Line[], hunks: PatchHunk[], log: Logger): { fuzzy: boolean } {
+/**
+ * Applies hunks in order to `lines` (mutated). Each hunk: stated position, then anywhere, then ignoring
+ * whitespace. A hunk with nothing to match (no context, no removed lines) is placed only in an empty file:
+ * anywhere else its line number alone would decide, and a model's line numbers are often a few lines off.
+ */
+function applyHunks(file: string, lines: Line[], hunks: PatchHunk[], log: Logger): Set<FuzzKind> {
   const crlf = lines.filter((l) => l.eol === '\r\n').length;
   const eol = crlf * 2 > lines.filter((l) => l.eol).length ? '\r\n' : '\n';
   let delta = 0; // line shift caused by the hunks already applied
-  let fuzzy = false;
+  const fuzz = new Set<FuzzKind>();
   for (const h of hunks) {
     const old = h.lines.filter((l) => l.op !== '+').map((l) => l.text);
     // With no old lines, oldStart names the line *after* which to insert.
     const expected = Math.max(0, (old.length === 0 ? h.oldStart : h.oldStart - 1) + delta);
     let pos: number | undefined;
-    if (old.length === 0) pos = Math.min(expected, lines.length);
-    else if (matchesAt(lines, old, expected, (a, b) => a === b)) pos = expected;
+    if (old.length === 0) {
+      if (lines.length)
+        throw new PatchRejected(
+          `the hunk adds lines with no context lines and removes none, so its place (line ${expected}) cannot be ` +
+            `verified; give each hunk about 3 unchanged lines around the change`,
+          { path: file, hunk: h.header },
+        );
+      pos = 0;
+    } else if (matchesAt(lines, old, expected, (a, b) => a === b)) pos = expected;
     else {
-      pos =
-        nearestMatch(lines, old, expected, (a, b) => a === b) ??
-        nearestMatch(lines, old, expected, (a, b) => wsNorm(a) === wsNorm(b));
+      pos = nearestMatch(lines, old, expected, (a, b) => a === b);
+      if (pos === undefined) {
+        pos = nearestMatch(lines, old, expected, (a, b) => wsNorm(a) === wsNorm(b));
+        if (pos !== undefined) fuzz.add('whitespace');
+      }
       if (pos === undefined) {
         const at = Math.min(expected, Math.max(0, lines.length - old.length));
         const k = Math.max(
@@ -89,7 +106,7 @@ function applyHunks(file: string, lines: Line[], hunks: PatchHunk[], log: Logger
           { path: file, hunk: h.header },
         );
       }
-      fuzzy = true;
+      if (pos !== expected) fuzz.add('line-offset');
       log.debug('hunk applied fuzzily', { path: file, hunk: h.header, statedLine: expected + 1, actualLine: pos + 1 });
     }
 
@@ -108,7 +125,7 @@ function applyHunks(file: string, lines: Line[], hunks: PatchHunk[], log: Logger
   }
   // Lines that used to end the file (no newline) may now be followed by others.
   for (let i = 0; i < lines.length - 1; i++) if (!lines[i].eol) lines[i].eol = eol;
-  return { fuzzy };
+  return fuzz;
 }
 
 /**
@@ -162,7 +179,7 @@ export async function applyPatch(repoDir: string, diffText: string, opts: ApplyO
   const patch = validatePatch(diffText, { maxBytes: opts.maxBytes });
   const root = await realpath(repoDir);
   const state = new Map<string, Pending>(); // in patch order; a path may appear in several file diffs
-  let fuzzy = false;
+  const fuzz = new Set<FuzzKind>();
 
   for (const f of patch.files) {
     let cur = state.get(f.path);
@@ -185,7 +202,7 @@ export async function applyPatch(repoDir: string, diffText: string, opts: ApplyO
       continue;
     }
     const lines = splitLines(cur.content ?? '');
-    fuzzy = applyHunks(f.path, lines, f.hunks, log).fuzzy || fuzzy;
+    for (const kind of applyHunks(f.path, lines, f.hunks, log)) fuzz.add(kind);
     if (f.change === 'deleted') {
       if (lines.length)
         throw new PatchRejected(`deletion leaves ${lines.length} line(s) the hunks do not remove`, { path: f.path });
@@ -200,7 +217,9 @@ export async function applyPatch(repoDir: string, diffText: string, opts: ApplyO
     if (!p.before && p.content === null) continue; // created and deleted again
     files.push({ path: rel, change: !p.before ? 'added' : p.content === null ? 'deleted' : 'modified' });
   }
-  if (opts.dryRun) return { files, fuzzy };
+  const fuzzy = fuzz.size > 0;
+  const result: ApplyResult = { files, fuzzy, ...(fuzzy ? { fuzz: [...fuzz] } : {}) };
+  if (opts.dryRun) return result;
 
   for (const [rel, p] of state) {
     const abs = path.join(root, rel);
@@ -214,6 +233,6 @@ export async function applyPatch(repoDir: string, diffText: string, opts: ApplyO
     if (p.mode !== undefined) await chmod(tmp, p.mode); // keep e.g. the executable bit
     await rename(tmp, abs);
   }
-  log.debug('patch applied', { files: files.length, fuzzy });
-  return { files, fuzzy };
+  log.debug('patch applied', { files: files.length, fuzz: result.fuzz });
+  return result;
 }

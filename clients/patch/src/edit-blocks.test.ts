@@ -19,6 +19,7 @@ test('search/replace blocks edit a file, tolerate indentation drift and create n
   const dir = await repo({ 'src/a.js': 'function a() {\n  return 1;\n}\n' });
   const edit = block('src/a.js', '    return 1;\n', '  return 2;\n') + block('src/b.js', '', "module.exports = 'b';\n");
   const result = await applyModelEdit(dir, edit);
+  expect(result.fuzz).toEqual(['whitespace']);
   expect(result.files.map((f) => [f.path, f.change]).sort()).toEqual([
     ['src/a.js', 'modified'],
     ['src/b.js', 'added'],
@@ -57,4 +58,24 @@ test('several blocks on one file become one diff of the whole change; blocks tha
   expect(await readFile(path.join(dir, 'a.txt'), 'utf8')).toBe('1\n2\nthree\n4\n');
   await expect(applyModelEdit(dir, block('a.txt', 'three\n', 'three\n'))).rejects.toThrow(/change nothing/);
   await expect(applyModelEdit(dir, block('a.txt', '', 'again\n'))).rejects.toThrow(/the file exists/);
+});
+
+test('a SEARCH text matches whole lines only, must be unique at its tier, and a miss names the nearest lines', async () => {
+  const dir = await repo({
+    'a.py': 'phone = 1\none = 1\n\ndef f():\n    one = 1\n    return one\n',
+    'b.py': 'if a:\n    x = 0\nif b:\n        x = 0\n',
+  });
+  // "one = 1" also ends "phone = 1": only the whole line counts, exactly (the indented one is another tier)
+  expect((await applyModelEdit(dir, block('a.py', 'one = 1\n', 'one = 2\n'))).fuzzy).toBe(false);
+  const res = await applyModelEdit(dir, block('a.py', 'one = 1\nreturn one\n', 'one = 3\nreturn one\n'));
+  expect(res.fuzz).toEqual(['whitespace']);
+  expect(await readFile(path.join(dir, 'a.py'), 'utf8')).toBe(
+    'phone = 1\none = 2\n\ndef f():\n    one = 3\n    return one\n',
+  );
+  await expect(applyModelEdit(dir, block('b.py', '  x = 0\n', '  x = 1\n'))).rejects.toThrow(
+    /SEARCH text occurs 2 times in b\.py \(lines 2, 4\) when compared ignoring indentation/,
+  );
+  await expect(applyModelEdit(dir, block('a.py', 'def f(x):\n', 'def g():\n'))).rejects.toThrow(
+    /SEARCH text not found in a\.py .* The nearest text:\n {2}at line 4 \(/s,
+  );
 });

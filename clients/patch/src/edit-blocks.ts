@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from 'diff';
 import path from 'node:path';
 import { applyPatch, type ApplyOptions, type ApplyResult } from './apply';
+import { describeMiss, replaceInTiers } from './locate-text';
 import { PatchRejected } from './validate';
 
 /**
@@ -43,19 +44,24 @@ export function parseEditBlocks(text: string): EditBlock[] {
   return blocks;
 }
 
-/** Where the search lines start in the file: exact first, then ignoring whitespace at line ends and indentation. */
-function locate(lines: string[], search: string[]): number {
-  const find = (eq: (a: string, b: string) => boolean) => {
-    for (let i = 0; i + search.length <= lines.length; i++) {
-      if (search.every((s, j) => eq(lines[i + j], s))) return i;
-    }
-    return -1;
-  };
-  const exact = find((a, b) => a === b);
-  return exact >= 0 ? exact : find((a, b) => a.trim() === b.trim());
-}
+const BLOCK_TERMS = {
+  subject: 'SEARCH text',
+  notFound: 'not found',
+  widen: 'add surrounding lines to the SEARCH text to make it unique',
+};
+const text = (lines: string[] | null) => (lines ?? []).map((l) => `${l}\n`).join('');
 
 export async function editBlocksToDiff(repoDir: string, blocks: EditBlock[]): Promise<string> {
+  return (await blocksToDiff(repoDir, blocks)).diff;
+}
+
+/**
+ * The blocks as one diff. Each SEARCH is located as edit_file's old_text is (whole lines: exact, then ignoring
+ * trailing whitespace, indentation, Unicode punctuation; unique at its tier), `lenient` when one needed more
+ * than exact.
+ */
+async function blocksToDiff(repoDir: string, blocks: EditBlock[]): Promise<{ diff: string; lenient: boolean }> {
+  let lenient = false;
   // Per file: its lines before the blocks and after the blocks so far (null: the file does not exist).
   const files = new Map<string, { before: string[] | null; after: string[] | null }>();
   for (const block of blocks) {
@@ -76,26 +82,25 @@ export async function editBlocksToDiff(repoDir: string, blocks: EditBlock[]): Pr
       continue;
     }
     if (!file.after) throw new PatchRejected('SEARCH in a file that does not exist', { path: rel });
-    const at = locate(file.after, block.search);
-    if (at < 0) {
-      throw new PatchRejected(`SEARCH text not found: ${JSON.stringify(block.search.slice(0, 3).join('\n'))}`, {
-        path: rel,
-      });
-    }
-    file.after = [...file.after.slice(0, at), ...block.replace, ...file.after.slice(at + block.search.length)];
+    const found = replaceInTiers(text(file.after), text(block.search), text(block.replace), { wholeLines: true });
+    if (found.kind !== 'replaced') throw new PatchRejected(describeMiss(rel, found, BLOCK_TERMS), { path: rel });
+    lenient ||= found.tier !== 'exact';
+    file.after = found.text === '' ? [] : found.text.replace(/\n$/, '').split('\n');
   }
   // One unified diff per file, from where it was to where the blocks left it: the same checks as a model's diff.
-  const text = (lines: string[] | null) => (lines ?? []).map((l) => `${l}\n`).join('');
   const diffs = [...files].map(([rel, { before, after }]) => {
     const patch = structuredPatch(before ? `a/${rel}` : '/dev/null', `b/${rel}`, text(before), text(after));
     return patch.hunks.length ? formatPatch(patch, FILE_HEADERS_ONLY) : '';
   });
   if (!diffs.some(Boolean)) throw new PatchRejected('the SEARCH/REPLACE blocks change nothing');
-  return diffs.join('');
+  return { diff: diffs.join(''), lenient };
 }
 
 /** Applies a model's edit in either format: a unified diff, or SEARCH/REPLACE blocks. */
 export async function applyModelEdit(repoDir: string, edit: string, opts: ApplyOptions = {}): Promise<ApplyResult> {
   if (!looksLikeEditBlocks(edit)) return applyPatch(repoDir, edit, opts);
-  return applyPatch(repoDir, await editBlocksToDiff(repoDir, parseEditBlocks(edit)), opts);
+  const { diff, lenient } = await blocksToDiff(repoDir, parseEditBlocks(edit));
+  const applied = await applyPatch(repoDir, diff, opts);
+  // The diff is exact by construction: what was fuzzy is how a SEARCH text was found.
+  return lenient ? { ...applied, fuzzy: true, fuzz: ['whitespace'] } : applied;
 }

@@ -82,6 +82,7 @@ describe('applyPatch', () => {
     );
     const res = await applyPatch(repo, wrong);
     expect(res.fuzzy).toBe(true);
+    expect(res.fuzz).toEqual(['line-offset']);
     const out = (await read('src/a.txt')).split('\n');
     expect(out.slice(3, 7)).toEqual(['line 4', 'line five', 'line 5.5', 'line 6']);
     expect(out[19]).toBe('line nineteen');
@@ -100,7 +101,21 @@ describe('applyPatch', () => {
 `;
     const res = await applyPatch(repo, diff);
     expect(res.fuzzy).toBe(true);
+    expect(res.fuzz).toEqual(['whitespace']); // at the stated lines: not "line numbers were off"
     expect(await read('src/code.ts')).toBe('function f() {\n    const a = 2;\n\treturn a;\n}\n');
+  });
+
+  it('never places a hunk without context or removed lines by its line number alone', async () => {
+    await put('src/a.txt', numbered(20));
+    const contextFree = '--- a/src/a.txt\n+++ b/src/a.txt\n@@ -7,0 +8,2 @@\n+added one\n+added two\n';
+    const err = await rejection(applyPatch(repo, contextFree));
+    expect(err.message).toMatch(/no context lines and removes none, so its place \(line 7\) cannot be verified/);
+    expect(await read('src/a.txt')).toBe(numbered(20)); // nothing written
+
+    await put('src/empty.txt', '');
+    const res = await applyPatch(repo, '--- a/src/empty.txt\n+++ b/src/empty.txt\n@@ -0,0 +1,2 @@\n+first\n+second\n');
+    expect(res).toEqual({ files: [{ path: 'src/empty.txt', change: 'modified' }], fuzzy: false });
+    expect(await read('src/empty.txt')).toBe('first\nsecond\n');
   });
 
   it('rejects a hunk that does not apply, naming the hunk and why, and writes nothing', async () => {

@@ -1,2 +1,3 @@
 export * from './script';
 export * from './server';
+export * from './prompt-cache';

@@ -30,7 +30,7 @@ export interface ScriptStep {
   /** Answer with these tool calls (content, when also given, is the text beside them). */
   toolCalls?: ScriptToolCall[];
   /** Report this usage instead of the estimate from the text's length (budget tests). */
-  usage?: { promptTokens: number; completionTokens: number };
+  usage?: { promptTokens: number; completionTokens: number; cachedTokens?: number };
   /** A repeating step is never consumed. */
   repeat?: boolean;
   content?: string;
@@ -60,7 +60,11 @@ const stepSchema = z
       .min(1)
       .optional(),
     usage: z
-      .object({ promptTokens: z.number().int().nonnegative(), completionTokens: z.number().int().nonnegative() })
+      .object({
+        promptTokens: z.number().int().nonnegative(),
+        completionTokens: z.number().int().nonnegative(),
+        cachedTokens: z.number().int().nonnegative().optional(),
+      })
       .strict()
       .optional(),
     repeat: z.boolean().optional(),

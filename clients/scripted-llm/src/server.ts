@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
+import { PromptCache } from './prompt-cache';
 import { validateModelScript, type ModelScript, type ScriptStep } from './script';
 
 export interface RecordedChatRequest {
@@ -156,6 +157,7 @@ export async function startScriptedModelServer(opts: {
     return i;
   };
 
+  const promptCache = new PromptCache();
   async function chat(body: ChatBody, res: http.ServerResponse) {
     const messages = Array.isArray(body.messages) ? body.messages : [];
     const prompt = messages.map((m) => contentText(m?.content)).join('\n');
@@ -254,6 +256,9 @@ export async function startScriptedModelServer(opts: {
     }));
     const content = toolCalls ? (step.content ?? null) : (step.content ?? JSON.stringify(step.answer));
     const promptTokens = step.usage?.promptTokens ?? estimateTokens(prompt);
+    const cachedTokens = step.usage
+      ? (step.usage.cachedTokens ?? 0)
+      : promptCache.cachedTokens(JSON.stringify([body.tools ?? [], messages]), promptTokens);
     const completionTokens = step.usage?.completionTokens ?? estimateTokens(content ?? JSON.stringify(toolCalls));
     send(res, 200, {
       id: `chatcmpl-${randomUUID()}`,
@@ -272,6 +277,7 @@ export async function startScriptedModelServer(opts: {
         prompt_tokens: promptTokens,
         completion_tokens: completionTokens,
         total_tokens: promptTokens + completionTokens,
+        ...(cachedTokens ? { prompt_tokens_details: { cached_tokens: cachedTokens } } : {}),
       },
     });
   }

@@ -1,5 +1,5 @@
 import { farm } from '@farm/proto';
-import { applyModelEdit, PatchRejected } from '@farm/patch';
+import { applyModelEdit, PatchRejected, type FuzzKind } from '@farm/patch';
 import { ModelAnswerInvalid } from '@farm/llm';
 import { errorMessage } from '@farm/runtime';
 import { describeFailure, type ChecksResult } from '@farm/sandbox';
@@ -118,10 +118,7 @@ async function runDiffStrategy({ task, workspace, deps, run }: StrategyInput): P
       kind: 'ready',
       paths: files,
       verification,
-      notes: [
-        ...(applied.fuzzy ? ['patch applied by context (line numbers were off)'] : []),
-        run.redact(describeVerification(verification)),
-      ],
+      notes: [...fuzzNotes(applied.fuzz), run.redact(describeVerification(verification))],
       lesson: lessonFromTask(task, {
         files,
         firstFailure: firstFailure && run.redact(firstFailure),
@@ -139,6 +136,15 @@ async function runDiffStrategy({ task, workspace, deps, run }: StrategyInput): P
   return softFail(F.STEP_ATTEMPTS, `no passing patch after ${maxAttempts} attempt(s)`, [
     (lastFailure ?? '').slice(0, 2000),
   ]);
+}
+
+/** What was fuzzy about the applied patch, said as it was: a whitespace-only match is not "line numbers off". */
+function fuzzNotes(fuzz: FuzzKind[] = []): string[] {
+  const said: Record<FuzzKind, string> = {
+    'line-offset': 'patch applied by context (line numbers were off)',
+    whitespace: 'patch applied with context or removed lines matched ignoring whitespace',
+  };
+  return fuzz.map((kind) => said[kind]);
 }
 
 export const diffStrategy = { name: 'diff', run: runDiffStrategy } as const satisfies TaskStrategy;

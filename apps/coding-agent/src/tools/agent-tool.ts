@@ -34,6 +34,8 @@ export interface ToolOutcome {
   checks?: ChecksResult;
   /** Paths the call changed (edit, create, delete). */
   changed?: string[];
+  /** Set by edit_file: how old_text was found (exact, or which lenient tier), for the trajectory. */
+  match?: string;
 }
 
 /** What a tool returns; `ok` defaults to true (a refusal is thrown as ToolFailed instead). */

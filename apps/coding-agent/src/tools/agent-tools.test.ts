@@ -131,6 +131,29 @@ describe('exploring the checkout', () => {
 });
 
 describe('changing the checkout', () => {
+  test('edit_file finds drifted text in tiers, re-indents, says which tier matched, and names the nearest text', async () => {
+    const drifted = await run('edit_file', {
+      path: 'src/app.ts',
+      old_text: "return 'hi ' + name;   \n}",
+      new_text: "if (!name) return 'nobody';\nreturn 'hi ' + name;\n}",
+    });
+    expect(drifted).toMatchObject({ ok: true, match: 'indentation', changed: ['src/app.ts'] });
+    expect(drifted.output).toBe(
+      "edited src/app.ts: 1 replacement(s), first at line 2 (old_text matched ignoring indentation (new_text re-indented to the file's))",
+    );
+    expect(await readFile(path.join(root, 'src/app.ts'), 'utf8')).toBe(
+      "export function greet(name: string) {\n  if (!name) return 'nobody';\n  return 'hi ' + name;\n}\n",
+    );
+    const near = await run('edit_file', {
+      path: 'src/app.ts',
+      old_text: "  if (!name) return 'nobody!';",
+      new_text: 'x',
+    });
+    expect(near.ok).toBe(false);
+    expect(near.output).toContain('at line 2 (');
+    expect(near.output).toContain("    2|   if (!name) return 'nobody';");
+  });
+
   test('edit_file replaces exact text once, and says why when the text is missing or not unique', async () => {
     expect((await run('edit_file', { path: 'src/app.ts', old_text: "'hi '", new_text: "'hello '" })).output).toBe(
       'edited src/app.ts: 1 replacement(s), first at line 2',

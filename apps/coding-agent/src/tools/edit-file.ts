@@ -1,3 +1,4 @@
+import { describeMiss, replaceInTiers, TIER_DESCRIPTIONS } from '@farm/patch';
 import { z } from '@farm/runtime';
 import { defineTool } from './agent-tool';
 import { ToolFailed } from './tool-errors';
@@ -6,7 +7,7 @@ import { readTreeText, writeTreeText } from './tree-text';
 
 export const editFile = defineTool(
   'edit_file',
-  'Replace exact text in a file. old_text must occur exactly once (include enough surrounding lines to make it unique) unless replace_all is true.',
+  'Replace text in a file. old_text must occur once (include enough surrounding lines to make it unique) unless replace_all is true; it is found exactly, else by whole lines ignoring trailing whitespace, then indentation (new_text is re-indented to match), then Unicode punctuation.',
   z
     .object({
       path: z.string().describe('file relative to the repository root'),
@@ -22,29 +23,14 @@ export const editFile = defineTool(
     const target = await writablePath(ctx.root, 'edit_file', file);
     const { rel } = target;
     const { text } = await readTreeText(ctx, 'edit_file', rel);
-    const at = occurrences(text, old_text);
-    if (at.length === 0) {
-      throw new ToolFailed(
-        'edit_file',
-        `old_text was not found in ${rel}; read the file again and copy the current text exactly (whitespace included)`,
-      );
-    }
-    if (at.length > 1 && !replace_all) {
-      const lineNos = at.map((i) => text.slice(0, i).split('\n').length);
-      throw new ToolFailed(
-        'edit_file',
-        `old_text occurs ${at.length} times in ${rel} (lines ${lineNos.join(', ')}); add surrounding lines to make it unique, or set replace_all`,
-      );
-    }
-    const updated = replace_all ? text.split(old_text).join(new_text) : text.replace(old_text, () => new_text);
-    await writeTreeText(ctx, 'edit_file', target, updated);
-    const line = text.slice(0, at[0]).split('\n').length;
-    return { output: `edited ${rel}: ${at.length} replacement(s), first at line ${line}`, changed: [rel] };
+    const found = replaceInTiers(text, old_text, new_text, { replaceAll: replace_all });
+    if (found.kind !== 'replaced') throw new ToolFailed('edit_file', describeMiss(rel, found));
+    await writeTreeText(ctx, 'edit_file', target, found.text);
+    const how = found.tier === 'exact' ? '' : ` (old_text matched ${TIER_DESCRIPTIONS[found.tier]})`;
+    return {
+      output: `edited ${rel}: ${found.count} replacement(s), first at line ${found.firstLine}${how}`,
+      changed: [rel],
+      match: found.tier,
+    };
   },
 );
-
-function occurrences(text: string, needle: string): number[] {
-  const at: number[] = [];
-  for (let i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + needle.length)) at.push(i);
-  return at;
-}
