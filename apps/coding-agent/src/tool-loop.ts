@@ -11,7 +11,6 @@ import {
   type ToolModel,
 } from '@farm/llm';
 import { errorMessage, type Logger } from '@farm/runtime';
-import type { ChecksResult } from '@farm/sandbox';
 import { elideStaleOutputs, fitConversation, type ElisionOptions } from './conversation-window';
 import { renderLessons } from './lessons-prompt';
 import { agentMetrics } from './metrics';
