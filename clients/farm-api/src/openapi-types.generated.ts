@@ -410,7 +410,37 @@ export interface components {
       tokens: components['schemas']['TokenTotals'];
       /** @description US dollars over every dispatch */
       costUsd: number;
+      verification?: components['schemas']['Verification'];
     };
+    /** @description What verified the task's change (its last result): the checks of the plan that ran, were skipped or found nothing, and for a change that adds or changes tests the differential: those tests run on the base commit with only the change's test files (failure expected) and on the branch (pass expected). A FEATURE/FIX goal whose change is tests-only, or whose tests pass on the base, has unverifiedReason set: it ends as SOFT_FAIL at the verify step unless the reviewer explicitly accepted it (acceptedByReviewer). */
+    Verification: {
+      checks?: {
+        name?: string;
+        /** @description The command line; absent for a skipped check */
+        run?: string;
+        ok?: boolean;
+        skipped?: boolean;
+        /** @description The check ran but found no tests */
+        foundNothing?: boolean;
+        reason?: string;
+      }[];
+      differential?: {
+        testFiles?: string[];
+        /** @description The test command, narrowed to testFiles where the runner allows */
+        command?: string;
+        narrowed?: boolean;
+        base?: components['schemas']['TestRunOutcome'];
+        branch?: components['schemas']['TestRunOutcome'];
+        /** @description Why it did not run, or a note on an outcome */
+        reason?: string;
+      };
+      /** @description Every changed file is a test file */
+      testsOnly?: boolean;
+      unverifiedReason?: string;
+      acceptedByReviewer?: boolean;
+    };
+    /** @enum {string} */
+    TestRunOutcome: 'TEST_RUN_PASSED' | 'TEST_RUN_FAILED' | 'TEST_RUN_NOT_RUN';
     Lesson: {
       taskId: string;
       repoUrl: string;
