@@ -198,7 +198,9 @@ describe('farm up over its HTTP API, for a repository on this machine', () => {
     await expectBranchesBack(repo, id, seen);
     // The console is served on the API's port, and the agent's report (its diff) is readable through the API.
     expect(await (await fetch(`${up.url}/`)).text()).toContain('<title>agent-farm console</title>');
-    const diff = await fetch(`${up.url}/v1/change-requests/${id}/tasks/${status.tasks[0].id}/diff`);
+    const diff = await fetch(`${up.url}/v1/change-requests/${id}/tasks/${status.tasks[0].id}/diff`, {
+      headers: { authorization: `Bearer ${up.token}` },
+    });
     expect(((await diff.json()) as { diff: string }).diff).toContain('+function multiply(a, b) {');
 
     // Submitting the same id again changes nothing.
