@@ -7,6 +7,7 @@ import path from 'node:path';
 import { formatPatch, structuredPatch } from 'diff';
 import { createToolModel } from '@farm/llm';
 import { applyModelEdit, PatchRejected } from '@farm/patch';
+import { farm } from '@farm/proto';
 import { silentLogger } from '@farm/runtime';
 import { startScriptedModelServer, type ScriptedModelServer } from '@farm/scripted-llm';
 import {
@@ -44,7 +45,7 @@ let n = 0;
 const retrieved = (c: RealCommit) => c.changed.map((f) => `${f}:\n${fileBefore(c, f)}`).join('\n\n');
 
 /** The commit replayed through the tool loop with the scripted model sending `drift`ed edits. */
-async function replay(c: RealCommit, drift: Drift) {
+async function replay(c: RealCommit, drift: Drift, kind?: farm.v1.TaskKind) {
   const root = path.join(tmp, `${c.id}-${drift}-${n++}`);
   await checkoutParent(c, root);
   server.setScript({
@@ -61,7 +62,7 @@ async function replay(c: RealCommit, drift: Drift) {
   );
   const toolbox = new AgentToolBox({ root, redact: (t) => t, checks: checksOf(c), checkTimeoutSeconds: 60 });
   const outcome = await runToolLoop(
-    { id: `${c.id}-${drift}`, goal: c.message, repo: { url: 'unused' } },
+    { id: `${c.id}-${drift}`, goal: c.message, repo: { url: 'unused' }, ...(kind ? { kind } : {}) },
     { toolbox, repoDir: root, context: { text: retrieved(c), omitted: [] } },
     {
       model: createToolModel({ baseURL: server.baseURL, apiKey: 'test', model: 'coder', maxRetries: 0 }),
@@ -77,7 +78,7 @@ async function replay(c: RealCommit, drift: Drift) {
   const files = Object.fromEntries(
     await Promise.all(c.changed.map(async (f) => [f, await readFile(path.join(root, f), 'utf8')] as const)),
   );
-  return { outcome, edits, files, usage: observer.budget.usage, steps: observer.budget.steps };
+  return { outcome, edits, files, events, usage: observer.budget.usage, steps: observer.budget.steps };
 }
 
 describe.each(COMMITS.map((c) => [c.id, c] as const))('replaying %s', (_id, c) => {
@@ -152,4 +153,23 @@ describe('the diff strategy on a real commit', () => {
     expect(applied.fuzz).toEqual(['line-offset']);
     expect(await readFile(path.join(root, 'index.js'), 'utf8')).toBe(after);
   });
+});
+
+test('a real commit that adds tests (markupsafe) has them run on the base and on the branch, and the result recorded', async () => {
+  const c = commit('markupsafe-collapse-spaces');
+  const R = farm.v1.TestRunOutcome;
+  // The commit's check command (not narrowed to the test file) already passes on the base: recorded as such.
+  const run = await replay(c, 'exact');
+  expect(run.outcome).toMatchObject({ kind: 'finished' });
+  const verification = run.outcome.kind === 'finished' ? run.outcome.verification : undefined;
+  expect(verification?.differential).toMatchObject({
+    testFiles: ['tests/test_markupsafe.py'],
+    base: R.TEST_RUN_PASSED,
+    branch: R.TEST_RUN_PASSED,
+  });
+  // As a behaviour goal (FEATURE) the same change is not done: its tests do not fail without it.
+  const feature = await replay(c, 'exact', farm.v1.TaskKind.FEATURE);
+  expect(feature.outcome.kind).not.toBe('finished');
+  const finish = feature.events.find((e) => e.event === 'tool' && e.tool === 'finish');
+  expect(finish).toMatchObject({ ok: false, result: expect.stringMatching(/not verified: .*pass on the base commit/) });
 });
