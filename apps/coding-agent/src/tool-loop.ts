@@ -26,9 +26,10 @@ import { cutMiddle, REPORT_LIMITS } from './trajectory-report';
 
 export const TOOL_SYSTEM_PROMPT = `You are a coding agent working in a git checkout, with tools to explore and change it.
 Work in small steps: find the relevant code (list_files, search, find_symbol, read_file), change it with
-edit_file (exact text replacement) or create_file/delete_file, run the repository's checks with run_checks,
-fix what fails, and call finish with a short summary once the checks pass. finish is refused while a check
-fails, and a reviewer reads the final diff before it is committed; address the reviewer's objections.
+edit_file (replaces old_text, copied from the file, by new_text) or create_file/delete_file, run the repository's
+checks with run_checks, fix what fails, and call finish with a short summary once the checks pass. finish is
+refused while a check fails, and when the goal asks for behaviour, the change needs more than tests and its new
+tests must fail without it; a reviewer reads the final diff before it is committed: address its objections.
 Keep the change to what the goal asks. Paths are relative to the repository root; .git/ is off limits;
 run_command runs in a sandbox without network.`;
 
