@@ -50,12 +50,25 @@ const reasonsLeft = async () =>
     (r) => farm.v1.PhaseTransition.decode(r.payload).reason,
   );
 
-test('the sweep prunes sent outbox rows of ended requests and processed-message ids past their retention', async () => {
+/** A task report of a request's task, received `ageDays` ago. */
+async function taskReport(crId: string, taskId: string, ageDays: number): Promise<void> {
+  const result = farm.v1.CommitResult.encode({ taskId, changeRequestId: crId, dispatch: 1 }).finish();
+  await store.query(
+    `INSERT INTO task_reports (task_id, dispatch, change_request_id, result, received_at)
+     VALUES ($1, 1, $2, $3, now() - ($4::int * interval '1 day'))`,
+    [taskId, crId, Buffer.from(result), ageDays],
+  );
+}
+
+test('the sweep prunes sent outbox rows and task reports of ended requests, and processed-message ids, past their retention', async () => {
   await outboxRow('done', 8, 'done, sent 8 days ago');
   await outboxRow('done', 1, 'done, sent yesterday');
   await outboxRow('done', null, 'done, not sent yet');
   await outboxRow('live', 8, 'live, sent 8 days ago');
   await outboxRow('gone', 8, 'never consumed, sent 8 days ago');
+  await taskReport('done', 'done-old', 8);
+  await taskReport('done', 'done-recent', 1);
+  await taskReport('live', 'live-old', 8);
   for (const [id, ageDays] of [
     ['old', 15],
     ['recent', 13],
@@ -65,13 +78,15 @@ test('the sweep prunes sent outbox rows of ended requests and processed-message 
       [id, ageDays],
     );
 
-  expect(await orchestrator.pruneHistory()).toEqual({ outbox: 2, processedMessages: 1 });
+  expect(await orchestrator.pruneHistory()).toEqual({ outbox: 2, taskReports: 1, processedMessages: 1 });
 
   // A live request keeps its whole history (its event stream reads it back); nothing unsent is dropped.
   expect(await reasonsLeft()).toEqual(['done, sent yesterday', 'done, not sent yet', 'live, sent 8 days ago']);
   const ids = await store.query<{ message_id: string }>('SELECT message_id FROM processed_messages');
   expect(ids.rows.map((r) => r.message_id)).toEqual(['recent']);
-  expect(await orchestrator.pruneHistory()).toEqual({ outbox: 0, processedMessages: 0 });
+  const reports = await store.query<{ task_id: string }>('SELECT task_id FROM task_reports ORDER BY task_id');
+  expect(reports.rows.map((r) => r.task_id)).toEqual(['done-recent', 'live-old']);
+  expect(await orchestrator.pruneHistory()).toEqual({ outbox: 0, taskReports: 0, processedMessages: 0 });
 });
 
 test('retention settings are checked at start-up: a negative one is refused naming the variable', () => {

@@ -17,7 +17,7 @@ import { migrate, type SqlExecutor, type SqlStore } from '@farm/store';
 import type { TaskLauncher } from './launcher';
 import { decide, expireDeadlines, InvalidEvent, type Decision, type DeciderEvent, type Effect } from './decider';
 import { Outbox, pruneOutbox, type OutboxWriter } from './outbox';
-import { recordTaskReport } from './task-reports';
+import { pruneTaskReports, recordTaskReport } from './task-reports';
 import {
   NotReady,
   applyUpdates,
@@ -263,12 +263,15 @@ export class Orchestrator {
     }
   }
 
-  /** Deletes sent outbox rows and applied-message ids past their retention; returns how many of each. */
-  async pruneHistory(): Promise<{ outbox: number; processedMessages: number }> {
+  /** Deletes sent outbox rows, task reports and applied-message ids past their retention; returns how many. */
+  async pruneHistory(): Promise<{ outbox: number; taskReports: number; processedMessages: number }> {
     const outbox = await pruneOutbox(this.deps.store, this.options.outboxRetentionMs);
+    const taskReports = await pruneTaskReports(this.deps.store, this.options.outboxRetentionMs);
     const processedMessages = await pruneProcessed(this.deps.store, this.options.processedRetentionMs);
-    if (outbox || processedMessages) this.deps.log.info('history pruned', { outbox, processedMessages });
-    return { outbox, processedMessages };
+    if (outbox || taskReports || processedMessages) {
+      this.deps.log.info('history pruned', { outbox, taskReports, processedMessages });
+    }
+    return { outbox, taskReports, processedMessages };
   }
 
   /** Starts what is ready now, for every request in CODING (start-up and after each change). */

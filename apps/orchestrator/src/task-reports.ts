@@ -147,3 +147,17 @@ export function checkRuns(reports: DispatchReport[]): CheckRun[] {
       })),
   );
 }
+
+/**
+ * Deletes the reports of ended requests received longer ago than the retention (a request's history, like its
+ * sent events: the outbox's retention); a running request keeps all of its reports.
+ */
+export async function pruneTaskReports(db: SqlExecutor, retentionMs: number): Promise<number> {
+  const pruned = await db.query(
+    `DELETE FROM task_reports r WHERE r.received_at < now() - ($1::text || ' milliseconds')::interval
+     AND NOT EXISTS (SELECT 1 FROM change_requests c WHERE c.id = r.change_request_id
+       AND c.phase NOT IN ('DONE', 'FAILED', 'CANCELLED')) RETURNING r.task_id`,
+    [String(retentionMs)],
+  );
+  return pruned.rows.length;
+}
