@@ -1,34 +1,20 @@
 import type { farm } from '@farm/proto';
 import { describeIssues, type ToolSpec } from '@farm/llm';
 import { errorMessage, silentLogger, type Logger } from '@farm/runtime';
-import { CommandDenied, headAndTail, type CheckCeilings, type CheckStep } from '@farm/sandbox';
+import { CommandDenied, headAndTail } from '@farm/sandbox';
 import { DEFAULT_TOOL_LIMITS, type AgentTool, type ToolContext, type ToolLimits, type ToolOutcome } from './agent-tool';
 import type { Redactor } from './redact-secrets';
 import { ToolFailed } from './tool-errors';
 import { AGENT_TOOLS } from './tool-registry';
 import type { TreeChange } from './tree-diff';
-import { Workspace, type WorkspaceChecks } from './workspace';
+import { Workspace, type WorkspaceChecks, type WorkspaceOptions } from './workspace';
 
 export { DEFAULT_TOOL_LIMITS, type ToolLimits, type ToolOutcome } from './agent-tool';
 
-export interface ToolBoxOptions {
-  /** The task's checkout. */
-  root: string;
+/** The workspace's options (checkout, checks and their limits, which run_command shares) and the tools' own. */
+export interface ToolBoxOptions extends WorkspaceOptions {
   redact: Redactor;
-  /** The repository's checks (the same steps the diff strategy runs). */
-  checks: CheckStep[];
-  /** The default and the most a check step may ask for. */
-  checkTimeoutSeconds: number;
-  /** The operator's other limits on checks, also run_command's memory and processes. */
-  checkCeilings?: Partial<Omit<CheckCeilings, 'timeoutSeconds'>>;
-  /** Checks the plan implies that cannot run here, and why (for the verification). */
-  skippedChecks?: { name: string; reason: string }[];
-  /** Extra environment for checks and commands; the sandbox still drops secrets. */
-  env?: Record<string, string>;
-  /** Directories besides the checkout that checks and commands may write (a shared package cache). */
-  writableDirs?: string[];
   limits?: Partial<ToolLimits>;
-  log?: Logger;
 }
 
 /**
