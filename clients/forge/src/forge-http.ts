@@ -1,0 +1,123 @@
+import { ForgeApiError } from './forge';
+
+export interface ForgeHttpOptions {
+  /** The API root, e.g. https://api.github.com, http://127.0.0.1:3000/api/v1, https://gitlab.com/api/v4. */
+  apiUrl: string;
+  /** Headers that authenticate (the adapter decides the scheme); never logged nor put in an error. */
+  authHeaders: Record<string, string>;
+  /** Extra headers on every call (Accept, API version). */
+  headers?: Record<string, string>;
+  fetch?: typeof fetch;
+  /** How many times a 429/5xx/network failure is tried again (default 3), waiting Retry-After up to 10 s. */
+  retries?: number;
+  timeoutMs?: number;
+}
+
+export interface ForgeResponse<T> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+/**
+ * The adapters' one HTTP client: JSON in and out, typed errors that carry the forge's message (never the
+ * token), bounded retries of what can pass (429, 5xx, a refused connection) honouring Retry-After.
+ */
+export class ForgeHttp {
+  private readonly fetchFn: typeof fetch;
+  constructor(private readonly opts: ForgeHttpOptions) {
+    this.fetchFn = opts.fetch ?? fetch;
+  }
+
+  async request<T = unknown>(
+    method: string,
+    path: string,
+    init: { query?: Record<string, string | number | undefined>; body?: unknown; accept?: string } = {},
+  ): Promise<ForgeResponse<T>> {
+    const url = new URL(this.opts.apiUrl.replace(/\/+$/, '') + path);
+    for (const [k, v] of Object.entries(init.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    const retries = this.opts.retries ?? 3;
+    for (let attempt = 0; ; attempt++) {
+      let res: Response;
+      try {
+        res = await this.fetchFn(url, {
+          method,
+          headers: {
+            accept: init.accept ?? 'application/json',
+            'user-agent': 'agent-farm',
+            ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+            ...this.opts.headers,
+            ...this.opts.authHeaders,
+          },
+          body: init.body === undefined ? undefined : JSON.stringify(init.body),
+          signal: AbortSignal.timeout(this.opts.timeoutMs ?? 30_000),
+        });
+      } catch (err) {
+        if (attempt < retries) {
+          await sleep(backoffMs(attempt));
+          continue;
+        }
+        throw new ForgeApiError(`${method} ${path}: ${(err as Error).message}`, 0, { cause: err });
+      }
+      const text = await res.text();
+      if (res.ok) {
+        const isJson = (res.headers.get('content-type') ?? '').includes('json');
+        return { status: res.status, headers: res.headers, body: (isJson && text ? JSON.parse(text) : text) as T };
+      }
+      if ((res.status === 429 || res.status >= 500) && attempt < retries) {
+        await sleep(retryAfterMs(res.headers) ?? backoffMs(attempt));
+        continue;
+      }
+      throw new ForgeApiError(`${method} ${path} answered ${res.status}: ${forgeMessage(text)}`, res.status);
+    }
+  }
+
+  async json<T = unknown>(
+    method: string,
+    path: string,
+    init?: { query?: Record<string, string | number | undefined>; body?: unknown },
+  ): Promise<T> {
+    return (await this.request<T>(method, path, init)).body;
+  }
+
+  /** Every page of a list (Link rel="next" or, without it, until a short page), up to `maxPages`. */
+  async all<T>(path: string, query: Record<string, string | number | undefined> = {}, maxPages = 20): Promise<T[]> {
+    const out: T[] = [];
+    const perPage = 50;
+    for (let page = 1; page <= maxPages; page++) {
+      const res = await this.request<T[]>('GET', path, {
+        query: { ...query, per_page: perPage, limit: perPage, page },
+      });
+      const items = Array.isArray(res.body) ? res.body : [];
+      out.push(...items);
+      const link = res.headers.get('link');
+      if (link ? !/rel="next"/.test(link) : items.length < perPage) break;
+    }
+    return out;
+  }
+}
+
+/** The forge's own message from an error body (JSON `message`/`error`), cut short. */
+export function forgeMessage(text: string): string {
+  try {
+    const j = JSON.parse(text) as { message?: unknown; error?: unknown; errors?: unknown };
+    const parts = [j.message, j.error, j.errors]
+      .filter((p) => p !== undefined)
+      .map((p) => (typeof p === 'string' ? p : JSON.stringify(p)));
+    if (parts.length) return parts.join(': ').slice(0, 500);
+  } catch {
+    // not JSON
+  }
+  return text.slice(0, 500) || '(empty body)';
+}
+
+function retryAfterMs(headers: Headers): number | undefined {
+  const v = headers.get('retry-after');
+  if (!v) return undefined;
+  const s = Number(v);
+  const ms = Number.isFinite(s) ? s * 1000 : Date.parse(v) - Date.now();
+  return Number.isFinite(ms) ? Math.min(10_000, Math.max(0, ms)) : undefined;
+}
+
+const backoffMs = (attempt: number) => Math.min(4000, 250 * 2 ** attempt);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,0 +1,3 @@
+export * from './forge';
+export * from './forge-http';
+export * from './forge-config';
