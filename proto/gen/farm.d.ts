@@ -29,6 +29,9 @@ export namespace farm {
 
             /** ChangeRequest checkCommand */
             checkCommand?: (string|null);
+
+            /** ChangeRequest integrationBranch */
+            integrationBranch?: (string|null);
         }
 
         /** Represents a ChangeRequest. */
@@ -60,6 +63,9 @@ export namespace farm {
 
             /** ChangeRequest checkCommand. */
             public checkCommand: string;
+
+            /** ChangeRequest integrationBranch. */
+            public integrationBranch: string;
 
             /**
              * Creates a new ChangeRequest instance using the specified properties.
@@ -465,6 +471,9 @@ export namespace farm {
 
             /** BuildRequest commits */
             commits?: (string[]|null);
+
+            /** BuildRequest integrationBranch */
+            integrationBranch?: (string|null);
         }
 
         /** Represents a BuildRequest. */
@@ -490,6 +499,9 @@ export namespace farm {
 
             /** BuildRequest commits. */
             public commits: string[];
+
+            /** BuildRequest integrationBranch. */
+            public integrationBranch: string;
 
             /**
              * Creates a new BuildRequest instance using the specified properties.

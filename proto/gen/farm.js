@@ -40,6 +40,7 @@ $root.farm = (function() {
              * @property {string|null} [requestedBy] ChangeRequest requestedBy
              * @property {number|null} [createdAtMs] ChangeRequest createdAtMs
              * @property {string|null} [checkCommand] ChangeRequest checkCommand
+             * @property {string|null} [integrationBranch] ChangeRequest integrationBranch
              */
 
             /**
@@ -114,6 +115,14 @@ $root.farm = (function() {
             ChangeRequest.prototype.checkCommand = "";
 
             /**
+             * ChangeRequest integrationBranch.
+             * @member {string} integrationBranch
+             * @memberof farm.v1.ChangeRequest
+             * @instance
+             */
+            ChangeRequest.prototype.integrationBranch = "";
+
+            /**
              * Creates a new ChangeRequest instance using the specified properties.
              * @function create
              * @memberof farm.v1.ChangeRequest
@@ -155,6 +164,8 @@ $root.farm = (function() {
                     w.uint32(48).int64(m.createdAtMs);
                 if (m.checkCommand != null && Object.hasOwnProperty.call(m, "checkCommand"))
                     w.uint32(58).string(m.checkCommand);
+                if (m.integrationBranch != null && Object.hasOwnProperty.call(m, "integrationBranch"))
+                    w.uint32(66).string(m.integrationBranch);
                 return w;
             };
 
@@ -233,6 +244,10 @@ $root.farm = (function() {
                             m.checkCommand = r.string();
                             break;
                         }
+                    case 8: {
+                            m.integrationBranch = r.string();
+                            break;
+                        }
                     default:
                         r.skipType(t & 7, n);
                         break;
@@ -308,6 +323,10 @@ $root.farm = (function() {
                     if (!$util.isString(m.checkCommand))
                         return "checkCommand: string expected";
                 }
+                if (m.integrationBranch != null && Object.hasOwnProperty.call(m, "integrationBranch")) {
+                    if (!$util.isString(m.integrationBranch))
+                        return "integrationBranch: string expected";
+                }
                 return null;
             };
 
@@ -359,6 +378,9 @@ $root.farm = (function() {
                 if (d.checkCommand != null) {
                     m.checkCommand = String(d.checkCommand);
                 }
+                if (d.integrationBranch != null) {
+                    m.integrationBranch = String(d.integrationBranch);
+                }
                 return m;
             };
 
@@ -391,6 +413,7 @@ $root.farm = (function() {
                     } else
                         d.createdAtMs = o.longs === String ? "0" : typeof BigInt !== "undefined" && o.longs === BigInt ? BigInt("0") : 0;
                     d.checkCommand = "";
+                    d.integrationBranch = "";
                 }
                 if (m.changeRequestId != null && Object.hasOwnProperty.call(m, "changeRequestId")) {
                     d.changeRequestId = m.changeRequestId;
@@ -417,6 +440,9 @@ $root.farm = (function() {
                 }
                 if (m.checkCommand != null && Object.hasOwnProperty.call(m, "checkCommand")) {
                     d.checkCommand = m.checkCommand;
+                }
+                if (m.integrationBranch != null && Object.hasOwnProperty.call(m, "integrationBranch")) {
+                    d.integrationBranch = m.integrationBranch;
                 }
                 return d;
             };
@@ -1546,6 +1572,7 @@ $root.farm = (function() {
              * @property {Array.<string>|null} [branches] BuildRequest branches
              * @property {string|null} [checkCommand] BuildRequest checkCommand
              * @property {Array.<string>|null} [commits] BuildRequest commits
+             * @property {string|null} [integrationBranch] BuildRequest integrationBranch
              */
 
             /**
@@ -1606,6 +1633,14 @@ $root.farm = (function() {
             BuildRequest.prototype.commits = $util.emptyArray;
 
             /**
+             * BuildRequest integrationBranch.
+             * @member {string} integrationBranch
+             * @memberof farm.v1.BuildRequest
+             * @instance
+             */
+            BuildRequest.prototype.integrationBranch = "";
+
+            /**
              * Creates a new BuildRequest instance using the specified properties.
              * @function create
              * @memberof farm.v1.BuildRequest
@@ -1647,6 +1682,8 @@ $root.farm = (function() {
                     for (var i = 0; i < m.commits.length; ++i)
                         w.uint32(42).string(m.commits[i]);
                 }
+                if (m.integrationBranch != null && Object.hasOwnProperty.call(m, "integrationBranch"))
+                    w.uint32(50).string(m.integrationBranch);
                 return w;
             };
 
@@ -1719,6 +1756,10 @@ $root.farm = (function() {
                             if (!(m.commits && m.commits.length))
                                 m.commits = [];
                             m.commits.push(r.string());
+                            break;
+                        }
+                    case 6: {
+                            m.integrationBranch = r.string();
                             break;
                         }
                     default:
@@ -1796,6 +1837,10 @@ $root.farm = (function() {
                             return "commits: string[] expected";
                     }
                 }
+                if (m.integrationBranch != null && Object.hasOwnProperty.call(m, "integrationBranch")) {
+                    if (!$util.isString(m.integrationBranch))
+                        return "integrationBranch: string expected";
+                }
                 return null;
             };
 
@@ -1844,6 +1889,9 @@ $root.farm = (function() {
                         m.commits[i] = String(d.commits[i]);
                     }
                 }
+                if (d.integrationBranch != null) {
+                    m.integrationBranch = String(d.integrationBranch);
+                }
                 return m;
             };
 
@@ -1872,6 +1920,7 @@ $root.farm = (function() {
                     d.changeRequestId = "";
                     d.repo = null;
                     d.checkCommand = "";
+                    d.integrationBranch = "";
                 }
                 if (m.changeRequestId != null && Object.hasOwnProperty.call(m, "changeRequestId")) {
                     d.changeRequestId = m.changeRequestId;
@@ -1893,6 +1942,9 @@ $root.farm = (function() {
                     for (var j = 0; j < m.commits.length; ++j) {
                         d.commits[j] = m.commits[j];
                     }
+                }
+                if (m.integrationBranch != null && Object.hasOwnProperty.call(m, "integrationBranch")) {
+                    d.integrationBranch = m.integrationBranch;
                 }
                 return d;
             };

@@ -165,6 +165,51 @@ describe('builder: a build process per request', () => {
     expect(failed.notes.join('\n')).toMatch(/agt\/two no longer holds the commit its task reported/);
   });
 
+  test("follow-ups on a pull request's branch stack on its tip, never forced; a branch that is gone fails", async () => {
+    // farm/pr is a pull request's branch; two follow-ups started from its tip, each with its own task branch.
+    const repo = await repoWithBranches('followups.git', { 'farm/pr': { 'pr.txt': 'pr\n' } });
+    const prTip = (await remoteBranchSha(repo.url, 'farm/pr'))!;
+    const dir = path.join(tmp, 'work-followups.git');
+    for (const [branch, file] of [
+      ['agt/f1', 'one.txt'],
+      ['agt/f2', 'two.txt'],
+    ]) {
+      await git(dir, 'checkout', '-q', '-B', branch, 'farm/pr');
+      await writeFile(path.join(dir, file!), `${file}\n`);
+      await git(dir, 'add', '-A');
+      await git(dir, 'commit', '-qm', `follow-up ${branch}`);
+      await git(dir, 'push', '-q', repo.url, branch!);
+    }
+    await builder(path.join(tmp, 'builds'));
+    const followUp = (id: string, branch: string) => {
+      const r = request(id, { url: repo.url, baseCommit: prTip }, [branch], 'test -f pr.txt');
+      r.repo!.baseRef = 'farm/pr';
+      r.integrationBranch = 'farm/pr';
+      return r;
+    };
+    await bus.publish(Topics.buildRequests, followUp('cr-f1', 'agt/f1'));
+    const first = await resultFor('cr-f1');
+    expect(B[first.status]).toBe('BUILD_PASSED');
+    expect(first.integrationBranch).toBe('farm/pr');
+    await bus.publish(Topics.buildRequests, followUp('cr-f2', 'agt/f2'));
+    const second = await resultFor('cr-f2');
+    expect(B[second.status]).toBe('BUILD_PASSED');
+    // The second built on the first's result: both changes are on the branch, the first's commit in its history.
+    const tip = await remoteBranchSha(repo.url, 'farm/pr');
+    expect(tip).toBe(second.commitSha);
+    const check = path.join(tmp, 'check-followups');
+    await exec('git', ['clone', '-q', '-b', 'farm/pr', repo.url, check]);
+    expect(existsSync(path.join(check, 'one.txt')) && existsSync(path.join(check, 'two.txt'))).toBe(true);
+    await git(check, 'merge-base', '--is-ancestor', first.commitSha, tip!);
+    expect(await remoteBranchSha(repo.url, 'farm/cr-f1')).toBeUndefined();
+
+    await git(dir, 'push', '-q', repo.url, ':farm/pr');
+    await bus.publish(Topics.buildRequests, followUp('cr-gone', 'agt/f1'));
+    const gone = await resultFor('cr-gone');
+    expect(B[gone.status]).toBe('BUILD_FAILED');
+    expect(gone.notes.join('\n')).toMatch(/farm\/pr no longer exists on the remote/);
+  });
+
   test('a merge conflict and a failing check are reported with their reasons', async () => {
     const repo = await repoWithBranches('conflict.git', {
       'agt/x': { 'a.txt': 'x\n' },

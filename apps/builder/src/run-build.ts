@@ -24,14 +24,41 @@ export interface BuildDeps {
 
 export const integrationBranchFor = (changeRequestId: string) => `farm/${changeRequestId}`;
 
+/** How often a build onto an existing branch starts again when the branch moved while it ran. */
+const PUSH_RACES = 3;
+
 /**
  * One build, run by a build process or Job (never the orchestrator): merges a request's agt/ branches onto its
  * base commit as farm/<id>, runs the repo's full checks in the same sandboxed runner as the agents and pushes
  * the branch. A merge conflict stops the build with the conflicting paths.
+ *
+ * With `integrationBranch` (a follow-up on a pull request's branch) the merge starts from that branch's
+ * current tip, so follow-ups landing one after the other stack up, and the push is never forced: when the
+ * branch moved while the checks ran, the build starts again on the new tip.
  */
 export async function runBuild(request: farm.v1.IBuildRequest, deps: BuildDeps): Promise<farm.v1.IBuildResult> {
+  for (let race = 1; ; race++) {
+    const outcome = await buildOnce(request, deps);
+    if (outcome !== 'moved') return outcome;
+    if (race >= PUSH_RACES) {
+      return {
+        changeRequestId: request.changeRequestId,
+        status: B.BUILD_FAILED,
+        integrationBranch: request.integrationBranch,
+        notes: [`${request.integrationBranch} kept moving while the build ran (${PUSH_RACES} attempts)`],
+      };
+    }
+    deps.log.info('integration branch moved during the build; building again on its new tip', {
+      changeRequestId: request.changeRequestId,
+      branch: request.integrationBranch,
+    });
+  }
+}
+
+async function buildOnce(request: farm.v1.IBuildRequest, deps: BuildDeps): Promise<farm.v1.IBuildResult | 'moved'> {
   const id = request.changeRequestId!;
-  const branch = integrationBranchFor(id);
+  const existing = request.integrationBranch || undefined;
+  const branch = existing ?? integrationBranchFor(id);
   // Credentials travel in this process's git environment only, never in the clone's config the checks can read.
   const { url, env: authEnv } = gitCliAuth(request.repo?.url ?? '');
   const root = deps.workRoot ?? path.join(os.tmpdir(), 'farm-build');
@@ -52,7 +79,22 @@ export async function runBuild(request: farm.v1.IBuildRequest, deps: BuildDeps):
   });
   try {
     await exec('git', ['clone', '--quiet', '--no-checkout', url, repo], { env: { ...process.env, ...authEnv } });
-    await git('checkout', '--quiet', '-B', branch, request.repo?.baseCommit ?? '');
+    let start = request.repo?.baseCommit ?? '';
+    if (existing) {
+      // Another follow-up may have landed on the branch since this request started: build on its tip.
+      const fetched = await git(
+        'fetch',
+        '--quiet',
+        'origin',
+        `refs/heads/${existing}:refs/remotes/origin/${existing}`,
+      ).then(
+        () => true,
+        () => false,
+      );
+      if (!fetched) return result(B.BUILD_FAILED, { notes: [`${existing} no longer exists on the remote`] });
+      start = `origin/${existing}`;
+    }
+    await git('checkout', '--quiet', '-B', branch, start);
     const moved: string[] = [];
     for (const [i, agentBranch] of (request.branches ?? []).entries()) {
       await git('fetch', '--quiet', 'origin', `refs/heads/${agentBranch}:refs/remotes/origin/${agentBranch}`);
@@ -105,8 +147,20 @@ export async function runBuild(request: farm.v1.IBuildRequest, deps: BuildDeps):
     // what .farm/checks.json asked for beyond the operator's limits, and got narrowed
     const narrowed = checks.steps.flatMap((s) => s.notes.map((note) => `${s.name}: ${note}`));
     const { stdout: sha } = await git('rev-parse', 'HEAD');
-    // The integration branch is the farm's own: a rebuild replaces it.
-    await git('push', '--quiet', '--force', 'origin', `${branch}:refs/heads/${branch}`);
+    if (existing) {
+      // Someone else's branch tip may have moved: never force; a rejected push builds again on the new tip.
+      const pushed = await git('push', '--quiet', 'origin', `${branch}:refs/heads/${branch}`).then(
+        () => true,
+        (err: Error) => {
+          if (/\[rejected\]|non-fast-forward|fetch first|stale info/i.test(err.message)) return false;
+          throw err;
+        },
+      );
+      if (!pushed) return 'moved';
+    } else {
+      // The integration branch is the farm's own: a rebuild replaces it.
+      await git('push', '--quiet', '--force', 'origin', `${branch}:refs/heads/${branch}`);
+    }
     return result(B.BUILD_PASSED, {
       commitSha: sha.trim(),
       notes: [

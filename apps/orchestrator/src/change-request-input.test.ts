@@ -99,6 +99,24 @@ describe('a submitted change request', () => {
     expect(refusal(() => parseChangeRequestInput(body))).toMatchObject({ status: 400, field: undefined });
   });
 
+  test("a follow-up names one of the farm's own branches to push to; any other branch is refused by name", () => {
+    expect(parseChangeRequestInput({ ...valid, integrationBranch: 'farm/cr-1' }).integrationBranch).toBe('farm/cr-1');
+    expect(parseChangeRequestInput({ ...valid, integration_branch: 'farm/x/y' }).integrationBranch).toBe('farm/x/y');
+    expect(parseChangeRequestInput({ ...valid, integrationBranch: '' }).integrationBranch).toBeUndefined();
+    for (const bad of ['main', 'release/1', 'farm/', 'farm/a..b', 'farm/x.lock', 'refs/heads/farm/x', 'farm/a b']) {
+      const r = refusal(() => parseChangeRequestInput({ ...valid, integrationBranch: bad }));
+      expect(r.field).toBe('integrationBranch');
+      expect(r.message).toMatch(/farm's own branches/);
+    }
+    const a = { ...valid, changeRequestId: 'x', description: '', requestedBy: '', checkCommand: '' };
+    const base = submissionDigest({ ...parseChangeRequestInput(a), changeRequestId: 'x' });
+    const onBranch = submissionDigest({
+      ...parseChangeRequestInput({ ...a, integrationBranch: 'farm/p' }),
+      changeRequestId: 'x',
+    });
+    expect(onBranch).not.toBe(base);
+  });
+
   test('the digest ignores createdAtMs and tells different content apart', () => {
     const a = { ...parseChangeRequestInput(valid), changeRequestId: 'x' };
     expect(submissionDigest({ ...a, createdAtMs: 1 })).toBe(submissionDigest(a));

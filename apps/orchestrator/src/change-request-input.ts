@@ -14,6 +14,8 @@ export interface ChangeRequestInput {
   checkCommand: string;
   repo: { url: string; baseRef: string; baseCommit: string };
   createdAtMs?: number;
+  /** A farm/ branch to push the result to instead of farm/<id> (a follow-up's pull request branch). */
+  integrationBranch?: string;
 }
 
 export const DEFAULT_BASE_REF = 'main';
@@ -26,6 +28,8 @@ const REFUSALS: Record<string, (value: unknown) => string> = {
   repo: () => 'repo is required (at least repo.url)',
   'repo.baseRef': (ref) => `repo.baseRef is not a valid git branch, tag or commit: ${JSON.stringify(ref)}`,
   'repo.baseCommit': () => 'repo.baseCommit must be a hex commit id',
+  integrationBranch: (b) =>
+    `integrationBranch must be one of the farm's own branches (farm/...), a valid git branch name: ${JSON.stringify(b)}`,
   createdAtMs: () => 'createdAtMs must be an integer from 0 to 999999999999999 (epoch milliseconds)',
 };
 const repoUrlRefusal = (url: unknown, localRepos: boolean) =>
@@ -88,6 +92,7 @@ export function parseChangeRequestInput(
   const repo = fields.repo as Record<string, unknown>;
   const id = given(fields, 'changeRequestId');
   const createdAtMs = given(fields, 'createdAtMs');
+  const integrationBranch = given(fields, 'integrationBranch');
   return {
     ...(id ? { changeRequestId: String(id) } : {}),
     title: String(fields.title).replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, ''),
@@ -100,6 +105,7 @@ export function parseChangeRequestInput(
       baseCommit: String(given(repo, 'baseCommit') ?? ''),
     },
     ...(createdAtMs === undefined ? {} : { createdAtMs: Number(createdAtMs) }),
+    ...(integrationBranch ? { integrationBranch: String(integrationBranch) } : {}),
   };
 }
 
@@ -146,6 +152,7 @@ export function submissionDigest(input: ChangeRequestInput & { changeRequestId: 
     input.repo.url,
     input.repo.baseRef,
     input.repo.baseCommit,
+    ...(input.integrationBranch ? [input.integrationBranch] : []),
   ];
   return createHash('sha256').update(JSON.stringify(content)).digest('hex');
 }

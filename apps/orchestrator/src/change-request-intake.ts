@@ -50,6 +50,7 @@ export function admitChangeRequest(message: farm.v1.IChangeRequest): Admission {
       checkCommand: input.checkCommand,
       repo: input.repo,
       createdAtMs: input.createdAtMs ?? 0,
+      integrationBranch: input.integrationBranch ?? '',
     }),
   };
 }

@@ -18,7 +18,15 @@ const options: DeciderOptions = { parallelism: 4, maxDispatches: 2, taskDeadline
 
 function request(phase: farm.v1.Phase, tasks: TaskRecord[] = []): RequestState {
   return {
-    request: { id: 'cr', phase, repoUrl: 'git://r', baseRef: 'main', baseCommit: 'base0', checkCommand: 'make' },
+    request: {
+      id: 'cr',
+      phase,
+      repoUrl: 'git://r',
+      baseRef: 'main',
+      baseCommit: 'base0',
+      checkCommand: 'make',
+      integrationBranch: '',
+    },
     tasks,
   };
 }
@@ -321,6 +329,13 @@ describe('the orchestrator decider', () => {
         checkCommand: 'make',
       },
     });
+  });
+
+  it("a follow-up's build pushes to the branch the request named", () => {
+    const state = request(P.CODING, [task('a', T.TASK_DISPATCHED)]);
+    state.request!.integrationBranch = 'farm/pr-1';
+    const [d] = run(state, result('a', S.SUCCESS, { branchName: 'agt/a', commitSha: 'sha-a' }));
+    expect(d.events.at(-1)).toMatchObject({ kind: 'build-request', request: { integrationBranch: 'farm/pr-1' } });
   });
 
   it.each([

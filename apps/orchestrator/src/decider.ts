@@ -32,6 +32,8 @@ export interface RequestRecord {
   baseRef: string;
   baseCommit: string;
   checkCommand: string;
+  /** Where the build pushes: a follow-up's pull request branch; empty is farm/<id>. */
+  integrationBranch: string;
 }
 
 export interface TaskRecord {
@@ -244,6 +246,7 @@ function onChangeRequest(d: DecisionBuilder, message: farm.v1.IChangeRequest, re
     baseRef: cr.repo?.baseRef || 'main',
     baseCommit: '',
     checkCommand: cr.checkCommand ?? '',
+    integrationBranch: cr.integrationBranch ?? '',
   };
   d.update({ kind: 'insert-request', changeRequest: cr });
   d.move(P.RECEIVED, 'change request received');
@@ -400,6 +403,7 @@ function advanceCoding(d: DecisionBuilder, failure?: string): void {
         branches: d.state.tasks.map((t) => t.branch),
         commits: d.state.tasks.map((t) => t.commitSha),
         checkCommand: cr.checkCommand,
+        ...(cr.integrationBranch ? { integrationBranch: cr.integrationBranch } : {}),
       },
     });
   } else {

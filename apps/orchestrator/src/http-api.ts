@@ -159,6 +159,7 @@ export function changeRequestApi(deps: ChangeRequestApiDeps): RouteHandler {
         checkCommand: input.checkCommand,
         repo: { ...input.repo, url: agentUrl },
         createdAtMs: input.createdAtMs ?? Date.now(),
+        integrationBranch: input.integrationBranch ?? '',
       });
       await alsoInTx?.(tx);
       return true;

@@ -28,6 +28,7 @@ interface RequestRow extends Record<string, unknown> {
   base_ref: string;
   base_commit: string | null;
   check_command: string | null;
+  integration_branch: string | null;
 }
 
 interface TaskRow extends Record<string, unknown> {
@@ -78,6 +79,7 @@ export async function loadRequestState(
       baseRef: row.base_ref,
       baseCommit: row.base_commit ?? '',
       checkCommand: row.check_command ?? '',
+      integrationBranch: row.integration_branch ?? '',
     },
     tasks: tasks.rows.map((t) => ({
       id: t.id,
@@ -141,8 +143,8 @@ async function applyUpdate(
     case 'insert-request': {
       const cr = u.changeRequest;
       const inserted = await tx.query(
-        `INSERT INTO change_requests (id, phase, repo_url, base_ref, title, description, check_command)
-         VALUES ($1, 'PHASE_UNSPECIFIED', $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING RETURNING id`,
+        `INSERT INTO change_requests (id, phase, repo_url, base_ref, title, description, check_command, integration_branch)
+         VALUES ($1, 'PHASE_UNSPECIFIED', $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING RETURNING id`,
         // A refused request is kept as sent, cut to sizes a status answer can show.
         [
           crId,
@@ -151,6 +153,7 @@ async function applyUpdate(
           clip(cr.title, 500),
           clip(cr.description, 100_000),
           clip(cr.checkCommand, 10_000),
+          clip(cr.integrationBranch, 255),
         ],
       );
       // Another transaction inserted it since the state was loaded: retried, it is then a duplicate.

@@ -343,6 +343,9 @@ export interface components {
       /** @description Command that checks a patch; empty lets the agent detect it */
       checkCommand?: string | null;
       check_command?: components['schemas']['ChangeRequestInput']['checkCommand'];
+      /** @description An existing branch of the farm's own (`farm/...`, e.g. a pull request's branch) the build merges the result into and pushes, never forced, instead of `farm/<changeRequestId>`: how a follow-up lands on the same pull request. Empty or null is `farm/<changeRequestId>`. */
+      integrationBranch?: string | null;
+      integration_branch?: components['schemas']['ChangeRequestInput']['integrationBranch'];
       repo: components['schemas']['RepoRefInput'];
     };
     SubmitResult: {
