@@ -255,6 +255,23 @@ describe('GiteaForge against a real Gitea', () => {
 });
 
 describe('Gitea’s real webhook deliveries', () => {
+  it('an issue opened with the label arrives as issue_labelled; one without it as nothing', async () => {
+    const labelled = await createIssue(admin, fixtureRepo, { title: 'Born labelled', labels: [LABEL] });
+    const { event } = await delivered((e) => e.kind === 'issue_labelled' && e.issue.number === labelled);
+    expect(event).toMatchObject({ label: LABEL, issue: { title: 'Born labelled', labels: [LABEL] } });
+    const plain = await createIssue(admin, fixtureRepo, { title: 'Born plain' });
+    // Its `opened` delivery arrives and parses to nothing the farm acts on.
+    const deadline = Date.now() + 30_000;
+    const opened = () =>
+      deliveries.find(
+        (d) => (JSON.parse(d.body.toString('utf8')) as { issue?: { number?: number } }).issue?.number === plain,
+      );
+    while (!opened() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    const d = opened()!;
+    expect(d).toBeDefined();
+    expect(hooks.parse(hooks.verify(d.headers, d.body, SECRET), JSON.parse(d.body.toString('utf8')))).toBeUndefined();
+  });
+
   it('a label added to an issue arrives signed, as issue_labelled', async () => {
     const number = await createIssue(admin, fixtureRepo, { title: 'Label me later' });
     await labelIssue(admin, fixtureRepo, number, [LABEL]);
@@ -306,5 +323,25 @@ describe('Gitea’s real webhook deliveries', () => {
     expect(() => hooks.verify(unsigned, d.body, SECRET)).toThrow(/no X-Gitea-Signature/);
     // The same delivery, untouched, verifies.
     expect(hooks.verify(d.headers, d.body, SECRET).event).toBe('issue_comment');
+  });
+});
+
+describe('a closed pull request', () => {
+  it('is not the branch’s pull request any more: asking again opens a new one', async () => {
+    git(['checkout', '-q', '-b', 'farm/r2', 'main']);
+    writeFileSync(join(workDir, 'src/app.txt'), 'one\ntwo\nthree\nFOUR\nfive\n');
+    git(['commit', '-q', '-am', 'louder four']);
+    await pushDir(admin, workDir, fixtureRepo, ['farm/r2']);
+    const input = { repo, head: 'farm/r2', base: 'main', title: 'Louder four', body: '' };
+    const first = await forge.openOrUpdatePullRequest(input);
+    await giteaApi(admin, 'PATCH', `/repos/${repo.fullName}/pulls/${first.pull.number}`, { state: 'closed' });
+    expect((await forge.getPullRequest(repo, first.pull.number)).state).toBe('closed');
+    expect(await forge.findPullRequest(repo, 'farm/r2', 'main')).toBeUndefined();
+
+    const second = await forge.openOrUpdatePullRequest(input);
+    expect(second.created).toBe(true);
+    expect(second.pull.number).not.toBe(first.pull.number);
+    expect((await forge.findPullRequest(repo, 'farm/r2', 'main'))?.number).toBe(second.pull.number);
+    expect((await forge.findPullRequest(repo, 'farm/r2'))?.number).toBe(second.pull.number);
   });
 });
