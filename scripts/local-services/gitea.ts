@@ -123,8 +123,8 @@ export interface LocalGitea {
   adminPassword: string;
   /** The admin's access token (scopes: all). */
   token: string;
-  /** Another (non-admin) user with a token of all scopes, e.g. a reviewer. */
-  createUser(name: string): Promise<{ token: string; password: string }>;
+  /** Another (non-admin) user with a token of these scopes (default all), e.g. a reviewer or the farm's bot. */
+  createUser(name: string, opts?: { scopes?: string[] }): Promise<{ token: string; password: string }>;
   stop(): Promise<void>;
 }
 
@@ -203,7 +203,7 @@ export async function startGitea(opts: { log?: Logger } = {}): Promise<LocalGite
     if (!res.ok) throw new GiteaError(`${init.method} ${path} answered ${res.status}: ${text.slice(0, 300)}`);
     return JSON.parse(text) as T;
   };
-  const createUser = async (name: string) => {
+  const createUser = async (name: string, userOpts: { scopes?: string[] } = {}) => {
     const password = randomBytes(12).toString('hex');
     await api('/admin/users', {
       method: 'POST',
@@ -213,7 +213,7 @@ export async function startGitea(opts: { log?: Logger } = {}): Promise<LocalGite
     const created = await api<{ sha1: string }>(`/users/${encodeURIComponent(name)}/tokens`, {
       method: 'POST',
       auth: `Basic ${Buffer.from(`${name}:${password}`).toString('base64')}`,
-      body: { name: 'farm', scopes: ['all'] },
+      body: { name: 'farm', scopes: userOpts.scopes ?? ['all'] },
     });
     return { token: created.sha1, password };
   };

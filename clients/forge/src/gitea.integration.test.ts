@@ -30,6 +30,8 @@ import { GiteaWebhooks } from './gitea-webhooks';
 const SECRET = 'hook-secret-for-tests';
 const LABEL = 'agent-farm';
 const HEAD = 'farm/r1';
+const BOT = 'farm-bot';
+const FARM_TOKEN_SCOPES = ['write:repository', 'write:issue'];
 // A cold build of Gitea (when the test command's background build has not finished) is minutes.
 const START_TIMEOUT_MS = 30 * 60_000;
 
@@ -60,7 +62,10 @@ beforeAll(async () => {
   gitea = await startGitea();
   admin = { apiUrl: gitea.apiUrl, token: gitea.token };
   reviewer = { apiUrl: gitea.apiUrl, token: (await gitea.createUser('reviewer')).token };
-  forge = new GiteaForge({ webUrl: gitea.url, token: gitea.token });
+  // The farm's account as the README tells an operator to set it up: a collaborator with write access and a
+  // token of the two scopes it needs, no more.
+  const bot = await gitea.createUser(BOT, { scopes: FARM_TOKEN_SCOPES });
+  forge = new GiteaForge({ webUrl: gitea.url, token: bot.token });
 
   receiver = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -89,6 +94,7 @@ beforeAll(async () => {
   repo = { fullName: fixtureRepo.fullName };
   await pushDir(admin, workDir, fixtureRepo, ['main', HEAD]);
   await addCollaborator(admin, fixtureRepo, 'reviewer');
+  await addCollaborator(admin, fixtureRepo, BOT);
   await createLabel(admin, fixtureRepo, LABEL);
   await registerWebhook(admin, fixtureRepo, { url: `http://127.0.0.1:${port}/v1/forge/webhooks`, secret: SECRET });
 }, START_TIMEOUT_MS);
@@ -188,7 +194,7 @@ describe('GiteaForge against a real Gitea', () => {
   it('comments on the pull request’s conversation and lists the comments', async () => {
     const number = await pullNumber();
     const posted = await forge.comment(repo, number, 'The farm is on it.');
-    expect(posted).toMatchObject({ body: 'The farm is on it.', author: 'farm-admin' });
+    expect(posted).toMatchObject({ body: 'The farm is on it.', author: BOT });
     expect((await forge.listComments(repo, number)).map((c) => c.id)).toContain(posted.id);
     expect(await forge.getIssue(repo, number)).toMatchObject({ isPullRequest: true, state: 'open' });
   });
