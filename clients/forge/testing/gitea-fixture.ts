@@ -22,14 +22,15 @@ export interface FixtureRepo {
 }
 
 /**
- * The webhook events the farm needs, as Gitea's hook options name them: issues (opened, labels), their
- * comments and the PR conversation's, pull requests (opened, synchronized) and submitted reviews.
+ * The webhook events the farm needs, one for each box an operator ticks under "Custom Events" (the API's
+ * `issues` / `pull_request` alone would mean every issue / PR event): Issues, Issue Labeled, Issue Comment,
+ * Pull Request, Pull Request Synchronized, Pull Request Comment, Pull Request Reviewed.
  */
 export const FARM_WEBHOOK_EVENTS = [
-  'issues',
+  'issues_only',
   'issue_label',
   'issue_comment',
-  'pull_request',
+  'pull_request_only',
   'pull_request_sync',
   'pull_request_comment',
   'pull_request_review',
