@@ -33,7 +33,7 @@ fi
 bash scripts/bootstrap.sh
 . scripts/pnpm-env.sh
 pnpm_works || { echo "test.sh: pnpm is not usable after bootstrap" >&2; exit 1; }
-# The Go tools (Kubernetes control plane + helm, the manifest validator) build in the background from here on,
+# The Go tools (Kubernetes control plane + helm, the manifest validator, Gitea) build in the background from here on,
 # cached outside the clone: a cold build overlaps lint, tsc and every test that needs no cluster; the cluster's
 # tests run last and wait for it (scripts/local-services/kubernetes-later.ts), check-deploy.sh after them.
 mkdir -p .cache

@@ -114,7 +114,7 @@ export async function ensureControlPlaneBinaries(log: Logger): Promise<string> {
 }
 
 /** Takes `file` (pid inside) exclusively; waits while a live process holds it, takes over a dead one's. */
-async function buildLock(file: string, log: Logger): Promise<() => void> {
+export async function buildLock(file: string, log: Logger): Promise<() => void> {
   let waiting = false;
   for (;;) {
     try {
