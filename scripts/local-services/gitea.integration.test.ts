@@ -1,3 +1,4 @@
+/** @farm-gitea (waits for the background build of Gitea; run late) */
 /** The throwaway Gitea of the forge tests: built once (cached), started with an admin token, stopped clean. */
 import { existsSync } from 'node:fs';
 import { createLogger } from '@farm/runtime';

@@ -1,15 +1,23 @@
-// Runs the test files that need the Kubernetes cluster (docblock pragma @farm-kubernetes) last, so that the
-// cluster's background start (a cold build of the Go tools takes minutes) overlaps every other test.
+// Runs the test files that need a Go-built service late, so that its background build (started first thing by
+// scripts/test.sh; minutes when cold) overlaps every other test: a real Gitea (docblock pragma @farm-gitea),
+// then the Kubernetes cluster (@farm-kubernetes), last.
 const { readFileSync } = require('node:fs');
 const Sequencer = require('@jest/test-sequencer').default;
 
-const needsKubernetes = (path) => /@farm-kubernetes\b/.test(readFileSync(path, 'utf8').slice(0, 2000));
+const head = (path) => readFileSync(path, 'utf8').slice(0, 2000);
+const rank = (path) => {
+  const text = head(path);
+  if (/@farm-kubernetes\b/.test(text)) return 2;
+  if (/@farm-gitea\b/.test(text)) return 1;
+  return 0;
+};
 
-class KubernetesLastSequencer extends Sequencer {
+class GoServicesLastSequencer extends Sequencer {
   sort(tests) {
     const sorted = super.sort(tests);
-    return [...sorted.filter((t) => !needsKubernetes(t.path)), ...sorted.filter((t) => needsKubernetes(t.path))];
+    const ranked = sorted.map((t) => [rank(t.path), t]);
+    return [0, 1, 2].flatMap((r) => ranked.filter(([k]) => k === r).map(([, t]) => t));
   }
 }
 
-module.exports = KubernetesLastSequencer;
+module.exports = GoServicesLastSequencer;

@@ -4,7 +4,7 @@ import { buildJobConfigSchema, buildJobsConfigSchema, builderConfigSchema } from
 import { gitCredentialsConfigSchema } from '@farm/git';
 import { agentConfigSchema, agentWorkerConfigSchema } from '@farm/coding-agent';
 import { codePlannerConfigSchema } from '@farm/code-planner';
-import { jobsLauncherConfigSchema, orchestratorConfigSchema } from '@farm/orchestrator';
+import { forgeSetupConfigSchema, jobsLauncherConfigSchema, orchestratorConfigSchema } from '@farm/orchestrator';
 import { ragConfigFields } from '@farm/rag-service';
 import { requestPlannerConfigSchema } from '@farm/request-planner';
 import { runtimeConfigSchema, type z } from '@farm/runtime';
@@ -20,6 +20,7 @@ export const CONFIG_SCHEMAS: Record<string, z.AnyZodObject> = {
   orchestrator: orchestratorConfigSchema,
   'orchestrator (jobs launcher)': jobsLauncherConfigSchema,
   'orchestrator (Kubernetes identities)': kubernetesAuthConfigSchema,
+  'orchestrator (forge)': forgeSetupConfigSchema,
   builder: builderConfigSchema,
   'builder (jobs launcher)': buildJobsConfigSchema,
   'build process': buildJobConfigSchema,

@@ -18,6 +18,8 @@ import {
   stateLayout,
   changeRequestApi,
   openApiAccess,
+  forgeSetupConfigSchema,
+  startForge,
 } from '@farm/orchestrator';
 import { plannerModelFrom, requestPlannerConfigSchema } from '@farm/request-planner';
 import { loadConfig, z, type HealthStatus, type Logger, type RouteHandler } from '@farm/runtime';
@@ -55,6 +57,7 @@ export const farmUpConfigSchema = busConfigSchema
   .merge(builderConfigSchema)
   .merge(requestPlannerConfigSchema)
   .merge(codePlannerConfigSchema.omit({ FARM_SRM_URL: true }))
+  .merge(forgeSetupConfigSchema)
   .extend({
     /** The srm `farm up` runs for its agents, on loopback (0: a free port). */
     FARM_SRM_PORT: z.coerce.number().int().min(0).max(65535).default(0),
@@ -165,12 +168,19 @@ export async function startFarmUp(given: NodeJS.ProcessEnv, log: Logger): Promis
       store: config.DATABASE_URL ? 'postgres' : layout.database,
       launcher: config.FARM_LAUNCHER,
     });
+    // The forge (FARM_FORGE_KIND): its links point at this farm's console unless FARM_PUBLIC_URL says otherwise.
+    const forge = startForge(
+      { ...config, FARM_PUBLIC_URL: config.FARM_PUBLIC_URL ?? api },
+      { store, orchestrator: app.orchestrator, log: log.child({ app: 'forge' }) },
+    );
+    if (forge) stack.push(() => forge.bridge.stop());
     const routes = changeRequestApi({
       store,
       orchestrator: app.orchestrator,
       log,
       access,
       resolveLocalRepo: (id, repo) => localRepos.prepare(id, repo),
+      forgeWebhooks: forge?.webhooks,
     });
     return { bus, store, localRepos, routes, health: () => bus.health(), stop: unwind };
   } catch (err) {

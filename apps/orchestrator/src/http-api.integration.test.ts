@@ -1,7 +1,8 @@
 // The orchestrator's HTTP API on real PostgreSQL (a schema of its own) and on both buses: the in-process bus
 // and Kafka (started by the jest global set-up unless DATABASE_URL / KAFKA_BROKERS are given). The test plays
 // the planners and a worker-pool agent on the bus; every answer is checked against openapi.yaml.
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
+import { GiteaWebhooks } from '@farm/forge';
 import { farm } from '@farm/proto';
 import { testBuses } from '@farm/bus/testing';
 import { Topics, type EventBus, type Subscription } from '@farm/bus';
@@ -699,6 +700,104 @@ describe.each(modes)('the HTTP API on %s and PostgreSQL', (_mode, openBus) => {
     // A sequence number of any size resumes after it: past the last event, the finished stream is empty.
     expect(await readStream(crId, { 'last-event-id': '1234567890123456' })).toEqual([]);
     expect(await readStream(crId, {}, `?after=${'9'.repeat(30)}`)).toEqual([]);
+  });
+});
+
+describe("the forge's webhook route: signed deliveries only, each taken once, a rate per repository", () => {
+  const secret = 'webhook-secret-of-the-test';
+  let store: SqlStore;
+  let drop: () => Promise<void>;
+  let server: { port: number; close(): Promise<void> };
+  let bus: EventBus;
+  const logLines: string[] = [];
+
+  beforeAll(async () => {
+    ({ store, drop } = await storeInOwnSchema('http_api_forge'));
+    await migrate(store, orchestratorMigrations);
+    bus = await testBuses('http-api-forge')[0]![1]();
+    const orchestrator = new Orchestrator({ bus, store, launcher: new TaskTopicLauncher(bus), log: silentLogger });
+    const { access } = await testApiAccess(store);
+    const log = createLogger('forge-webhook-test', { level: 'debug', write: (line) => void logLines.push(line) });
+    const api = changeRequestApi({
+      store,
+      orchestrator,
+      log,
+      access,
+      forgeWebhooks: { webhooks: new GiteaWebhooks({ label: 'agent-farm' }), secret, ratePerMinute: 3 },
+    });
+    server = await serveMetrics(0, silentLogger, api);
+  });
+  afterAll(async () => {
+    await server.close();
+    await bus.close();
+    await store.close();
+    await drop();
+  });
+
+  const deliver = (body: string, headers: Record<string, string>) =>
+    checkedFetch(`http://127.0.0.1:${server.port}/v1/forge/webhooks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-gitea-event': 'issues', ...headers },
+      body,
+    });
+  const sign = (body: string, key = secret) => createHmac('sha256', key).update(body).digest('hex');
+  const issueEvent = (repo: string, n: number) =>
+    JSON.stringify({
+      action: 'label_updated',
+      repository: { full_name: repo },
+      sender: { login: 'ann' },
+      issue: {
+        number: n,
+        title: 'Fix it',
+        body: 'SECRET-BODY-TEXT',
+        labels: [{ name: 'agent-farm' }],
+        state: 'open',
+        html_url: 'x',
+        user: { login: 'ann' },
+      },
+    });
+
+  test('a verified delivery is taken (202) once; a replay is a 409; unverified ones are 401 and logged without the body', async () => {
+    const body = issueEvent('team/app', 1);
+    const first = await deliver(body, { 'x-gitea-delivery': 'd1', 'x-gitea-signature': sign(body) });
+    expect([first.status, await first.json()]).toEqual([202, { deliveryId: 'd1', acted: true }]);
+    const again = await deliver(body, { 'x-gitea-delivery': 'd1', 'x-gitea-signature': sign(body) });
+    expect(again.status).toBe(409);
+    for (const headers of [
+      { 'x-gitea-delivery': 'd2' } as Record<string, string>,
+      { 'x-gitea-delivery': 'd2', 'x-gitea-signature': sign(body, 'another-secret') },
+      { 'x-gitea-delivery': 'd2', 'x-gitea-signature': sign(`${body} `) },
+    ]) {
+      const refused = await deliver(body, headers);
+      expect(refused.status).toBe(401);
+      expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/not verified/);
+    }
+    expect(logLines.join('\n')).toContain('webhook delivery refused');
+    expect(logLines.join('\n')).not.toContain('SECRET-BODY-TEXT');
+    const rows = await store.query('SELECT delivery_id, repo FROM forge_inbox');
+    expect(rows.rows).toEqual([{ delivery_id: 'gitea:d1', repo: 'team/app' }]);
+  });
+
+  test('a signed body that is not JSON is a 400, one over 5 MiB a 413', async () => {
+    const text = 'not json';
+    expect((await deliver(text, { 'x-gitea-delivery': 'd3', 'x-gitea-signature': sign(text) })).status).toBe(400);
+    const huge = 'x'.repeat(5 * 1024 * 1024 + 1);
+    expect((await deliver(huge, { 'x-gitea-delivery': 'd4', 'x-gitea-signature': sign(huge) })).status).toBe(413);
+  });
+
+  test("more deliveries a minute than the repository's rate are a 429 with Retry-After; other repositories go on", async () => {
+    const answers: number[] = [];
+    for (let n = 10; n < 14; n++) {
+      const body = issueEvent('team/busy', n);
+      const res = await deliver(body, { 'x-gitea-delivery': `busy-${n}`, 'x-gitea-signature': sign(body) });
+      answers.push(res.status);
+      if (res.status === 429) expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+    expect(answers).toEqual([202, 202, 202, 429]);
+    const other = issueEvent('team/quiet', 1);
+    expect((await deliver(other, { 'x-gitea-delivery': 'quiet-1', 'x-gitea-signature': sign(other) })).status).toBe(
+      202,
+    );
   });
 });
 

@@ -1,25 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { FINAL_PHASES, farm } from '@farm/proto';
 import { Topics } from '@farm/bus';
-import { FarmError, type Logger, type RouteHandler } from '@farm/runtime';
+import { type Logger, type RouteHandler } from '@farm/runtime';
 import { decideAccess, KubernetesReviewFailed, recordAudit } from '@farm/access';
 import { HttpError, createHttpEdge, json, metricsRoute, type EdgeRequest, type Reply } from '@farm/http-edge';
-import type { SqlExecutor, SqlStore } from '@farm/store';
+import type { SqlStore } from '@farm/store';
 import { listLessons } from '@farm/lessons';
 import { ApiError, badRequest, notFound } from './api-error';
-import {
-  parseCancelInput,
-  parseChangeRequestInput,
-  parseLimit,
-  parseResumeAfter,
-  submissionDigest,
-  type ChangeRequestInput,
-} from './change-request-input';
+import { parseCancelInput, parseChangeRequestInput, parseLimit, parseResumeAfter } from './change-request-input';
 import { streamTransitions, type EventStreamOptions } from './change-request-events';
 import { consoleRoutes } from './console-server';
 import type { Orchestrator } from './orchestrator';
 import { parsePhase } from './phases';
-import { getRequest, listRequests, recordApiSubmission, requestPhase, SUBMITTED } from './request-store';
+import { getRequest, listRequests, requestPhase, SUBMITTED } from './request-store';
+import { changeRequestSubmitter } from './submissions';
+import { forgeWebhookRoutes, type ForgeWebhookDeps } from './forge/forge-webhook-route';
+import { forgeView, linkFor } from './forge/forge-store';
 import { authorizeByRoute, type ApiAccess } from './api-access';
 import { scopeFor } from './api-scopes';
 import { tokenHttpError, tokenRoutes } from './token-api';
@@ -38,6 +34,8 @@ export interface ChangeRequestApiDeps {
    * URL the agents use instead (a mirror the farm serves). Its FarmErrors are the caller's fault (400).
    */
   resolveLocalRepo?: (changeRequestId: string, path: string) => Promise<string>;
+  /** The forge's signed webhooks (POST /v1/forge/webhooks), when a forge and its webhook secret are set. */
+  forgeWebhooks?: Omit<ForgeWebhookDeps, 'store' | 'log'>;
 }
 
 /**
@@ -48,6 +46,7 @@ export interface ChangeRequestApiDeps {
  */
 export function changeRequestApi(deps: ChangeRequestApiDeps): RouteHandler {
   const log = deps.log.child({ api: 'change-requests' });
+  const { accept } = changeRequestSubmitter(deps);
   const authorize = authorizeByRoute(deps.access.authenticator);
   const edge = createHttpEdge({
     prefix: '/v1',
@@ -62,6 +61,7 @@ export function changeRequestApi(deps: ChangeRequestApiDeps): RouteHandler {
       { method: 'GET', path: '/v1/lessons', handler: lessons },
       ...tokenRoutes({ store: deps.store, tokens: deps.access.tokens }),
       ...taskRoutes({ store: deps.store, accept }),
+      ...(deps.forgeWebhooks ? forgeWebhookRoutes({ ...deps.forgeWebhooks, store: deps.store, log }) : []),
     ],
     // An unexpected failure says no more than where to look.
     toHttpError: (err) =>
@@ -108,69 +108,12 @@ export function changeRequestApi(deps: ChangeRequestApiDeps): RouteHandler {
     return json(created ? 202 : 200, { changeRequestId: id, created }, { location: `/v1/change-requests/${id}` });
   }
 
-  /** A validated submission (credentials already taken off the URL) resolved and recorded. */
-  async function accept(
-    input: ChangeRequestInput & { changeRequestId: string },
-    alsoInTx?: (tx: SqlExecutor) => Promise<void>,
-  ): Promise<{ created: boolean }> {
-    const id = input.changeRequestId;
-    let url = input.repo.url;
-    if (deps.resolveLocalRepo && !/^https?:/.test(url)) {
-      try {
-        url = await deps.resolveLocalRepo(id, url);
-      } catch (err) {
-        if (err instanceof FarmError && !err.retryable) throw badRequest(err.message, 'repo.url');
-        throw err;
-      }
-    }
-    return { created: await recordSubmission(input, url, alsoInTx) };
-  }
-
-  /** Records the submission and its ChangeRequest event in one transaction; false when it was already there. */
-  async function recordSubmission(
-    input: ChangeRequestInput & { changeRequestId: string },
-    agentUrl = input.repo.url,
-    alsoInTx?: (tx: SqlExecutor) => Promise<void>,
-  ): Promise<boolean> {
-    const id = input.changeRequestId;
-    const digest = submissionDigest(input);
-    return deps.orchestrator.writeThroughOutbox(async (tx, outbox) => {
-      const recorded = await recordApiSubmission(tx, {
-        id,
-        digest,
-        title: input.title,
-        repoUrl: input.repo.url,
-        baseRef: input.repo.baseRef,
-      });
-      if (recorded === 'same') return false;
-      if (recorded === 'different') {
-        throw new ApiError(409, `change request ${id} was already submitted with different content`, 'changeRequestId');
-      }
-      // Submitted straight to the bus before: the API cannot tell whether it is the same request.
-      if (recorded === 'on-bus') {
-        throw new ApiError(409, `change request ${id} already exists (submitted through the bus)`, 'changeRequestId');
-      }
-      await recordAudit(tx, { subject: input.requestedBy, action: 'submit', changeRequestId: id });
-      await outbox(Topics.changeRequests, id, {
-        changeRequestId: id,
-        title: input.title,
-        description: input.description,
-        requestedBy: input.requestedBy,
-        checkCommand: input.checkCommand,
-        repo: { ...input.repo, url: agentUrl },
-        createdAtMs: input.createdAtMs ?? Date.now(),
-        integrationBranch: input.integrationBranch ?? '',
-      });
-      await alsoInTx?.(tx);
-      return true;
-    });
-  }
-
   async function status(r: EdgeRequest): Promise<Reply> {
     const id = requestId(r);
     const found = await getRequest(deps.store, id);
     if (!found) throw unknown(id);
-    return json(200, found);
+    const link = await linkFor(deps.store, id);
+    return json(200, link ? { ...found, forge: forgeView(link) } : found);
   }
 
   async function events(r: EdgeRequest): Promise<void> {

@@ -60,3 +60,5 @@ export {
   type DispatchGate,
 } from './task-accounting';
 export { KubernetesJobLauncher, type KubernetesJobLauncherConfig } from './kubernetes-launcher';
+export { forgeSetupConfigSchema, startForge, type ForgeSetup } from './forge/forge-setup';
+export { ForgeBridge } from './forge/forge-bridge';

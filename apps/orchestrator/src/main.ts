@@ -9,10 +9,17 @@ import { resumeLaunches } from './resume-launches';
 import { changeRequestApi } from './http-api';
 import { kubernetesAuthenticatorFromEnv } from '@farm/access';
 import { openApiAccess } from './api-access';
+import { configureGitCredentials, gitCredentialsConfigSchema } from '@farm/git';
+import { forgeSetupConfigSchema, startForge } from './forge/forge-setup';
 
-const schema = orchestratorConfigSchema.merge(busConfigSchema);
+const schema = orchestratorConfigSchema
+  .merge(busConfigSchema)
+  .merge(forgeSetupConfigSchema)
+  .merge(gitCredentialsConfigSchema);
 const log = createLogger('orchestrator');
 const config = loadConfigOrExit(schema);
+// The forge's token may be the git credentials of its URL.
+configureGitCredentials(config);
 void runService(log, config.FARM_METRICS_PORT, async () => {
   const bus = await connectKafka(config, 'orchestrator', log);
   const store = await openStore(config.DATABASE_URL, stateLayout(config.FARM_STATE_DIR).database, log);
@@ -32,10 +39,13 @@ void runService(log, config.FARM_METRICS_PORT, async () => {
   // In a cluster, optionally the platform's identities too (FARM_AUTH_KUBERNETES): TokenReview + SubjectAccessReview.
   const kubernetes = kubernetesAuthenticatorFromEnv(process.env, { log });
   const access = await openApiAccess(store, config, ...(kubernetes ? [kubernetes] : []));
+  // Pull requests, issues in, review comments answered, when a forge is configured (FARM_FORGE_KIND).
+  const forge = startForge(config, { store, orchestrator, log });
   return {
-    routes: changeRequestApi({ store, orchestrator, log, access }),
+    routes: changeRequestApi({ store, orchestrator, log, access, forgeWebhooks: forge?.webhooks }),
     health: () => bus.health(),
     stop: async () => {
+      await forge?.bridge.stop();
       await orchestrator.stop();
       await launcher.close();
       await bus.close();

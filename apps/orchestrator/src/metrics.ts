@@ -15,6 +15,24 @@ export function measureStateFrom(store: SqlExecutor): void {
 const readState = () => (stateSource ? requestsByPhase(stateSource) : Promise.resolve([]));
 
 export const orchestratorMetrics = {
+  forgeWebhooks: new Counter({
+    name: 'farm_forge_webhook_deliveries_total',
+    help: 'Forge webhook deliveries by answer: accepted, unverified, replayed, rate-limited, malformed',
+    labelNames: ['forge', 'answer'],
+    registers: [metricsRegistry],
+  }),
+  forgeCalls: new Counter({
+    name: 'farm_forge_updates_total',
+    help: 'What the forge bridge did on the forge (comment, status, pull request) and whether it worked',
+    labelNames: ['forge', 'effect', 'outcome'],
+    registers: [metricsRegistry],
+  }),
+  forgeEvents: new Counter({
+    name: 'farm_forge_events_total',
+    help: 'Forge events handled by the bridge, by result: request, follow-up, ignored, failed',
+    labelNames: ['forge', 'result'],
+    registers: [metricsRegistry],
+  }),
   transitions: new Counter({
     name: 'farm_orchestrator_phase_transitions_total',
     help: 'Phase transitions of change requests, by target phase',

@@ -1,3 +1,4 @@
+import { forgeMigrations } from './forge/forge-store';
 import { taskAccountingMigrations } from './task-accounting';
 import { taskReportMigrations } from './task-reports';
 import { resubmissionMigrations } from './task-resubmission';
@@ -116,3 +117,6 @@ orchestratorMigrations.push({
   name: 'orchestrator-008-verification',
   sql: `ALTER TABLE tasks ADD COLUMN verification jsonb;`,
 });
+
+// The forge bridge: webhook deliveries (replays refused) and each request's link to its issue or pull request.
+orchestratorMigrations.push(...forgeMigrations);

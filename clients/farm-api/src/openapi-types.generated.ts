@@ -174,6 +174,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/forge/webhooks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A webhook delivery of the forge (GitHub, GitLab, Gitea)
+     * @description Where the forge sends issue, comment and review events (FARM_FORGE_WEBHOOK_SECRET must be set). No bearer token: the delivery must carry the forge's own signature made with the webhook secret (`X-Hub-Signature-256` for GitHub and Gitea, `X-Gitlab-Token` for GitLab). A delivery is taken once by its id; the farm acts on it after answering (an issue with FARM_FORGE_LABEL or a comment with FARM_FORGE_MENTION becomes a change request; a review on a farm pull request, follow-ups).
+     */
+    post: operations['receiveForgeWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/lessons': {
     parameters: {
       query?: never;
@@ -530,6 +550,20 @@ export interface components {
     ChangeRequestDetail: {
       request: components['schemas']['RequestSummary'];
       tasks: components['schemas']['TaskSummary'][];
+      forge?: components['schemas']['ForgeLink'];
+    };
+    /** @description Where the request is on the forge (FARM_FORGE_KIND), when it is: the issue it came from, the pull request it opened (or, for a follow-up, the one it answers). `lastError` says why the farm could not update the forge yet (it keeps trying). */
+    ForgeLink: {
+      /** @description owner/name (GitLab: the project path) */
+      repo: string;
+      /** @enum {string} */
+      origin: 'issue' | 'follow-up' | 'request';
+      issue?: number;
+      pullRequest?: {
+        number: number;
+        url: string;
+      };
+      lastError?: string;
     };
     /** @description One Server-Sent Event of the stream, as an SSE parser yields it. */
     TransitionEvent: {
@@ -942,6 +976,57 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  receiveForgeWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Verified and taken; `acted` says whether the event is one the farm acts on. */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            deliveryId: string;
+            acted: boolean;
+          };
+        };
+      };
+      400: components['responses']['BadRequest'];
+      /** @description The delivery is not signed with the webhook secret (logged without its body). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      409: components['responses']['Conflict'];
+      413: components['responses']['TooLarge'];
+      /** @description More deliveries for the repository than FARM_FORGE_WEBHOOK_RATE_PER_MIN; see Retry-After. */
+      429: {
+        headers: {
+          /** @description seconds */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       500: components['responses']['InternalError'];
     };
   };

@@ -120,6 +120,8 @@ export interface Forge {
    */
   repoFor(remoteUrl: string): ForgeRepo | undefined;
 
+  /** Where a change request for the repository starts: its clone URL (no credentials) and default branch. */
+  repository(repo: ForgeRepo): Promise<{ cloneUrl: string; defaultBranch: string; webUrl: string }>;
   /** The open pull request from `head` into `base`, if any. */
   findPullRequest(repo: ForgeRepo, head: string, base?: string): Promise<PullRequest | undefined>;
   /**

@@ -1,3 +1,4 @@
+/** @farm-gitea (waits for the background build of Gitea; run late) */
 /**
  * The Gitea adapter against a real Gitea (scripts/local-services/gitea.ts): a repository pushed over git
  * smart-HTTP, a pull request opened and updated, statuses, comments, labelled issues, a second user's review

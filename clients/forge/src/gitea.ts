@@ -97,6 +97,14 @@ export class GiteaForge implements Forge {
     return giteaRepoFor(this.webUrl, remoteUrl);
   }
 
+  async repository(repo: ForgeRepo): Promise<{ cloneUrl: string; defaultBranch: string; webUrl: string }> {
+    const r = await this.http.json<{ clone_url: string; default_branch: string; html_url: string }>(
+      'GET',
+      this.repoPath(repo),
+    );
+    return { cloneUrl: r.clone_url, defaultBranch: r.default_branch || 'main', webUrl: r.html_url };
+  }
+
   async findPullRequest(repo: ForgeRepo, head: string, base?: string): Promise<PullRequest | undefined> {
     if (base && !base.includes('/')) {
       // The direct route answers the first PR of that pair, open or not: only an open one counts.

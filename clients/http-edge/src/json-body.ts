@@ -27,14 +27,7 @@ export async function readJsonBody(req: IncomingMessage, options: JsonBodyOption
   if (requireJsonType && !options.optional && !isJsonContentType(contentType)) {
     throw new UnsupportedMediaType(contentType);
   }
-  let raw: Buffer;
-  try {
-    raw = await getRawBody(req, { limit, length: req.headers['content-length'] });
-  } catch (err) {
-    const type = (err as { type?: unknown }).type;
-    if (type === 'entity.too.large') throw new BodyTooLarge(limit);
-    throw new HttpError(400, `the body could not be read: ${(err as Error).message}`, { cause: err });
-  }
+  const raw = await readRawBody(req, limit);
   if (raw.length === 0 && options.optional) return undefined;
   if (requireJsonType && !isJsonContentType(contentType)) throw new UnsupportedMediaType(contentType);
   const text = raw.toString('utf8');
@@ -43,5 +36,16 @@ export async function readJsonBody(req: IncomingMessage, options: JsonBodyOption
     return JSON.parse(text);
   } catch (err) {
     throw new BodyNotJson((err as Error).message);
+  }
+}
+
+/** The body's bytes, at most `limit` (413 beyond): for what must see them as sent (a webhook's signature). */
+export async function readRawBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
+  try {
+    return await getRawBody(req, { limit, length: req.headers['content-length'] });
+  } catch (err) {
+    const type = (err as { type?: unknown }).type;
+    if (type === 'entity.too.large') throw new BodyTooLarge(limit);
+    throw new HttpError(400, `the body could not be read: ${(err as Error).message}`, { cause: err });
   }
 }

@@ -61,6 +61,8 @@ export interface HarnessOptions {
   orchestrator?: Partial<OrchestratorOptions>;
   /** How builds run (a Job per build); a process per build when omitted. */
   buildsFor?: (bus: EventBus) => Promise<BuildLauncher>;
+  /** false: no planner model, each request is one task with the request's title and description as its goal. */
+  planner?: false;
 }
 
 export async function startFarmHarness(
@@ -119,7 +121,7 @@ export async function startFarmHarness(
     launcher: firstLauncher,
     log: testLog,
     leases: leaseParts,
-    plannerModel,
+    plannerModel: options.planner === false ? undefined : plannerModel,
     options: { deadlineCheckMs: 500, ...options.orchestrator },
     builds: await options.buildsFor?.(bus),
   };

@@ -1,0 +1,246 @@
+// The forge bridge's decisions, pure: what an event asks of the farm, what a follow-up request says, what a
+// pull request's text is, and what to do on the forge when a request reaches a phase.
+import type { ForgeEvent, Issue, Review, ReviewComment } from '@farm/forge';
+import type { ChangeRequestInput } from '../change-request-input';
+import type { RequestSummary, TaskSummary } from '../request-store';
+import type { FollowUpReply, ForgeLink } from './forge-store';
+
+/** Marks the farm's own comments, so that a comment quoting the mention never triggers the farm again. */
+export const FARM_MARKER = '<!-- agent-farm -->';
+
+export interface BridgeSettings {
+  label: string;
+  mention: string;
+}
+
+/** What an event asks for, before any I/O: a request from an issue, a follow-up, or nothing (and why). */
+export type EventIntent =
+  | { kind: 'from-issue'; sourceKey: string; issue: Issue }
+  | { kind: 'follow-up-comment'; sourceKey: string; pullNumber: number; comment: ReviewComment }
+  /** A review: its comments are read back (Gitea sends none), each becomes a follow-up. */
+  | { kind: 'review'; pullNumber: number; review: Extract<ForgeEvent, { kind: 'review' }>['review'] }
+  | { kind: 'ignore'; reason: string };
+
+export function intentOf(event: ForgeEvent, s: BridgeSettings): EventIntent {
+  const repo = event.repo.fullName;
+  switch (event.kind) {
+    case 'issue_labelled':
+      if (event.label !== s.label) return { kind: 'ignore', reason: `label ${event.label} is not ${s.label}` };
+      if (event.issue.isPullRequest) return { kind: 'ignore', reason: 'a labelled pull request is not an issue' };
+      if (event.issue.state !== 'open') return { kind: 'ignore', reason: 'the issue is closed' };
+      return { kind: 'from-issue', sourceKey: issueKey(repo, event.issue.number), issue: event.issue };
+    case 'issue_comment': {
+      const body = event.comment.body;
+      if (body.includes(FARM_MARKER)) return { kind: 'ignore', reason: "the farm's own comment" };
+      if (!mentions(body, s.mention)) return { kind: 'ignore', reason: `no ${s.mention} in the comment` };
+      if (!event.issue.isPullRequest) {
+        return { kind: 'from-issue', sourceKey: issueKey(repo, event.issue.number), issue: event.issue };
+      }
+      return {
+        kind: 'follow-up-comment',
+        sourceKey: `comment:${repo}:${event.comment.id}`,
+        pullNumber: event.issue.number,
+        comment: { id: event.comment.id, body, author: event.comment.author, path: '' },
+      };
+    }
+    case 'review': {
+      const { review } = event;
+      if (review.state === 'changes_requested' || (review.state === 'commented' && mentions(review.body, s.mention)))
+        return { kind: 'review', pullNumber: event.pull.number, review };
+      return { kind: 'ignore', reason: `a review that is ${review.state}` };
+    }
+    case 'review_comment':
+      if (event.comment.body.includes(FARM_MARKER)) return { kind: 'ignore', reason: "the farm's own comment" };
+      return {
+        kind: 'follow-up-comment',
+        sourceKey: reviewCommentKey(repo, event.comment.id),
+        pullNumber: event.pull.number,
+        comment: event.comment,
+      };
+  }
+}
+
+export const issueKey = (repo: string, n: number) => `issue:${repo}#${n}`;
+export const reviewCommentKey = (repo: string, id: number) => `review-comment:${repo}:${id}`;
+export const reviewKey = (repo: string, id: number) => `review:${repo}:${id}`;
+
+function mentions(body: string, mention: string): boolean {
+  const at = body.toLowerCase().indexOf(mention.toLowerCase());
+  if (at < 0) return false;
+  const next = body[at + mention.length];
+  return next === undefined || !/[\w-]/.test(next); // @agent-farm, not @agent-farmer
+}
+
+/** A review's follow-ups: one per line comment, several at once; a review without any is one for its body. */
+export function reviewFollowUps(
+  repo: string,
+  review: Review,
+  comments: ReviewComment[],
+): { sourceKey: string; comment: ReviewComment }[] {
+  const own = comments.filter((c) => !c.body.includes(FARM_MARKER));
+  if (own.length) return own.map((c) => ({ sourceKey: reviewCommentKey(repo, c.id), comment: c }));
+  if (!review.body.trim()) return [];
+  return [
+    {
+      sourceKey: reviewKey(repo, review.id),
+      comment: { id: review.id, body: review.body, author: review.author, path: '', reviewId: review.id },
+    },
+  ];
+}
+
+const MAX_DIFF_CHARS = 30_000;
+const firstLine = (s: string, max = 120) => {
+  const line = s.trim().split('\n')[0] ?? '';
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+};
+
+/** A change request for an issue: its title and body are the goal. */
+export function issueRequest(
+  issue: Issue,
+  repo: { cloneUrl: string; defaultBranch: string },
+  checkCommand = '',
+): ChangeRequestInput {
+  return {
+    title: firstLine(issue.title, 500) || `Issue #${issue.number}`,
+    description: `${issue.body.trim()}\n\n(From issue #${issue.number}: ${issue.url})`.slice(0, 100_000),
+    requestedBy: `forge:${issue.author}`,
+    checkCommand,
+    repo: { url: repo.cloneUrl, baseRef: repo.defaultBranch, baseCommit: '' },
+  };
+}
+
+/**
+ * A follow-up on a pull request: the comment (file and line), the pull request's diff as context and the
+ * earlier request's notes; started from the pull request's head and pushed back onto its branch.
+ */
+export function followUpRequest(input: {
+  pull: { number: number; url: string; headBranch: string; headSha: string };
+  comment: ReviewComment;
+  parent: { repoUrl: string; checkCommand: string; title: string; notes: string[] };
+  diff: string;
+}): ChangeRequestInput {
+  const { pull, comment, parent } = input;
+  const where = comment.path ? ` on ${comment.path}${comment.line ? `:${comment.line}` : ''}` : '';
+  const diff = input.diff.length > MAX_DIFF_CHARS ? `${input.diff.slice(0, MAX_DIFF_CHARS)}\n… (diff cut)` : input.diff;
+  const sections = [
+    `A reviewer (${comment.author}) asked for a change${where} in pull request #${pull.number} (${pull.url}):`,
+    quote(comment.body.replace(FARM_MARKER, '').trim()),
+    ...(comment.diffHunk ? ['The lines the comment is on:', fence(comment.diffHunk)] : []),
+    `Change only what the comment asks for. The pull request was made for: ${parent.title}`,
+    ...(parent.notes.length ? ['Notes of the earlier work:', parent.notes.map((n) => `- ${n}`).join('\n')] : []),
+    "The pull request's diff so far:",
+    fence(diff),
+  ];
+  return {
+    title: `Review of #${pull.number}${where}: ${firstLine(comment.body, 200)}`.slice(0, 500),
+    description: sections.join('\n\n').slice(0, 100_000),
+    requestedBy: `forge:${comment.author}`,
+    checkCommand: parent.checkCommand,
+    repo: { url: parent.repoUrl, baseRef: pull.headBranch, baseCommit: pull.headSha },
+    integrationBranch: pull.headBranch,
+  };
+}
+
+const quote = (s: string) =>
+  s
+    .split('\n')
+    .map((l) => `> ${l}`)
+    .join('\n');
+const fence = (s: string) => `\`\`\`diff\n${s.replace(/```/g, '`\u200b``')}\n\`\`\``;
+
+/** The pull request's title and body: the goal, the tasks and what checked them, cost and tokens, links. */
+export function pullRequestText(
+  r: { request: RequestSummary; tasks: TaskSummary[]; description: string },
+  links: { requestUrl?: string; issue?: { number: number; url: string } },
+): { title: string; body: string } {
+  const { request, tasks } = r;
+  const checks = [...new Set(tasks.flatMap(checksOf))];
+  const lines = [
+    FARM_MARKER,
+    r.description.trim() ? r.description.trim() : request.title,
+    '',
+    ...(links.issue ? [`Closes #${links.issue.number}`, ''] : []),
+    '### Tasks',
+    ...tasks.map((t) => `- **${firstLine(t.goal)}** (${t.status.toLowerCase()}): ${firstLine(t.notes, 300) || '—'}`),
+    '',
+    '### Checks',
+    checks.length ? checks.map((c) => `- ${c}`).join('\n') : '- no checks were found in the repository',
+    '',
+    `Cost: $${request.costUsd.toFixed(4)} · tokens: ${request.tokens.total} (prompt ${request.tokens.prompt}, completion ${request.tokens.completion}) · agent attempts: ${request.attempts}`,
+    '',
+    `Change request \`${request.id}\`${links.requestUrl ? `: ${links.requestUrl}` : ''}`,
+  ];
+  return { title: request.title.slice(0, 250), body: lines.join('\n') };
+}
+
+function checksOf(t: TaskSummary): string[] {
+  const checks = (t.verification?.checks ?? []) as { name?: string; run?: string; ok?: boolean; skipped?: boolean }[];
+  return checks
+    .filter((c) => !c.skipped)
+    .map((c) => `${c.ok ? '✅' : '❌'} ${c.name ?? 'check'}${c.run ? `: \`${c.run}\`` : ''}`);
+}
+
+/** What to do on the forge when a linked request is seen in `phase`; each effect is done once. */
+export type ForgeEffect =
+  | { kind: 'announce' }
+  | { kind: 'pending-status' }
+  | { kind: 'open-pull-request' }
+  | { kind: 'final-status'; state: 'success' | 'failure' }
+  | { kind: 'final-comment'; outcome: 'done' | 'failed' | 'cancelled' };
+
+export function effectsFor(link: Pick<ForgeLink, 'origin'>, phase: string): ForgeEffect[] {
+  const ended = phase === 'DONE' ? 'done' : phase === 'FAILED' ? 'failed' : phase === 'CANCELLED' ? 'cancelled' : '';
+  const out: ForgeEffect[] = [];
+  if (link.origin !== 'request') out.push({ kind: 'announce' });
+  // Only a follow-up has a commit to mark while it works: its pull request's head.
+  if (link.origin === 'follow-up' && !ended) out.push({ kind: 'pending-status' });
+  if (ended === 'done' && link.origin !== 'follow-up') out.push({ kind: 'open-pull-request' });
+  if (ended === 'done') out.push({ kind: 'final-status', state: 'success' });
+  if (ended && ended !== 'done' && link.origin === 'follow-up') out.push({ kind: 'final-status', state: 'failure' });
+  // A plain submission has no conversation to answer in: its pull request says it all.
+  if (ended && link.origin !== 'request') out.push({ kind: 'final-comment', outcome: ended });
+  return out;
+}
+
+/** The key an effect is remembered under (one comment per effect, one final status). */
+export const effectKey = (e: ForgeEffect): string =>
+  e.kind === 'final-status' ? `status:${e.state}` : e.kind === 'final-comment' ? `comment:${e.outcome}` : e.kind;
+
+/** The farm's comments: short, with the request's id and link, marked as the farm's own. */
+export function commentText(
+  e: Extract<ForgeEffect, { kind: 'announce' } | { kind: 'final-comment' }>,
+  c: {
+    link: Pick<ForgeLink, 'origin' | 'changeRequestId' | 'reply'>;
+    requestUrl?: string;
+    pullUrl?: string;
+    reason?: string;
+    headSha?: string;
+  },
+): string {
+  const id = `\`${c.link.changeRequestId}\`${c.requestUrl ? ` (${c.requestUrl})` : ''}`;
+  const about = replyTarget(c.link.reply);
+  let text: string;
+  if (e.kind === 'announce') {
+    text =
+      c.link.origin === 'follow-up'
+        ? `Working on ${about}: change request ${id}.`
+        : `Working on this issue: change request ${id}.`;
+  } else if (e.outcome === 'done') {
+    text =
+      c.link.origin === 'follow-up'
+        ? `Pushed ${c.headSha ? c.headSha.slice(0, 12) : 'a commit'} for ${about} (change request ${id}).`
+        : `Done: ${c.pullUrl ? `pull request ${c.pullUrl}` : 'the change is on its branch'} (change request ${id}).`;
+  } else {
+    const why = c.reason ? `: ${c.reason}` : '';
+    text =
+      c.link.origin === 'follow-up'
+        ? `Could not address ${about}, change request ${id} ${e.outcome}${why}`
+        : `Change request ${id} ${e.outcome}${why}`;
+  }
+  return `${text}\n\n${FARM_MARKER}`;
+}
+
+function replyTarget(reply: FollowUpReply): string {
+  const where = reply.path ? ` on ${reply.path}${reply.line ? `:${reply.line}` : ''}` : '';
+  return `the comment${reply.author ? ` of @${reply.author}` : ''}${where}`;
+}

@@ -1,0 +1,82 @@
+import { Topics } from '@farm/bus';
+import { recordAudit } from '@farm/access';
+import { FarmError } from '@farm/runtime';
+import type { SqlExecutor } from '@farm/store';
+import { ApiError, badRequest } from './api-error';
+import { submissionDigest, type ChangeRequestInput } from './change-request-input';
+import type { Orchestrator } from './orchestrator';
+import { recordApiSubmission } from './request-store';
+
+export interface SubmitterDeps {
+  /** Its outbox carries the submission to the bus, after the transaction that recorded it. */
+  orchestrator: Pick<Orchestrator, 'writeThroughOutbox'>;
+  /** `farm up`: the URL the agents use for a repository of the farm's machine (see ChangeRequestApiDeps). */
+  resolveLocalRepo?: (changeRequestId: string, path: string) => Promise<string>;
+}
+
+/**
+ * How a validated change request enters the farm, whoever submits it (the HTTP API, the forge bridge): the
+ * submission, its audit entry and its ChangeRequest event in one transaction, idempotent by id. `alsoInTx`
+ * records what belongs with it (the forge link) in the same transaction.
+ */
+export function changeRequestSubmitter(deps: SubmitterDeps) {
+  /** A validated submission (credentials already taken off the URL) resolved and recorded. */
+  async function accept(
+    input: ChangeRequestInput & { changeRequestId: string },
+    alsoInTx?: (tx: SqlExecutor) => Promise<void>,
+  ): Promise<{ created: boolean }> {
+    const id = input.changeRequestId;
+    let url = input.repo.url;
+    if (deps.resolveLocalRepo && !/^https?:/.test(url)) {
+      try {
+        url = await deps.resolveLocalRepo(id, url);
+      } catch (err) {
+        if (err instanceof FarmError && !err.retryable) throw badRequest(err.message, 'repo.url');
+        throw err;
+      }
+    }
+    return { created: await recordSubmission(input, url, alsoInTx) };
+  }
+
+  /** Records the submission and its ChangeRequest event in one transaction; false when it was already there. */
+  async function recordSubmission(
+    input: ChangeRequestInput & { changeRequestId: string },
+    agentUrl = input.repo.url,
+    alsoInTx?: (tx: SqlExecutor) => Promise<void>,
+  ): Promise<boolean> {
+    const id = input.changeRequestId;
+    const digest = submissionDigest(input);
+    return deps.orchestrator.writeThroughOutbox(async (tx, outbox) => {
+      const recorded = await recordApiSubmission(tx, {
+        id,
+        digest,
+        title: input.title,
+        repoUrl: input.repo.url,
+        baseRef: input.repo.baseRef,
+      });
+      if (recorded === 'same') return false;
+      if (recorded === 'different') {
+        throw new ApiError(409, `change request ${id} was already submitted with different content`, 'changeRequestId');
+      }
+      // Submitted straight to the bus before: the API cannot tell whether it is the same request.
+      if (recorded === 'on-bus') {
+        throw new ApiError(409, `change request ${id} already exists (submitted through the bus)`, 'changeRequestId');
+      }
+      await recordAudit(tx, { subject: input.requestedBy, action: 'submit', changeRequestId: id });
+      await outbox(Topics.changeRequests, id, {
+        changeRequestId: id,
+        title: input.title,
+        description: input.description,
+        requestedBy: input.requestedBy,
+        checkCommand: input.checkCommand,
+        repo: { ...input.repo, url: agentUrl },
+        createdAtMs: input.createdAtMs ?? Date.now(),
+        integrationBranch: input.integrationBranch ?? '',
+      });
+      await alsoInTx?.(tx);
+      return true;
+    });
+  }
+
+  return { accept };
+}

@@ -1,0 +1,369 @@
+/** @farm-gitea (waits for the background build of Gitea; run late) */
+// The farm on a real Gitea (built from the Go module proxy, cached outside the clone), as a team uses it: an
+// issue labelled for the farm becomes a request that ends in a pull request with a green status; a reviewer's
+// REQUEST_CHANGES with a line comment becomes a follow-up commit on the pull request and a reply; two line
+// comments at once become two follow-ups that both land; a follow-up that fails says why; unsigned and replayed
+// webhooks are refused. Everything the farm learns, it learns from Gitea's real, signed webhook deliveries.
+import { createHmac, randomBytes } from 'node:crypto';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { InProcessBus } from '@farm/bus';
+import { SAMPLE_DIFF, SAMPLE_REPO_FILES, NON_APPLYING_DIFF } from '@farm/cli';
+import {
+  addCollaborator,
+  createIssue,
+  createLabel,
+  createRepo,
+  commentOn,
+  giteaApi,
+  pushDir,
+  registerWebhook,
+  submitReview,
+  type FixtureRepo,
+} from '@farm/forge/testing';
+import { changeRequestApi, startForge, type ForgeSetup } from '@farm/orchestrator';
+import { serveMetrics, silentLogger } from '@farm/runtime';
+import { createPgliteStore, type SqlStore } from '@farm/store';
+import { startGitea, type LocalGitea } from '../../../../scripts/local-services/gitea';
+import { testApiAccess } from '../index';
+import { startFarmHarness, testLog, type FarmHarness } from './farm-harness';
+
+const exec = promisify(execFile);
+jest.setTimeout(600_000);
+
+const SECRET = randomBytes(24).toString('hex');
+const MENTION = '@farm-bot';
+
+/** The follow-ups' answers, each picked by the marker its comment carries. */
+const FOLLOW_UP_A = `--- a/src/calculator.js
++++ b/src/calculator.js
+@@ -10,3 +10,4 @@ function subtract(a, b) {
+ 
++// multiply returns the product of a and b.
+ function multiply(a, b) {
+   return a * b;
+`;
+const FOLLOW_UP_B = `--- a/src/calculator.js
++++ b/src/calculator.js
+@@ -12,3 +12,3 @@
+ function multiply(a, b) {
+-  return a * b;
++  return Number(a) * Number(b);
+ }
+`;
+const FOLLOW_UP_C = `--- a/test/calculator.test.js
++++ b/test/calculator.test.js
+@@ -13,4 +13,5 @@ test('subtract', () => {
+ 
+ test('multiply', () => {
+   assert.strictEqual(multiply(4, 3), 12);
++  assert.strictEqual(multiply(4, 0), 0);
+ });
+`;
+
+describe('the farm on a real Gitea: issues in, pull requests out, review comments answered', () => {
+  let gitea: LocalGitea;
+  let store: SqlStore;
+  let bus: InProcessBus;
+  let farm: FarmHarness;
+  let forge: ForgeSetup;
+  let api: { port: number; close(): Promise<void> };
+  let apiUrl: string;
+  let adminToken: string;
+  let tmp: string;
+  let repo: FixtureRepo;
+  let owner: { apiUrl: string; token: string };
+  let reviewer: { apiUrl: string; token: string };
+  const savedCredentials = process.env.FARM_GIT_CREDENTIALS_FILE;
+
+  beforeAll(async () => {
+    tmp = await mkdtemp(path.join(os.tmpdir(), 'forge-e2e-'));
+    gitea = await startGitea({ log: testLog });
+    owner = { apiUrl: gitea.apiUrl, token: gitea.token };
+    const bot = await gitea.createUser('farm-bot');
+    const rev = await gitea.createUser('reviewer');
+    reviewer = { apiUrl: gitea.apiUrl, token: rev.token };
+
+    // The team's repository: the sample calculator, the farm's label, the bot and a reviewer with write access.
+    repo = await createRepo(owner, 'calculator');
+    const work = path.join(tmp, 'seed');
+    await mkdir(work);
+    await exec('git', ['init', '-q', '-b', 'main', work]);
+    for (const [file, content] of Object.entries(SAMPLE_REPO_FILES)) {
+      await mkdir(path.dirname(path.join(work, file)), { recursive: true });
+      await writeFile(path.join(work, file), content);
+    }
+    await exec('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qam', 'initial', '--allow-empty'], {
+      cwd: work,
+    }).catch(async () => {
+      await exec('git', ['add', '-A'], { cwd: work });
+      await exec('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'initial'], { cwd: work });
+    });
+    await pushDir(owner, work, repo, ['main']);
+    await createLabel(owner, repo, 'agent-farm');
+    await addCollaborator(owner, repo, 'farm-bot');
+    await addCollaborator(owner, repo, 'reviewer');
+
+    // The farm's git credentials for the forge: what agents and builds push with (never in a URL or a message).
+    const credentials = path.join(tmp, 'credentials');
+    const origin = new URL(gitea.url);
+    await writeFile(credentials, `${origin.protocol}//farm-bot:${bot.token}@${origin.host}\n`, { mode: 0o600 });
+    process.env.FARM_GIT_CREDENTIALS_FILE = credentials;
+
+    store = await createPgliteStore();
+    bus = new InProcessBus();
+    farm = await startFarmHarness(
+      bus,
+      store,
+      {
+        chat: [
+          { match: 'FOLLOWUP-A', answer: { diff: FOLLOW_UP_A, reasoning: 'comment' } },
+          { match: 'FOLLOWUP-B', answer: { diff: FOLLOW_UP_B, reasoning: 'coerce' } },
+          { match: 'FOLLOWUP-C', answer: { diff: FOLLOW_UP_C, reasoning: 'test zero' } },
+          { match: 'FOLLOWUP-FAIL', repeat: true, answer: { diff: NON_APPLYING_DIFF, reasoning: 'guess' } },
+          { match: 'multiply', answer: { diff: SAMPLE_DIFF, reasoning: 'add multiply' } },
+        ],
+      },
+      undefined,
+      { planner: false },
+    );
+    const access = await testApiAccess(store);
+    adminToken = access.adminToken;
+    // The forge's settings as an operator gives them; the bridge answers fast for the test.
+    const setup = startForge(
+      {
+        FARM_FORGE_KIND: 'gitea',
+        FARM_FORGE_URL: gitea.url,
+        FARM_FORGE_TOKEN: bot.token,
+        FARM_FORGE_WEBHOOK_SECRET: SECRET,
+        FARM_FORGE_LABEL: 'agent-farm',
+        FARM_FORGE_MENTION: MENTION,
+        FARM_FORGE_PULL_REQUESTS: 'request',
+        FARM_FORGE_STATUS_CONTEXT: 'agent-farm',
+        FARM_FORGE_POLL_REPOS: '',
+        FARM_FORGE_POLL_INTERVAL_S: 60,
+        FARM_FORGE_WEBHOOK_RATE_PER_MIN: 60,
+        FARM_PUBLIC_URL: 'http://farm.example',
+      },
+      { store, orchestrator: farm.farm.orchestrator, log: testLog, tickMs: 200 },
+    );
+    forge = setup!;
+    api = await serveMetrics(
+      0,
+      silentLogger,
+      changeRequestApi({
+        store,
+        orchestrator: farm.farm.orchestrator,
+        log: testLog,
+        access: access.access,
+        forgeWebhooks: forge.webhooks,
+      }),
+    );
+    apiUrl = `http://127.0.0.1:${api.port}`;
+    await registerWebhook(owner, repo, { url: `${apiUrl}/v1/forge/webhooks`, secret: SECRET });
+  });
+
+  afterAll(async () => {
+    await forge?.bridge.stop();
+    await api?.close();
+    await farm?.close();
+    await bus?.close();
+    await store?.close();
+    await gitea?.stop();
+    process.env.FARM_GIT_CREDENTIALS_FILE = savedCredentials;
+    await rm(tmp, { recursive: true, force: true });
+  });
+
+  const links = () =>
+    store.query<{
+      change_request_id: string;
+      origin: string;
+      source_key: string;
+      pull_number: number | null;
+      pull_url: string;
+    }>('SELECT change_request_id, origin, source_key, pull_number, pull_url FROM forge_links ORDER BY created_at');
+  const phaseOf = async (id: string) =>
+    (await store.query<{ phase: string }>('SELECT phase FROM change_requests WHERE id = $1', [id])).rows[0]?.phase;
+  const comments = async (n: number) =>
+    giteaApi<{ body: string; user: { login: string } }[]>(owner, 'GET', `/repos/${repo.fullName}/issues/${n}/comments`);
+  const pull = (n: number) =>
+    giteaApi<{
+      head: { ref: string; sha: string };
+      base: { ref: string };
+      body: string;
+      html_url: string;
+      state: string;
+    }>(owner, 'GET', `/repos/${repo.fullName}/pulls/${n}`);
+  const statuses = (sha: string) =>
+    giteaApi<{ status: string; context: string; description: string }[]>(
+      owner,
+      'GET',
+      `/repos/${repo.fullName}/commits/${sha}/statuses`,
+    );
+  const fileAt = (ref: string, file: string) =>
+    giteaApi<{ content: string }>(
+      owner,
+      'GET',
+      `/repos/${repo.fullName}/contents/${file}?ref=${encodeURIComponent(ref)}`,
+    ).then((f) => Buffer.from(f.content, 'base64').toString('utf8'));
+
+  /** The follow-up requests made from these source keys, once each ended. */
+  async function ended(sourceKeyPart: string, count: number) {
+    let found: { change_request_id: string }[] = [];
+    await until(async () => {
+      found = (await links()).rows.filter((l) => l.source_key?.includes(sourceKeyPart));
+      if (found.length < count) return false;
+      const phases = await Promise.all(found.map((l) => phaseOf(l.change_request_id)));
+      return phases.every((p) => ['DONE', 'FAILED', 'CANCELLED'].includes(p ?? ''));
+    }, 300_000);
+    return Promise.all(
+      found.map(async (l) => ({ id: l.change_request_id, phase: await phaseOf(l.change_request_id) })),
+    );
+  }
+
+  let pullNumber = 0;
+  let requestId = '';
+
+  test('an issue labelled for the farm becomes one request, which ends in a pull request with a green status', async () => {
+    const issue = await createIssue(owner, repo, {
+      title: 'Add multiply to the calculator',
+      body: 'Export multiply(a, b) from src/calculator.js, returning the product, with a test.',
+      labels: ['agent-farm'],
+    });
+    let link: { change_request_id: string; pull_number: number | null; pull_url: string } | undefined;
+    await until(async () => {
+      link = (await links()).rows.find((l) => l.source_key === `issue:${repo.fullName}#${issue}`);
+      return !!link?.pull_number;
+    }, 300_000);
+    requestId = link!.change_request_id;
+    pullNumber = link!.pull_number!;
+    expect(await phaseOf(requestId)).toBe('DONE');
+    // Mentioning the farm on the issue again (a second "issue" event) makes no second request.
+    await commentOn(owner, repo, issue, `${MENTION} please`);
+
+    const pr = await pull(pullNumber);
+    expect([pr.head.ref, pr.base.ref, pr.state]).toEqual([`farm/${requestId}`, 'main', 'open']);
+    expect(pr.body).toContain(`Closes #${issue}`);
+    expect(pr.body).toContain(`http://farm.example/console/#/requests/${requestId}`);
+    expect(pr.body).toMatch(/Cost: \$[0-9.]+ · tokens: [1-9]/);
+    await until(async () =>
+      (await statuses(pr.head.sha)).some((s) => s.context === 'agent-farm' && s.status === 'success'),
+    );
+    expect(await fileAt(pr.head.ref, 'src/calculator.js')).toContain('function multiply(a, b)');
+
+    // The issue was answered with the request's id, then with the pull request.
+    await until(async () => (await comments(issue)).some((c) => c.body.includes(pr.html_url)));
+    const said = (await comments(issue)).filter((c) => c.user.login === 'farm-bot').map((c) => c.body);
+    expect(said[0]).toContain(`Working on this issue: change request \`${requestId}\``);
+    expect(said.some((b) => b.startsWith(`Done: pull request ${pr.html_url}`))).toBe(true);
+
+    // The status API shows the pull request.
+    const status = await fetch(`${apiUrl}/v1/change-requests/${requestId}`, {
+      headers: { authorization: `Bearer ${adminToken}` },
+    }).then((r) => r.json() as Promise<{ forge?: { pullRequest?: { url: string } } }>);
+    expect(status.forge?.pullRequest?.url).toBe(pr.html_url);
+    expect((await links()).rows.filter((l) => l.origin === 'issue')).toHaveLength(1);
+  });
+
+  test("a reviewer's REQUEST_CHANGES with a line comment becomes a follow-up commit on the pull request, and a reply", async () => {
+    const before = await pull(pullNumber);
+    await submitReview(reviewer, repo, pullNumber, {
+      event: 'REQUEST_CHANGES',
+      body: 'One thing',
+      comments: [
+        { path: 'src/calculator.js', body: 'Document multiply with a comment (FOLLOWUP-A)', new_position: 11 },
+      ],
+    });
+    const [followUp] = await ended('review-comment:', 1);
+    expect(followUp!.phase).toBe('DONE');
+    const after = await pull(pullNumber);
+    expect(after.head.ref).toBe(before.head.ref);
+    expect(after.head.sha).not.toBe(before.head.sha);
+    expect(await fileAt(after.head.ref, 'src/calculator.js')).toContain('// multiply returns the product of a and b.');
+    await until(async () => (await statuses(after.head.sha)).some((s) => s.status === 'success'));
+    await until(async () =>
+      (await comments(pullNumber)).some((c) =>
+        c.body.startsWith(`Pushed ${after.head.sha.slice(0, 12)} for the comment of @reviewer on src/calculator.js:11`),
+      ),
+    );
+  });
+
+  test('two line comments at once become two follow-ups that both land on the pull request, without conflict', async () => {
+    await submitReview(reviewer, repo, pullNumber, {
+      event: 'REQUEST_CHANGES',
+      body: 'Two more',
+      comments: [
+        { path: 'src/calculator.js', body: 'Coerce the arguments with Number (FOLLOWUP-B)', new_position: 13 },
+        { path: 'test/calculator.test.js', body: 'Also test multiplying by zero (FOLLOWUP-C)', new_position: 15 },
+      ],
+    });
+    const followUps = await ended('review-comment:', 3);
+    expect(followUps.map((f) => f.phase)).toEqual(['DONE', 'DONE', 'DONE']);
+    const head = (await pull(pullNumber)).head.ref;
+    const source = await fileAt(head, 'src/calculator.js');
+    expect(source).toContain('return Number(a) * Number(b);');
+    expect(source).toContain('// multiply returns the product of a and b.');
+    expect(await fileAt(head, 'test/calculator.test.js')).toContain('assert.strictEqual(multiply(4, 0), 0);');
+    // Each follow-up's task claimed the symbols it changed; they did not collide.
+    const tasks = await store.query<{ change_request_id: string; status: string }>(
+      `SELECT change_request_id, status FROM tasks WHERE change_request_id = ANY($1::text[])`,
+      [followUps.map((f) => f.id)],
+    );
+    expect(tasks.rows.map((t) => t.status)).toEqual(['SUCCESS', 'SUCCESS', 'SUCCESS']);
+    await until(async () => (await comments(pullNumber)).filter((c) => c.body.startsWith('Pushed ')).length === 3);
+  });
+
+  test('a follow-up that fails says why on the pull request and marks its commit failed', async () => {
+    const head = (await pull(pullNumber)).head.sha;
+    await commentOn(reviewer, repo, pullNumber, `${MENTION} divide by zero should give NaN (FOLLOWUP-FAIL)`);
+    const [failed] = await ended('comment:', 1);
+    expect(failed!.phase).toBe('FAILED');
+    await until(async () =>
+      (await comments(pullNumber)).some((c) => c.body.startsWith('Could not address the comment of @reviewer')),
+    );
+    await until(async () => (await statuses(head)).some((s) => s.status === 'failure'));
+    expect((await pull(pullNumber)).head.sha).toBe(head);
+  });
+
+  test('an unsigned, a forged or a replayed webhook is refused; nothing is made of it', async () => {
+    const body = JSON.stringify({
+      action: 'label_updated',
+      issue: { number: 99 },
+      repository: { full_name: repo.fullName },
+    });
+    const post = (headers: Record<string, string>, text = body) =>
+      fetch(`${apiUrl}/v1/forge/webhooks`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-gitea-event': 'issues', ...headers },
+        body: text,
+      });
+    const sign = (text: string, secret = SECRET) => createHmac('sha256', secret).update(text).digest('hex');
+    expect((await post({ 'x-gitea-delivery': 'd-unsigned' })).status).toBe(401);
+    expect(
+      (await post({ 'x-gitea-delivery': 'd-forged', 'x-gitea-signature': sign(body, 'not-the-secret') })).status,
+    ).toBe(401);
+    expect(
+      (await post({ 'x-gitea-delivery': 'd-tampered', 'x-gitea-signature': sign(body) }, body.replace('99', '98')))
+        .status,
+    ).toBe(401);
+    const signed = { 'x-gitea-delivery': 'd-replayed', 'x-gitea-signature': sign(body) };
+    expect((await post(signed)).status).toBe(202);
+    const replay = await post(signed);
+    expect(replay.status).toBe(409);
+    expect(((await replay.json()) as { error: { message: string } }).error.message).toMatch(/received before/);
+    const taken = await store.query(`SELECT delivery_id FROM forge_inbox WHERE delivery_id LIKE 'gitea:d-%'`);
+    expect(taken.rows.map((r) => r.delivery_id)).toEqual(['gitea:d-replayed']);
+  });
+});
+
+async function until(check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  const start = Date.now();
+  for (;;) {
+    if (await check()) return;
+    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
