@@ -16,6 +16,7 @@ import {
   type ReviewState,
 } from './forge';
 import { ForgeHttp } from './forge-http';
+import { followPages } from './forge-pages';
 import { repoPathOnForge } from './forge-remote-url';
 
 export interface GitHubForgeOptions {
@@ -219,15 +220,8 @@ export class GitHubForge implements Forge {
     return { review, comments: await this.listReviewComments(repo, pullNumber, review.id) };
   }
 
-  /** Every page of a list, following GitHub's Link rel="next" (up to MAX_PAGES of PER_PAGE). */
-  private async pages<T>(path: string, query: Record<string, string | number | undefined> = {}): Promise<T[]> {
-    const out: T[] = [];
-    for (let page = 1; page <= MAX_PAGES; page++) {
-      const res = await this.http.request<T[]>('GET', path, { query: { ...query, per_page: PER_PAGE, page } });
-      out.push(...(Array.isArray(res.body) ? res.body : []));
-      if (!/rel="next"/.test(res.headers.get('link') ?? '')) break;
-    }
-    return out;
+  private pages<T>(path: string, query: Record<string, string | number | undefined> = {}): Promise<T[]> {
+    return followPages<T>(this.http, path, query, { perPage: PER_PAGE, maxPages: MAX_PAGES });
   }
 }
 
