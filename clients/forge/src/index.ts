@@ -8,3 +8,4 @@ export { GitHubWebhooks, type WebhookReaderOptions } from './github-webhooks';
 export * from './forge-pages';
 export { GitLabForge, type GitLabForgeOptions } from './gitlab';
 export * from './gitlab-webhooks';
+export * from './create-forge';
