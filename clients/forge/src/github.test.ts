@@ -5,7 +5,7 @@
 import { startGitHubDouble, type GitHubDouble } from '../testing/github-double';
 import { ForgeApiError } from './forge';
 import { ForgeHttp } from './forge-http';
-import { GitHubForge } from './github';
+import { defaultGitHubApiUrl, GitHubForge } from './github';
 
 let double: GitHubDouble;
 let forge: GitHubForge;
@@ -202,5 +202,7 @@ describe('GitHubForge, against documented requests and answers', () => {
     expect(gh.repoFor('https://github.com/acme/shop.git')).toEqual(repo);
     expect(gh.repoFor('https://gitlab.com/acme/shop.git')).toBeUndefined();
     expect(gh.repoFor('https://github.com/acme/shop/extra')).toBeUndefined();
+    expect(defaultGitHubApiUrl('https://github.com')).toBe('https://api.github.com');
+    expect(defaultGitHubApiUrl('https://ghe.example')).toBe('https://ghe.example/api/v3');
   });
 });

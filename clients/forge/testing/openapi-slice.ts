@@ -125,7 +125,12 @@ export class OpenApiSlice {
   ): { value: unknown; problems: string[] } {
     if (!p?.schema) return { value: raw, problems: p ? [] : [`${key}: undocumented parameter ${name}`] };
     const holder = { v: raw };
-    const validate = this.paramAjv.compile({ type: 'object', properties: { v: p.schema } });
+    const cacheKey = `${key} ${p.in}:${name}`;
+    let validate = this.compiled.get(cacheKey);
+    if (!validate) {
+      validate = this.paramAjv.compile({ type: 'object', properties: { v: p.schema } });
+      this.compiled.set(cacheKey, validate);
+    }
     return validate(holder)
       ? { value: holder.v, problems: [] }
       : { value: raw, problems: [`${key}: parameter ${name}=${raw}: ${this.paramAjv.errorsText(validate.errors)}`] };
