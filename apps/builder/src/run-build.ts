@@ -77,9 +77,13 @@ async function buildOnce(request: farm.v1.IBuildRequest, deps: BuildDeps): Promi
     integrationBranch: branch,
     ...fields,
   });
+  /** The branch's tip on the remote now ('' when it is gone). */
+  const remoteTip = async (name: string) =>
+    (await git('ls-remote', 'origin', `refs/heads/${name}`)).stdout.split(/\s/)[0] ?? '';
   try {
     await exec('git', ['clone', '--quiet', '--no-checkout', url, repo], { env: { ...process.env, ...authEnv } });
     let start = request.repo?.baseCommit ?? '';
+    let startTip = '';
     if (existing) {
       // Another follow-up may have landed on the branch since this request started: build on its tip.
       const fetched = await git(
@@ -93,6 +97,7 @@ async function buildOnce(request: farm.v1.IBuildRequest, deps: BuildDeps): Promi
       );
       if (!fetched) return result(B.BUILD_FAILED, { notes: [`${existing} no longer exists on the remote`] });
       start = `origin/${existing}`;
+      startTip = (await git('rev-parse', start)).stdout.trim();
     }
     await git('checkout', '--quiet', '-B', branch, start);
     const moved: string[] = [];
@@ -148,11 +153,12 @@ async function buildOnce(request: farm.v1.IBuildRequest, deps: BuildDeps): Promi
     const narrowed = checks.steps.flatMap((s) => s.notes.map((note) => `${s.name}: ${note}`));
     const { stdout: sha } = await git('rev-parse', 'HEAD');
     if (existing) {
-      // Someone else's branch tip may have moved: never force; a rejected push builds again on the new tip.
+      // Someone else's branch tip may have moved: never force. A push refused because the branch moved since
+      // this build fetched it builds again on the new tip; any other refusal is the build's failure.
       const pushed = await git('push', '--quiet', 'origin', `${branch}:refs/heads/${branch}`).then(
         () => true,
-        (err: Error) => {
-          if (/\[rejected\]|non-fast-forward|fetch first|stale info/i.test(err.message)) return false;
+        async (err: Error) => {
+          if ((await remoteTip(existing)) !== startTip) return false;
           throw err;
         },
       );

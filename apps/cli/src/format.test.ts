@@ -1,5 +1,5 @@
 import { farm } from '@farm/proto';
-import { formatTransition } from './format';
+import { formatRequest, formatTransition } from './format';
 
 const P = farm.v1.Phase;
 const t = (fields: Partial<farm.v1.IPhaseTransition>) => farm.v1.PhaseTransition.create(fields);
@@ -19,5 +19,35 @@ describe('a transition for people', () => {
     expect(formatTransition(t({ sequence: 12, toPhase: P.BUILD, reason: 'every task succeeded' }))).toBe(
       ' 12  BUILD     every task succeeded',
     );
+  });
+});
+
+describe('formatRequest', () => {
+  it("shows the request's pull request and the issue it came from", () => {
+    const request = {
+      id: 'cr-1',
+      phase: 'DONE',
+      title: 'Add multiply',
+      repoUrl: 'https://gitea.example.com/team/app.git',
+      baseRef: 'main',
+      baseCommit: '',
+      reason: 'build passed on farm/cr-1',
+      integrationBranch: 'farm/cr-1',
+      tasksDone: 1,
+      tasksTotal: 1,
+      attempts: 1,
+      tokens: { prompt: 10, completion: 5, total: 15 },
+      costUsd: 0,
+      createdAt: '2026-11-24T00:00:00Z',
+      updatedAt: '2026-11-24T00:00:00Z',
+    };
+    const text = formatRequest(request, [], {
+      repo: 'team/app',
+      issue: 7,
+      pullRequest: { url: 'https://gitea.example.com/team/app/pulls/9' },
+    });
+    expect(text).toContain('pull:    https://gitea.example.com/team/app/pulls/9');
+    expect(text).toContain('issue:   team/app#7');
+    expect(formatRequest(request, [])).not.toContain('pull:');
   });
 });

@@ -32,7 +32,11 @@ export function formatRequestList(list: RequestSummary[]): string {
   );
 }
 
-export function formatRequest(r: RequestSummary, tasks: TaskSummary[]): string {
+export function formatRequest(
+  r: RequestSummary,
+  tasks: TaskSummary[],
+  forge?: { repo: string; pullRequest?: { url: string }; issue?: number },
+): string {
   const head = [
     `${r.id}  ${r.phase}`,
     `title:   ${r.title}`,
@@ -41,6 +45,8 @@ export function formatRequest(r: RequestSummary, tasks: TaskSummary[]): string {
     `effort:  ${r.attempts} attempt(s), ${r.tokens.total} tokens (${r.tokens.prompt} prompt, ${r.tokens.completion} completion), ${formatCostUsd(r.costUsd)}`,
   ];
   if (r.integrationBranch) head.push(`branch:  ${r.integrationBranch}`);
+  if (forge?.pullRequest) head.push(`pull:    ${forge.pullRequest.url}`);
+  if (forge?.issue) head.push(`issue:   ${forge.repo}#${forge.issue}`);
   const rows = tasks.map((t) => [
     t.id,
     t.status,

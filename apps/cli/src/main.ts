@@ -128,7 +128,7 @@ program
       return;
     }
     const found = await api.get(id);
-    process.stdout.write((o.json ? JSON.stringify(found, null, 2) : formatRequest(found.request, found.tasks)) + '\n');
+    process.stdout.write((o.json ? JSON.stringify(found, null, 2) : formatRequest(found.request, found.tasks, found.forge)) + '\n');
   });
 
 program

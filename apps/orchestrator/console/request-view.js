@@ -102,7 +102,7 @@ export async function requestView({ main, signal, refusal }, id) {
   const refreshSoon = () =>
     (refreshing ??= setTimeout(() => void refresh().finally(() => (refreshing = undefined)), 250));
 
-  function render({ request: r, tasks: list }) {
+  function render({ request: r, tasks: list, forge }) {
     show(phaseNow, badge(r.phase));
     show(
       facts,
@@ -119,6 +119,7 @@ export async function requestView({ main, signal, refusal }, id) {
         h('dd', {}, r.reason || '—'),
         h('dt', {}, 'Integration branch'),
         h('dd', {}, r.integrationBranch || '—'),
+        ...(forge ? [h('dt', {}, 'On the forge'), h('dd', {}, forgeFacts(forge))] : []),
         h('dt', {}, 'Progress'),
         h('dd', {}, `${r.tasksDone}/${r.tasksTotal} tasks done, ${r.attempts} attempts`),
         h('dt', {}, 'Tokens, cost'),
@@ -213,5 +214,18 @@ function cancelForm(id, refusal, refreshSoon) {
     h('label', { for: 'cancel-reason' }, 'Reason', reason),
     h('button', { class: 'danger', type: 'submit' }, 'Cancel request'),
     outcome,
+  );
+}
+
+/** Where the request is on the forge: its pull request (a link), the issue it came from, a pending error. */
+function forgeFacts(forge) {
+  const pull = forge.pullRequest;
+  return h(
+    'span',
+    {},
+    pull ? h('a', { href: pull.url, rel: 'noreferrer' }, `pull request #${pull.number}`) : 'no pull request yet',
+    forge.issue ? ` · issue #${forge.issue}` : '',
+    ` · ${forge.repo} (${forge.origin})`,
+    forge.lastError ? h('div', { class: 'muted' }, `forge not updated yet: ${forge.lastError}`) : null,
   );
 }

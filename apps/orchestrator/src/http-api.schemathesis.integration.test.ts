@@ -12,6 +12,7 @@ import path from 'node:path';
 import { InProcessBus } from '@farm/bus';
 import { createLogger, serveMetrics, silentLogger } from '@farm/runtime';
 import { OPENAPI_FILE, storeInOwnSchema, testApiAccess } from '../testing';
+import { GiteaWebhooks } from '@farm/forge';
 import { changeRequestApi } from './http-api';
 import { TaskTopicLauncher } from './launcher';
 import { Orchestrator } from './orchestrator';
@@ -43,7 +44,16 @@ test('schemathesis finds no failure in the HTTP API against openapi.yaml', async
   // operation refuses a call without a token).
   const adminToken = `farm_${randomBytes(32).toString('base64url')}`;
   const { access } = await testApiAccess(store, { FARM_ADMIN_TOKEN: adminToken });
-  const api = changeRequestApi({ store, orchestrator, log, access, events: { pollMs: 100, maxStreamMs: 300 } });
+  // The forge's webhook route too: schemathesis cannot sign a delivery, so it sees it refuse every one (401).
+  const forgeWebhooks = { webhooks: new GiteaWebhooks(), secret: randomBytes(16).toString('hex'), ratePerMinute: 1000 };
+  const api = changeRequestApi({
+    store,
+    orchestrator,
+    log,
+    access,
+    events: { pollMs: 100, maxStreamMs: 300 },
+    forgeWebhooks,
+  });
   const server = await serveMetrics(0, silentLogger, api);
   const cwd = mkdtempSync(path.join(tmpdir(), 'schemathesis-'));
   try {

@@ -73,6 +73,9 @@ export interface ReviewComment {
   diffHunk?: string;
 }
 
+/** Whose conversation a number names: an issue's or a pull (merge) request's. */
+export type ConversationKind = 'issue' | 'pull';
+
 /** A comment on an issue's or pull request's conversation. */
 export interface IssueComment {
   id: number;
@@ -133,9 +136,12 @@ export interface Forge {
   /** The pull request's unified diff. */
   pullRequestDiff(repo: ForgeRepo, number: number): Promise<string>;
 
-  /** A comment on an issue's or a pull request's conversation. */
-  comment(repo: ForgeRepo, number: number, body: string): Promise<IssueComment>;
-  listComments(repo: ForgeRepo, number: number): Promise<IssueComment[]>;
+  /**
+   * A comment on an issue's or a pull request's conversation. `on` says which the number is: GitLab numbers
+   * issues and merge requests apart (default `issue`); GitHub and Gitea share the numbering and ignore it.
+   */
+  comment(repo: ForgeRepo, number: number, body: string, on?: ConversationKind): Promise<IssueComment>;
+  listComments(repo: ForgeRepo, number: number, on?: ConversationKind): Promise<IssueComment[]>;
   getIssue(repo: ForgeRepo, number: number): Promise<Issue>;
   /** Open issues carrying `label`, updated since `since` (the poller's question). */
   listLabelledIssues(repo: ForgeRepo, label: string, since?: Date): Promise<Issue[]>;

@@ -333,7 +333,8 @@ export class ForgeBridge {
     const requestUrl = this.requestUrl(id);
     switch (effect.kind) {
       case 'announce':
-        if (link.issueNumber) await forge.comment(repo, link.issueNumber, commentText(effect, { link, requestUrl }));
+        if (link.issueNumber)
+          await forge.comment(repo, link.issueNumber, commentText(effect, { link, requestUrl }), conversationOf(link));
         return;
       case 'pending-status':
         if (link.reply.headSha)
@@ -399,6 +400,7 @@ export class ForgeBridge {
           repo,
           link.issueNumber,
           commentText(effect, { link, requestUrl, pullUrl: link.pullUrl, reason, headSha }),
+          conversationOf(link),
         );
         return;
       }
@@ -417,3 +419,6 @@ export class ForgeBridge {
     }
   }
 }
+
+/** Where a link's comments go: a follow-up answers on its pull request, the others on their issue. */
+const conversationOf = (link: ForgeLink): 'issue' | 'pull' => (link.origin === 'follow-up' ? 'pull' : 'issue');
