@@ -6,3 +6,4 @@ export * from './service';
 export * from './retry';
 export * from './process-identity';
 export * from './background-work';
+export * from './farm-entries';
