@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { FarmError, type Logger } from '@farm/runtime';
 import type { GitHttpServer } from '@farm/git';
 import { migrate, type SqlStore } from '@farm/store';
+import { CoalescedRefresh } from './coalesced-refresh';
 
 const run = promisify(execFile);
 
@@ -40,11 +41,16 @@ export function localRepoPath(repo: string): string | undefined {
 
 /**
  * Serves repositories on the user's machine to the farm's agents: each gets a bare mirror under the farm's
- * git smart-HTTP server (refreshed from the user's repository at every submission), the request runs against
- * the mirror, and when it ends its `agt/` and `farm/` branches are fetched back into the user's repository.
- * The user's work tree and checked-out branch are never touched.
+ * git smart-HTTP server, kept across submissions and brought up to date by an incremental `git fetch` from
+ * the user's repository for each: submissions of one repository arriving together share one fetch that
+ * started after they arrived (so each sees the commits made before it), those of different repositories do
+ * not wait for each other. The request runs against the mirror, and when it ends its `agt/` and `farm/`
+ * branches are fetched back into the user's repository. The user's work tree and checked-out branch are never
+ * touched.
  */
 export class LocalRepoMirrors {
+  private readonly refreshes = new CoalescedRefresh();
+
   private constructor(
     private readonly store: SqlStore,
     private readonly git: GitHttpServer,
@@ -63,6 +69,18 @@ export class LocalRepoMirrors {
     const gitDir = await this.checkRepo(local);
     const name = `local/${path.basename(path.resolve(local)).replace(/[^A-Za-z0-9._-]/g, '_')}-${createHash('sha256').update(gitDir).digest('hex').slice(0, 10)}.git`;
     const mirror = path.join(this.git.root, name);
+    await this.refreshes.run(mirror, () => this.refresh(local, name, mirror));
+    await this.store.query(
+      `INSERT INTO local_repos (change_request_id, path, mirror) VALUES ($1, $2, $3)
+       ON CONFLICT (change_request_id) DO NOTHING`,
+      [changeRequestId, local, mirror],
+    );
+    this.log.info('serving a local repository', { changeRequestId, path: local, url: this.git.repoUrl(name) });
+    return this.git.repoUrl(name);
+  }
+
+  /** Brings the mirror to the user's repository as it is now: an incremental fetch (the first one copies). */
+  private async refresh(local: string, name: string, mirror: string): Promise<void> {
     if (!existsSync(mirror)) await this.git.createBareRepo(name);
     // Branches and tags as they are now in the user's repository (not pruned: the farm's own stay).
     await run('git', [
@@ -71,18 +89,12 @@ export class LocalRepoMirrors {
       'fetch',
       '--quiet',
       '--no-tags',
+      '--no-write-fetch-head',
       local,
       '+refs/heads/*:refs/heads/*',
       '+refs/tags/*:refs/tags/*',
     ]);
     await this.pointHeadLikeSource(local, mirror);
-    await this.store.query(
-      `INSERT INTO local_repos (change_request_id, path, mirror) VALUES ($1, $2, $3)
-       ON CONFLICT (change_request_id) DO NOTHING`,
-      [changeRequestId, local, mirror],
-    );
-    this.log.info('serving a local repository', { changeRequestId, path: local, url: this.git.repoUrl(name) });
-    return this.git.repoUrl(name);
   }
 
   /**
