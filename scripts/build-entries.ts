@@ -166,6 +166,8 @@ async function buildAll(): Promise<BuildManifest> {
     logLevel: 'warning',
     logOverride: { 'empty-import-meta': 'silent' },
   });
+  // For `esbuild --analyze`-style questions (what an entry carries, and why): https://esbuild.github.io/analyze/
+  writeFileSync(path.join(dist, 'metafile.json'), JSON.stringify(result.metafile));
   return { builtAtMs, entries: entriesOf(names, result.metafile) };
 }
 

@@ -8,8 +8,7 @@ import type { KafkaBus } from '@farm/bus';
 import type { ChangeRequestClient } from '@farm/farm-api';
 import { ConfigError, FarmError, createLogger, loadConfig, runService } from '@farm/runtime';
 import { loadCliConfig, requireBrokers, type CliConfig } from './config';
-import { localRepoPath } from './local-repos';
-import { changeRequestJson, resolveRepoArg } from './repo-arg';
+import { changeRequestJson, localRepoPath, resolveRepoArg } from './repo-arg';
 import { farmApiClient } from './farm-api-client';
 
 export interface SubmitOptions {

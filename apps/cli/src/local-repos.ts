@@ -2,12 +2,12 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { FarmError, type Logger } from '@farm/runtime';
 import type { GitHttpServer } from '@farm/git';
 import { migrate, type SqlStore } from '@farm/store';
 import { CoalescedRefresh } from './coalesced-refresh';
+import { localRepoPath } from './repo-arg';
 
 const run = promisify(execFile);
 
@@ -33,12 +33,6 @@ const MIGRATIONS = [
   },
 ];
 
-/** An absolute path or a file:// URL: a repository on this machine rather than a git remote. */
-export function localRepoPath(repo: string): string | undefined {
-  if (repo.startsWith('file://')) return fileURLToPath(repo);
-  return path.isAbsolute(repo) ? repo : undefined;
-}
-
 /**
  * Serves repositories on the user's machine to the farm's agents: each gets a bare mirror under the farm's
  * git smart-HTTP server, kept across submissions and brought up to date by an incremental `git fetch` from
@@ -50,6 +44,8 @@ export function localRepoPath(repo: string): string | undefined {
  */
 export class LocalRepoMirrors {
   private readonly refreshes = new CoalescedRefresh();
+  /** Each path's git directory, found once: a burst of submissions does not run `git rev-parse` for each. */
+  private readonly gitDirs = new Map<string, string>();
 
   private constructor(
     private readonly store: SqlStore,
@@ -163,8 +159,11 @@ export class LocalRepoMirrors {
 
   private async checkRepo(local: string): Promise<string> {
     if (!existsSync(local)) throw new NotALocalRepo(local, 'no such directory on the farm’s machine');
+    const known = this.gitDirs.get(local);
+    if (known && existsSync(known)) return known;
     try {
       const { stdout } = await run('git', ['-C', local, 'rev-parse', '--absolute-git-dir']);
+      this.gitDirs.set(local, stdout.trim());
       return stdout.trim();
     } catch (err) {
       throw new NotALocalRepo(local, (err as { stderr?: string }).stderr?.trim() || 'git rev-parse failed');

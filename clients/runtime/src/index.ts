@@ -7,3 +7,4 @@ export * from './retry';
 export * from './process-identity';
 export * from './background-work';
 export * from './farm-entries';
+export * from './state-layout';
