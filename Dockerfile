@@ -17,12 +17,19 @@ FROM node:24-slim AS build
 RUN npm install -g --no-audit --no-fund pnpm@9.15.9
 WORKDIR /app
 COPY --from=manifests /manifests/ ./
-# Every dependency for the build (esbuild, tsx run it); the lockfile must match the manifests.
+# Every dependency, for the build (esbuild, tsx run it); the lockfile must match the manifests.
 RUN pnpm install --frozen-lockfile --reporter=append-only
 COPY . .
-# The bundles, then production dependencies only: PGlite is loaded from node_modules by the bundles, tsx stays
-# for FARM_ENTRY=source.
-RUN pnpm build && pnpm prune --prod
+RUN pnpm build
+
+# What the image runs with: production dependencies only (PGlite, which the bundles load from node_modules,
+# and tsx for FARM_ENTRY=source), installed from the same lockfile at the same paths as in the build.
+FROM node:24-slim AS deps
+RUN npm install -g --no-audit --no-fund pnpm@9.15.9
+WORKDIR /app
+COPY --from=manifests /manifests/ ./
+RUN pnpm install --prod --frozen-lockfile --reporter=append-only
+COPY . .
 
 FROM node:24-slim
 # git: git http-backend for the compose git server and repositories' own checks; tini: PID 1 that forwards
@@ -31,7 +38,8 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends git ca-certificates tini \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
-COPY --from=build /app /app
+COPY --from=deps /app /app
+COPY --from=build /app/dist /app/dist
 # The agent's checkouts (an emptyDir in Kubernetes, where the root filesystem is read-only) and the compose
 # git server's repositories (a named volume takes this ownership).
 RUN mkdir -p /work /srv/git && chown 1000:1000 /work /srv/git

@@ -15,6 +15,7 @@ import {
   FARM_ROOT,
   LOCKFILE,
   MANIFEST_FILE,
+  nodeTarget,
   bundlePath,
   contentHash,
   staleEntries,
@@ -151,7 +152,7 @@ async function buildAll(): Promise<BuildManifest> {
     splitting: true,
     format: 'esm',
     platform: 'node',
-    target: `node${process.versions.node.split('.')[0]}`,
+    target: nodeTarget(),
     outdir: DIST_DIR,
     outExtension: { '.js': '.mjs' },
     chunkNames: 'chunk-[hash]',
@@ -168,7 +169,7 @@ async function buildAll(): Promise<BuildManifest> {
   });
   // For `esbuild --analyze`-style questions (what an entry carries, and why): https://esbuild.github.io/analyze/
   writeFileSync(path.join(dist, 'metafile.json'), JSON.stringify(result.metafile));
-  return { builtAtMs, entries: entriesOf(names, result.metafile) };
+  return { builtAtMs, target: nodeTarget(), entries: entriesOf(names, result.metafile) };
 }
 
 /** Per entry, every input of its bundle and of the chunks it imports, statically or not, with their hashes. */

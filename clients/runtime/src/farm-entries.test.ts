@@ -9,6 +9,8 @@ import {
   entryMode,
   imageEntryArgs,
   nodeArgsFor,
+  nodeTarget,
+  readManifest,
   staleEntries,
   type BuildManifest,
 } from './farm-entries';
@@ -29,6 +31,7 @@ describe('the farm entries', () => {
     );
     const manifest: BuildManifest = {
       builtAtMs: Date.now(),
+      target: nodeTarget(),
       entries: { cli: { source: 'src/main.ts', output: 'dist/cli.mjs', inputs } },
     };
     writeFileSync(path.join(root, 'dist', 'manifest.json'), JSON.stringify(manifest));
@@ -66,6 +69,12 @@ describe('the farm entries', () => {
     writeFileSync(path.join(root, 'src', 'main.ts'), 'main'); // newer mtime, same content
     expect(staleEntries(root, ['cli'], 'quick')).toEqual([]);
     rmSync(path.join(root, 'dist', 'cli.mjs'));
+    expect(staleEntries(root, ['cli'], 'quick')).toEqual(['cli']);
+  });
+
+  it('finds bundles built by another Node.js stale', () => {
+    const manifest = readManifest(root)!;
+    writeFileSync(path.join(root, 'dist', 'manifest.json'), JSON.stringify({ ...manifest, target: 'node18' }));
     expect(staleEntries(root, ['cli'], 'quick')).toEqual(['cli']);
   });
 

@@ -33,7 +33,15 @@ export const MANIFEST_FILE = 'manifest.json';
 /** What `pnpm build` records per entry: its output and the content hash of every file bundled into it. */
 export interface BuildManifest {
   builtAtMs: number;
+  /** The Node.js the bundles were built for (`node20`): the one that built them, and the only one they run on. */
+  target: string;
+
   entries: Record<string, { source: string; output: string; inputs: Record<string, string> }>;
+}
+
+/** esbuild's target for the Node.js running this, e.g. `node20`. */
+export function nodeTarget(): string {
+  return `node${process.versions.node.split('.')[0]}`;
 }
 
 /** The repository root: this file is clients/runtime/src in a checkout (the bundler keeps the layout). */
@@ -96,7 +104,7 @@ const checked = new Set<FarmEntry>();
 export function assertBundleFresh(name: FarmEntry): void {
   if (!existsSync(path.join(FARM_ROOT, '.git'))) return;
   const stale = staleEntries(FARM_ROOT, [name], 'quick');
-  if (stale.length) throw new StaleBundle(stale, 'the built entry is missing or older than its sources');
+  if (stale.length) throw new StaleBundle(stale, 'the built entry is missing, older than its sources or built by another Node.js');
 }
 
 /** The whole command of an entry on this machine: this Node.js, and the script `entryScript` chose. */
@@ -129,6 +137,7 @@ export function staleEntries(root: string, names: readonly string[], how: 'hash'
   return names.filter((name) => {
     const entry = manifest?.entries[name];
     if (!manifest || !entry || !existsSync(path.join(root, entry.output))) return true;
+    if (manifest.target !== nodeTarget()) return true; // built by another Node.js (its syntax, its built-ins)
     return Object.entries(entry.inputs).some(([file, hash]) => {
       if (how === 'quick' && file.includes('node_modules/')) return false;
       const abs = path.join(root, file);
