@@ -104,7 +104,8 @@ const checked = new Set<FarmEntry>();
 export function assertBundleFresh(name: FarmEntry): void {
   if (!existsSync(path.join(FARM_ROOT, '.git'))) return;
   const stale = staleEntries(FARM_ROOT, [name], 'quick');
-  if (stale.length) throw new StaleBundle(stale, 'the built entry is missing, older than its sources or built by another Node.js');
+  if (stale.length)
+    throw new StaleBundle(stale, 'the built entry is missing, older than its sources or built by another Node.js');
 }
 
 /** The whole command of an entry on this machine: this Node.js, and the script `entryScript` chose. */
