@@ -34,3 +34,5 @@ if ! pnpm_works; then
 fi
 "$FARM_PNPM" install --frozen-lockfile --reporter=append-only >&2 ||
   fail "pnpm install failed (see above); the lockfile is pnpm-lock.yaml"
+# The farm's processes (and `farm`) run from their bundles: built when missing or older than the sources.
+"$FARM_PNPM" --silent build:check >/dev/null 2>&1 || "$FARM_PNPM" build >&2 || fail "pnpm build failed (see above)"

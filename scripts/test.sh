@@ -39,6 +39,9 @@ pnpm_works || { echo "test.sh: pnpm is not usable after bootstrap" >&2; exit 1; 
 mkdir -p .cache
 node --import tsx scripts/local-services/go-tools.ts build >.cache/go-tools.log 2>&1 &
 go_tools=$!
+# The farm's processes run from their bundles (dist/), which bootstrap.sh built when they were missing or
+# stale: the check fails when a bundle does not match its sources (as proto:check does for the contracts).
+pnpm build:check
 pnpm lint
 rm -f .cache/test-summary.*txt
 status=0

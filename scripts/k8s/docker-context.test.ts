@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import dockerignore from '@balena/dockerignore';
+import { FARM_ENTRIES } from '@farm/runtime';
 
 const root = path.resolve(__dirname, '../..');
 const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], {
@@ -34,6 +35,10 @@ describe('the image build context', () => {
       expect.arrayContaining(['apps/coding-agent/src/job.ts', 'apps/coding-agent/src/worker.ts', 'pnpm-lock.yaml']),
     );
     expect(context.some((f) => f.startsWith('proto/gen/'))).toBe(true);
+  });
+
+  it('holds what the image builds its bundles from: every entry the farm starts, and the build script', () => {
+    expect(context).toEqual(expect.arrayContaining([...Object.values(FARM_ENTRIES), 'scripts/build-entries.ts']));
   });
 
   it('never ships what is built or kept on a machine (node_modules, caches, farm state)', () => {

@@ -3,7 +3,8 @@
  * the background (the tests that need it wait for it: kubernetes-later.ts), unless KAFKA_BROKERS / DATABASE_URL /
  * KUBECONFIG already point at running ones.
  */
-import { createLogger } from '@farm/runtime';
+import { execFileSync } from 'node:child_process';
+import { FARM_ENTRIES, FARM_ROOT, createLogger, staleEntries } from '@farm/runtime';
 import { startLocalServices, type LocalServices } from './index';
 import { startKubernetesLater } from './kubernetes-later';
 
@@ -12,6 +13,13 @@ export const HANDLE = Symbol.for('farm.localServices');
 
 export default async function globalSetup(): Promise<void> {
   const log = createLogger('local-services');
+  // The tests start the farm's processes from their bundles: built here when one is missing or stale.
+  if (staleEntries(FARM_ROOT, Object.keys(FARM_ENTRIES), 'quick').length) {
+    execFileSync(process.execPath, ['--import', 'tsx', 'scripts/build-entries.ts'], {
+      cwd: FARM_ROOT,
+      stdio: 'inherit',
+    });
+  }
   const kubernetes = process.env.KUBECONFIG ? undefined : startKubernetesLater(log.child({ service: 'kubernetes' }));
   let services: LocalServices;
   try {

@@ -560,7 +560,7 @@ function apiCode(err: unknown): number | undefined {
 export function farmImageOnCheckout(checkout: string): ProcessNodeImage {
   return {
     entrypoint: [],
-    cmd: ['node', '--import', 'tsx', 'apps/orchestrator/src/main.ts'],
+    cmd: ['node', 'dist/orchestrator.mjs'], // the checkout's bundles: `pnpm build` first
     workingDir: '/app',
     env: { FARM_WORK_DIR: '/work', FARM_METRICS_PORT: '9464', HOME: '/tmp' },
     paths: { '/app': checkout },

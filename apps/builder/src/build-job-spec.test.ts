@@ -29,7 +29,7 @@ describe('the build Job', () => {
     expect(job.metadata!.labels!['farm.dev/change-request-id']).toMatch(/^Fix-The_Thing-42-[0-9a-f]{10}$/);
     expect(job.metadata!.labels!['app.kubernetes.io/managed-by']).toBe('farm-builder');
     expect(job.metadata!.labels!['app.kubernetes.io/instance']).toBe('team-a');
-    expect(container.args).toEqual(['node', '--import', 'tsx', 'apps/builder/src/build-job.ts']);
+    expect(container.args).toEqual(['node', 'dist/build-job.mjs']);
   });
 
   test('runs once, without API access, as a non-root user on a read-only root filesystem', () => {

@@ -1,6 +1,7 @@
 import type { V1Job, V1ResourceRequirements } from '@kubernetes/client-node';
 import { FARM_CONTAINER_SECURITY, FARM_POD_SECURITY, envFromRefs, jobName, labelValue } from '@farm/kube';
 import { encodeBuildRequestBase64, type farm } from '@farm/proto';
+import { imageEntryArgs } from '@farm/runtime';
 
 /** How the build Jobs look; every field but namespace and image has a default fit for a small cluster. */
 export interface BuildJobSettings {
@@ -78,7 +79,7 @@ export function buildJobFor(request: farm.v1.IBuildRequest, s: BuildJobSettings)
               name: BUILD_CONTAINER,
               image: s.image,
               imagePullPolicy: s.imagePullPolicy ?? 'IfNotPresent',
-              args: s.args ?? ['node', '--import', 'tsx', 'apps/builder/src/build-job.ts'],
+              args: s.args ?? imageEntryArgs('build-job'),
               env: Object.entries(env).map(([name, value]) => ({ name, value })),
               envFrom: envFromRefs(s.configMapName, s.secretName),
               resources: s.resources ?? {

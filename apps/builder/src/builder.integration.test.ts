@@ -10,9 +10,8 @@ import { promisify } from 'node:util';
 import { farm } from '@farm/proto';
 import { InProcessBus, Topics, type EventBus, type Subscription } from '@farm/bus';
 import { remoteBranchSha, startGitHttpServer, type GitHttpServer } from '@farm/git';
-import { silentLogger } from '@farm/runtime';
+import { entryScript, silentLogger } from '@farm/runtime';
 import { startBuilder } from './builder';
-import { BUILD_JOB_ENTRY } from './config';
 import { ProcessBuildLauncher } from './process-build-launcher';
 
 const exec = promisify(execFile);
@@ -75,7 +74,7 @@ describe('builder: a build process per request', () => {
     return new ProcessBuildLauncher({
       bus: publishVia,
       log: silentLogger,
-      buildEntry: BUILD_JOB_ENTRY,
+      buildEntry: entryScript('build-job'),
       stateDir,
       onClose,
       adoptPollMs: 100,

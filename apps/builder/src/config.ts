@@ -2,14 +2,11 @@ import os from 'node:os';
 import path from 'node:path';
 import type { EventBus } from '@farm/bus';
 import { jobNamespace, kubeConfigFromEnv, kubernetesQuantity as quantity } from '@farm/kube';
-import { loadConfig, z, type Logger } from '@farm/runtime';
+import { entryScript, loadConfig, z, type Logger } from '@farm/runtime';
 import { checkSandboxConfigSchema } from '@farm/sandbox';
 import type { BuildLauncher } from './build-launcher';
 import { KubernetesBuildLauncher } from './kubernetes-build-launcher';
 import { ProcessBuildLauncher } from './process-build-launcher';
-
-/** Where a build's Job-style entry point lives (what a build process runs). */
-export const BUILD_JOB_ENTRY = path.join(__dirname, 'build-job.ts');
 
 /** The builder's settings; the builder deployment and `farm up` both read them through this. */
 export const builderConfigSchema = z.object({
@@ -75,7 +72,7 @@ export function createBuildLauncher(
     return new ProcessBuildLauncher({
       bus: deps.bus,
       log: deps.log,
-      buildEntry: BUILD_JOB_ENTRY,
+      buildEntry: entryScript('build-job', env),
       env: {
         ...(deps.buildEnv ?? env),
         FARM_BUILD_CHECK_TIMEOUT_S: String(config.FARM_BUILD_CHECK_TIMEOUT_S),

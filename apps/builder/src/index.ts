@@ -5,7 +5,6 @@ export { ProcessBuildLauncher, type ProcessBuildLauncherConfig } from './process
 export { KubernetesBuildLauncher, type KubernetesBuildLauncherConfig } from './kubernetes-build-launcher';
 export { buildJobFor, buildJobNameFor, type BuildJobSettings } from './build-job-spec';
 export {
-  BUILD_JOB_ENTRY,
   builderConfigSchema,
   buildJobConfigSchema,
   buildJobsConfigSchema,

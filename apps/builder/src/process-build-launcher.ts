@@ -11,7 +11,7 @@ import { builderMetrics } from './metrics';
 export interface ProcessBuildLauncherConfig {
   bus: EventBus;
   log: Logger;
-  /** The build's Job-style entry point (BUILD_JOB_ENTRY). */
+  /** The script a build process runs: `entryScript('build-job')`, or a test's own. */
   buildEntry: string;
   /** Environment of the build process (git credentials, check timeout); the sandbox scrubs it for the checks. */
   env?: NodeJS.ProcessEnv;

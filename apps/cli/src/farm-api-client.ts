@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { ChangeRequestClient, type ChangeRequestClientOptions } from '@farm/farm-api';
-import { stateLayout } from '@farm/orchestrator';
+import { stateLayout } from '@farm/runtime';
 import type { CliConfig } from './config';
 
 /** The token the CLI sends: FARM_TOKEN, else the admin token `farm up` keeps in the state directory. */

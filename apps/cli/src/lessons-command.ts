@@ -1,7 +1,6 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import type { StoredLesson } from '@farm/lessons';
-import { loadCliConfig } from './config';
-import { farmApiClient } from './farm-api-client';
+import { cliApi } from './cli-api';
 
 export function formatLessons(lessons: StoredLesson[]): string {
   if (!lessons.length) return 'no lessons yet';
@@ -35,7 +34,7 @@ export function registerLessonsCommand(program: Command): void {
     .option('--limit <n>', 'how many, newest first', positive, 50)
     .option('--json', 'print JSON')
     .action(async (o: { repo?: string; limit: number; json?: boolean }) => {
-      const api = farmApiClient(loadCliConfig());
+      const api = await cliApi();
       const lessons = await api.lessons({ repo: o.repo, limit: o.limit });
       process.stdout.write((o.json ? JSON.stringify(lessons, null, 2) : formatLessons(lessons)) + '\n');
     });

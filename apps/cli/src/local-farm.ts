@@ -1,5 +1,5 @@
 import type { EventBus, Subscription } from '@farm/bus';
-import { BUILD_JOB_ENTRY, ProcessBuildLauncher, startBuilder, type BuildLauncher } from '@farm/builder';
+import { ProcessBuildLauncher, startBuilder, type BuildLauncher } from '@farm/builder';
 import { srmReserver, startCodePlanner, type SymbolLocator, type SymbolReserver } from '@farm/code-planner';
 import type { SymbolLeases } from '@farm/srm-client';
 import type { JsonModel } from '@farm/llm';
@@ -13,7 +13,7 @@ import {
   type TaskLauncher,
 } from '@farm/orchestrator';
 import { startRequestPlanner } from '@farm/request-planner';
-import { loadConfig, type Logger } from '@farm/runtime';
+import { entryScript, loadConfig, type Logger } from '@farm/runtime';
 import type { SqlStore } from '@farm/store';
 
 export interface FarmParts {
@@ -69,7 +69,12 @@ export async function startFarm(parts: FarmParts): Promise<{ orchestrator: Orche
       bus: parts.bus,
       launcher:
         parts.builds ??
-        new ProcessBuildLauncher({ bus: parts.bus, log: parts.log, buildEntry: BUILD_JOB_ENTRY, onClose: 'stop' }),
+        new ProcessBuildLauncher({
+          bus: parts.bus,
+          log: parts.log,
+          buildEntry: entryScript('build-job'),
+          onClose: 'stop',
+        }),
       log: parts.log.child({ app: 'builder' }),
     }),
   ];

@@ -2,11 +2,12 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { FarmError, type Logger } from '@farm/runtime';
 import type { GitHttpServer } from '@farm/git';
 import { migrate, type SqlStore } from '@farm/store';
+import { CoalescedRefresh } from './coalesced-refresh';
+import { localRepoPath } from './repo-arg';
 
 const run = promisify(execFile);
 
@@ -32,19 +33,20 @@ const MIGRATIONS = [
   },
 ];
 
-/** An absolute path or a file:// URL: a repository on this machine rather than a git remote. */
-export function localRepoPath(repo: string): string | undefined {
-  if (repo.startsWith('file://')) return fileURLToPath(repo);
-  return path.isAbsolute(repo) ? repo : undefined;
-}
-
 /**
  * Serves repositories on the user's machine to the farm's agents: each gets a bare mirror under the farm's
- * git smart-HTTP server (refreshed from the user's repository at every submission), the request runs against
- * the mirror, and when it ends its `agt/` and `farm/` branches are fetched back into the user's repository.
- * The user's work tree and checked-out branch are never touched.
+ * git smart-HTTP server, kept across submissions and brought up to date by an incremental `git fetch` from
+ * the user's repository for each: submissions of one repository arriving together share one fetch that
+ * started after they arrived (so each sees the commits made before it), those of different repositories do
+ * not wait for each other. The request runs against the mirror, and when it ends its `agt/` and `farm/`
+ * branches are fetched back into the user's repository. The user's work tree and checked-out branch are never
+ * touched.
  */
 export class LocalRepoMirrors {
+  private readonly refreshes = new CoalescedRefresh();
+  /** Each path's git directory, found once: a burst of submissions does not run `git rev-parse` for each. */
+  private readonly gitDirs = new Map<string, string>();
+
   private constructor(
     private readonly store: SqlStore,
     private readonly git: GitHttpServer,
@@ -63,6 +65,18 @@ export class LocalRepoMirrors {
     const gitDir = await this.checkRepo(local);
     const name = `local/${path.basename(path.resolve(local)).replace(/[^A-Za-z0-9._-]/g, '_')}-${createHash('sha256').update(gitDir).digest('hex').slice(0, 10)}.git`;
     const mirror = path.join(this.git.root, name);
+    await this.refreshes.run(mirror, () => this.refresh(local, name, mirror));
+    await this.store.query(
+      `INSERT INTO local_repos (change_request_id, path, mirror) VALUES ($1, $2, $3)
+       ON CONFLICT (change_request_id) DO NOTHING`,
+      [changeRequestId, local, mirror],
+    );
+    this.log.info('serving a local repository', { changeRequestId, path: local, url: this.git.repoUrl(name) });
+    return this.git.repoUrl(name);
+  }
+
+  /** Brings the mirror to the user's repository as it is now: an incremental fetch (the first one copies). */
+  private async refresh(local: string, name: string, mirror: string): Promise<void> {
     if (!existsSync(mirror)) await this.git.createBareRepo(name);
     // Branches and tags as they are now in the user's repository (not pruned: the farm's own stay).
     await run('git', [
@@ -71,18 +85,12 @@ export class LocalRepoMirrors {
       'fetch',
       '--quiet',
       '--no-tags',
+      '--no-write-fetch-head',
       local,
       '+refs/heads/*:refs/heads/*',
       '+refs/tags/*:refs/tags/*',
     ]);
     await this.pointHeadLikeSource(local, mirror);
-    await this.store.query(
-      `INSERT INTO local_repos (change_request_id, path, mirror) VALUES ($1, $2, $3)
-       ON CONFLICT (change_request_id) DO NOTHING`,
-      [changeRequestId, local, mirror],
-    );
-    this.log.info('serving a local repository', { changeRequestId, path: local, url: this.git.repoUrl(name) });
-    return this.git.repoUrl(name);
   }
 
   /**
@@ -151,8 +159,11 @@ export class LocalRepoMirrors {
 
   private async checkRepo(local: string): Promise<string> {
     if (!existsSync(local)) throw new NotALocalRepo(local, 'no such directory on the farm’s machine');
+    const known = this.gitDirs.get(local);
+    if (known && existsSync(known)) return known;
     try {
       const { stdout } = await run('git', ['-C', local, 'rev-parse', '--absolute-git-dir']);
+      this.gitDirs.set(local, stdout.trim());
       return stdout.trim();
     } catch (err) {
       throw new NotALocalRepo(local, (err as { stderr?: string }).stderr?.trim() || 'git rev-parse failed');

@@ -1,10 +1,17 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { ConfigError } from '@farm/runtime';
 import type { ChangeRequestInput } from '@farm/farm-api';
 import type { SubmitInput } from './submit';
+
+/** An absolute path or a file:// URL: a repository on this machine rather than a git remote. */
+export function localRepoPath(repo: string): string | undefined {
+  if (repo.startsWith('file://')) return fileURLToPath(repo);
+  return path.isAbsolute(repo) ? repo : undefined;
+}
 
 const run = promisify(execFile);
 

@@ -1,7 +1,9 @@
-import { AppsV1Api, CoreV1Api, KubeConfig, PatchUtils } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 
-const MERGE_PATCH = { headers: { 'Content-Type': PatchUtils.PATCH_FORMAT_JSON_MERGE_PATCH } };
+// The Kubernetes client is loaded when the command runs: `farm --help` does not parse it.
+const kubernetes = () => import('@kubernetes/client-node');
+const MERGE_PATCH = { headers: { 'Content-Type': 'application/merge-patch+json' } };
 /** The ConfigMap and key the orchestrator's Job launcher reads before each launch (helm value jobs.capConfigMap). */
 export const LAUNCHER_CONFIGMAP = 'farm-launcher';
 export const CAP_KEY = 'maxRunningJobs';
@@ -16,7 +18,7 @@ export async function scaleWorkerPool(
   kc: KubeConfig,
   t: ScaleTarget & { deployment: string },
 ): Promise<{ before: number; after: number }> {
-  const apps = kc.makeApiClient(AppsV1Api);
+  const apps = kc.makeApiClient((await kubernetes()).AppsV1Api);
   try {
     const cur = await apps.readNamespacedDeploymentScale(t.deployment, t.namespace);
     const res = await apps.patchNamespacedDeploymentScale(
@@ -48,7 +50,7 @@ export async function setJobCap(
   kc: KubeConfig,
   t: ScaleTarget & { configMap: string },
 ): Promise<{ before?: number; after: number }> {
-  const core = kc.makeApiClient(CoreV1Api);
+  const core = kc.makeApiClient((await kubernetes()).CoreV1Api);
   const data = { [CAP_KEY]: String(t.replicas) };
   try {
     const cur = await core.readNamespacedConfigMap(t.configMap, t.namespace);
@@ -83,7 +85,10 @@ export async function setJobCap(
 }
 
 /** `farm scale coding-agent --replicas N [--namespace ns] [--mode pool|jobs]` */
-export function registerScaleCommand(program: Command, kubeConfig: () => KubeConfig = defaultKubeConfig): Command {
+export function registerScaleCommand(
+  program: Command,
+  kubeConfig: () => KubeConfig | Promise<KubeConfig> = defaultKubeConfig,
+): Command {
   return program
     .command('scale')
     .description('set the number of coding-agent replicas (pool mode) or of Jobs running at once (jobs mode)')
@@ -101,7 +106,7 @@ export function registerScaleCommand(program: Command, kubeConfig: () => KubeCon
         process.exitCode = 2;
         return;
       }
-      const kc = kubeConfig();
+      const kc = await kubeConfig();
       const namespace: string = o.namespace ?? kc.getContextObject(kc.getCurrentContext())?.namespace ?? 'default';
       try {
         if (o.mode === 'pool') {
@@ -123,8 +128,8 @@ export function registerScaleCommand(program: Command, kubeConfig: () => KubeCon
     });
 }
 
-function defaultKubeConfig(): KubeConfig {
-  const kc = new KubeConfig();
+async function defaultKubeConfig(): Promise<KubeConfig> {
+  const kc = new (await kubernetes()).KubeConfig();
   kc.loadFromDefault(); // $KUBECONFIG, ~/.kube/config, or the in-cluster service account
   return kc;
 }

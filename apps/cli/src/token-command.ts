@@ -1,8 +1,7 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { SCOPES, type Scope } from '@farm/access';
 import type { Token } from '@farm/farm-api';
-import { loadCliConfig } from './config';
-import { farmApiClient } from './farm-api-client';
+import { cliApi } from './cli-api';
 
 /** `read,submit` as scopes; an unknown one is refused before anything is asked. */
 export function parseScopes(value: string): Scope[] {
@@ -54,7 +53,7 @@ export function registerTokenCommand(program: Command): void {
     .requiredOption('--scopes <list>', `comma-separated: ${SCOPES.join(', ')}`, parseScopes)
     .option('--json', 'print JSON')
     .action(async (o: { name: string; scopes: Scope[]; json?: boolean }) => {
-      const created = await farmApiClient(loadCliConfig()).createToken(o.name, o.scopes);
+      const created = await (await cliApi()).createToken(o.name, o.scopes);
       process.stdout.write(
         o.json
           ? `${JSON.stringify(created)}\n`
@@ -69,7 +68,7 @@ export function registerTokenCommand(program: Command): void {
     .option('--all', 'include revoked tokens')
     .option('--json', 'print JSON')
     .action(async (o: { all?: boolean; json?: boolean }) => {
-      const tokens = await farmApiClient(loadCliConfig()).listTokens({ includeRevoked: !!o.all });
+      const tokens = await (await cliApi()).listTokens({ includeRevoked: !!o.all });
       process.stdout.write(`${o.json ? JSON.stringify(tokens, null, 2) : formatTokens(tokens)}\n`);
     });
   token
@@ -77,7 +76,7 @@ export function registerTokenCommand(program: Command): void {
     .description('revoke a token: the next request with it is refused')
     .option('--json', 'print JSON')
     .action(async (idOrName: string, o: { json?: boolean }) => {
-      const revoked = await farmApiClient(loadCliConfig()).revokeToken(idOrName);
+      const revoked = await (await cliApi()).revokeToken(idOrName);
       process.stdout.write(o.json ? `${JSON.stringify(revoked)}\n` : `revoked ${revoked.name} (${revoked.id})\n`);
     });
 }

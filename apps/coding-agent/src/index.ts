@@ -5,9 +5,6 @@ export { agentConfigSchema, agentWorkerConfigSchema, loadAgentConfig, type Agent
 export { buildPrompt } from './prompt';
 export { readTask, BadTaskInput } from './read-task';
 
-import path from 'node:path';
-/** Path of the Job-style entry point, for launchers that start the agent as a process. */
-export const AGENT_JOB_ENTRY = path.join(__dirname, 'job.ts');
 export { startAgentWorker } from './worker-pool';
 // The tool loop's parts, for benchmarks and embedders that drive it themselves.
 export { runToolLoop } from './tool-loop';

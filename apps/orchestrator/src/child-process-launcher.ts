@@ -9,7 +9,7 @@ import { reportForAgent, type TaskLauncher } from './launcher';
 export interface ChildProcessLauncherConfig {
   bus: EventBus;
   log: Logger;
-  /** The coding agent's Job-style entry point (apps/coding-agent/src/job.ts). */
+  /** The script an agent process runs: `entryScript('agent-job')`, or a test's own. */
   agentEntry: string;
   /** Environment for the agent (model endpoint, key, ...); the agent scrubs it before running repo code. */
   env?: NodeJS.ProcessEnv;

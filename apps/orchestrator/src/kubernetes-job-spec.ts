@@ -1,6 +1,7 @@
 import { FARM_CONTAINER_SECURITY, FARM_POD_SECURITY, envFromRefs, jobName, labelValue } from '@farm/kube';
 import type { V1Job, V1ResourceRequirements } from '@kubernetes/client-node';
 import { encodeTaskBase64, type farm } from '@farm/proto';
+import { imageEntryArgs } from '@farm/runtime';
 
 /** How the coding-agent Jobs look; every field has a default fit for a small cluster. */
 export interface AgentJobSettings {
@@ -109,7 +110,7 @@ export function buildAgentJob(task: farm.v1.ICodingTask, s: AgentJobSettings): V
               name: CONTAINER_NAME,
               image: s.image,
               imagePullPolicy: s.imagePullPolicy ?? 'IfNotPresent',
-              args: s.args ?? ['node', '--import', 'tsx', 'apps/coding-agent/src/job.ts'],
+              args: s.args ?? imageEntryArgs('agent-job'),
               env: Object.entries(env).map(([name, value]) => ({ name, value })),
               envFrom: envFromRefs(s.configMapName, s.secretName),
               resources: s.resources ?? {
@@ -117,7 +118,7 @@ export function buildAgentJob(task: farm.v1.ICodingTask, s: AgentJobSettings): V
                 limits: { cpu: '2', memory: '2Gi', 'ephemeral-storage': '5Gi' },
               },
               securityContext: FARM_CONTAINER_SECURITY,
-              // Checkouts and the repo's checks write only here; /tmp also holds tsx's compile cache.
+              // Checkouts and the repo's checks write only here; /tmp is the process's scratch space.
               volumeMounts: [
                 { name: 'work', mountPath: workDir },
                 { name: 'tmp', mountPath: '/tmp' },

@@ -195,7 +195,7 @@ describe('KubernetesJobLauncher on a real control plane', () => {
     });
     const c = pod.containers[0];
     expect(c.image).toBe('registry.example.com/agent-farm:1.2.3');
-    expect(c.args).toEqual(['node', '--import', 'tsx', 'apps/coding-agent/src/job.ts']);
+    expect(c.args).toEqual(['node', 'dist/agent-job.mjs']);
     expect(c.securityContext).toEqual({
       allowPrivilegeEscalation: false,
       readOnlyRootFilesystem: true,

@@ -1,6 +1,5 @@
 import type { EventBus } from '@farm/bus';
-import { AGENT_JOB_ENTRY } from '@farm/coding-agent';
-import type { Logger } from '@farm/runtime';
+import { entryScript, type Logger } from '@farm/runtime';
 import { ChildProcessLauncher } from './child-process-launcher';
 import { stateLayout, type OrchestratorConfig } from './config';
 import { kubernetesJobLauncherFromEnv } from './kubernetes-launcher-config';
@@ -31,7 +30,7 @@ export function createTaskLauncher(
       return new ChildProcessLauncher({
         bus: deps.bus,
         log: deps.log,
-        agentEntry: AGENT_JOB_ENTRY,
+        agentEntry: entryScript('agent-job', deps.env ?? process.env),
         env: deps.agentEnv ?? deps.env ?? process.env,
         stateDir: layout.agents,
         logDir: layout.logs,

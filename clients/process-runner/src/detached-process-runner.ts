@@ -12,9 +12,16 @@ import {
 } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { SpoolDirBus, publishSpooled, readSpoolDir, type EventBus } from '@farm/bus';
-import { BackgroundWork, isSameProcess, signalGroup, startTicksOf, whenProcessEnds, type Logger } from '@farm/runtime';
+import {
+  BackgroundWork,
+  isSameProcess,
+  nodeArgsFor,
+  signalGroup,
+  startTicksOf,
+  whenProcessEnds,
+  type Logger,
+} from '@farm/runtime';
 
 export interface DetachedProcessRunnerConfig<R extends object> {
   /** Where the spooled results go. */
@@ -54,14 +61,13 @@ export type ProcessRecord<R extends object> = R & {
 };
 
 export interface ProcessSpec {
-  /** A TypeScript entry point, run by this Node.js with tsx. */
+  /** The script this Node.js runs: a built entry (`entryScript`), or a TypeScript one (with tsx). */
   entry: string;
   env: NodeJS.ProcessEnv;
   /** Appended to with the process's stdout and stderr. */
   logFile: string;
 }
 
-const TSX_LOADER = pathToFileURL(require.resolve('tsx')).href;
 const SPOOL_DIR = 'out';
 /** Marks a process whose results nobody wants (a cancelled request): it is stopped and forgotten, never reported. */
 const ABANDONED_FILE = 'cancelled';
@@ -125,7 +131,7 @@ export class DetachedProcessRunner<R extends object> {
     const fd = openSync(spec.logFile, 'a');
     let child;
     try {
-      child = spawn(process.execPath, ['--import', TSX_LOADER, spec.entry], {
+      child = spawn(process.execPath, nodeArgsFor(spec.entry), {
         env: spec.env,
         stdio: ['ignore', fd, fd],
         detached: true, // its own process group: stopping it stops what it runs; Ctrl-C on the parent does not

@@ -6,3 +6,5 @@ export * from './service';
 export * from './retry';
 export * from './process-identity';
 export * from './background-work';
+export * from './farm-entries';
+export * from './state-layout';

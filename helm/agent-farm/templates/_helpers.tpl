@@ -49,8 +49,8 @@ app.kubernetes.io/instance: {{ .root.Release.Name }}
 {{- end -}}
 
 {{/*
-One app: a Deployment running `node --import tsx <entry>` in the farm image, and its Service.
-(dict "root" $ "name" "srm" "entry" "apps/srm/src/main.ts" "values" .Values.srm "port" 9470
+One app: a Deployment running `node <entry>` (a built entry, dist/<name>.mjs) in the farm image, and its Service.
+(dict "root" $ "name" "srm" "entry" "dist/srm.mjs" "values" .Values.srm "port" 9470
       "env" (list ...) "secretEnv" true "serviceAccount" "..." "workVolume" "4Gi" "strategy" "Recreate")
 */}}
 {{- define "farm.app" -}}
@@ -104,7 +104,7 @@ spec:
         - name: {{ .name }}
           image: {{ include "farm.image" $root }}
           imagePullPolicy: {{ $root.Values.image.pullPolicy }}
-          args: ["node", "--import", "tsx", {{ .entry | quote }}]
+          args: ["node", {{ .entry | quote }}]
           ports:
             - name: http
               containerPort: {{ $port }}
@@ -143,7 +143,7 @@ spec:
             - { name: work, mountPath: /work }
             {{- end }}
       volumes:
-        # The root filesystem is read-only; tsx keeps its compile cache in /tmp.
+        # The root filesystem is read-only; /tmp is the processes' scratch space.
         - name: tmp
           emptyDir: { sizeLimit: {{ .tmpSize | default "1Gi" }} }
         {{- if .workVolume }}
