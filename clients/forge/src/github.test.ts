@@ -197,6 +197,20 @@ describe('GitHubForge, against documented requests and answers', () => {
     double.violations.length = 0;
   });
 
+  it("reads the repository's clone URL, default branch and page", async () => {
+    double.defaultBranch = 'trunk';
+    expect(await forge.repository(repo)).toEqual({
+      cloneUrl: 'https://github.example/acme/shop.git',
+      defaultBranch: 'trunk',
+      webUrl: 'https://github.example/acme/shop',
+    });
+    expect(double.requests).toEqual(['GET /repos/acme/shop']);
+    await expect(forge.repository({ fullName: 'acme/elsewhere' })).rejects.toMatchObject({
+      status: 404,
+      retryable: false,
+    });
+  });
+
   it('names the repository of its own remotes only', () => {
     const gh = new GitHubForge({ token: 't' });
     expect(gh.repoFor('https://github.com/acme/shop.git')).toEqual(repo);

@@ -70,6 +70,8 @@ export interface GitHubDouble {
   token: string;
   owner: string;
   repo: string;
+  /** The repository's default branch (`main` unless a test changes it). */
+  defaultBranch: string;
   /** Every request, as `METHOD /path?query`. */
   requests: string[];
   /** What was wrong with a request or an answer; empty in a passing test. */
@@ -103,6 +105,7 @@ export async function startGitHubDouble(opts: { owner?: string; repo?: string } 
     token: 'ghp_double_token',
     owner,
     repo,
+    defaultBranch: 'main',
     requests: [],
     violations: [],
     pulls: [],
@@ -226,6 +229,20 @@ export async function startGitHubDouble(opts: { owner?: string; repo?: string } 
     const pull = p.pull_number ? double.pulls.find((x) => x.number === Number(p.pull_number)) : undefined;
     if (p.pull_number && !pull) return notFound;
     switch (key) {
+      case 'GET /repos/{owner}/{repo}':
+        return {
+          status: 200,
+          body: {
+            name: repo,
+            full_name: `${owner}/${repo}`,
+            owner: { login: owner },
+            html_url: htmlBase,
+            clone_url: `${htmlBase}.git`,
+            ssh_url: `git@github.example:${owner}/${repo}.git`,
+            default_branch: double.defaultBranch,
+            private: true,
+          },
+        };
       case 'GET /repos/{owner}/{repo}/pulls': {
         const state = (query.state as string | undefined) ?? 'open';
         const list = double.pulls.filter(
