@@ -16,6 +16,7 @@ import {
   intentOf,
   issueRequest,
   pullRequestText,
+  retryDelayMs,
   reviewFollowUps,
   type BridgeSettings,
   type ForgeEffect,
@@ -68,7 +69,9 @@ export interface ForgeBridgeDeps {
 /** A delivery that failed this often (the forge kept answering 5xx) is given up, with the reason kept. */
 const MAX_ATTEMPTS = 12;
 const BATCH = 20;
-const backoffMs = (attempts: number) => Math.min(5 * 60_000, 1000 * 2 ** attempts);
+/** A rate-limited call (ForgeApiError.retryAt) waits for the limit's reset; others back off. */
+const backoffMs = (attempts: number, err: unknown) =>
+  retryDelayMs(attempts, err instanceof ForgeApiError ? err.retryAt : undefined);
 
 /** The source made a request already (a redelivery, or another event about the same comment). */
 class AlreadyLinked extends FarmError {
@@ -165,7 +168,7 @@ export class ForgeBridge {
     } catch (err) {
       const passing = !(err instanceof FarmError) || err.retryable;
       if (passing && item.attempts + 1 < MAX_ATTEMPTS) {
-        await postponeDelivery(this.deps.store, item.deliveryId, errorMessage(err), backoffMs(item.attempts));
+        await postponeDelivery(this.deps.store, item.deliveryId, errorMessage(err), backoffMs(item.attempts, err));
         log.warn('forge event postponed', { err, attempts: item.attempts + 1 });
       } else {
         await finishDelivery(this.deps.store, item.deliveryId, `failed: ${errorMessage(err)}`);
@@ -316,7 +319,7 @@ export class ForgeBridge {
       await markSynced(this.deps.store, link.changeRequestId, phase);
     } catch (err) {
       const attempts = link.attempts + 1;
-      await postponeSync(this.deps.store, link.changeRequestId, errorMessage(err), backoffMs(link.attempts));
+      await postponeSync(this.deps.store, link.changeRequestId, errorMessage(err), backoffMs(link.attempts, err));
       log.warn('forge update postponed', { err, attempts });
     }
   }

@@ -8,6 +8,7 @@ import {
   intentOf,
   issueRequest,
   pullRequestText,
+  retryDelayMs,
   reviewFollowUps,
 } from './forge-decisions';
 
@@ -209,5 +210,14 @@ describe('what the forge is told', () => {
       'http://farm/console/#/requests/cr-1',
     ])
       expect(text.body).toContain(part);
+  });
+});
+
+describe('when a failed forge step is tried again', () => {
+  test('backs off with the attempts up to five minutes, and never before a rate limit resets', () => {
+    const now = Date.parse('2026-11-24T12:00:00Z');
+    expect([0, 1, 4, 20].map((a) => retryDelayMs(a, undefined, now))).toEqual([1000, 2000, 16_000, 300_000]);
+    expect(retryDelayMs(0, new Date(now + 3600_000), now)).toBe(3600_000);
+    expect(retryDelayMs(3, new Date(now - 1000), now)).toBe(8000);
   });
 });

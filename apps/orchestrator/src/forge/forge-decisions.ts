@@ -244,3 +244,9 @@ function replyTarget(reply: FollowUpReply): string {
   const where = reply.path ? ` on ${reply.path}${reply.line ? `:${reply.line}` : ''}` : '';
   return `the comment${reply.author ? ` of @${reply.author}` : ''}${where}`;
 }
+
+/** A failed forge step's next try: backing off with the attempts (at most 5 min), never before a limit resets. */
+export function retryDelayMs(attempts: number, retryAt?: Date, now = Date.now()): number {
+  const backoff = Math.min(5 * 60_000, 1000 * 2 ** attempts);
+  return Math.max(backoff, retryAt ? retryAt.getTime() - now : 0);
+}
