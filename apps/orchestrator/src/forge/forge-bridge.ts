@@ -11,8 +11,10 @@ import { getRequest } from '../request-store';
 import {
   commentText,
   effectKey,
+  effectFailure,
   effectsFor,
   followUpRequest,
+  giveUpDelivery,
   intentOf,
   issueRequest,
   pullRequestText,
@@ -66,9 +68,8 @@ export interface ForgeBridgeDeps {
   tickMs?: number;
 }
 
-/** A delivery that failed this often (the forge kept answering 5xx) is given up, with the reason kept. */
-const MAX_ATTEMPTS = 12;
 const BATCH = 20;
+const POLL_OVERLAP_MS = 5 * 60_000;
 /** A rate-limited call (ForgeApiError.retryAt) waits for the limit's reset; others back off. */
 const backoffMs = (attempts: number, err: unknown) =>
   retryDelayMs(attempts, err instanceof ForgeApiError ? err.retryAt : undefined);
@@ -132,29 +133,45 @@ export class ForgeBridge {
     for (const { link, phase } of await linksToSync(this.deps.store, BATCH)) await this.sync(link, phase);
   }
 
-  /** Labelled issues of the polled repositories, as deliveries (one id per issue: found again, not taken). */
+  /**
+   * Labelled issues of the polled repositories, as deliveries (one id per issue: found again, not taken). A
+   * repository that fails (no access, gone, rate limited) is logged and left for the next poll; the others
+   * are polled all the same.
+   */
   async poll(): Promise<number> {
     let found = 0;
     for (const fullName of this.deps.settings.pollRepos) {
-      const repo = { fullName };
-      const since = this.lastPoll.get(fullName);
-      const started = new Date();
-      const issues = await this.deps.forge.listLabelledIssues(repo, this.deps.settings.label, since);
-      for (const issue of issues) {
-        const event = {
-          kind: 'issue_labelled' as const,
-          repo,
-          issue,
-          label: this.deps.settings.label,
-          sender: issue.author,
-        };
-        if (
-          await takeDelivery(this.deps.store, { deliveryId: `poll:${fullName}#${issue.number}`, repo: fullName, event })
-        )
-          found++;
+      try {
+        found += await this.pollRepo(fullName);
+      } catch (err) {
+        this.log.warn('polling a repository failed', { err, repo: fullName });
       }
-      this.lastPoll.set(fullName, started);
     }
+    return found;
+  }
+
+  private async pollRepo(fullName: string): Promise<number> {
+    const repo = { fullName };
+    const last = this.lastPoll.get(fullName);
+    // `updated_at` is the forge's clock: overlap the last poll so a skew never hides an issue (ids dedupe).
+    const since = last && new Date(last.getTime() - POLL_OVERLAP_MS);
+    const started = new Date();
+    const issues = await this.deps.forge.listLabelledIssues(repo, this.deps.settings.label, since);
+    let found = 0;
+    for (const issue of issues) {
+      const event = {
+        kind: 'issue_labelled' as const,
+        repo,
+        issue,
+        label: this.deps.settings.label,
+        sender: issue.author,
+      };
+      if (
+        await takeDelivery(this.deps.store, { deliveryId: `poll:${fullName}#${issue.number}`, repo: fullName, event })
+      )
+        found++;
+    }
+    this.lastPoll.set(fullName, started);
     return found;
   }
 
@@ -167,7 +184,7 @@ export class ForgeBridge {
       log.info('forge event handled', { outcome });
     } catch (err) {
       const passing = !(err instanceof FarmError) || err.retryable;
-      if (passing && item.attempts + 1 < MAX_ATTEMPTS) {
+      if (!giveUpDelivery(passing, item.receivedAt)) {
         await postponeDelivery(this.deps.store, item.deliveryId, errorMessage(err), backoffMs(item.attempts, err));
         log.warn('forge event postponed', { err, attempts: item.attempts + 1 });
       } else {
@@ -311,7 +328,11 @@ export class ForgeBridge {
           await this.perform(effect, (await linkFor(this.deps.store, link.changeRequestId)) ?? link);
         } catch (err) {
           orchestratorMetrics.forgeCalls.inc({ ...outcome, outcome: 'failed' });
-          throw err;
+          if (effectFailure(err as ForgeApiError) === 'retry') throw err;
+          // Recorded as done: a deleted issue must not keep the pull request from opening.
+          log.error('forge update skipped: the forge refuses it for good', { err, effect: effect.kind });
+          await markEffect(this.deps.store, link.changeRequestId, key);
+          continue;
         }
         orchestratorMetrics.forgeCalls.inc({ ...outcome, outcome: 'done' });
         await markEffect(this.deps.store, link.changeRequestId, key);

@@ -8,6 +8,9 @@ import {
   intentOf,
   issueRequest,
   pullRequestText,
+  DELIVERY_RETRY_WINDOW_MS,
+  effectFailure,
+  giveUpDelivery,
   retryDelayMs,
   reviewFollowUps,
 } from './forge-decisions';
@@ -219,5 +222,27 @@ describe('when a failed forge step is tried again', () => {
     expect([0, 1, 4, 20].map((a) => retryDelayMs(a, undefined, now))).toEqual([1000, 2000, 16_000, 300_000]);
     expect(retryDelayMs(0, new Date(now + 3600_000), now)).toBe(3600_000);
     expect(retryDelayMs(3, new Date(now - 1000), now)).toBe(8000);
+  });
+});
+
+describe('what a failure means', () => {
+  const now = Date.parse('2026-11-24T12:00:00Z');
+
+  test('a delivery failing for a reason that may pass is tried for a day (an hour-long outage loses nothing)', () => {
+    expect(giveUpDelivery(true, new Date(now - 3600_000), now)).toBe(false);
+    expect(giveUpDelivery(true, new Date(now - DELIVERY_RETRY_WINDOW_MS), now)).toBe(true);
+    expect(giveUpDelivery(false, new Date(now), now)).toBe(true);
+  });
+
+  test('an effect the forge says is gone or refuses is skipped; a passing failure or a token problem is retried', () => {
+    expect([404, 410, 422].map((status) => effectFailure({ retryable: false, status }))).toEqual([
+      'skip',
+      'skip',
+      'skip',
+    ]);
+    expect([401, 403].map((status) => effectFailure({ retryable: false, status }))).toEqual(['retry', 'retry']);
+    expect(effectFailure({ retryable: true, status: 403 })).toBe('retry'); // rate limited
+    expect(effectFailure({ retryable: true, status: 502 })).toBe('retry');
+    expect(effectFailure({})).toBe('retry'); // not a forge error: the store, say
   });
 });

@@ -245,6 +245,28 @@ function replyTarget(reply: FollowUpReply): string {
   return `the comment${reply.author ? ` of @${reply.author}` : ''}${where}`;
 }
 
+/**
+ * How long a delivery that keeps failing for a reason that may pass (the forge down, rate limited) is tried
+ * again: a day, so an outage of hours delays an issue's request, never loses it.
+ */
+export const DELIVERY_RETRY_WINDOW_MS = 24 * 3600_000;
+
+/** Whether a failed delivery is given up: its failure is final, or it has been failing for a day. */
+export function giveUpDelivery(retryable: boolean, receivedAt: Date, now = Date.now()): boolean {
+  return !retryable || now - receivedAt.getTime() >= DELIVERY_RETRY_WINDOW_MS;
+}
+
+/**
+ * What a failed effect (a comment, a status, a pull request) means for the ones after it. The forge saying the
+ * thing is gone or refusing its content (404, 410, 422: a deleted issue, a pull request with no commits) will
+ * not pass by retrying: that effect is skipped so the rest still happen. Anything else is tried again later,
+ * 401/403 included: a token an operator fixes lets every postponed effect through.
+ */
+export function effectFailure(err: { retryable?: boolean; status?: number }): 'retry' | 'skip' {
+  if (err.retryable !== false) return 'retry';
+  return err.status === 404 || err.status === 410 || err.status === 422 ? 'skip' : 'retry';
+}
+
 /** A failed forge step's next try: backing off with the attempts (at most 5 min), never before a limit resets. */
 export function retryDelayMs(attempts: number, retryAt?: Date, now = Date.now()): number {
   const backoff = Math.min(5 * 60_000, 1000 * 2 ** attempts);
