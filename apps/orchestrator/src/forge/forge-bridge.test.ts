@@ -156,6 +156,17 @@ describe('the forge bridge when the forge misbehaves', () => {
     expect(double.pulls).toHaveLength(1);
   });
 
+  test('an issue event that waited is read again: closed or unlabelled meanwhile, it makes no request', async () => {
+    const closed = double.addIssue({ title: 'Closed meanwhile', labels: ['agent-farm'], state: 'closed' });
+    const unlabelled = double.addIssue({ title: 'Label taken off', labels: ['bug'] });
+    await labelled('d-closed', closed.number);
+    await labelled('d-unlabelled', unlabelled.number);
+    await store.query(`UPDATE forge_inbox SET received_at = now() - interval '2 hours'`);
+    await bridge().tick();
+    expect((await inbox('d-closed')).outcome).toBe('ignored: the issue was closed meanwhile');
+    expect((await inbox('d-unlabelled')).outcome).toBe('ignored: the label agent-farm was taken off');
+  });
+
   test('a polled repository the farm cannot read does not stop the others from being polled', async () => {
     double.addIssue({ title: 'Retry the client', labels: ['agent-farm'] });
     const poller = bridge({ pollRepos: ['acme/no-access', 'acme/shop'] });

@@ -16,6 +16,7 @@ import {
   followUpRequest,
   giveUpDelivery,
   intentOf,
+  noLongerWanted,
   issueRequest,
   pullRequestText,
   retryDelayMs,
@@ -70,6 +71,8 @@ export interface ForgeBridgeDeps {
 
 const BATCH = 20;
 const POLL_OVERLAP_MS = 5 * 60_000;
+/** An issue event older than this is checked against the issue as it is now before it makes a request. */
+const STALE_EVENT_MS = 60_000;
 /** A rate-limited call (ForgeApiError.retryAt) waits for the limit's reset; others back off. */
 const backoffMs = (attempts: number, err: unknown) =>
   retryDelayMs(attempts, err instanceof ForgeApiError ? err.retryAt : undefined);
@@ -196,7 +199,7 @@ export class ForgeBridge {
   }
 
   /** What the event made the farm do, in words (kept as the delivery's outcome). */
-  private async act({ event }: InboxItem): Promise<string> {
+  private async act({ event, attempts, receivedAt }: InboxItem): Promise<string> {
     const { forge, settings } = this.deps;
     const intent = intentOf(event, settings);
     const repo = event.repo;
@@ -206,9 +209,16 @@ export class ForgeBridge {
       case 'from-issue': {
         const prior = await linkBySource(this.deps.store, intent.sourceKey);
         if (prior) return `already change request ${prior.changeRequestId}`;
+        let issue = intent.issue;
+        if (attempts > 0 || Date.now() - receivedAt.getTime() > STALE_EVENT_MS) {
+          // The event waited: the issue as it is now decides (and gives the latest title and body).
+          issue = await forge.getIssue(repo, issue.number);
+          const gone = noLongerWanted(event, issue, settings);
+          if (gone) return `ignored: ${gone}`;
+        }
         const where = await forge.repository(repo);
         const id = randomUUID();
-        const made = await this.submitLinked(issueRequest(intent.issue, where), id, {
+        const made = await this.submitLinked(issueRequest(issue, where), id, {
           sourceKey: intent.sourceKey,
           repo: repo.fullName,
           origin: 'issue',

@@ -7,6 +7,7 @@ import {
   followUpRequest,
   intentOf,
   issueRequest,
+  noLongerWanted,
   pullRequestText,
   DELIVERY_RETRY_WINDOW_MS,
   effectFailure,
@@ -244,5 +245,23 @@ describe('what a failure means', () => {
     expect(effectFailure({ retryable: true, status: 403 })).toBe('retry'); // rate limited
     expect(effectFailure({ retryable: true, status: 502 })).toBe('retry');
     expect(effectFailure({})).toBe('retry'); // not a forge error: the store, say
+  });
+});
+
+describe('an issue event that waited', () => {
+  test('no longer asks for a request when the issue was closed or the label taken off meanwhile', () => {
+    const e: ForgeEvent = { kind: 'issue_labelled', repo, issue, label: 'agent-farm', sender: 'ann' };
+    expect(noLongerWanted(e, issue, settings)).toBeUndefined();
+    expect(noLongerWanted(e, { ...issue, state: 'closed' }, settings)).toBe('the issue was closed meanwhile');
+    expect(noLongerWanted(e, { ...issue, labels: ['bug'] }, settings)).toBe('the label agent-farm was taken off');
+    // A mention asks without the label.
+    const mention: ForgeEvent = {
+      kind: 'issue_comment',
+      repo,
+      issue,
+      comment: { id: 1, body: '@agent-farm please', author: 'bob' },
+      sender: 'bob',
+    };
+    expect(noLongerWanted(mention, { ...issue, labels: [] }, settings)).toBeUndefined();
   });
 });

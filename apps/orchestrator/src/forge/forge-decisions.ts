@@ -60,6 +60,16 @@ export function intentOf(event: ForgeEvent, s: BridgeSettings): EventIntent {
   }
 }
 
+/**
+ * Why an issue event that waited (the forge was away, the inbox was behind) no longer asks for a request, read
+ * against the issue as it is now: closed meanwhile, or the farm's label taken off again. Undefined: still wanted.
+ */
+export function noLongerWanted(event: ForgeEvent, now: Issue, s: BridgeSettings): string | undefined {
+  if (now.state !== 'open') return 'the issue was closed meanwhile';
+  if (event.kind === 'issue_labelled' && !now.labels.includes(s.label)) return `the label ${s.label} was taken off`;
+  return undefined;
+}
+
 export const issueKey = (repo: string, n: number) => `issue:${repo}#${n}`;
 export const reviewCommentKey = (repo: string, id: number) => `review-comment:${repo}:${id}`;
 export const reviewKey = (repo: string, id: number) => `review:${repo}:${id}`;
