@@ -167,6 +167,30 @@ describe('the forge bridge when the forge misbehaves', () => {
     expect((await inbox('d-unlabelled')).outcome).toBe('ignored: the label agent-farm was taken off');
   });
 
+  test('a follow-up whose pull request was merged while it ran says so, and puts no status on the old head', async () => {
+    const merged = double.addPull({ head: 'farm/cr-1', state: 'closed', merged: true, headSha: 'c'.repeat(40) });
+    const id = 'cr-follow';
+    await store.query(
+      `INSERT INTO change_requests (id, phase, repo_url, base_ref, title) VALUES ($1, 'DONE', $2, 'farm/cr-1', 'Review')`,
+      [id, 'https://github.com/acme/shop.git'],
+    );
+    await insertLink(store, {
+      changeRequestId: id,
+      sourceKey: 'review-comment:acme/shop:77',
+      repo: 'acme/shop',
+      origin: 'follow-up',
+      issueNumber: merged.number,
+      pullNumber: merged.number,
+      reply: { commentId: 77, author: 'rev', path: 'a.ts', line: 3, headSha: 'b'.repeat(40), headBranch: 'farm/cr-1' },
+    });
+    await bridge().tick();
+    const said = double.comments.filter((c) => c.issue === merged.number).map((c) => c.body);
+    expect(said).toHaveLength(2);
+    expect(said[0]).toContain('Working on the comment of @rev on a.ts:3');
+    expect(said[1]).toContain('This pull request was merged while the farm worked on the comment of @rev');
+    expect(double.statuses).toEqual([]);
+  });
+
   test('a polled repository the farm cannot read does not stop the others from being polled', async () => {
     double.addIssue({ title: 'Retry the client', labels: ['agent-farm'] });
     const poller = bridge({ pollRepos: ['acme/no-access', 'acme/shop'] });

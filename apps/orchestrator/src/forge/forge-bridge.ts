@@ -426,14 +426,21 @@ export class ForgeBridge {
       case 'final-comment': {
         if (!link.issueNumber) return;
         const reason = (await getRequest(store, id))?.request.reason ?? '';
-        const headSha =
+        const pull =
           effect.outcome === 'done' && link.origin === 'follow-up' && link.pullNumber
-            ? (await forge.getPullRequest(repo, link.pullNumber)).headSha
+            ? await forge.getPullRequest(repo, link.pullNumber)
             : undefined;
         await forge.comment(
           repo,
           link.issueNumber,
-          commentText(effect, { link, requestUrl, pullUrl: link.pullUrl, reason, headSha }),
+          commentText(effect, {
+            link,
+            requestUrl,
+            pullUrl: link.pullUrl,
+            reason,
+            headSha: pull?.headSha,
+            pullState: pull?.state,
+          }),
           conversationOf(link),
         );
         return;
@@ -446,7 +453,10 @@ export class ForgeBridge {
     if (state === 'failure') return link.reply.headSha;
     if (!link.pullNumber) return undefined;
     try {
-      return (await this.deps.forge.getPullRequest({ fullName: link.repo }, link.pullNumber)).headSha;
+      const pull = await this.deps.forge.getPullRequest({ fullName: link.repo }, link.pullNumber);
+      // A follow-up whose pull request closed while it ran: the head is not its push; a status there would lie.
+      if (link.origin === 'follow-up' && pull.state !== 'open') return undefined;
+      return pull.headSha;
     } catch (err) {
       if (err instanceof ForgeApiError && err.status === 404) return undefined;
       throw err;

@@ -161,6 +161,17 @@ describe('what the forge is told', () => {
       { link: { ...link, origin: 'issue' }, pullUrl: 'http://forge/team/app/pulls/9' },
     );
     expect(done).toContain('pull request http://forge/team/app/pulls/9');
+    const pushed = {
+      link: { ...link, reply: { ...link.reply, headBranch: 'farm/cr-1' } },
+      headSha: 'abcdef0123456789',
+    };
+    expect(commentText({ kind: 'final-comment', outcome: 'done' }, { ...pushed, pullState: 'open' })).toContain(
+      'Pushed abcdef012345 for the comment of @rev on a.ts:3',
+    );
+    const late = commentText({ kind: 'final-comment', outcome: 'done' }, { ...pushed, pullState: 'merged' });
+    expect(late).toContain('This pull request was merged while the farm worked on the comment of @rev on a.ts:3');
+    expect(late).toContain('the change is on `farm/cr-1`, not in the pull request');
+    expect(late).not.toContain('abcdef');
   });
 
   test("the pull request's text: goal, tasks, checks, cost and tokens, the issue it closes, the request's link", () => {

@@ -225,6 +225,8 @@ export function commentText(
     pullUrl?: string;
     reason?: string;
     headSha?: string;
+    /** A follow-up's pull request now: closed or merged while the follow-up ran, its head is not the push. */
+    pullState?: 'open' | 'closed' | 'merged';
   },
 ): string {
   const id = `\`${c.link.changeRequestId}\`${c.requestUrl ? ` (${c.requestUrl})` : ''}`;
@@ -235,6 +237,9 @@ export function commentText(
       c.link.origin === 'follow-up'
         ? `Working on ${about}: change request ${id}.`
         : `Working on this issue: change request ${id}.`;
+  } else if (e.outcome === 'done' && c.link.origin === 'follow-up' && c.pullState && c.pullState !== 'open') {
+    const branch = c.link.reply.headBranch ? `\`${c.link.reply.headBranch}\`` : 'its branch';
+    text = `This pull request was ${c.pullState} while the farm worked on ${about}: the change is on ${branch}, not in the pull request (change request ${id}).`;
   } else if (e.outcome === 'done') {
     text =
       c.link.origin === 'follow-up'
