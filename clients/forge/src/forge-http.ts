@@ -1,4 +1,5 @@
 import { ForgeApiError } from './forge';
+import { rateLimitOf } from './forge-rate-limit';
 
 export interface ForgeHttpOptions {
   /** The API root, e.g. https://api.github.com, http://127.0.0.1:3000/api/v1, https://gitlab.com/api/v4. */
@@ -10,6 +11,11 @@ export interface ForgeHttpOptions {
   fetch?: typeof fetch;
   /** How many times a 429/5xx/network failure is tried again (default 3), waiting Retry-After up to 10 s. */
   retries?: number;
+  /**
+   * The longest a call waits out rate limits (default 60 s, all waits together); a limit that resets later
+   * fails the call with a retryable ForgeApiError whose `retryAt` says when to try again.
+   */
+  maxRateLimitWaitMs?: number;
   timeoutMs?: number;
 }
 
@@ -21,7 +27,8 @@ export interface ForgeResponse<T> {
 
 /**
  * The adapters' one HTTP client: JSON in and out, typed errors that carry the forge's message (never the
- * token), bounded retries of what can pass (429, 5xx, a refused connection) honouring Retry-After.
+ * token), bounded retries of what can pass (429, 5xx, a refused connection) honouring Retry-After, and rate
+ * limits (forge-rate-limit.ts) waited out up to a bound, beyond which the error says when they reset.
  */
 export class ForgeHttp {
   private readonly fetchFn: typeof fetch;
@@ -37,6 +44,8 @@ export class ForgeHttp {
     const url = new URL(this.opts.apiUrl.replace(/\/+$/, '') + path);
     for (const [k, v] of Object.entries(init.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const retries = this.opts.retries ?? 3;
+    let rateLimitBudgetMs = this.opts.maxRateLimitWaitMs ?? 60_000;
+    let rateLimitWaits = 0;
     for (let attempt = 0; ; attempt++) {
       let res: Response;
       try {
@@ -63,6 +72,22 @@ export class ForgeHttp {
       if (res.ok) {
         const isJson = (res.headers.get('content-type') ?? '').includes('json');
         return { status: res.status, headers: res.headers, body: (isJson && text ? JSON.parse(text) : text) as T };
+      }
+      const limit = rateLimitOf(res.status, res.headers, forgeMessage(text));
+      if (limit) {
+        // Waiting out a limit is not a failed try: it uses up the time budget, not `retries`.
+        if (limit.waitMs <= rateLimitBudgetMs && rateLimitWaits < MAX_RATE_LIMIT_WAITS) {
+          rateLimitBudgetMs -= limit.waitMs;
+          rateLimitWaits++;
+          attempt--;
+          await sleep(limit.waitMs);
+          continue;
+        }
+        throw new ForgeApiError(
+          `${method} ${path} answered ${res.status}: rate limited until ${limit.until.toISOString()}: ${forgeMessage(text)}`,
+          res.status,
+          { retryable: true, retryAt: limit.until },
+        );
       }
       if ((res.status === 429 || res.status >= 500) && attempt < retries) {
         await sleep(retryAfterMs(res.headers) ?? backoffMs(attempt));
@@ -119,5 +144,7 @@ function retryAfterMs(headers: Headers): number | undefined {
   return Number.isFinite(ms) ? Math.min(10_000, Math.max(0, ms)) : undefined;
 }
 
+/** A forge that keeps answering "retry now" is not waited on forever. */
+const MAX_RATE_LIMIT_WAITS = 3;
 const backoffMs = (attempt: number) => Math.min(4000, 250 * 2 ** attempt);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -98,16 +98,23 @@ export interface Issue {
 
 /** What a forge call answers when it fails: the HTTP status and the forge's message, never the token. */
 export class ForgeApiError extends FarmError {
+  /** Not before this may the call be tried again (a rate limit that resets then). */
+  readonly retryAt?: Date;
   constructor(
     message: string,
     readonly status: number,
-    options: { retryable?: boolean; details?: Record<string, unknown>; cause?: unknown } = {},
+    options: { retryable?: boolean; retryAt?: Date; details?: Record<string, unknown>; cause?: unknown } = {},
   ) {
     super(message, {
       retryable: options.retryable ?? (status === 0 || status === 429 || status >= 500),
-      details: { status, ...options.details },
+      details: {
+        status,
+        ...(options.retryAt ? { retryAt: options.retryAt.toISOString() } : {}),
+        ...options.details,
+      },
       cause: options.cause,
     });
+    this.retryAt = options.retryAt;
   }
 }
 

@@ -139,6 +139,18 @@ describe('GiteaForge against a real Gitea', () => {
     expect(forge.repoFor('https://github.com/farm-admin/app.git')).toBeUndefined();
   });
 
+  it('reads the repository: its clone URL, default branch and page', async () => {
+    expect(await forge.repository(repo)).toEqual({
+      cloneUrl: fixtureRepo.cloneUrl,
+      defaultBranch: 'main',
+      webUrl: `${gitea.url.replace(/\/+$/, '')}/${repo.fullName}`,
+    });
+    await expect(forge.repository({ fullName: `${BOT}/no-such-repo` })).rejects.toMatchObject({
+      status: 404,
+      retryable: false,
+    });
+  });
+
   it('opens one pull request per branch and updates its title when asked again', async () => {
     expect(await forge.findPullRequest(repo, HEAD, 'main')).toBeUndefined();
     const first = await forge.openOrUpdatePullRequest({

@@ -2,7 +2,13 @@
  * GitHubForge against the GitHub test double (testing/github-double.ts): every request the adapter sends is
  * checked against GitHub's published REST description, and every answer it reads is a documented one.
  */
-import { startGitHubDouble, type GitHubDouble } from '../testing/github-double';
+import {
+  forbidden,
+  primaryRateLimit,
+  secondaryRateLimit,
+  startGitHubDouble,
+  type GitHubDouble,
+} from '../testing/github-double';
 import { ForgeApiError } from './forge';
 import { ForgeHttp } from './forge-http';
 import { defaultGitHubApiUrl, GitHubForge } from './github';
@@ -195,6 +201,75 @@ describe('GitHubForge, against documented requests and answers', () => {
       'undocumented request: PUT /repos/acme/shop/pulls/1/merge-it',
     ]);
     double.violations.length = 0;
+  });
+
+  it("reads the repository's clone URL, default branch and page", async () => {
+    double.defaultBranch = 'trunk';
+    expect(await forge.repository(repo)).toEqual({
+      cloneUrl: 'https://github.example/acme/shop.git',
+      defaultBranch: 'trunk',
+      webUrl: 'https://github.example/acme/shop',
+    });
+    expect(double.requests).toEqual(['GET /repos/acme/shop']);
+    await expect(forge.repository({ fullName: 'acme/elsewhere' })).rejects.toMatchObject({
+      status: 404,
+      retryable: false,
+    });
+  });
+
+  it('waits out a primary rate limit that resets soon, without using up its retries', async () => {
+    const p = double.addPull({ head: 'feature' });
+    double.refusals.push(primaryRateLimit(new Date()));
+    expect(await forge.getPullRequest(repo, p.number)).toMatchObject({ number: p.number });
+    expect(double.requests).toEqual([
+      `GET /repos/acme/shop/pulls/${p.number}`,
+      `GET /repos/acme/shop/pulls/${p.number}`,
+    ]);
+  });
+
+  it('waits out a secondary rate limit for its retry-after, on a 403 and on a 429', async () => {
+    double.refusals.push(secondaryRateLimit(0), { ...secondaryRateLimit(0), status: 429 });
+    expect((await forge.repository(repo)).defaultBranch).toBe('main');
+    expect(double.requests).toHaveLength(3);
+  });
+
+  it('fails a call whose limit resets later than it waits, retryable, saying when to try again', async () => {
+    const resetAt = new Date(Date.now() + 3600_000);
+    double.refusals.push(primaryRateLimit(resetAt));
+    const err = (await forge.repository(repo).catch((e: unknown) => e)) as ForgeApiError;
+    expect(err).toBeInstanceOf(ForgeApiError);
+    expect(err).toMatchObject({ status: 403, retryable: true });
+    expect(err.message).toMatch(/rate limited until \S+: API rate limit exceeded/);
+    // The reset is whole seconds; the farm tries again just after it, never before.
+    expect(err.retryAt!.getTime()).toBeGreaterThanOrEqual(Math.floor(resetAt.getTime() / 1000) * 1000);
+    expect(err.retryAt!.getTime()).toBeLessThanOrEqual(resetAt.getTime() + 2000);
+    expect(err.details.retryAt).toBe(err.retryAt!.toISOString());
+    expect(double.requests).toHaveLength(1);
+  });
+
+  it('gives a secondary limit without headers a minute: beyond a short budget the call fails retryable', async () => {
+    const impatient = new GitHubForge({
+      apiUrl: double.apiUrl,
+      token: double.token,
+      retries: 0,
+      maxRateLimitWaitMs: 10,
+    });
+    double.refusals.push(secondaryRateLimit());
+    const before = Date.now();
+    const err = (await impatient.repository(repo).catch((e: unknown) => e)) as ForgeApiError;
+    expect(err).toMatchObject({ status: 403, retryable: true });
+    expect(err.retryAt!.getTime() - before).toBeGreaterThanOrEqual(60_000);
+  });
+
+  it('does not retry a plain 403: the token may not do it', async () => {
+    double.refusals.push(forbidden());
+    await expect(forge.repository(repo)).rejects.toMatchObject({
+      status: 403,
+      retryable: false,
+      message: expect.stringContaining('Resource not accessible'),
+    });
+    expect(double.requests).toHaveLength(1);
+    expect((await forge.repository(repo)).defaultBranch).toBe('main');
   });
 
   it('names the repository of its own remotes only', () => {

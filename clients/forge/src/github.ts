@@ -28,6 +28,8 @@ export interface GitHubForgeOptions {
   fetch?: typeof fetch;
   /** Retries of 429/5xx (ForgeHttp's default when unset). */
   retries?: number;
+  /** The longest one call waits out rate limits (ForgeHttp's default, 60 s, when unset). */
+  maxRateLimitWaitMs?: number;
 }
 
 export const GITHUB_API_VERSION = '2022-11-28';
@@ -95,6 +97,7 @@ export class GitHubForge implements Forge {
       headers: { 'x-github-api-version': GITHUB_API_VERSION },
       fetch: opts.fetch,
       retries: opts.retries,
+      maxRateLimitWaitMs: opts.maxRateLimitWaitMs,
     });
   }
 

@@ -173,6 +173,22 @@ describe('GitLabForge, against documented requests and answers', () => {
     double.violations.length = 0;
   });
 
+  it("reads the project's clone URL, default branch and page; an empty project's branch is main", async () => {
+    double.defaultBranch = 'trunk';
+    expect(await forge.repository(repo)).toEqual({
+      cloneUrl: 'https://gitlab.example/acme/platform/shop.git',
+      defaultBranch: 'trunk',
+      webUrl: 'https://gitlab.example/acme/platform/shop',
+    });
+    expect(double.requests).toEqual(['GET /api/v4/projects/acme%2Fplatform%2Fshop']);
+    double.defaultBranch = null;
+    expect((await forge.repository(repo)).defaultBranch).toBe('main');
+    await expect(forge.repository({ fullName: 'acme/elsewhere' })).rejects.toMatchObject({
+      status: 404,
+      retryable: false,
+    });
+  });
+
   it('names the project of its own remotes, groups included', () => {
     const gl = new GitLabForge({ webUrl: 'https://gitlab.example/gitlab', token: 't' });
     expect(gl.repoFor('https://gitlab.example/gitlab/acme/platform/shop.git')).toEqual(repo);

@@ -63,6 +63,45 @@ export interface DoubleStatus {
   targetUrl?: string;
 }
 
+/** An answer GitHub gives before looking at the request: a rate limit, or a plain refusal. */
+export interface DoubleRefusal {
+  status: 403 | 429;
+  headers: Record<string, string>;
+  message: string;
+}
+const RATE_LIMIT_DOCS = 'https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api';
+
+/** GitHub's primary rate limit: no calls left until `resetAt` (x-ratelimit-reset, epoch seconds). */
+export function primaryRateLimit(resetAt: Date, status: 403 | 429 = 403): DoubleRefusal {
+  return {
+    status,
+    headers: {
+      'x-ratelimit-limit': '5000',
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-used': '5000',
+      'x-ratelimit-reset': String(Math.floor(resetAt.getTime() / 1000)),
+      'x-ratelimit-resource': 'core',
+    },
+    message: 'API rate limit exceeded for user ID 1.',
+  };
+}
+
+/** A secondary rate limit: with `retry-after` (seconds) when given, else only the message. */
+export function secondaryRateLimit(retryAfterS?: number): DoubleRefusal {
+  return {
+    status: 403,
+    headers: retryAfterS === undefined ? {} : { 'retry-after': String(retryAfterS) },
+    message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.',
+  };
+}
+
+/** A refusal that is no limit: the token may not do this. */
+export const forbidden = (): DoubleRefusal => ({
+  status: 403,
+  headers: {},
+  message: 'Resource not accessible by personal access token',
+});
+
 export interface GitHubDouble {
   /** The API root to give GitHubForge (`apiUrl`). */
   apiUrl: string;
@@ -70,6 +109,8 @@ export interface GitHubDouble {
   token: string;
   owner: string;
   repo: string;
+  /** The repository's default branch (`main` unless a test changes it). */
+  defaultBranch: string;
   /** Every request, as `METHOD /path?query`. */
   requests: string[];
   /** What was wrong with a request or an answer; empty in a passing test. */
@@ -80,6 +121,8 @@ export interface GitHubDouble {
   statuses: DoubleStatus[];
   reviews: DoubleReview[];
   reviewComments: DoubleReviewComment[];
+  /** Answers the next requests get, one each, before any routing (rate limits, refusals). */
+  refusals: DoubleRefusal[];
   /** The most items a page holds, whatever per_page asks (to exercise pagination). */
   maxPageSize: number;
   nextId(): number;
@@ -103,6 +146,7 @@ export async function startGitHubDouble(opts: { owner?: string; repo?: string } 
     token: 'ghp_double_token',
     owner,
     repo,
+    defaultBranch: 'main',
     requests: [],
     violations: [],
     pulls: [],
@@ -111,6 +155,7 @@ export async function startGitHubDouble(opts: { owner?: string; repo?: string } 
     statuses: [],
     reviews: [],
     reviewComments: [],
+    refusals: [],
     maxPageSize: 100,
     nextId: () => ++counter,
     addPull: (p) => {
@@ -226,6 +271,20 @@ export async function startGitHubDouble(opts: { owner?: string; repo?: string } 
     const pull = p.pull_number ? double.pulls.find((x) => x.number === Number(p.pull_number)) : undefined;
     if (p.pull_number && !pull) return notFound;
     switch (key) {
+      case 'GET /repos/{owner}/{repo}':
+        return {
+          status: 200,
+          body: {
+            name: repo,
+            full_name: `${owner}/${repo}`,
+            owner: { login: owner },
+            html_url: htmlBase,
+            clone_url: `${htmlBase}.git`,
+            ssh_url: `git@github.example:${owner}/${repo}.git`,
+            default_branch: double.defaultBranch,
+            private: true,
+          },
+        };
       case 'GET /repos/{owner}/{repo}/pulls': {
         const state = (query.state as string | undefined) ?? 'open';
         const list = double.pulls.filter(
@@ -375,6 +434,15 @@ export async function startGitHubDouble(opts: { owner?: string; repo?: string } 
       send(res, {
         status: 401,
         body: { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest' },
+      });
+      return;
+    }
+    const refusal = double.refusals.shift();
+    if (refusal) {
+      send(res, {
+        status: refusal.status,
+        headers: refusal.headers,
+        body: { message: refusal.message, documentation_url: RATE_LIMIT_DOCS },
       });
       return;
     }

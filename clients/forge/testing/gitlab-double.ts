@@ -65,6 +65,8 @@ export interface GitLabDouble {
   token: string;
   /** The project's full path (URL-encoded in routes). */
   project: string;
+  /** The project's default branch (`main` unless a test changes it; GitLab answers null for an empty one). */
+  defaultBranch: string | null;
   requests: string[];
   violations: string[];
   mergeRequests: GlDoubleMergeRequest[];
@@ -98,6 +100,7 @@ export async function startGitLabDouble(opts: { project?: string } = {}): Promis
     apiUrl: '',
     token: 'glpat-double-token',
     project,
+    defaultBranch: 'main',
     requests: [],
     violations: [],
     mergeRequests: [],
@@ -207,6 +210,20 @@ export async function startGitLabDouble(opts: { project?: string } = {}): Promis
     const issue = p.issue_iid ? double.issues.find((i) => i.iid === Number(p.issue_iid)) : undefined;
     if (p.issue_iid && !issue) return notFound;
     switch (key) {
+      case 'GET /projects/:id':
+        return {
+          status: 200,
+          body: {
+            ...(example('project') as Json),
+            name: project.split('/').at(-1),
+            path: project.split('/').at(-1),
+            path_with_namespace: project,
+            default_branch: double.defaultBranch,
+            http_url_to_repo: `${web}.git`,
+            ssh_url_to_repo: `git@gitlab.example:${project}.git`,
+            web_url: web,
+          },
+        };
       case 'GET /projects/:id/merge_requests': {
         const list = double.mergeRequests.filter(
           (m) =>

@@ -1,1 +1,2 @@
 export * from './gitea-fixture';
+export * from './github-double';

@@ -14,6 +14,7 @@ import * as prettier from 'prettier';
 
 /** The REST operations the adapter sends (method and documented path). */
 export const GITHUB_REST_OPERATIONS = [
+  'GET /repos/{owner}/{repo}',
   'GET /repos/{owner}/{repo}/pulls',
   'POST /repos/{owner}/{repo}/pulls',
   'GET /repos/{owner}/{repo}/pulls/{pull_number}',

@@ -11,11 +11,15 @@ import { getRequest } from '../request-store';
 import {
   commentText,
   effectKey,
+  effectFailure,
   effectsFor,
   followUpRequest,
+  giveUpDelivery,
   intentOf,
+  noLongerWanted,
   issueRequest,
   pullRequestText,
+  retryDelayMs,
   reviewFollowUps,
   type BridgeSettings,
   type ForgeEffect,
@@ -65,10 +69,13 @@ export interface ForgeBridgeDeps {
   tickMs?: number;
 }
 
-/** A delivery that failed this often (the forge kept answering 5xx) is given up, with the reason kept. */
-const MAX_ATTEMPTS = 12;
 const BATCH = 20;
-const backoffMs = (attempts: number) => Math.min(5 * 60_000, 1000 * 2 ** attempts);
+const POLL_OVERLAP_MS = 5 * 60_000;
+/** An issue event older than this is checked against the issue as it is now before it makes a request. */
+const STALE_EVENT_MS = 60_000;
+/** A rate-limited call (ForgeApiError.retryAt) waits for the limit's reset; others back off. */
+const backoffMs = (attempts: number, err: unknown) =>
+  retryDelayMs(attempts, err instanceof ForgeApiError ? err.retryAt : undefined);
 
 /** The source made a request already (a redelivery, or another event about the same comment). */
 class AlreadyLinked extends FarmError {
@@ -129,29 +136,45 @@ export class ForgeBridge {
     for (const { link, phase } of await linksToSync(this.deps.store, BATCH)) await this.sync(link, phase);
   }
 
-  /** Labelled issues of the polled repositories, as deliveries (one id per issue: found again, not taken). */
+  /**
+   * Labelled issues of the polled repositories, as deliveries (one id per issue: found again, not taken). A
+   * repository that fails (no access, gone, rate limited) is logged and left for the next poll; the others
+   * are polled all the same.
+   */
   async poll(): Promise<number> {
     let found = 0;
     for (const fullName of this.deps.settings.pollRepos) {
-      const repo = { fullName };
-      const since = this.lastPoll.get(fullName);
-      const started = new Date();
-      const issues = await this.deps.forge.listLabelledIssues(repo, this.deps.settings.label, since);
-      for (const issue of issues) {
-        const event = {
-          kind: 'issue_labelled' as const,
-          repo,
-          issue,
-          label: this.deps.settings.label,
-          sender: issue.author,
-        };
-        if (
-          await takeDelivery(this.deps.store, { deliveryId: `poll:${fullName}#${issue.number}`, repo: fullName, event })
-        )
-          found++;
+      try {
+        found += await this.pollRepo(fullName);
+      } catch (err) {
+        this.log.warn('polling a repository failed', { err, repo: fullName });
       }
-      this.lastPoll.set(fullName, started);
     }
+    return found;
+  }
+
+  private async pollRepo(fullName: string): Promise<number> {
+    const repo = { fullName };
+    const last = this.lastPoll.get(fullName);
+    // `updated_at` is the forge's clock: overlap the last poll so a skew never hides an issue (ids dedupe).
+    const since = last && new Date(last.getTime() - POLL_OVERLAP_MS);
+    const started = new Date();
+    const issues = await this.deps.forge.listLabelledIssues(repo, this.deps.settings.label, since);
+    let found = 0;
+    for (const issue of issues) {
+      const event = {
+        kind: 'issue_labelled' as const,
+        repo,
+        issue,
+        label: this.deps.settings.label,
+        sender: issue.author,
+      };
+      if (
+        await takeDelivery(this.deps.store, { deliveryId: `poll:${fullName}#${issue.number}`, repo: fullName, event })
+      )
+        found++;
+    }
+    this.lastPoll.set(fullName, started);
     return found;
   }
 
@@ -164,8 +187,8 @@ export class ForgeBridge {
       log.info('forge event handled', { outcome });
     } catch (err) {
       const passing = !(err instanceof FarmError) || err.retryable;
-      if (passing && item.attempts + 1 < MAX_ATTEMPTS) {
-        await postponeDelivery(this.deps.store, item.deliveryId, errorMessage(err), backoffMs(item.attempts));
+      if (!giveUpDelivery(passing, item.receivedAt)) {
+        await postponeDelivery(this.deps.store, item.deliveryId, errorMessage(err), backoffMs(item.attempts, err));
         log.warn('forge event postponed', { err, attempts: item.attempts + 1 });
       } else {
         await finishDelivery(this.deps.store, item.deliveryId, `failed: ${errorMessage(err)}`);
@@ -176,7 +199,7 @@ export class ForgeBridge {
   }
 
   /** What the event made the farm do, in words (kept as the delivery's outcome). */
-  private async act({ event }: InboxItem): Promise<string> {
+  private async act({ event, attempts, receivedAt }: InboxItem): Promise<string> {
     const { forge, settings } = this.deps;
     const intent = intentOf(event, settings);
     const repo = event.repo;
@@ -186,9 +209,16 @@ export class ForgeBridge {
       case 'from-issue': {
         const prior = await linkBySource(this.deps.store, intent.sourceKey);
         if (prior) return `already change request ${prior.changeRequestId}`;
+        let issue = intent.issue;
+        if (attempts > 0 || Date.now() - receivedAt.getTime() > STALE_EVENT_MS) {
+          // The event waited: the issue as it is now decides (and gives the latest title and body).
+          issue = await forge.getIssue(repo, issue.number);
+          const gone = noLongerWanted(event, issue, settings);
+          if (gone) return `ignored: ${gone}`;
+        }
         const where = await forge.repository(repo);
         const id = randomUUID();
-        const made = await this.submitLinked(issueRequest(intent.issue, where), id, {
+        const made = await this.submitLinked(issueRequest(issue, where), id, {
           sourceKey: intent.sourceKey,
           repo: repo.fullName,
           origin: 'issue',
@@ -308,7 +338,11 @@ export class ForgeBridge {
           await this.perform(effect, (await linkFor(this.deps.store, link.changeRequestId)) ?? link);
         } catch (err) {
           orchestratorMetrics.forgeCalls.inc({ ...outcome, outcome: 'failed' });
-          throw err;
+          if (effectFailure(err as ForgeApiError) === 'retry') throw err;
+          // Recorded as done: a deleted issue must not keep the pull request from opening.
+          log.error('forge update skipped: the forge refuses it for good', { err, effect: effect.kind });
+          await markEffect(this.deps.store, link.changeRequestId, key);
+          continue;
         }
         orchestratorMetrics.forgeCalls.inc({ ...outcome, outcome: 'done' });
         await markEffect(this.deps.store, link.changeRequestId, key);
@@ -316,7 +350,7 @@ export class ForgeBridge {
       await markSynced(this.deps.store, link.changeRequestId, phase);
     } catch (err) {
       const attempts = link.attempts + 1;
-      await postponeSync(this.deps.store, link.changeRequestId, errorMessage(err), backoffMs(link.attempts));
+      await postponeSync(this.deps.store, link.changeRequestId, errorMessage(err), backoffMs(link.attempts, err));
       log.warn('forge update postponed', { err, attempts });
     }
   }
@@ -392,14 +426,21 @@ export class ForgeBridge {
       case 'final-comment': {
         if (!link.issueNumber) return;
         const reason = (await getRequest(store, id))?.request.reason ?? '';
-        const headSha =
+        const pull =
           effect.outcome === 'done' && link.origin === 'follow-up' && link.pullNumber
-            ? (await forge.getPullRequest(repo, link.pullNumber)).headSha
+            ? await forge.getPullRequest(repo, link.pullNumber)
             : undefined;
         await forge.comment(
           repo,
           link.issueNumber,
-          commentText(effect, { link, requestUrl, pullUrl: link.pullUrl, reason, headSha }),
+          commentText(effect, {
+            link,
+            requestUrl,
+            pullUrl: link.pullUrl,
+            reason,
+            headSha: pull?.headSha,
+            pullState: pull?.state,
+          }),
           conversationOf(link),
         );
         return;
@@ -412,7 +453,10 @@ export class ForgeBridge {
     if (state === 'failure') return link.reply.headSha;
     if (!link.pullNumber) return undefined;
     try {
-      return (await this.deps.forge.getPullRequest({ fullName: link.repo }, link.pullNumber)).headSha;
+      const pull = await this.deps.forge.getPullRequest({ fullName: link.repo }, link.pullNumber);
+      // A follow-up whose pull request closed while it ran: the head is not its push; a status there would lie.
+      if (link.origin === 'follow-up' && pull.state !== 'open') return undefined;
+      return pull.headSha;
     } catch (err) {
       if (err instanceof ForgeApiError && err.status === 404) return undefined;
       throw err;

@@ -7,7 +7,12 @@ import {
   followUpRequest,
   intentOf,
   issueRequest,
+  noLongerWanted,
   pullRequestText,
+  DELIVERY_RETRY_WINDOW_MS,
+  effectFailure,
+  giveUpDelivery,
+  retryDelayMs,
   reviewFollowUps,
 } from './forge-decisions';
 
@@ -156,6 +161,17 @@ describe('what the forge is told', () => {
       { link: { ...link, origin: 'issue' }, pullUrl: 'http://forge/team/app/pulls/9' },
     );
     expect(done).toContain('pull request http://forge/team/app/pulls/9');
+    const pushed = {
+      link: { ...link, reply: { ...link.reply, headBranch: 'farm/cr-1' } },
+      headSha: 'abcdef0123456789',
+    };
+    expect(commentText({ kind: 'final-comment', outcome: 'done' }, { ...pushed, pullState: 'open' })).toContain(
+      'Pushed abcdef012345 for the comment of @rev on a.ts:3',
+    );
+    const late = commentText({ kind: 'final-comment', outcome: 'done' }, { ...pushed, pullState: 'merged' });
+    expect(late).toContain('This pull request was merged while the farm worked on the comment of @rev on a.ts:3');
+    expect(late).toContain('the change is on `farm/cr-1`, not in the pull request');
+    expect(late).not.toContain('abcdef');
   });
 
   test("the pull request's text: goal, tasks, checks, cost and tokens, the issue it closes, the request's link", () => {
@@ -209,5 +225,54 @@ describe('what the forge is told', () => {
       'http://farm/console/#/requests/cr-1',
     ])
       expect(text.body).toContain(part);
+  });
+});
+
+describe('when a failed forge step is tried again', () => {
+  test('backs off with the attempts up to five minutes, and never before a rate limit resets', () => {
+    const now = Date.parse('2026-11-24T12:00:00Z');
+    expect([0, 1, 4, 20].map((a) => retryDelayMs(a, undefined, now))).toEqual([1000, 2000, 16_000, 300_000]);
+    expect(retryDelayMs(0, new Date(now + 3600_000), now)).toBe(3600_000);
+    expect(retryDelayMs(3, new Date(now - 1000), now)).toBe(8000);
+  });
+});
+
+describe('what a failure means', () => {
+  const now = Date.parse('2026-11-24T12:00:00Z');
+
+  test('a delivery failing for a reason that may pass is tried for a day (an hour-long outage loses nothing)', () => {
+    expect(giveUpDelivery(true, new Date(now - 3600_000), now)).toBe(false);
+    expect(giveUpDelivery(true, new Date(now - DELIVERY_RETRY_WINDOW_MS), now)).toBe(true);
+    expect(giveUpDelivery(false, new Date(now), now)).toBe(true);
+  });
+
+  test('an effect the forge says is gone or refuses is skipped; a passing failure or a token problem is retried', () => {
+    expect([404, 410, 422].map((status) => effectFailure({ retryable: false, status }))).toEqual([
+      'skip',
+      'skip',
+      'skip',
+    ]);
+    expect([401, 403].map((status) => effectFailure({ retryable: false, status }))).toEqual(['retry', 'retry']);
+    expect(effectFailure({ retryable: true, status: 403 })).toBe('retry'); // rate limited
+    expect(effectFailure({ retryable: true, status: 502 })).toBe('retry');
+    expect(effectFailure({})).toBe('retry'); // not a forge error: the store, say
+  });
+});
+
+describe('an issue event that waited', () => {
+  test('no longer asks for a request when the issue was closed or the label taken off meanwhile', () => {
+    const e: ForgeEvent = { kind: 'issue_labelled', repo, issue, label: 'agent-farm', sender: 'ann' };
+    expect(noLongerWanted(e, issue, settings)).toBeUndefined();
+    expect(noLongerWanted(e, { ...issue, state: 'closed' }, settings)).toBe('the issue was closed meanwhile');
+    expect(noLongerWanted(e, { ...issue, labels: ['bug'] }, settings)).toBe('the label agent-farm was taken off');
+    // A mention asks without the label.
+    const mention: ForgeEvent = {
+      kind: 'issue_comment',
+      repo,
+      issue,
+      comment: { id: 1, body: '@agent-farm please', author: 'bob' },
+      sender: 'bob',
+    };
+    expect(noLongerWanted(mention, { ...issue, labels: [] }, settings)).toBeUndefined();
   });
 });

@@ -60,6 +60,16 @@ export function intentOf(event: ForgeEvent, s: BridgeSettings): EventIntent {
   }
 }
 
+/**
+ * Why an issue event that waited (the forge was away, the inbox was behind) no longer asks for a request, read
+ * against the issue as it is now: closed meanwhile, or the farm's label taken off again. Undefined: still wanted.
+ */
+export function noLongerWanted(event: ForgeEvent, now: Issue, s: BridgeSettings): string | undefined {
+  if (now.state !== 'open') return 'the issue was closed meanwhile';
+  if (event.kind === 'issue_labelled' && !now.labels.includes(s.label)) return `the label ${s.label} was taken off`;
+  return undefined;
+}
+
 export const issueKey = (repo: string, n: number) => `issue:${repo}#${n}`;
 export const reviewCommentKey = (repo: string, id: number) => `review-comment:${repo}:${id}`;
 export const reviewKey = (repo: string, id: number) => `review:${repo}:${id}`;
@@ -215,6 +225,8 @@ export function commentText(
     pullUrl?: string;
     reason?: string;
     headSha?: string;
+    /** A follow-up's pull request now: closed or merged while the follow-up ran, its head is not the push. */
+    pullState?: 'open' | 'closed' | 'merged';
   },
 ): string {
   const id = `\`${c.link.changeRequestId}\`${c.requestUrl ? ` (${c.requestUrl})` : ''}`;
@@ -225,6 +237,9 @@ export function commentText(
       c.link.origin === 'follow-up'
         ? `Working on ${about}: change request ${id}.`
         : `Working on this issue: change request ${id}.`;
+  } else if (e.outcome === 'done' && c.link.origin === 'follow-up' && c.pullState && c.pullState !== 'open') {
+    const branch = c.link.reply.headBranch ? `\`${c.link.reply.headBranch}\`` : 'its branch';
+    text = `This pull request was ${c.pullState} while the farm worked on ${about}: the change is on ${branch}, not in the pull request (change request ${id}).`;
   } else if (e.outcome === 'done') {
     text =
       c.link.origin === 'follow-up'
@@ -243,4 +258,32 @@ export function commentText(
 function replyTarget(reply: FollowUpReply): string {
   const where = reply.path ? ` on ${reply.path}${reply.line ? `:${reply.line}` : ''}` : '';
   return `the comment${reply.author ? ` of @${reply.author}` : ''}${where}`;
+}
+
+/**
+ * How long a delivery that keeps failing for a reason that may pass (the forge down, rate limited) is tried
+ * again: a day, so an outage of hours delays an issue's request, never loses it.
+ */
+export const DELIVERY_RETRY_WINDOW_MS = 24 * 3600_000;
+
+/** Whether a failed delivery is given up: its failure is final, or it has been failing for a day. */
+export function giveUpDelivery(retryable: boolean, receivedAt: Date, now = Date.now()): boolean {
+  return !retryable || now - receivedAt.getTime() >= DELIVERY_RETRY_WINDOW_MS;
+}
+
+/**
+ * What a failed effect (a comment, a status, a pull request) means for the ones after it. The forge saying the
+ * thing is gone or refusing its content (404, 410, 422: a deleted issue, a pull request with no commits) will
+ * not pass by retrying: that effect is skipped so the rest still happen. Anything else is tried again later,
+ * 401/403 included: a token an operator fixes lets every postponed effect through.
+ */
+export function effectFailure(err: { retryable?: boolean; status?: number }): 'retry' | 'skip' {
+  if (err.retryable !== false) return 'retry';
+  return err.status === 404 || err.status === 410 || err.status === 422 ? 'skip' : 'retry';
+}
+
+/** A failed forge step's next try: backing off with the attempts (at most 5 min), never before a limit resets. */
+export function retryDelayMs(attempts: number, retryAt?: Date, now = Date.now()): number {
+  const backoff = Math.min(5 * 60_000, 1000 * 2 ** attempts);
+  return Math.max(backoff, retryAt ? retryAt.getTime() - now : 0);
 }

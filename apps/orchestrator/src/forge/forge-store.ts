@@ -128,12 +128,18 @@ export interface InboxItem {
   deliveryId: string;
   event: ForgeEvent;
   attempts: number;
+  receivedAt: Date;
 }
 
 /** Deliveries due for processing, oldest first. */
 export async function dueDeliveries(db: SqlExecutor, limit: number): Promise<InboxItem[]> {
-  const rows = await db.query<{ delivery_id: string; event: ForgeEvent | string; attempts: number }>(
-    `SELECT delivery_id, event, attempts FROM forge_inbox
+  const rows = await db.query<{
+    delivery_id: string;
+    event: ForgeEvent | string;
+    attempts: number;
+    received_at: Date | string;
+  }>(
+    `SELECT delivery_id, event, attempts, received_at FROM forge_inbox
      WHERE processed_at IS NULL AND next_attempt_at <= now() ORDER BY received_at LIMIT $1`,
     [limit],
   );
@@ -141,6 +147,7 @@ export async function dueDeliveries(db: SqlExecutor, limit: number): Promise<Inb
     deliveryId: r.delivery_id,
     event: typeof r.event === 'string' ? (JSON.parse(r.event) as ForgeEvent) : r.event,
     attempts: Number(r.attempts),
+    receivedAt: new Date(r.received_at),
   }));
 }
 

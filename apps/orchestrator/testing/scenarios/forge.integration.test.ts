@@ -69,6 +69,9 @@ describe('the farm on a real Gitea: issues in, pull requests out, review comment
   let bus: InProcessBus;
   let farm: FarmHarness;
   let forge: ForgeSetup;
+  let polled: ForgeSetup | undefined;
+  let botToken: string;
+  let seedDir: string;
   let api: { port: number; close(): Promise<void> };
   let apiUrl: string;
   let adminToken: string;
@@ -83,6 +86,7 @@ describe('the farm on a real Gitea: issues in, pull requests out, review comment
     gitea = await startGitea({ log: testLog });
     owner = { apiUrl: gitea.apiUrl, token: gitea.token };
     const bot = await gitea.createUser('farm-bot');
+    botToken = bot.token;
     const rev = await gitea.createUser('reviewer');
     reviewer = { apiUrl: gitea.apiUrl, token: rev.token };
 
@@ -98,6 +102,7 @@ describe('the farm on a real Gitea: issues in, pull requests out, review comment
     await exec('git', ['add', '-A'], { cwd: work });
     await exec('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'initial'], { cwd: work });
     await pushDir(owner, work, repo, ['main']);
+    seedDir = work;
     await createLabel(owner, repo, 'agent-farm');
     await addCollaborator(owner, repo, 'farm-bot');
     await addCollaborator(owner, repo, 'reviewer');
@@ -115,6 +120,7 @@ describe('the farm on a real Gitea: issues in, pull requests out, review comment
       store,
       {
         chat: [
+          { match: 'POLLED-ISSUE', repeat: true, answer: { diff: SAMPLE_DIFF, reasoning: 'add multiply' } },
           { match: 'FOLLOWUP-A', answer: { diff: FOLLOW_UP_A, reasoning: 'comment' } },
           { match: 'FOLLOWUP-B', answer: { diff: FOLLOW_UP_B, reasoning: 'coerce' } },
           { match: 'FOLLOWUP-C', answer: { diff: FOLLOW_UP_C, reasoning: 'test zero' } },
@@ -173,6 +179,7 @@ describe('the farm on a real Gitea: issues in, pull requests out, review comment
       }
     }
     await forge?.bridge.stop();
+    await polled?.bridge.stop();
     await api?.close();
     await farm?.close();
     await bus?.close();
@@ -364,6 +371,80 @@ describe('the farm on a real Gitea: issues in, pull requests out, review comment
     expect(((await replay.json()) as { error: { message: string } }).error.message).toMatch(/received before/);
     const taken = await store.query(`SELECT delivery_id FROM forge_inbox WHERE delivery_id LIKE 'gitea:d-%'`);
     expect(taken.rows.map((r) => r.delivery_id)).toEqual(['gitea:d-replayed']);
+  });
+
+  test('a repository the forge cannot send webhooks for is polled: a labelled issue becomes exactly one request, with one pull request per task branch (FARM_FORGE_PULL_REQUESTS=task)', async () => {
+    // The webhook-fed bridge steps aside: the polling one (no webhook secret, as a farm the forge cannot reach
+    // runs) handles its own deliveries and its requests' phases.
+    await forge.bridge.stop();
+    const quiet = await createRepo(owner, 'calculator-polled');
+    await pushDir(owner, seedDir, quiet, ['main']);
+    await createLabel(owner, quiet, 'agent-farm');
+    await addCollaborator(owner, quiet, 'farm-bot');
+    const issue = await createIssue(owner, quiet, {
+      title: 'Add multiply (POLLED-ISSUE)',
+      body: 'Export multiply(a, b) from src/calculator.js, returning the product, with a test.',
+      labels: ['agent-farm'],
+    });
+
+    polled = startForge(
+      {
+        FARM_FORGE_KIND: 'gitea',
+        FARM_FORGE_URL: gitea.url,
+        FARM_FORGE_TOKEN: botToken,
+        FARM_FORGE_LABEL: 'agent-farm',
+        FARM_FORGE_MENTION: MENTION,
+        FARM_FORGE_PULL_REQUESTS: 'task',
+        FARM_FORGE_STATUS_CONTEXT: 'agent-farm',
+        FARM_FORGE_POLL_REPOS: ` ${quiet.fullName} `,
+        FARM_FORGE_POLL_INTERVAL_S: 1,
+        FARM_FORGE_WEBHOOK_RATE_PER_MIN: 60,
+      },
+      { store, orchestrator: farm.farm.orchestrator, log: testLog, tickMs: 200 },
+    )!;
+    expect(polled.webhooks).toBeUndefined();
+
+    const source = `issue:${quiet.fullName}#${issue}`;
+    let link: { change_request_id: string; pull_number: number | null; pull_url: string } | undefined;
+    await until(async () => {
+      link = (await links()).rows.find((l) => l.source_key === source);
+      return !!link?.pull_number;
+    }, 300_000);
+    const id = link!.change_request_id;
+    expect(await phaseOf(id)).toBe('DONE');
+
+    // Polled again and again (every second, and once more here), the issue made one delivery and one request.
+    expect(await polled.bridge.poll()).toBe(0);
+    const inbox = await store.query<{ delivery_id: string }>(
+      `SELECT delivery_id FROM forge_inbox WHERE delivery_id LIKE 'poll:%'`,
+    );
+    expect(inbox.rows.map((r) => r.delivery_id)).toEqual([`poll:${quiet.fullName}#${issue}`]);
+    expect((await links()).rows.filter((l) => l.source_key === source)).toHaveLength(1);
+
+    // The pull request comes from the task's own branch, not from farm/<id>.
+    const tasks = await store.query<{ id: string }>('SELECT id FROM tasks WHERE change_request_id = $1', [id]);
+    expect(tasks.rows).toHaveLength(1);
+    const pr = await giteaApi<{ head: { ref: string; sha: string }; base: { ref: string }; html_url: string }>(
+      owner,
+      'GET',
+      `/repos/${quiet.fullName}/pulls/${link!.pull_number}`,
+    );
+    expect([pr.head.ref, pr.base.ref]).toEqual([`agt/${tasks.rows[0]!.id}`, 'main']);
+    const open = await giteaApi<{ head: { ref: string } }[]>(owner, 'GET', `/repos/${quiet.fullName}/pulls?state=all`);
+    expect(open.map((p) => p.head.ref)).toEqual([pr.head.ref]);
+
+    const said = async () =>
+      (
+        await giteaApi<{ body: string; user: { login: string } }[]>(
+          owner,
+          'GET',
+          `/repos/${quiet.fullName}/issues/${issue}/comments`,
+        )
+      )
+        .filter((c) => c.user.login === 'farm-bot')
+        .map((c) => c.body);
+    await until(async () => (await said()).some((b) => b.startsWith(`Done: pull request ${pr.html_url}`)));
+    expect((await said())[0]).toContain(`Working on this issue: change request \`${id}\``);
   });
 });
 
