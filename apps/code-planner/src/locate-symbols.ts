@@ -1,27 +1,29 @@
-import { readFile, mkdtemp, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import fs from 'node:fs';
 import git from 'isomorphic-git';
-import { cloneAtCommit } from '@farm/git';
 import { extractSymbols, languageOf } from '@farm/rag';
 import type { farm } from '@farm/proto';
+import { CloneCache, type CloneCacheOptions } from './clone-cache';
 
 /** Finds the files defining each symbol in the repo at a commit (from the repo index). */
 export type SymbolLocator = (repo: farm.v1.IRepoRef, symbols: string[]) => Promise<Map<string, string[]>>;
 
 /**
  * Finds the files that define each symbol (TypeScript/JavaScript and Python declarations) in a shallow
- * clone of the repo at the plan's base commit.
+ * clone of the repo at the plan's base commit, kept under `workRoot/clones` for the next request on that commit.
  */
-export function cloneAndLocateSymbols(workRoot = path.join(os.tmpdir(), 'farm-code-planner')): SymbolLocator {
+export function cloneAndLocateSymbols(
+  workRoot = path.join(os.tmpdir(), 'farm-code-planner'),
+  cache: Omit<CloneCacheOptions, 'root'> = {},
+): SymbolLocator {
+  const clones = new CloneCache({ ...cache, root: path.join(workRoot, 'clones') });
   return async (repo, symbols) => {
-    await fs.promises.mkdir(workRoot, { recursive: true });
-    const dir = await mkdtemp(path.join(workRoot, 'locate-'));
     const wanted = new Set(symbols);
-    const found = new Map<string, string[]>();
-    try {
-      await cloneAtCommit({ url: repo.url ?? '', ref: repo.baseRef || 'main', commit: repo.baseCommit ?? '', dir });
+    const key = { url: repo.url ?? '', ref: repo.baseRef || 'main', commit: repo.baseCommit ?? '' };
+    return clones.use(key, async (dir) => {
+      const found = new Map<string, string[]>();
       for (const file of await git.listFiles({ fs, dir })) {
         if (languageOf(file) === 'other') continue;
         const text = await readFile(path.join(dir, file), 'utf8').catch(() => '');
@@ -31,8 +33,6 @@ export function cloneAndLocateSymbols(workRoot = path.join(os.tmpdir(), 'farm-co
         }
       }
       return found;
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    });
   };
 }
