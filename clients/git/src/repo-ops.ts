@@ -281,6 +281,11 @@ export async function commitAll(opts: {
   return git.commit({ fs, dir, message: opts.message, author, committer: author });
 }
 
+/** The git tree a commit records (what a check run on that commit's checkout saw). */
+export async function treeOfCommit(dir: string, oid: string): Promise<string> {
+  return (await git.readCommit({ fs, dir, oid })).commit.tree;
+}
+
 /** Pushes local `branch` to `refs/heads/<branch>` without force; returns the pushed commit sha. */
 export async function pushBranch(opts: { dir: string; url: string; branch: string }): Promise<string> {
   const { dir, url, branch } = opts;
