@@ -130,6 +130,11 @@ export class EmbeddedIndex implements SnippetIndex {
     await this.save();
   }
 
+  /** The commits indexed here, in the order they were marked. */
+  indexedCommits(): { repo: string; commit: string }[] {
+    return [...this.commits.values()].map(({ repo, commit }) => ({ repo, commit }));
+  }
+
   async hasCommit(repo: string, commit: string): Promise<boolean> {
     return this.commits.has(commitKey(repo, commit));
   }
