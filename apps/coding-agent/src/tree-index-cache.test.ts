@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -34,6 +34,14 @@ test('the second task on the same tree (even of another commit) finds its index 
   const built = await open(first);
   expect(built.built).toBe(true);
   await built.index.close();
+
+  // saved with its term vectors: loading it tokenizes nothing again
+  const [file] = await readdir(cacheDir);
+  const saved = JSON.parse(await readFile(path.join(cacheDir, file!), 'utf8')) as {
+    chunks: { sparse?: { indices: number[] } }[];
+  };
+  expect(saved.chunks.length).toBeGreaterThan(0);
+  expect(saved.chunks.every((c) => (c.sparse?.indices.length ?? 0) > 0)).toBe(true);
 
   const again = await open(first);
   expect(again.built).toBe(false);
