@@ -474,6 +474,12 @@ export namespace farm {
 
             /** BuildRequest integrationBranch */
             integrationBranch?: (string|null);
+
+            /** BuildRequest verifications */
+            verifications?: (farm.v1.IVerification[]|null);
+
+            /** BuildRequest taskIds */
+            taskIds?: (string[]|null);
         }
 
         /** Represents a BuildRequest. */
@@ -502,6 +508,12 @@ export namespace farm {
 
             /** BuildRequest integrationBranch. */
             public integrationBranch: string;
+
+            /** BuildRequest verifications. */
+            public verifications: farm.v1.IVerification[];
+
+            /** BuildRequest taskIds. */
+            public taskIds: string[];
 
             /**
              * Creates a new BuildRequest instance using the specified properties.
@@ -823,254 +835,6 @@ export namespace farm {
 
             /**
              * Gets the default type url for ControlCommand
-             * @param [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
-             * @returns The default type url
-             */
-            public static getTypeUrl(typeUrlPrefix?: string): string;
-        }
-
-        /** Properties of a PlanItem. */
-        interface IPlanItem {
-
-            /** PlanItem itemId */
-            itemId?: (string|null);
-
-            /** PlanItem goal */
-            goal?: (string|null);
-
-            /** PlanItem kind */
-            kind?: (farm.v1.TaskKind|null);
-
-            /** PlanItem pathHints */
-            pathHints?: (string[]|null);
-
-            /** PlanItem symbolHints */
-            symbolHints?: (string[]|null);
-
-            /** PlanItem dependsOn */
-            dependsOn?: (string[]|null);
-        }
-
-        /** Represents a PlanItem. */
-        class PlanItem implements IPlanItem {
-
-            /**
-             * Constructs a new PlanItem.
-             * @param [p] Properties to set
-             */
-            constructor(p?: farm.v1.IPlanItem);
-
-            /** PlanItem itemId. */
-            public itemId: string;
-
-            /** PlanItem goal. */
-            public goal: string;
-
-            /** PlanItem kind. */
-            public kind: farm.v1.TaskKind;
-
-            /** PlanItem pathHints. */
-            public pathHints: string[];
-
-            /** PlanItem symbolHints. */
-            public symbolHints: string[];
-
-            /** PlanItem dependsOn. */
-            public dependsOn: string[];
-
-            /**
-             * Creates a new PlanItem instance using the specified properties.
-             * @param [properties] Properties to set
-             * @returns PlanItem instance
-             */
-            public static create(properties?: farm.v1.IPlanItem): farm.v1.PlanItem;
-
-            /**
-             * Encodes the specified PlanItem message. Does not implicitly {@link farm.v1.PlanItem.verify|verify} messages.
-             * @param m PlanItem message or plain object to encode
-             * @param [w] Writer to encode to
-             * @returns Writer
-             */
-            public static encode(m: farm.v1.IPlanItem, w?: $protobuf.Writer): $protobuf.Writer;
-
-            /**
-             * Encodes the specified PlanItem message, length delimited. Does not implicitly {@link farm.v1.PlanItem.verify|verify} messages.
-             * @param message PlanItem message or plain object to encode
-             * @param [writer] Writer to encode to
-             * @returns Writer
-             */
-            public static encodeDelimited(message: farm.v1.IPlanItem, writer?: $protobuf.Writer): $protobuf.Writer;
-
-            /**
-             * Decodes a PlanItem message from the specified reader or buffer.
-             * @param r Reader or buffer to decode from
-             * @param [l] Message length if known beforehand
-             * @returns PlanItem
-             * @throws {Error} If the payload is not a reader or valid buffer
-             * @throws {$protobuf.util.ProtocolError} If required fields are missing
-             */
-            public static decode(r: ($protobuf.Reader|Uint8Array), l?: number): farm.v1.PlanItem;
-
-            /**
-             * Decodes a PlanItem message from the specified reader or buffer, length delimited.
-             * @param reader Reader or buffer to decode from
-             * @returns PlanItem
-             * @throws {Error} If the payload is not a reader or valid buffer
-             * @throws {$protobuf.util.ProtocolError} If required fields are missing
-             */
-            public static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): farm.v1.PlanItem;
-
-            /**
-             * Verifies a PlanItem message.
-             * @param m Plain object to verify
-             * @returns `null` if valid, otherwise the reason why it is not
-             */
-            public static verify(m: { [k: string]: any }): (string|null);
-
-            /**
-             * Creates a PlanItem message from a plain object. Also converts values to their respective internal types.
-             * @param d Plain object
-             * @returns PlanItem
-             */
-            public static fromObject(d: { [k: string]: any }): farm.v1.PlanItem;
-
-            /**
-             * Creates a plain object from a PlanItem message. Also converts values to other types if specified.
-             * @param m PlanItem
-             * @param [o] Conversion options
-             * @returns Plain object
-             */
-            public static toObject(m: farm.v1.PlanItem, o?: $protobuf.IConversionOptions): { [k: string]: any };
-
-            /**
-             * Converts this PlanItem to JSON.
-             * @returns JSON object
-             */
-            public toJSON(): { [k: string]: any };
-
-            /**
-             * Gets the default type url for PlanItem
-             * @param [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
-             * @returns The default type url
-             */
-            public static getTypeUrl(typeUrlPrefix?: string): string;
-        }
-
-        /** Properties of a Plan. */
-        interface IPlan {
-
-            /** Plan changeRequestId */
-            changeRequestId?: (string|null);
-
-            /** Plan repo */
-            repo?: (farm.v1.IRepoRef|null);
-
-            /** Plan items */
-            items?: (farm.v1.IPlanItem[]|null);
-
-            /** Plan notes */
-            notes?: (string[]|null);
-
-            /** Plan checkCommand */
-            checkCommand?: (string|null);
-        }
-
-        /** Represents a Plan. */
-        class Plan implements IPlan {
-
-            /**
-             * Constructs a new Plan.
-             * @param [p] Properties to set
-             */
-            constructor(p?: farm.v1.IPlan);
-
-            /** Plan changeRequestId. */
-            public changeRequestId: string;
-
-            /** Plan repo. */
-            public repo?: (farm.v1.IRepoRef|null);
-
-            /** Plan items. */
-            public items: farm.v1.IPlanItem[];
-
-            /** Plan notes. */
-            public notes: string[];
-
-            /** Plan checkCommand. */
-            public checkCommand: string;
-
-            /**
-             * Creates a new Plan instance using the specified properties.
-             * @param [properties] Properties to set
-             * @returns Plan instance
-             */
-            public static create(properties?: farm.v1.IPlan): farm.v1.Plan;
-
-            /**
-             * Encodes the specified Plan message. Does not implicitly {@link farm.v1.Plan.verify|verify} messages.
-             * @param m Plan message or plain object to encode
-             * @param [w] Writer to encode to
-             * @returns Writer
-             */
-            public static encode(m: farm.v1.IPlan, w?: $protobuf.Writer): $protobuf.Writer;
-
-            /**
-             * Encodes the specified Plan message, length delimited. Does not implicitly {@link farm.v1.Plan.verify|verify} messages.
-             * @param message Plan message or plain object to encode
-             * @param [writer] Writer to encode to
-             * @returns Writer
-             */
-            public static encodeDelimited(message: farm.v1.IPlan, writer?: $protobuf.Writer): $protobuf.Writer;
-
-            /**
-             * Decodes a Plan message from the specified reader or buffer.
-             * @param r Reader or buffer to decode from
-             * @param [l] Message length if known beforehand
-             * @returns Plan
-             * @throws {Error} If the payload is not a reader or valid buffer
-             * @throws {$protobuf.util.ProtocolError} If required fields are missing
-             */
-            public static decode(r: ($protobuf.Reader|Uint8Array), l?: number): farm.v1.Plan;
-
-            /**
-             * Decodes a Plan message from the specified reader or buffer, length delimited.
-             * @param reader Reader or buffer to decode from
-             * @returns Plan
-             * @throws {Error} If the payload is not a reader or valid buffer
-             * @throws {$protobuf.util.ProtocolError} If required fields are missing
-             */
-            public static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): farm.v1.Plan;
-
-            /**
-             * Verifies a Plan message.
-             * @param m Plain object to verify
-             * @returns `null` if valid, otherwise the reason why it is not
-             */
-            public static verify(m: { [k: string]: any }): (string|null);
-
-            /**
-             * Creates a Plan message from a plain object. Also converts values to their respective internal types.
-             * @param d Plain object
-             * @returns Plan
-             */
-            public static fromObject(d: { [k: string]: any }): farm.v1.Plan;
-
-            /**
-             * Creates a plain object from a Plan message. Also converts values to other types if specified.
-             * @param m Plan
-             * @param [o] Conversion options
-             * @returns Plain object
-             */
-            public static toObject(m: farm.v1.Plan, o?: $protobuf.IConversionOptions): { [k: string]: any };
-
-            /**
-             * Converts this Plan to JSON.
-             * @returns JSON object
-             */
-            public toJSON(): { [k: string]: any };
-
-            /**
-             * Gets the default type url for Plan
              * @param [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
              * @returns The default type url
              */
@@ -2394,6 +2158,9 @@ export namespace farm {
 
             /** Verification acceptedByReviewer */
             acceptedByReviewer?: (boolean|null);
+
+            /** Verification treeSha */
+            treeSha?: (string|null);
         }
 
         /** Represents a Verification. */
@@ -2419,6 +2186,9 @@ export namespace farm {
 
             /** Verification acceptedByReviewer. */
             public acceptedByReviewer: boolean;
+
+            /** Verification treeSha. */
+            public treeSha: string;
 
             /**
              * Creates a new Verification instance using the specified properties.
@@ -2812,6 +2582,254 @@ export namespace farm {
 
             /**
              * Gets the default type url for TaskReport
+             * @param [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns The default type url
+             */
+            public static getTypeUrl(typeUrlPrefix?: string): string;
+        }
+
+        /** Properties of a PlanItem. */
+        interface IPlanItem {
+
+            /** PlanItem itemId */
+            itemId?: (string|null);
+
+            /** PlanItem goal */
+            goal?: (string|null);
+
+            /** PlanItem kind */
+            kind?: (farm.v1.TaskKind|null);
+
+            /** PlanItem pathHints */
+            pathHints?: (string[]|null);
+
+            /** PlanItem symbolHints */
+            symbolHints?: (string[]|null);
+
+            /** PlanItem dependsOn */
+            dependsOn?: (string[]|null);
+        }
+
+        /** Represents a PlanItem. */
+        class PlanItem implements IPlanItem {
+
+            /**
+             * Constructs a new PlanItem.
+             * @param [p] Properties to set
+             */
+            constructor(p?: farm.v1.IPlanItem);
+
+            /** PlanItem itemId. */
+            public itemId: string;
+
+            /** PlanItem goal. */
+            public goal: string;
+
+            /** PlanItem kind. */
+            public kind: farm.v1.TaskKind;
+
+            /** PlanItem pathHints. */
+            public pathHints: string[];
+
+            /** PlanItem symbolHints. */
+            public symbolHints: string[];
+
+            /** PlanItem dependsOn. */
+            public dependsOn: string[];
+
+            /**
+             * Creates a new PlanItem instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns PlanItem instance
+             */
+            public static create(properties?: farm.v1.IPlanItem): farm.v1.PlanItem;
+
+            /**
+             * Encodes the specified PlanItem message. Does not implicitly {@link farm.v1.PlanItem.verify|verify} messages.
+             * @param m PlanItem message or plain object to encode
+             * @param [w] Writer to encode to
+             * @returns Writer
+             */
+            public static encode(m: farm.v1.IPlanItem, w?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified PlanItem message, length delimited. Does not implicitly {@link farm.v1.PlanItem.verify|verify} messages.
+             * @param message PlanItem message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            public static encodeDelimited(message: farm.v1.IPlanItem, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a PlanItem message from the specified reader or buffer.
+             * @param r Reader or buffer to decode from
+             * @param [l] Message length if known beforehand
+             * @returns PlanItem
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decode(r: ($protobuf.Reader|Uint8Array), l?: number): farm.v1.PlanItem;
+
+            /**
+             * Decodes a PlanItem message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns PlanItem
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): farm.v1.PlanItem;
+
+            /**
+             * Verifies a PlanItem message.
+             * @param m Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            public static verify(m: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a PlanItem message from a plain object. Also converts values to their respective internal types.
+             * @param d Plain object
+             * @returns PlanItem
+             */
+            public static fromObject(d: { [k: string]: any }): farm.v1.PlanItem;
+
+            /**
+             * Creates a plain object from a PlanItem message. Also converts values to other types if specified.
+             * @param m PlanItem
+             * @param [o] Conversion options
+             * @returns Plain object
+             */
+            public static toObject(m: farm.v1.PlanItem, o?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this PlanItem to JSON.
+             * @returns JSON object
+             */
+            public toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the default type url for PlanItem
+             * @param [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns The default type url
+             */
+            public static getTypeUrl(typeUrlPrefix?: string): string;
+        }
+
+        /** Properties of a Plan. */
+        interface IPlan {
+
+            /** Plan changeRequestId */
+            changeRequestId?: (string|null);
+
+            /** Plan repo */
+            repo?: (farm.v1.IRepoRef|null);
+
+            /** Plan items */
+            items?: (farm.v1.IPlanItem[]|null);
+
+            /** Plan notes */
+            notes?: (string[]|null);
+
+            /** Plan checkCommand */
+            checkCommand?: (string|null);
+        }
+
+        /** Represents a Plan. */
+        class Plan implements IPlan {
+
+            /**
+             * Constructs a new Plan.
+             * @param [p] Properties to set
+             */
+            constructor(p?: farm.v1.IPlan);
+
+            /** Plan changeRequestId. */
+            public changeRequestId: string;
+
+            /** Plan repo. */
+            public repo?: (farm.v1.IRepoRef|null);
+
+            /** Plan items. */
+            public items: farm.v1.IPlanItem[];
+
+            /** Plan notes. */
+            public notes: string[];
+
+            /** Plan checkCommand. */
+            public checkCommand: string;
+
+            /**
+             * Creates a new Plan instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns Plan instance
+             */
+            public static create(properties?: farm.v1.IPlan): farm.v1.Plan;
+
+            /**
+             * Encodes the specified Plan message. Does not implicitly {@link farm.v1.Plan.verify|verify} messages.
+             * @param m Plan message or plain object to encode
+             * @param [w] Writer to encode to
+             * @returns Writer
+             */
+            public static encode(m: farm.v1.IPlan, w?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified Plan message, length delimited. Does not implicitly {@link farm.v1.Plan.verify|verify} messages.
+             * @param message Plan message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            public static encodeDelimited(message: farm.v1.IPlan, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a Plan message from the specified reader or buffer.
+             * @param r Reader or buffer to decode from
+             * @param [l] Message length if known beforehand
+             * @returns Plan
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decode(r: ($protobuf.Reader|Uint8Array), l?: number): farm.v1.Plan;
+
+            /**
+             * Decodes a Plan message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns Plan
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): farm.v1.Plan;
+
+            /**
+             * Verifies a Plan message.
+             * @param m Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            public static verify(m: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a Plan message from a plain object. Also converts values to their respective internal types.
+             * @param d Plain object
+             * @returns Plan
+             */
+            public static fromObject(d: { [k: string]: any }): farm.v1.Plan;
+
+            /**
+             * Creates a plain object from a Plan message. Also converts values to other types if specified.
+             * @param m Plan
+             * @param [o] Conversion options
+             * @returns Plain object
+             */
+            public static toObject(m: farm.v1.Plan, o?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this Plan to JSON.
+             * @returns JSON object
+             */
+            public toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the default type url for Plan
              * @param [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
              * @returns The default type url
              */

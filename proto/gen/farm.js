@@ -1573,6 +1573,8 @@ $root.farm = (function() {
              * @property {string|null} [checkCommand] BuildRequest checkCommand
              * @property {Array.<string>|null} [commits] BuildRequest commits
              * @property {string|null} [integrationBranch] BuildRequest integrationBranch
+             * @property {Array.<farm.v1.IVerification>|null} [verifications] BuildRequest verifications
+             * @property {Array.<string>|null} [taskIds] BuildRequest taskIds
              */
 
             /**
@@ -1586,6 +1588,8 @@ $root.farm = (function() {
             function BuildRequest(p) {
                 this.branches = [];
                 this.commits = [];
+                this.verifications = [];
+                this.taskIds = [];
                 if (p)
                     for (var ks = Object.keys(p), i = 0; i < ks.length; ++i)
                         if (p[ks[i]] != null && ks[i] !== "__proto__")
@@ -1641,6 +1645,22 @@ $root.farm = (function() {
             BuildRequest.prototype.integrationBranch = "";
 
             /**
+             * BuildRequest verifications.
+             * @member {Array.<farm.v1.IVerification>} verifications
+             * @memberof farm.v1.BuildRequest
+             * @instance
+             */
+            BuildRequest.prototype.verifications = $util.emptyArray;
+
+            /**
+             * BuildRequest taskIds.
+             * @member {Array.<string>} taskIds
+             * @memberof farm.v1.BuildRequest
+             * @instance
+             */
+            BuildRequest.prototype.taskIds = $util.emptyArray;
+
+            /**
              * Creates a new BuildRequest instance using the specified properties.
              * @function create
              * @memberof farm.v1.BuildRequest
@@ -1684,6 +1704,14 @@ $root.farm = (function() {
                 }
                 if (m.integrationBranch != null && Object.hasOwnProperty.call(m, "integrationBranch"))
                     w.uint32(50).string(m.integrationBranch);
+                if (m.verifications != null && m.verifications.length) {
+                    for (var i = 0; i < m.verifications.length; ++i)
+                        $root.farm.v1.Verification.encode(m.verifications[i], w.uint32(58).fork(), q + 1).ldelim();
+                }
+                if (m.taskIds != null && m.taskIds.length) {
+                    for (var i = 0; i < m.taskIds.length; ++i)
+                        w.uint32(66).string(m.taskIds[i]);
+                }
                 return w;
             };
 
@@ -1760,6 +1788,18 @@ $root.farm = (function() {
                         }
                     case 6: {
                             m.integrationBranch = r.string();
+                            break;
+                        }
+                    case 7: {
+                            if (!(m.verifications && m.verifications.length))
+                                m.verifications = [];
+                            m.verifications.push($root.farm.v1.Verification.decode(r, r.uint32(), undefined, n + 1));
+                            break;
+                        }
+                    case 8: {
+                            if (!(m.taskIds && m.taskIds.length))
+                                m.taskIds = [];
+                            m.taskIds.push(r.string());
                             break;
                         }
                     default:
@@ -1841,6 +1881,25 @@ $root.farm = (function() {
                     if (!$util.isString(m.integrationBranch))
                         return "integrationBranch: string expected";
                 }
+                if (m.verifications != null && Object.hasOwnProperty.call(m, "verifications")) {
+                    if (!Array.isArray(m.verifications))
+                        return "verifications: array expected";
+                    for (var i = 0; i < m.verifications.length; ++i) {
+                        {
+                            var e = $root.farm.v1.Verification.verify(m.verifications[i], n + 1);
+                            if (e)
+                                return "verifications." + e;
+                        }
+                    }
+                }
+                if (m.taskIds != null && Object.hasOwnProperty.call(m, "taskIds")) {
+                    if (!Array.isArray(m.taskIds))
+                        return "taskIds: array expected";
+                    for (var i = 0; i < m.taskIds.length; ++i) {
+                        if (!$util.isString(m.taskIds[i]))
+                            return "taskIds: string[] expected";
+                    }
+                }
                 return null;
             };
 
@@ -1892,6 +1951,24 @@ $root.farm = (function() {
                 if (d.integrationBranch != null) {
                     m.integrationBranch = String(d.integrationBranch);
                 }
+                if (d.verifications) {
+                    if (!Array.isArray(d.verifications))
+                        throw TypeError(".farm.v1.BuildRequest.verifications: array expected");
+                    m.verifications = [];
+                    for (var i = 0; i < d.verifications.length; ++i) {
+                        if (!$util.isObject(d.verifications[i]))
+                            throw TypeError(".farm.v1.BuildRequest.verifications: object expected");
+                        m.verifications[i] = $root.farm.v1.Verification.fromObject(d.verifications[i], n + 1);
+                    }
+                }
+                if (d.taskIds) {
+                    if (!Array.isArray(d.taskIds))
+                        throw TypeError(".farm.v1.BuildRequest.taskIds: array expected");
+                    m.taskIds = [];
+                    for (var i = 0; i < d.taskIds.length; ++i) {
+                        m.taskIds[i] = String(d.taskIds[i]);
+                    }
+                }
                 return m;
             };
 
@@ -1915,6 +1992,8 @@ $root.farm = (function() {
                 if (o.arrays || o.defaults) {
                     d.branches = [];
                     d.commits = [];
+                    d.verifications = [];
+                    d.taskIds = [];
                 }
                 if (o.defaults) {
                     d.changeRequestId = "";
@@ -1945,6 +2024,18 @@ $root.farm = (function() {
                 }
                 if (m.integrationBranch != null && Object.hasOwnProperty.call(m, "integrationBranch")) {
                     d.integrationBranch = m.integrationBranch;
+                }
+                if (m.verifications && m.verifications.length) {
+                    d.verifications = [];
+                    for (var j = 0; j < m.verifications.length; ++j) {
+                        d.verifications[j] = $root.farm.v1.Verification.toObject(m.verifications[j], o, q + 1);
+                    }
+                }
+                if (m.taskIds && m.taskIds.length) {
+                    d.taskIds = [];
+                    for (var j = 0; j < m.taskIds.length; ++j) {
+                        d.taskIds[j] = m.taskIds[j];
+                    }
                 }
                 return d;
             };
@@ -2772,869 +2863,6 @@ $root.farm = (function() {
             };
 
             return ControlCommand;
-        })();
-
-        v1.PlanItem = (function() {
-
-            /**
-             * Properties of a PlanItem.
-             * @memberof farm.v1
-             * @interface IPlanItem
-             * @property {string|null} [itemId] PlanItem itemId
-             * @property {string|null} [goal] PlanItem goal
-             * @property {farm.v1.TaskKind|null} [kind] PlanItem kind
-             * @property {Array.<string>|null} [pathHints] PlanItem pathHints
-             * @property {Array.<string>|null} [symbolHints] PlanItem symbolHints
-             * @property {Array.<string>|null} [dependsOn] PlanItem dependsOn
-             */
-
-            /**
-             * Constructs a new PlanItem.
-             * @memberof farm.v1
-             * @classdesc Represents a PlanItem.
-             * @implements IPlanItem
-             * @constructor
-             * @param {farm.v1.IPlanItem=} [p] Properties to set
-             */
-            function PlanItem(p) {
-                this.pathHints = [];
-                this.symbolHints = [];
-                this.dependsOn = [];
-                if (p)
-                    for (var ks = Object.keys(p), i = 0; i < ks.length; ++i)
-                        if (p[ks[i]] != null && ks[i] !== "__proto__")
-                            this[ks[i]] = p[ks[i]];
-            }
-
-            /**
-             * PlanItem itemId.
-             * @member {string} itemId
-             * @memberof farm.v1.PlanItem
-             * @instance
-             */
-            PlanItem.prototype.itemId = "";
-
-            /**
-             * PlanItem goal.
-             * @member {string} goal
-             * @memberof farm.v1.PlanItem
-             * @instance
-             */
-            PlanItem.prototype.goal = "";
-
-            /**
-             * PlanItem kind.
-             * @member {farm.v1.TaskKind} kind
-             * @memberof farm.v1.PlanItem
-             * @instance
-             */
-            PlanItem.prototype.kind = 0;
-
-            /**
-             * PlanItem pathHints.
-             * @member {Array.<string>} pathHints
-             * @memberof farm.v1.PlanItem
-             * @instance
-             */
-            PlanItem.prototype.pathHints = $util.emptyArray;
-
-            /**
-             * PlanItem symbolHints.
-             * @member {Array.<string>} symbolHints
-             * @memberof farm.v1.PlanItem
-             * @instance
-             */
-            PlanItem.prototype.symbolHints = $util.emptyArray;
-
-            /**
-             * PlanItem dependsOn.
-             * @member {Array.<string>} dependsOn
-             * @memberof farm.v1.PlanItem
-             * @instance
-             */
-            PlanItem.prototype.dependsOn = $util.emptyArray;
-
-            /**
-             * Creates a new PlanItem instance using the specified properties.
-             * @function create
-             * @memberof farm.v1.PlanItem
-             * @static
-             * @param {farm.v1.IPlanItem=} [properties] Properties to set
-             * @returns {farm.v1.PlanItem} PlanItem instance
-             */
-            PlanItem.create = function create(properties) {
-                return new PlanItem(properties);
-            };
-
-            /**
-             * Encodes the specified PlanItem message. Does not implicitly {@link farm.v1.PlanItem.verify|verify} messages.
-             * @function encode
-             * @memberof farm.v1.PlanItem
-             * @static
-             * @param {farm.v1.IPlanItem} m PlanItem message or plain object to encode
-             * @param {$protobuf.Writer} [w] Writer to encode to
-             * @returns {$protobuf.Writer} Writer
-             */
-            PlanItem.encode = function encode(m, w, q) {
-                if (!w)
-                    w = $Writer.create();
-                if (q === undefined)
-                    q = 0;
-                if (q > $util.recursionLimit)
-                    throw Error("max depth exceeded");
-                if (m.itemId != null && Object.hasOwnProperty.call(m, "itemId"))
-                    w.uint32(10).string(m.itemId);
-                if (m.goal != null && Object.hasOwnProperty.call(m, "goal"))
-                    w.uint32(18).string(m.goal);
-                if (m.kind != null && Object.hasOwnProperty.call(m, "kind"))
-                    w.uint32(24).int32(m.kind);
-                if (m.pathHints != null && m.pathHints.length) {
-                    for (var i = 0; i < m.pathHints.length; ++i)
-                        w.uint32(34).string(m.pathHints[i]);
-                }
-                if (m.symbolHints != null && m.symbolHints.length) {
-                    for (var i = 0; i < m.symbolHints.length; ++i)
-                        w.uint32(42).string(m.symbolHints[i]);
-                }
-                if (m.dependsOn != null && m.dependsOn.length) {
-                    for (var i = 0; i < m.dependsOn.length; ++i)
-                        w.uint32(50).string(m.dependsOn[i]);
-                }
-                return w;
-            };
-
-            /**
-             * Encodes the specified PlanItem message, length delimited. Does not implicitly {@link farm.v1.PlanItem.verify|verify} messages.
-             * @function encodeDelimited
-             * @memberof farm.v1.PlanItem
-             * @static
-             * @param {farm.v1.IPlanItem} message PlanItem message or plain object to encode
-             * @param {$protobuf.Writer} [writer] Writer to encode to
-             * @returns {$protobuf.Writer} Writer
-             */
-            PlanItem.encodeDelimited = function encodeDelimited(message, writer) {
-                return this.encode(message, writer && writer.len ? writer.fork() : writer).ldelim();
-            };
-
-            /**
-             * Decodes a PlanItem message from the specified reader or buffer.
-             * @function decode
-             * @memberof farm.v1.PlanItem
-             * @static
-             * @param {$protobuf.Reader|Uint8Array} r Reader or buffer to decode from
-             * @param {number} [l] Message length if known beforehand
-             * @returns {farm.v1.PlanItem} PlanItem
-             * @throws {Error} If the payload is not a reader or valid buffer
-             * @throws {$protobuf.util.ProtocolError} If required fields are missing
-             */
-            PlanItem.decode = function decode(r, l, e, n) {
-                if (!(r instanceof $Reader))
-                    r = $Reader.create(r);
-                if (n === undefined)
-                    n = 0;
-                if (n > $Reader.recursionLimit)
-                    throw Error("maximum nesting depth exceeded");
-                var c, m;
-                if (l === undefined)
-                    c = r.len;
-                else {
-                    c = r.pos + l;
-                    if (c > r.len)
-                        throw RangeError("index out of range");
-                    l = r.len;
-                    r.len = c;
-                }
-                m = new $root.farm.v1.PlanItem();
-                while (r.pos < c) {
-                    var t = r.uint32();
-                    if (t === e)
-                        break;
-                    switch (t >>> 3) {
-                    case 1: {
-                            m.itemId = r.string();
-                            break;
-                        }
-                    case 2: {
-                            m.goal = r.string();
-                            break;
-                        }
-                    case 3: {
-                            m.kind = r.int32();
-                            break;
-                        }
-                    case 4: {
-                            if (!(m.pathHints && m.pathHints.length))
-                                m.pathHints = [];
-                            m.pathHints.push(r.string());
-                            break;
-                        }
-                    case 5: {
-                            if (!(m.symbolHints && m.symbolHints.length))
-                                m.symbolHints = [];
-                            m.symbolHints.push(r.string());
-                            break;
-                        }
-                    case 6: {
-                            if (!(m.dependsOn && m.dependsOn.length))
-                                m.dependsOn = [];
-                            m.dependsOn.push(r.string());
-                            break;
-                        }
-                    default:
-                        r.skipType(t & 7, n);
-                        break;
-                    }
-                }
-                if (l !== undefined) {
-                    if (r.pos !== c)
-                        throw RangeError("index out of range");
-                    r.len = l;
-                }
-                return m;
-            };
-
-            /**
-             * Decodes a PlanItem message from the specified reader or buffer, length delimited.
-             * @function decodeDelimited
-             * @memberof farm.v1.PlanItem
-             * @static
-             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
-             * @returns {farm.v1.PlanItem} PlanItem
-             * @throws {Error} If the payload is not a reader or valid buffer
-             * @throws {$protobuf.util.ProtocolError} If required fields are missing
-             */
-            PlanItem.decodeDelimited = function decodeDelimited(reader) {
-                if (!(reader instanceof $Reader))
-                    reader = new $Reader(reader);
-                return this.decode(reader, reader.uint32());
-            };
-
-            /**
-             * Verifies a PlanItem message.
-             * @function verify
-             * @memberof farm.v1.PlanItem
-             * @static
-             * @param {Object.<string,*>} m Plain object to verify
-             * @returns {string|null} `null` if valid, otherwise the reason why it is not
-             */
-            PlanItem.verify = function verify(m, n) {
-                if (typeof m !== "object" || m === null)
-                    return "object expected";
-                if (n === undefined)
-                    n = 0;
-                if (n > $util.recursionLimit)
-                    return "maximum nesting depth exceeded";
-                if (m.itemId != null && Object.hasOwnProperty.call(m, "itemId")) {
-                    if (!$util.isString(m.itemId))
-                        return "itemId: string expected";
-                }
-                if (m.goal != null && Object.hasOwnProperty.call(m, "goal")) {
-                    if (!$util.isString(m.goal))
-                        return "goal: string expected";
-                }
-                if (m.kind != null && Object.hasOwnProperty.call(m, "kind")) {
-                    switch (m.kind) {
-                    default:
-                        return "kind: enum value expected";
-                    case 0:
-                    case 1:
-                    case 2:
-                    case 3:
-                    case 4:
-                    case 5:
-                        break;
-                    }
-                }
-                if (m.pathHints != null && Object.hasOwnProperty.call(m, "pathHints")) {
-                    if (!Array.isArray(m.pathHints))
-                        return "pathHints: array expected";
-                    for (var i = 0; i < m.pathHints.length; ++i) {
-                        if (!$util.isString(m.pathHints[i]))
-                            return "pathHints: string[] expected";
-                    }
-                }
-                if (m.symbolHints != null && Object.hasOwnProperty.call(m, "symbolHints")) {
-                    if (!Array.isArray(m.symbolHints))
-                        return "symbolHints: array expected";
-                    for (var i = 0; i < m.symbolHints.length; ++i) {
-                        if (!$util.isString(m.symbolHints[i]))
-                            return "symbolHints: string[] expected";
-                    }
-                }
-                if (m.dependsOn != null && Object.hasOwnProperty.call(m, "dependsOn")) {
-                    if (!Array.isArray(m.dependsOn))
-                        return "dependsOn: array expected";
-                    for (var i = 0; i < m.dependsOn.length; ++i) {
-                        if (!$util.isString(m.dependsOn[i]))
-                            return "dependsOn: string[] expected";
-                    }
-                }
-                return null;
-            };
-
-            /**
-             * Creates a PlanItem message from a plain object. Also converts values to their respective internal types.
-             * @function fromObject
-             * @memberof farm.v1.PlanItem
-             * @static
-             * @param {Object.<string,*>} d Plain object
-             * @returns {farm.v1.PlanItem} PlanItem
-             */
-            PlanItem.fromObject = function fromObject(d, n) {
-                if (d instanceof $root.farm.v1.PlanItem)
-                    return d;
-                if (!$util.isObject(d))
-                    throw TypeError(".farm.v1.PlanItem: object expected");
-                if (n === undefined)
-                    n = 0;
-                if (n > $util.recursionLimit)
-                    throw Error("maximum nesting depth exceeded");
-                var m = new $root.farm.v1.PlanItem();
-                if (d.itemId != null) {
-                    m.itemId = String(d.itemId);
-                }
-                if (d.goal != null) {
-                    m.goal = String(d.goal);
-                }
-                switch (d.kind) {
-                default:
-                    if (typeof d.kind === "number") {
-                        m.kind = d.kind;
-                        break;
-                    }
-                    break;
-                case "TASK_KIND_UNSPECIFIED":
-                case 0:
-                    m.kind = 0;
-                    break;
-                case "FEATURE":
-                case 1:
-                    m.kind = 1;
-                    break;
-                case "FIX":
-                case 2:
-                    m.kind = 2;
-                    break;
-                case "REFACTOR":
-                case 3:
-                    m.kind = 3;
-                    break;
-                case "TEST":
-                case 4:
-                    m.kind = 4;
-                    break;
-                case "DOCS":
-                case 5:
-                    m.kind = 5;
-                    break;
-                }
-                if (d.pathHints) {
-                    if (!Array.isArray(d.pathHints))
-                        throw TypeError(".farm.v1.PlanItem.pathHints: array expected");
-                    m.pathHints = [];
-                    for (var i = 0; i < d.pathHints.length; ++i) {
-                        m.pathHints[i] = String(d.pathHints[i]);
-                    }
-                }
-                if (d.symbolHints) {
-                    if (!Array.isArray(d.symbolHints))
-                        throw TypeError(".farm.v1.PlanItem.symbolHints: array expected");
-                    m.symbolHints = [];
-                    for (var i = 0; i < d.symbolHints.length; ++i) {
-                        m.symbolHints[i] = String(d.symbolHints[i]);
-                    }
-                }
-                if (d.dependsOn) {
-                    if (!Array.isArray(d.dependsOn))
-                        throw TypeError(".farm.v1.PlanItem.dependsOn: array expected");
-                    m.dependsOn = [];
-                    for (var i = 0; i < d.dependsOn.length; ++i) {
-                        m.dependsOn[i] = String(d.dependsOn[i]);
-                    }
-                }
-                return m;
-            };
-
-            /**
-             * Creates a plain object from a PlanItem message. Also converts values to other types if specified.
-             * @function toObject
-             * @memberof farm.v1.PlanItem
-             * @static
-             * @param {farm.v1.PlanItem} m PlanItem
-             * @param {$protobuf.IConversionOptions} [o] Conversion options
-             * @returns {Object.<string,*>} Plain object
-             */
-            PlanItem.toObject = function toObject(m, o, q) {
-                if (!o)
-                    o = {};
-                if (q === undefined)
-                    q = 0;
-                if (q > $util.recursionLimit)
-                    throw Error("max depth exceeded");
-                var d = {};
-                if (o.arrays || o.defaults) {
-                    d.pathHints = [];
-                    d.symbolHints = [];
-                    d.dependsOn = [];
-                }
-                if (o.defaults) {
-                    d.itemId = "";
-                    d.goal = "";
-                    d.kind = o.enums === String ? "TASK_KIND_UNSPECIFIED" : 0;
-                }
-                if (m.itemId != null && Object.hasOwnProperty.call(m, "itemId")) {
-                    d.itemId = m.itemId;
-                }
-                if (m.goal != null && Object.hasOwnProperty.call(m, "goal")) {
-                    d.goal = m.goal;
-                }
-                if (m.kind != null && Object.hasOwnProperty.call(m, "kind")) {
-                    d.kind = o.enums === String ? $root.farm.v1.TaskKind[m.kind] === undefined ? m.kind : $root.farm.v1.TaskKind[m.kind] : m.kind;
-                }
-                if (m.pathHints && m.pathHints.length) {
-                    d.pathHints = [];
-                    for (var j = 0; j < m.pathHints.length; ++j) {
-                        d.pathHints[j] = m.pathHints[j];
-                    }
-                }
-                if (m.symbolHints && m.symbolHints.length) {
-                    d.symbolHints = [];
-                    for (var j = 0; j < m.symbolHints.length; ++j) {
-                        d.symbolHints[j] = m.symbolHints[j];
-                    }
-                }
-                if (m.dependsOn && m.dependsOn.length) {
-                    d.dependsOn = [];
-                    for (var j = 0; j < m.dependsOn.length; ++j) {
-                        d.dependsOn[j] = m.dependsOn[j];
-                    }
-                }
-                return d;
-            };
-
-            /**
-             * Converts this PlanItem to JSON.
-             * @function toJSON
-             * @memberof farm.v1.PlanItem
-             * @instance
-             * @returns {Object.<string,*>} JSON object
-             */
-            PlanItem.prototype.toJSON = function toJSON() {
-                return this.constructor.toObject(this, $protobuf.util.toJSONOptions);
-            };
-
-            /**
-             * Gets the default type url for PlanItem
-             * @function getTypeUrl
-             * @memberof farm.v1.PlanItem
-             * @static
-             * @param {string} [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
-             * @returns {string} The default type url
-             */
-            PlanItem.getTypeUrl = function getTypeUrl(typeUrlPrefix) {
-                if (typeUrlPrefix === undefined) {
-                    typeUrlPrefix = "type.googleapis.com";
-                }
-                return typeUrlPrefix + "/farm.v1.PlanItem";
-            };
-
-            return PlanItem;
-        })();
-
-        v1.Plan = (function() {
-
-            /**
-             * Properties of a Plan.
-             * @memberof farm.v1
-             * @interface IPlan
-             * @property {string|null} [changeRequestId] Plan changeRequestId
-             * @property {farm.v1.IRepoRef|null} [repo] Plan repo
-             * @property {Array.<farm.v1.IPlanItem>|null} [items] Plan items
-             * @property {Array.<string>|null} [notes] Plan notes
-             * @property {string|null} [checkCommand] Plan checkCommand
-             */
-
-            /**
-             * Constructs a new Plan.
-             * @memberof farm.v1
-             * @classdesc Represents a Plan.
-             * @implements IPlan
-             * @constructor
-             * @param {farm.v1.IPlan=} [p] Properties to set
-             */
-            function Plan(p) {
-                this.items = [];
-                this.notes = [];
-                if (p)
-                    for (var ks = Object.keys(p), i = 0; i < ks.length; ++i)
-                        if (p[ks[i]] != null && ks[i] !== "__proto__")
-                            this[ks[i]] = p[ks[i]];
-            }
-
-            /**
-             * Plan changeRequestId.
-             * @member {string} changeRequestId
-             * @memberof farm.v1.Plan
-             * @instance
-             */
-            Plan.prototype.changeRequestId = "";
-
-            /**
-             * Plan repo.
-             * @member {farm.v1.IRepoRef|null|undefined} repo
-             * @memberof farm.v1.Plan
-             * @instance
-             */
-            Plan.prototype.repo = null;
-
-            /**
-             * Plan items.
-             * @member {Array.<farm.v1.IPlanItem>} items
-             * @memberof farm.v1.Plan
-             * @instance
-             */
-            Plan.prototype.items = $util.emptyArray;
-
-            /**
-             * Plan notes.
-             * @member {Array.<string>} notes
-             * @memberof farm.v1.Plan
-             * @instance
-             */
-            Plan.prototype.notes = $util.emptyArray;
-
-            /**
-             * Plan checkCommand.
-             * @member {string} checkCommand
-             * @memberof farm.v1.Plan
-             * @instance
-             */
-            Plan.prototype.checkCommand = "";
-
-            /**
-             * Creates a new Plan instance using the specified properties.
-             * @function create
-             * @memberof farm.v1.Plan
-             * @static
-             * @param {farm.v1.IPlan=} [properties] Properties to set
-             * @returns {farm.v1.Plan} Plan instance
-             */
-            Plan.create = function create(properties) {
-                return new Plan(properties);
-            };
-
-            /**
-             * Encodes the specified Plan message. Does not implicitly {@link farm.v1.Plan.verify|verify} messages.
-             * @function encode
-             * @memberof farm.v1.Plan
-             * @static
-             * @param {farm.v1.IPlan} m Plan message or plain object to encode
-             * @param {$protobuf.Writer} [w] Writer to encode to
-             * @returns {$protobuf.Writer} Writer
-             */
-            Plan.encode = function encode(m, w, q) {
-                if (!w)
-                    w = $Writer.create();
-                if (q === undefined)
-                    q = 0;
-                if (q > $util.recursionLimit)
-                    throw Error("max depth exceeded");
-                if (m.changeRequestId != null && Object.hasOwnProperty.call(m, "changeRequestId"))
-                    w.uint32(10).string(m.changeRequestId);
-                if (m.repo != null && Object.hasOwnProperty.call(m, "repo"))
-                    $root.farm.v1.RepoRef.encode(m.repo, w.uint32(18).fork(), q + 1).ldelim();
-                if (m.items != null && m.items.length) {
-                    for (var i = 0; i < m.items.length; ++i)
-                        $root.farm.v1.PlanItem.encode(m.items[i], w.uint32(26).fork(), q + 1).ldelim();
-                }
-                if (m.notes != null && m.notes.length) {
-                    for (var i = 0; i < m.notes.length; ++i)
-                        w.uint32(34).string(m.notes[i]);
-                }
-                if (m.checkCommand != null && Object.hasOwnProperty.call(m, "checkCommand"))
-                    w.uint32(42).string(m.checkCommand);
-                return w;
-            };
-
-            /**
-             * Encodes the specified Plan message, length delimited. Does not implicitly {@link farm.v1.Plan.verify|verify} messages.
-             * @function encodeDelimited
-             * @memberof farm.v1.Plan
-             * @static
-             * @param {farm.v1.IPlan} message Plan message or plain object to encode
-             * @param {$protobuf.Writer} [writer] Writer to encode to
-             * @returns {$protobuf.Writer} Writer
-             */
-            Plan.encodeDelimited = function encodeDelimited(message, writer) {
-                return this.encode(message, writer && writer.len ? writer.fork() : writer).ldelim();
-            };
-
-            /**
-             * Decodes a Plan message from the specified reader or buffer.
-             * @function decode
-             * @memberof farm.v1.Plan
-             * @static
-             * @param {$protobuf.Reader|Uint8Array} r Reader or buffer to decode from
-             * @param {number} [l] Message length if known beforehand
-             * @returns {farm.v1.Plan} Plan
-             * @throws {Error} If the payload is not a reader or valid buffer
-             * @throws {$protobuf.util.ProtocolError} If required fields are missing
-             */
-            Plan.decode = function decode(r, l, e, n) {
-                if (!(r instanceof $Reader))
-                    r = $Reader.create(r);
-                if (n === undefined)
-                    n = 0;
-                if (n > $Reader.recursionLimit)
-                    throw Error("maximum nesting depth exceeded");
-                var c, m;
-                if (l === undefined)
-                    c = r.len;
-                else {
-                    c = r.pos + l;
-                    if (c > r.len)
-                        throw RangeError("index out of range");
-                    l = r.len;
-                    r.len = c;
-                }
-                m = new $root.farm.v1.Plan();
-                while (r.pos < c) {
-                    var t = r.uint32();
-                    if (t === e)
-                        break;
-                    switch (t >>> 3) {
-                    case 1: {
-                            m.changeRequestId = r.string();
-                            break;
-                        }
-                    case 2: {
-                            m.repo = $root.farm.v1.RepoRef.decode(r, r.uint32(), undefined, n + 1);
-                            break;
-                        }
-                    case 3: {
-                            if (!(m.items && m.items.length))
-                                m.items = [];
-                            m.items.push($root.farm.v1.PlanItem.decode(r, r.uint32(), undefined, n + 1));
-                            break;
-                        }
-                    case 4: {
-                            if (!(m.notes && m.notes.length))
-                                m.notes = [];
-                            m.notes.push(r.string());
-                            break;
-                        }
-                    case 5: {
-                            m.checkCommand = r.string();
-                            break;
-                        }
-                    default:
-                        r.skipType(t & 7, n);
-                        break;
-                    }
-                }
-                if (l !== undefined) {
-                    if (r.pos !== c)
-                        throw RangeError("index out of range");
-                    r.len = l;
-                }
-                return m;
-            };
-
-            /**
-             * Decodes a Plan message from the specified reader or buffer, length delimited.
-             * @function decodeDelimited
-             * @memberof farm.v1.Plan
-             * @static
-             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
-             * @returns {farm.v1.Plan} Plan
-             * @throws {Error} If the payload is not a reader or valid buffer
-             * @throws {$protobuf.util.ProtocolError} If required fields are missing
-             */
-            Plan.decodeDelimited = function decodeDelimited(reader) {
-                if (!(reader instanceof $Reader))
-                    reader = new $Reader(reader);
-                return this.decode(reader, reader.uint32());
-            };
-
-            /**
-             * Verifies a Plan message.
-             * @function verify
-             * @memberof farm.v1.Plan
-             * @static
-             * @param {Object.<string,*>} m Plain object to verify
-             * @returns {string|null} `null` if valid, otherwise the reason why it is not
-             */
-            Plan.verify = function verify(m, n) {
-                if (typeof m !== "object" || m === null)
-                    return "object expected";
-                if (n === undefined)
-                    n = 0;
-                if (n > $util.recursionLimit)
-                    return "maximum nesting depth exceeded";
-                if (m.changeRequestId != null && Object.hasOwnProperty.call(m, "changeRequestId")) {
-                    if (!$util.isString(m.changeRequestId))
-                        return "changeRequestId: string expected";
-                }
-                if (m.repo != null && Object.hasOwnProperty.call(m, "repo")) {
-                    {
-                        var e = $root.farm.v1.RepoRef.verify(m.repo, n + 1);
-                        if (e)
-                            return "repo." + e;
-                    }
-                }
-                if (m.items != null && Object.hasOwnProperty.call(m, "items")) {
-                    if (!Array.isArray(m.items))
-                        return "items: array expected";
-                    for (var i = 0; i < m.items.length; ++i) {
-                        {
-                            var e = $root.farm.v1.PlanItem.verify(m.items[i], n + 1);
-                            if (e)
-                                return "items." + e;
-                        }
-                    }
-                }
-                if (m.notes != null && Object.hasOwnProperty.call(m, "notes")) {
-                    if (!Array.isArray(m.notes))
-                        return "notes: array expected";
-                    for (var i = 0; i < m.notes.length; ++i) {
-                        if (!$util.isString(m.notes[i]))
-                            return "notes: string[] expected";
-                    }
-                }
-                if (m.checkCommand != null && Object.hasOwnProperty.call(m, "checkCommand")) {
-                    if (!$util.isString(m.checkCommand))
-                        return "checkCommand: string expected";
-                }
-                return null;
-            };
-
-            /**
-             * Creates a Plan message from a plain object. Also converts values to their respective internal types.
-             * @function fromObject
-             * @memberof farm.v1.Plan
-             * @static
-             * @param {Object.<string,*>} d Plain object
-             * @returns {farm.v1.Plan} Plan
-             */
-            Plan.fromObject = function fromObject(d, n) {
-                if (d instanceof $root.farm.v1.Plan)
-                    return d;
-                if (!$util.isObject(d))
-                    throw TypeError(".farm.v1.Plan: object expected");
-                if (n === undefined)
-                    n = 0;
-                if (n > $util.recursionLimit)
-                    throw Error("maximum nesting depth exceeded");
-                var m = new $root.farm.v1.Plan();
-                if (d.changeRequestId != null) {
-                    m.changeRequestId = String(d.changeRequestId);
-                }
-                if (d.repo != null) {
-                    if (!$util.isObject(d.repo))
-                        throw TypeError(".farm.v1.Plan.repo: object expected");
-                    m.repo = $root.farm.v1.RepoRef.fromObject(d.repo, n + 1);
-                }
-                if (d.items) {
-                    if (!Array.isArray(d.items))
-                        throw TypeError(".farm.v1.Plan.items: array expected");
-                    m.items = [];
-                    for (var i = 0; i < d.items.length; ++i) {
-                        if (!$util.isObject(d.items[i]))
-                            throw TypeError(".farm.v1.Plan.items: object expected");
-                        m.items[i] = $root.farm.v1.PlanItem.fromObject(d.items[i], n + 1);
-                    }
-                }
-                if (d.notes) {
-                    if (!Array.isArray(d.notes))
-                        throw TypeError(".farm.v1.Plan.notes: array expected");
-                    m.notes = [];
-                    for (var i = 0; i < d.notes.length; ++i) {
-                        m.notes[i] = String(d.notes[i]);
-                    }
-                }
-                if (d.checkCommand != null) {
-                    m.checkCommand = String(d.checkCommand);
-                }
-                return m;
-            };
-
-            /**
-             * Creates a plain object from a Plan message. Also converts values to other types if specified.
-             * @function toObject
-             * @memberof farm.v1.Plan
-             * @static
-             * @param {farm.v1.Plan} m Plan
-             * @param {$protobuf.IConversionOptions} [o] Conversion options
-             * @returns {Object.<string,*>} Plain object
-             */
-            Plan.toObject = function toObject(m, o, q) {
-                if (!o)
-                    o = {};
-                if (q === undefined)
-                    q = 0;
-                if (q > $util.recursionLimit)
-                    throw Error("max depth exceeded");
-                var d = {};
-                if (o.arrays || o.defaults) {
-                    d.items = [];
-                    d.notes = [];
-                }
-                if (o.defaults) {
-                    d.changeRequestId = "";
-                    d.repo = null;
-                    d.checkCommand = "";
-                }
-                if (m.changeRequestId != null && Object.hasOwnProperty.call(m, "changeRequestId")) {
-                    d.changeRequestId = m.changeRequestId;
-                }
-                if (m.repo != null && Object.hasOwnProperty.call(m, "repo")) {
-                    d.repo = $root.farm.v1.RepoRef.toObject(m.repo, o, q + 1);
-                }
-                if (m.items && m.items.length) {
-                    d.items = [];
-                    for (var j = 0; j < m.items.length; ++j) {
-                        d.items[j] = $root.farm.v1.PlanItem.toObject(m.items[j], o, q + 1);
-                    }
-                }
-                if (m.notes && m.notes.length) {
-                    d.notes = [];
-                    for (var j = 0; j < m.notes.length; ++j) {
-                        d.notes[j] = m.notes[j];
-                    }
-                }
-                if (m.checkCommand != null && Object.hasOwnProperty.call(m, "checkCommand")) {
-                    d.checkCommand = m.checkCommand;
-                }
-                return d;
-            };
-
-            /**
-             * Converts this Plan to JSON.
-             * @function toJSON
-             * @memberof farm.v1.Plan
-             * @instance
-             * @returns {Object.<string,*>} JSON object
-             */
-            Plan.prototype.toJSON = function toJSON() {
-                return this.constructor.toObject(this, $protobuf.util.toJSONOptions);
-            };
-
-            /**
-             * Gets the default type url for Plan
-             * @function getTypeUrl
-             * @memberof farm.v1.Plan
-             * @static
-             * @param {string} [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
-             * @returns {string} The default type url
-             */
-            Plan.getTypeUrl = function getTypeUrl(typeUrlPrefix) {
-                if (typeUrlPrefix === undefined) {
-                    typeUrlPrefix = "type.googleapis.com";
-                }
-                return typeUrlPrefix + "/farm.v1.Plan";
-            };
-
-            return Plan;
         })();
 
         v1.CodingTask = (function() {
@@ -7804,6 +7032,7 @@ $root.farm = (function() {
              * @property {boolean|null} [testsOnly] Verification testsOnly
              * @property {string|null} [unverifiedReason] Verification unverifiedReason
              * @property {boolean|null} [acceptedByReviewer] Verification acceptedByReviewer
+             * @property {string|null} [treeSha] Verification treeSha
              */
 
             /**
@@ -7863,6 +7092,14 @@ $root.farm = (function() {
             Verification.prototype.acceptedByReviewer = false;
 
             /**
+             * Verification treeSha.
+             * @member {string} treeSha
+             * @memberof farm.v1.Verification
+             * @instance
+             */
+            Verification.prototype.treeSha = "";
+
+            /**
              * Creates a new Verification instance using the specified properties.
              * @function create
              * @memberof farm.v1.Verification
@@ -7902,6 +7139,8 @@ $root.farm = (function() {
                     w.uint32(34).string(m.unverifiedReason);
                 if (m.acceptedByReviewer != null && Object.hasOwnProperty.call(m, "acceptedByReviewer"))
                     w.uint32(40).bool(m.acceptedByReviewer);
+                if (m.treeSha != null && Object.hasOwnProperty.call(m, "treeSha"))
+                    w.uint32(50).string(m.treeSha);
                 return w;
             };
 
@@ -7972,6 +7211,10 @@ $root.farm = (function() {
                         }
                     case 5: {
                             m.acceptedByReviewer = r.bool();
+                            break;
+                        }
+                    case 6: {
+                            m.treeSha = r.string();
                             break;
                         }
                     default:
@@ -8048,6 +7291,10 @@ $root.farm = (function() {
                     if (typeof m.acceptedByReviewer !== "boolean")
                         return "acceptedByReviewer: boolean expected";
                 }
+                if (m.treeSha != null && Object.hasOwnProperty.call(m, "treeSha")) {
+                    if (!$util.isString(m.treeSha))
+                        return "treeSha: string expected";
+                }
                 return null;
             };
 
@@ -8093,6 +7340,9 @@ $root.farm = (function() {
                 if (d.acceptedByReviewer != null) {
                     m.acceptedByReviewer = Boolean(d.acceptedByReviewer);
                 }
+                if (d.treeSha != null) {
+                    m.treeSha = String(d.treeSha);
+                }
                 return m;
             };
 
@@ -8121,6 +7371,7 @@ $root.farm = (function() {
                     d.testsOnly = false;
                     d.unverifiedReason = "";
                     d.acceptedByReviewer = false;
+                    d.treeSha = "";
                 }
                 if (m.checks && m.checks.length) {
                     d.checks = [];
@@ -8139,6 +7390,9 @@ $root.farm = (function() {
                 }
                 if (m.acceptedByReviewer != null && Object.hasOwnProperty.call(m, "acceptedByReviewer")) {
                     d.acceptedByReviewer = m.acceptedByReviewer;
+                }
+                if (m.treeSha != null && Object.hasOwnProperty.call(m, "treeSha")) {
+                    d.treeSha = m.treeSha;
                 }
                 return d;
             };
@@ -9454,6 +8708,869 @@ $root.farm = (function() {
             };
 
             return TaskReport;
+        })();
+
+        v1.PlanItem = (function() {
+
+            /**
+             * Properties of a PlanItem.
+             * @memberof farm.v1
+             * @interface IPlanItem
+             * @property {string|null} [itemId] PlanItem itemId
+             * @property {string|null} [goal] PlanItem goal
+             * @property {farm.v1.TaskKind|null} [kind] PlanItem kind
+             * @property {Array.<string>|null} [pathHints] PlanItem pathHints
+             * @property {Array.<string>|null} [symbolHints] PlanItem symbolHints
+             * @property {Array.<string>|null} [dependsOn] PlanItem dependsOn
+             */
+
+            /**
+             * Constructs a new PlanItem.
+             * @memberof farm.v1
+             * @classdesc Represents a PlanItem.
+             * @implements IPlanItem
+             * @constructor
+             * @param {farm.v1.IPlanItem=} [p] Properties to set
+             */
+            function PlanItem(p) {
+                this.pathHints = [];
+                this.symbolHints = [];
+                this.dependsOn = [];
+                if (p)
+                    for (var ks = Object.keys(p), i = 0; i < ks.length; ++i)
+                        if (p[ks[i]] != null && ks[i] !== "__proto__")
+                            this[ks[i]] = p[ks[i]];
+            }
+
+            /**
+             * PlanItem itemId.
+             * @member {string} itemId
+             * @memberof farm.v1.PlanItem
+             * @instance
+             */
+            PlanItem.prototype.itemId = "";
+
+            /**
+             * PlanItem goal.
+             * @member {string} goal
+             * @memberof farm.v1.PlanItem
+             * @instance
+             */
+            PlanItem.prototype.goal = "";
+
+            /**
+             * PlanItem kind.
+             * @member {farm.v1.TaskKind} kind
+             * @memberof farm.v1.PlanItem
+             * @instance
+             */
+            PlanItem.prototype.kind = 0;
+
+            /**
+             * PlanItem pathHints.
+             * @member {Array.<string>} pathHints
+             * @memberof farm.v1.PlanItem
+             * @instance
+             */
+            PlanItem.prototype.pathHints = $util.emptyArray;
+
+            /**
+             * PlanItem symbolHints.
+             * @member {Array.<string>} symbolHints
+             * @memberof farm.v1.PlanItem
+             * @instance
+             */
+            PlanItem.prototype.symbolHints = $util.emptyArray;
+
+            /**
+             * PlanItem dependsOn.
+             * @member {Array.<string>} dependsOn
+             * @memberof farm.v1.PlanItem
+             * @instance
+             */
+            PlanItem.prototype.dependsOn = $util.emptyArray;
+
+            /**
+             * Creates a new PlanItem instance using the specified properties.
+             * @function create
+             * @memberof farm.v1.PlanItem
+             * @static
+             * @param {farm.v1.IPlanItem=} [properties] Properties to set
+             * @returns {farm.v1.PlanItem} PlanItem instance
+             */
+            PlanItem.create = function create(properties) {
+                return new PlanItem(properties);
+            };
+
+            /**
+             * Encodes the specified PlanItem message. Does not implicitly {@link farm.v1.PlanItem.verify|verify} messages.
+             * @function encode
+             * @memberof farm.v1.PlanItem
+             * @static
+             * @param {farm.v1.IPlanItem} m PlanItem message or plain object to encode
+             * @param {$protobuf.Writer} [w] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            PlanItem.encode = function encode(m, w, q) {
+                if (!w)
+                    w = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (m.itemId != null && Object.hasOwnProperty.call(m, "itemId"))
+                    w.uint32(10).string(m.itemId);
+                if (m.goal != null && Object.hasOwnProperty.call(m, "goal"))
+                    w.uint32(18).string(m.goal);
+                if (m.kind != null && Object.hasOwnProperty.call(m, "kind"))
+                    w.uint32(24).int32(m.kind);
+                if (m.pathHints != null && m.pathHints.length) {
+                    for (var i = 0; i < m.pathHints.length; ++i)
+                        w.uint32(34).string(m.pathHints[i]);
+                }
+                if (m.symbolHints != null && m.symbolHints.length) {
+                    for (var i = 0; i < m.symbolHints.length; ++i)
+                        w.uint32(42).string(m.symbolHints[i]);
+                }
+                if (m.dependsOn != null && m.dependsOn.length) {
+                    for (var i = 0; i < m.dependsOn.length; ++i)
+                        w.uint32(50).string(m.dependsOn[i]);
+                }
+                return w;
+            };
+
+            /**
+             * Encodes the specified PlanItem message, length delimited. Does not implicitly {@link farm.v1.PlanItem.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof farm.v1.PlanItem
+             * @static
+             * @param {farm.v1.IPlanItem} message PlanItem message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            PlanItem.encodeDelimited = function encodeDelimited(message, writer) {
+                return this.encode(message, writer && writer.len ? writer.fork() : writer).ldelim();
+            };
+
+            /**
+             * Decodes a PlanItem message from the specified reader or buffer.
+             * @function decode
+             * @memberof farm.v1.PlanItem
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} r Reader or buffer to decode from
+             * @param {number} [l] Message length if known beforehand
+             * @returns {farm.v1.PlanItem} PlanItem
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            PlanItem.decode = function decode(r, l, e, n) {
+                if (!(r instanceof $Reader))
+                    r = $Reader.create(r);
+                if (n === undefined)
+                    n = 0;
+                if (n > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var c, m;
+                if (l === undefined)
+                    c = r.len;
+                else {
+                    c = r.pos + l;
+                    if (c > r.len)
+                        throw RangeError("index out of range");
+                    l = r.len;
+                    r.len = c;
+                }
+                m = new $root.farm.v1.PlanItem();
+                while (r.pos < c) {
+                    var t = r.uint32();
+                    if (t === e)
+                        break;
+                    switch (t >>> 3) {
+                    case 1: {
+                            m.itemId = r.string();
+                            break;
+                        }
+                    case 2: {
+                            m.goal = r.string();
+                            break;
+                        }
+                    case 3: {
+                            m.kind = r.int32();
+                            break;
+                        }
+                    case 4: {
+                            if (!(m.pathHints && m.pathHints.length))
+                                m.pathHints = [];
+                            m.pathHints.push(r.string());
+                            break;
+                        }
+                    case 5: {
+                            if (!(m.symbolHints && m.symbolHints.length))
+                                m.symbolHints = [];
+                            m.symbolHints.push(r.string());
+                            break;
+                        }
+                    case 6: {
+                            if (!(m.dependsOn && m.dependsOn.length))
+                                m.dependsOn = [];
+                            m.dependsOn.push(r.string());
+                            break;
+                        }
+                    default:
+                        r.skipType(t & 7, n);
+                        break;
+                    }
+                }
+                if (l !== undefined) {
+                    if (r.pos !== c)
+                        throw RangeError("index out of range");
+                    r.len = l;
+                }
+                return m;
+            };
+
+            /**
+             * Decodes a PlanItem message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof farm.v1.PlanItem
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {farm.v1.PlanItem} PlanItem
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            PlanItem.decodeDelimited = function decodeDelimited(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.uint32());
+            };
+
+            /**
+             * Verifies a PlanItem message.
+             * @function verify
+             * @memberof farm.v1.PlanItem
+             * @static
+             * @param {Object.<string,*>} m Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            PlanItem.verify = function verify(m, n) {
+                if (typeof m !== "object" || m === null)
+                    return "object expected";
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    return "maximum nesting depth exceeded";
+                if (m.itemId != null && Object.hasOwnProperty.call(m, "itemId")) {
+                    if (!$util.isString(m.itemId))
+                        return "itemId: string expected";
+                }
+                if (m.goal != null && Object.hasOwnProperty.call(m, "goal")) {
+                    if (!$util.isString(m.goal))
+                        return "goal: string expected";
+                }
+                if (m.kind != null && Object.hasOwnProperty.call(m, "kind")) {
+                    switch (m.kind) {
+                    default:
+                        return "kind: enum value expected";
+                    case 0:
+                    case 1:
+                    case 2:
+                    case 3:
+                    case 4:
+                    case 5:
+                        break;
+                    }
+                }
+                if (m.pathHints != null && Object.hasOwnProperty.call(m, "pathHints")) {
+                    if (!Array.isArray(m.pathHints))
+                        return "pathHints: array expected";
+                    for (var i = 0; i < m.pathHints.length; ++i) {
+                        if (!$util.isString(m.pathHints[i]))
+                            return "pathHints: string[] expected";
+                    }
+                }
+                if (m.symbolHints != null && Object.hasOwnProperty.call(m, "symbolHints")) {
+                    if (!Array.isArray(m.symbolHints))
+                        return "symbolHints: array expected";
+                    for (var i = 0; i < m.symbolHints.length; ++i) {
+                        if (!$util.isString(m.symbolHints[i]))
+                            return "symbolHints: string[] expected";
+                    }
+                }
+                if (m.dependsOn != null && Object.hasOwnProperty.call(m, "dependsOn")) {
+                    if (!Array.isArray(m.dependsOn))
+                        return "dependsOn: array expected";
+                    for (var i = 0; i < m.dependsOn.length; ++i) {
+                        if (!$util.isString(m.dependsOn[i]))
+                            return "dependsOn: string[] expected";
+                    }
+                }
+                return null;
+            };
+
+            /**
+             * Creates a PlanItem message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof farm.v1.PlanItem
+             * @static
+             * @param {Object.<string,*>} d Plain object
+             * @returns {farm.v1.PlanItem} PlanItem
+             */
+            PlanItem.fromObject = function fromObject(d, n) {
+                if (d instanceof $root.farm.v1.PlanItem)
+                    return d;
+                if (!$util.isObject(d))
+                    throw TypeError(".farm.v1.PlanItem: object expected");
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var m = new $root.farm.v1.PlanItem();
+                if (d.itemId != null) {
+                    m.itemId = String(d.itemId);
+                }
+                if (d.goal != null) {
+                    m.goal = String(d.goal);
+                }
+                switch (d.kind) {
+                default:
+                    if (typeof d.kind === "number") {
+                        m.kind = d.kind;
+                        break;
+                    }
+                    break;
+                case "TASK_KIND_UNSPECIFIED":
+                case 0:
+                    m.kind = 0;
+                    break;
+                case "FEATURE":
+                case 1:
+                    m.kind = 1;
+                    break;
+                case "FIX":
+                case 2:
+                    m.kind = 2;
+                    break;
+                case "REFACTOR":
+                case 3:
+                    m.kind = 3;
+                    break;
+                case "TEST":
+                case 4:
+                    m.kind = 4;
+                    break;
+                case "DOCS":
+                case 5:
+                    m.kind = 5;
+                    break;
+                }
+                if (d.pathHints) {
+                    if (!Array.isArray(d.pathHints))
+                        throw TypeError(".farm.v1.PlanItem.pathHints: array expected");
+                    m.pathHints = [];
+                    for (var i = 0; i < d.pathHints.length; ++i) {
+                        m.pathHints[i] = String(d.pathHints[i]);
+                    }
+                }
+                if (d.symbolHints) {
+                    if (!Array.isArray(d.symbolHints))
+                        throw TypeError(".farm.v1.PlanItem.symbolHints: array expected");
+                    m.symbolHints = [];
+                    for (var i = 0; i < d.symbolHints.length; ++i) {
+                        m.symbolHints[i] = String(d.symbolHints[i]);
+                    }
+                }
+                if (d.dependsOn) {
+                    if (!Array.isArray(d.dependsOn))
+                        throw TypeError(".farm.v1.PlanItem.dependsOn: array expected");
+                    m.dependsOn = [];
+                    for (var i = 0; i < d.dependsOn.length; ++i) {
+                        m.dependsOn[i] = String(d.dependsOn[i]);
+                    }
+                }
+                return m;
+            };
+
+            /**
+             * Creates a plain object from a PlanItem message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof farm.v1.PlanItem
+             * @static
+             * @param {farm.v1.PlanItem} m PlanItem
+             * @param {$protobuf.IConversionOptions} [o] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            PlanItem.toObject = function toObject(m, o, q) {
+                if (!o)
+                    o = {};
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                var d = {};
+                if (o.arrays || o.defaults) {
+                    d.pathHints = [];
+                    d.symbolHints = [];
+                    d.dependsOn = [];
+                }
+                if (o.defaults) {
+                    d.itemId = "";
+                    d.goal = "";
+                    d.kind = o.enums === String ? "TASK_KIND_UNSPECIFIED" : 0;
+                }
+                if (m.itemId != null && Object.hasOwnProperty.call(m, "itemId")) {
+                    d.itemId = m.itemId;
+                }
+                if (m.goal != null && Object.hasOwnProperty.call(m, "goal")) {
+                    d.goal = m.goal;
+                }
+                if (m.kind != null && Object.hasOwnProperty.call(m, "kind")) {
+                    d.kind = o.enums === String ? $root.farm.v1.TaskKind[m.kind] === undefined ? m.kind : $root.farm.v1.TaskKind[m.kind] : m.kind;
+                }
+                if (m.pathHints && m.pathHints.length) {
+                    d.pathHints = [];
+                    for (var j = 0; j < m.pathHints.length; ++j) {
+                        d.pathHints[j] = m.pathHints[j];
+                    }
+                }
+                if (m.symbolHints && m.symbolHints.length) {
+                    d.symbolHints = [];
+                    for (var j = 0; j < m.symbolHints.length; ++j) {
+                        d.symbolHints[j] = m.symbolHints[j];
+                    }
+                }
+                if (m.dependsOn && m.dependsOn.length) {
+                    d.dependsOn = [];
+                    for (var j = 0; j < m.dependsOn.length; ++j) {
+                        d.dependsOn[j] = m.dependsOn[j];
+                    }
+                }
+                return d;
+            };
+
+            /**
+             * Converts this PlanItem to JSON.
+             * @function toJSON
+             * @memberof farm.v1.PlanItem
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            PlanItem.prototype.toJSON = function toJSON() {
+                return this.constructor.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the default type url for PlanItem
+             * @function getTypeUrl
+             * @memberof farm.v1.PlanItem
+             * @static
+             * @param {string} [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns {string} The default type url
+             */
+            PlanItem.getTypeUrl = function getTypeUrl(typeUrlPrefix) {
+                if (typeUrlPrefix === undefined) {
+                    typeUrlPrefix = "type.googleapis.com";
+                }
+                return typeUrlPrefix + "/farm.v1.PlanItem";
+            };
+
+            return PlanItem;
+        })();
+
+        v1.Plan = (function() {
+
+            /**
+             * Properties of a Plan.
+             * @memberof farm.v1
+             * @interface IPlan
+             * @property {string|null} [changeRequestId] Plan changeRequestId
+             * @property {farm.v1.IRepoRef|null} [repo] Plan repo
+             * @property {Array.<farm.v1.IPlanItem>|null} [items] Plan items
+             * @property {Array.<string>|null} [notes] Plan notes
+             * @property {string|null} [checkCommand] Plan checkCommand
+             */
+
+            /**
+             * Constructs a new Plan.
+             * @memberof farm.v1
+             * @classdesc Represents a Plan.
+             * @implements IPlan
+             * @constructor
+             * @param {farm.v1.IPlan=} [p] Properties to set
+             */
+            function Plan(p) {
+                this.items = [];
+                this.notes = [];
+                if (p)
+                    for (var ks = Object.keys(p), i = 0; i < ks.length; ++i)
+                        if (p[ks[i]] != null && ks[i] !== "__proto__")
+                            this[ks[i]] = p[ks[i]];
+            }
+
+            /**
+             * Plan changeRequestId.
+             * @member {string} changeRequestId
+             * @memberof farm.v1.Plan
+             * @instance
+             */
+            Plan.prototype.changeRequestId = "";
+
+            /**
+             * Plan repo.
+             * @member {farm.v1.IRepoRef|null|undefined} repo
+             * @memberof farm.v1.Plan
+             * @instance
+             */
+            Plan.prototype.repo = null;
+
+            /**
+             * Plan items.
+             * @member {Array.<farm.v1.IPlanItem>} items
+             * @memberof farm.v1.Plan
+             * @instance
+             */
+            Plan.prototype.items = $util.emptyArray;
+
+            /**
+             * Plan notes.
+             * @member {Array.<string>} notes
+             * @memberof farm.v1.Plan
+             * @instance
+             */
+            Plan.prototype.notes = $util.emptyArray;
+
+            /**
+             * Plan checkCommand.
+             * @member {string} checkCommand
+             * @memberof farm.v1.Plan
+             * @instance
+             */
+            Plan.prototype.checkCommand = "";
+
+            /**
+             * Creates a new Plan instance using the specified properties.
+             * @function create
+             * @memberof farm.v1.Plan
+             * @static
+             * @param {farm.v1.IPlan=} [properties] Properties to set
+             * @returns {farm.v1.Plan} Plan instance
+             */
+            Plan.create = function create(properties) {
+                return new Plan(properties);
+            };
+
+            /**
+             * Encodes the specified Plan message. Does not implicitly {@link farm.v1.Plan.verify|verify} messages.
+             * @function encode
+             * @memberof farm.v1.Plan
+             * @static
+             * @param {farm.v1.IPlan} m Plan message or plain object to encode
+             * @param {$protobuf.Writer} [w] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            Plan.encode = function encode(m, w, q) {
+                if (!w)
+                    w = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (m.changeRequestId != null && Object.hasOwnProperty.call(m, "changeRequestId"))
+                    w.uint32(10).string(m.changeRequestId);
+                if (m.repo != null && Object.hasOwnProperty.call(m, "repo"))
+                    $root.farm.v1.RepoRef.encode(m.repo, w.uint32(18).fork(), q + 1).ldelim();
+                if (m.items != null && m.items.length) {
+                    for (var i = 0; i < m.items.length; ++i)
+                        $root.farm.v1.PlanItem.encode(m.items[i], w.uint32(26).fork(), q + 1).ldelim();
+                }
+                if (m.notes != null && m.notes.length) {
+                    for (var i = 0; i < m.notes.length; ++i)
+                        w.uint32(34).string(m.notes[i]);
+                }
+                if (m.checkCommand != null && Object.hasOwnProperty.call(m, "checkCommand"))
+                    w.uint32(42).string(m.checkCommand);
+                return w;
+            };
+
+            /**
+             * Encodes the specified Plan message, length delimited. Does not implicitly {@link farm.v1.Plan.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof farm.v1.Plan
+             * @static
+             * @param {farm.v1.IPlan} message Plan message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            Plan.encodeDelimited = function encodeDelimited(message, writer) {
+                return this.encode(message, writer && writer.len ? writer.fork() : writer).ldelim();
+            };
+
+            /**
+             * Decodes a Plan message from the specified reader or buffer.
+             * @function decode
+             * @memberof farm.v1.Plan
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} r Reader or buffer to decode from
+             * @param {number} [l] Message length if known beforehand
+             * @returns {farm.v1.Plan} Plan
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            Plan.decode = function decode(r, l, e, n) {
+                if (!(r instanceof $Reader))
+                    r = $Reader.create(r);
+                if (n === undefined)
+                    n = 0;
+                if (n > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var c, m;
+                if (l === undefined)
+                    c = r.len;
+                else {
+                    c = r.pos + l;
+                    if (c > r.len)
+                        throw RangeError("index out of range");
+                    l = r.len;
+                    r.len = c;
+                }
+                m = new $root.farm.v1.Plan();
+                while (r.pos < c) {
+                    var t = r.uint32();
+                    if (t === e)
+                        break;
+                    switch (t >>> 3) {
+                    case 1: {
+                            m.changeRequestId = r.string();
+                            break;
+                        }
+                    case 2: {
+                            m.repo = $root.farm.v1.RepoRef.decode(r, r.uint32(), undefined, n + 1);
+                            break;
+                        }
+                    case 3: {
+                            if (!(m.items && m.items.length))
+                                m.items = [];
+                            m.items.push($root.farm.v1.PlanItem.decode(r, r.uint32(), undefined, n + 1));
+                            break;
+                        }
+                    case 4: {
+                            if (!(m.notes && m.notes.length))
+                                m.notes = [];
+                            m.notes.push(r.string());
+                            break;
+                        }
+                    case 5: {
+                            m.checkCommand = r.string();
+                            break;
+                        }
+                    default:
+                        r.skipType(t & 7, n);
+                        break;
+                    }
+                }
+                if (l !== undefined) {
+                    if (r.pos !== c)
+                        throw RangeError("index out of range");
+                    r.len = l;
+                }
+                return m;
+            };
+
+            /**
+             * Decodes a Plan message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof farm.v1.Plan
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {farm.v1.Plan} Plan
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            Plan.decodeDelimited = function decodeDelimited(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.uint32());
+            };
+
+            /**
+             * Verifies a Plan message.
+             * @function verify
+             * @memberof farm.v1.Plan
+             * @static
+             * @param {Object.<string,*>} m Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            Plan.verify = function verify(m, n) {
+                if (typeof m !== "object" || m === null)
+                    return "object expected";
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    return "maximum nesting depth exceeded";
+                if (m.changeRequestId != null && Object.hasOwnProperty.call(m, "changeRequestId")) {
+                    if (!$util.isString(m.changeRequestId))
+                        return "changeRequestId: string expected";
+                }
+                if (m.repo != null && Object.hasOwnProperty.call(m, "repo")) {
+                    {
+                        var e = $root.farm.v1.RepoRef.verify(m.repo, n + 1);
+                        if (e)
+                            return "repo." + e;
+                    }
+                }
+                if (m.items != null && Object.hasOwnProperty.call(m, "items")) {
+                    if (!Array.isArray(m.items))
+                        return "items: array expected";
+                    for (var i = 0; i < m.items.length; ++i) {
+                        {
+                            var e = $root.farm.v1.PlanItem.verify(m.items[i], n + 1);
+                            if (e)
+                                return "items." + e;
+                        }
+                    }
+                }
+                if (m.notes != null && Object.hasOwnProperty.call(m, "notes")) {
+                    if (!Array.isArray(m.notes))
+                        return "notes: array expected";
+                    for (var i = 0; i < m.notes.length; ++i) {
+                        if (!$util.isString(m.notes[i]))
+                            return "notes: string[] expected";
+                    }
+                }
+                if (m.checkCommand != null && Object.hasOwnProperty.call(m, "checkCommand")) {
+                    if (!$util.isString(m.checkCommand))
+                        return "checkCommand: string expected";
+                }
+                return null;
+            };
+
+            /**
+             * Creates a Plan message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof farm.v1.Plan
+             * @static
+             * @param {Object.<string,*>} d Plain object
+             * @returns {farm.v1.Plan} Plan
+             */
+            Plan.fromObject = function fromObject(d, n) {
+                if (d instanceof $root.farm.v1.Plan)
+                    return d;
+                if (!$util.isObject(d))
+                    throw TypeError(".farm.v1.Plan: object expected");
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var m = new $root.farm.v1.Plan();
+                if (d.changeRequestId != null) {
+                    m.changeRequestId = String(d.changeRequestId);
+                }
+                if (d.repo != null) {
+                    if (!$util.isObject(d.repo))
+                        throw TypeError(".farm.v1.Plan.repo: object expected");
+                    m.repo = $root.farm.v1.RepoRef.fromObject(d.repo, n + 1);
+                }
+                if (d.items) {
+                    if (!Array.isArray(d.items))
+                        throw TypeError(".farm.v1.Plan.items: array expected");
+                    m.items = [];
+                    for (var i = 0; i < d.items.length; ++i) {
+                        if (!$util.isObject(d.items[i]))
+                            throw TypeError(".farm.v1.Plan.items: object expected");
+                        m.items[i] = $root.farm.v1.PlanItem.fromObject(d.items[i], n + 1);
+                    }
+                }
+                if (d.notes) {
+                    if (!Array.isArray(d.notes))
+                        throw TypeError(".farm.v1.Plan.notes: array expected");
+                    m.notes = [];
+                    for (var i = 0; i < d.notes.length; ++i) {
+                        m.notes[i] = String(d.notes[i]);
+                    }
+                }
+                if (d.checkCommand != null) {
+                    m.checkCommand = String(d.checkCommand);
+                }
+                return m;
+            };
+
+            /**
+             * Creates a plain object from a Plan message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof farm.v1.Plan
+             * @static
+             * @param {farm.v1.Plan} m Plan
+             * @param {$protobuf.IConversionOptions} [o] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            Plan.toObject = function toObject(m, o, q) {
+                if (!o)
+                    o = {};
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                var d = {};
+                if (o.arrays || o.defaults) {
+                    d.items = [];
+                    d.notes = [];
+                }
+                if (o.defaults) {
+                    d.changeRequestId = "";
+                    d.repo = null;
+                    d.checkCommand = "";
+                }
+                if (m.changeRequestId != null && Object.hasOwnProperty.call(m, "changeRequestId")) {
+                    d.changeRequestId = m.changeRequestId;
+                }
+                if (m.repo != null && Object.hasOwnProperty.call(m, "repo")) {
+                    d.repo = $root.farm.v1.RepoRef.toObject(m.repo, o, q + 1);
+                }
+                if (m.items && m.items.length) {
+                    d.items = [];
+                    for (var j = 0; j < m.items.length; ++j) {
+                        d.items[j] = $root.farm.v1.PlanItem.toObject(m.items[j], o, q + 1);
+                    }
+                }
+                if (m.notes && m.notes.length) {
+                    d.notes = [];
+                    for (var j = 0; j < m.notes.length; ++j) {
+                        d.notes[j] = m.notes[j];
+                    }
+                }
+                if (m.checkCommand != null && Object.hasOwnProperty.call(m, "checkCommand")) {
+                    d.checkCommand = m.checkCommand;
+                }
+                return d;
+            };
+
+            /**
+             * Converts this Plan to JSON.
+             * @function toJSON
+             * @memberof farm.v1.Plan
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            Plan.prototype.toJSON = function toJSON() {
+                return this.constructor.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the default type url for Plan
+             * @function getTypeUrl
+             * @memberof farm.v1.Plan
+             * @static
+             * @param {string} [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns {string} The default type url
+             */
+            Plan.getTypeUrl = function getTypeUrl(typeUrlPrefix) {
+                if (typeUrlPrefix === undefined) {
+                    typeUrlPrefix = "type.googleapis.com";
+                }
+                return typeUrlPrefix + "/farm.v1.Plan";
+            };
+
+            return Plan;
         })();
 
         return v1;

@@ -7,6 +7,7 @@ import { farm } from '@farm/proto';
 import { errorMessage, type Logger } from '@farm/runtime';
 import { checkPlanFor, describeFailure, runChecks, type CheckCeilings } from '@farm/sandbox';
 import { gitCliAuth } from '@farm/git';
+import { checksAlreadyRan, type MergedTask } from './reuse-task-checks';
 
 const exec = promisify(execFile);
 const B = farm.v1.BuildStatus;
@@ -21,6 +22,13 @@ export interface BuildDeps {
   /** Directories besides the checkout the checks may write (a shared package cache). */
   checkWritableDirs?: string[];
 }
+
+/** The tasks whose branches the build merges, with what verified each (from the orchestrator's BuildRequest). */
+const mergedTasks = (request: farm.v1.IBuildRequest): MergedTask[] =>
+  (request.branches ?? []).map((branch, i) => ({
+    taskId: request.taskIds?.[i] || branch,
+    verification: request.verifications?.[i],
+  }));
 
 export const integrationBranchFor = (changeRequestId: string) => `farm/${changeRequestId}`;
 
@@ -143,14 +151,23 @@ async function buildOnce(request: farm.v1.IBuildRequest, deps: BuildDeps): Promi
     }
     // The full suite, in the same sandbox as the agents' checks: the request's command, else what the repo implies.
     const { steps } = checkPlanFor(repo, request.checkCommand);
-    const checks = await runChecks(repo, steps, {
-      ceilings: { ...deps.checkCeilings, timeoutSeconds: Math.round((deps.checkTimeoutMs ?? 30 * 60_000) / 1000) },
-      writableDirs: deps.checkWritableDirs,
-      log: deps.log,
-    });
-    if (!checks.ok) return result(B.BUILD_FAILED, { notes: [describeFailure(checks) ?? 'checks failed'] });
-    // what .farm/checks.json asked for beyond the operator's limits, and got narrowed
-    const narrowed = checks.steps.flatMap((s) => s.notes.map((note) => `${s.name}: ${note}`));
+    const tree = (await git('rev-parse', 'HEAD^{tree}')).stdout.trim();
+    const ranByTask = checksAlreadyRan({ tasks: mergedTasks(request), tree, steps });
+    let passed: string[];
+    if (ranByTask) {
+      deps.log.info('checks already passed on this tree', { changeRequestId: id, tree, note: ranByTask });
+      passed = [ranByTask];
+    } else {
+      const checks = await runChecks(repo, steps, {
+        ceilings: { ...deps.checkCeilings, timeoutSeconds: Math.round((deps.checkTimeoutMs ?? 30 * 60_000) / 1000) },
+        writableDirs: deps.checkWritableDirs,
+        log: deps.log,
+      });
+      if (!checks.ok) return result(B.BUILD_FAILED, { notes: [describeFailure(checks) ?? 'checks failed'] });
+      // what .farm/checks.json asked for beyond the operator's limits, and got narrowed
+      const narrowed = checks.steps.flatMap((s) => s.notes.map((note) => `${s.name}: ${note}`));
+      passed = steps.length ? [`passed: ${steps.map((s) => s.name).join(', ')}`, ...narrowed] : ['no checks found'];
+    }
     const { stdout: sha } = await git('rev-parse', 'HEAD');
     if (existing) {
       // Someone else's branch tip may have moved: never force. A push refused because the branch moved since
@@ -169,10 +186,7 @@ async function buildOnce(request: farm.v1.IBuildRequest, deps: BuildDeps): Promi
     }
     return result(B.BUILD_PASSED, {
       commitSha: sha.trim(),
-      notes: [
-        ...(steps.length ? [`passed: ${steps.map((s) => s.name).join(', ')}`, ...narrowed] : ['no checks found']),
-        ...moved,
-      ],
+      notes: [...passed, ...moved],
     });
   } catch (err) {
     deps.log.error('build failed', { changeRequestId: id, err });

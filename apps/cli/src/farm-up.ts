@@ -147,6 +147,7 @@ export async function startFarmUp(given: NodeJS.ProcessEnv, log: Logger): Promis
       leases: farmLeases(leases),
       plannerModel: plannerModelFrom(config, log),
       maxPlanItems: config.FARM_PLANNER_MAX_ITEMS,
+      planSingleTask: config.FARM_PLAN_SINGLE_TASK,
       leaseTtlSeconds: config.FARM_LEASE_TTL_S,
       options: orchestratorOptionsFrom(config),
       builds,

@@ -27,6 +27,8 @@ export interface FarmParts {
   plannerModel?: JsonModel;
   /** Bound on the planner's items per request. */
   maxPlanItems?: number;
+  /** FARM_PLAN_SINGLE_TASK (default `never`). */
+  planSingleTask?: 'auto' | 'never';
   /** Lifetime of the symbol leases the code-planner reserves. */
   leaseTtlSeconds?: number;
   locateSymbols?: SymbolLocator;
@@ -56,6 +58,7 @@ export async function startFarm(parts: FarmParts): Promise<{ orchestrator: Orche
       bus: parts.bus,
       model: parts.plannerModel,
       maxItems: parts.maxPlanItems,
+      singleTask: parts.planSingleTask,
       log: parts.log.child({ app: 'request-planner' }),
     }),
     await startCodePlanner({

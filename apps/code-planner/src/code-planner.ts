@@ -58,7 +58,7 @@ export async function planBundle(
   const items = plan.items ?? [];
   const symbols = [...new Set(items.flatMap((i) => i.symbolHints ?? []))];
   // Where each symbol is defined: a later item touching the same file waits too (merges stay clean).
-  const locate = deps.locateSymbols ?? cloneAndLocateSymbols();
+  const locate = deps.locateSymbols ?? defaultLocator();
   const located = symbols.length ? await locate(repo, symbols) : new Map<string, string[]>();
   const pathsOf = (i: farm.v1.IPlanItem) => [
     ...new Set([...(i.pathHints ?? []), ...(i.symbolHints ?? []).flatMap((s) => located.get(s) ?? [])]),
@@ -107,6 +107,10 @@ export async function planBundle(
   }
   return bundle;
 }
+
+/** One clone cache per process (not per plan): requests on a commit already cloned reuse the clone. */
+let sharedLocator: SymbolLocator | undefined;
+const defaultLocator = () => (sharedLocator ??= cloneAndLocateSymbols());
 
 export async function startCodePlanner(deps: CodePlannerDeps): Promise<Subscription> {
   return deps.bus.subscribe(Topics.plans, deps.group ?? 'code-planner', async (plan) => {

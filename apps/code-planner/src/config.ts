@@ -1,4 +1,6 @@
 import { componentTokenConfigSchema } from '@farm/access';
+import os from 'node:os';
+import path from 'node:path';
 import { loadConfig, z } from '@farm/runtime';
 
 /** The code-planner's settings (its own deployment and `farm up`). */
@@ -10,6 +12,8 @@ export const codePlannerConfigSchema = componentTokenConfigSchema.extend({
     .int()
     .positive()
     .default(4 * 3600),
+  /** Where the clones of the commits planned on are kept (reused by the next request on the same commit). */
+  FARM_WORK_DIR: z.string().default(path.join(os.tmpdir(), 'farm-code-planner')),
 });
 export type CodePlannerConfig = z.infer<typeof codePlannerConfigSchema>;
 export const loadCodePlannerConfig = (env: NodeJS.ProcessEnv = process.env): CodePlannerConfig =>

@@ -4,6 +4,7 @@ import { createLogger, loadConfigOrExit, runService, z } from '@farm/runtime';
 import { HttpSymbolLeases } from '@farm/srm-client';
 import { startCodePlanner } from './code-planner';
 import { codePlannerConfigSchema } from './config';
+import { cloneAndLocateSymbols } from './locate-symbols';
 import { srmReserver } from './srm-reserver';
 
 const schema = codePlannerConfigSchema.merge(busConfigSchema).extend({
@@ -17,6 +18,7 @@ void runService(log, config.FARM_METRICS_PORT, async () => {
   const leases = config.FARM_SRM_URL
     ? srmReserver(new HttpSymbolLeases(config.FARM_SRM_URL, { componentToken: config.FARM_COMPONENT_TOKEN }))
     : undefined;
-  const sub = await startCodePlanner({ bus, log, leases, leaseTtlSeconds: config.FARM_LEASE_TTL_S });
+  const locateSymbols = cloneAndLocateSymbols(config.FARM_WORK_DIR);
+  const sub = await startCodePlanner({ bus, log, leases, locateSymbols, leaseTtlSeconds: config.FARM_LEASE_TTL_S });
   return { stop: async () => (await sub.stop(), await bus.close()), health: () => bus.health() };
 });

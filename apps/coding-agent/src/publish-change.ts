@@ -1,5 +1,5 @@
 import { farm } from '@farm/proto';
-import { commitAll, type RemoteBranchCommit } from '@farm/git';
+import { commitAll, treeOfCommit, type RemoteBranchCommit } from '@farm/git';
 import { errorMessage } from '@farm/runtime';
 import type { AgentDeps } from './agent-deps';
 import { branchFor, claimAndPush, completePushedBranch } from './task-branch';
@@ -46,11 +46,13 @@ export async function publishChange(
     (step, fn) => run.observer.timed(step, attempt, fn),
   );
   if (delivery.kind === 'failed') return delivery;
+  // Which tree the checks passed on: a build of exactly this tree need not run them again.
+  const verification = ready.verification && { ...ready.verification, treeSha: await treeOfCommit(dir, commit.sha) };
   return {
     ...delivery,
     notes: [...delivery.notes, ...ready.notes],
     diff,
-    ...(ready.verification ? { verification: ready.verification } : {}),
+    ...(verification ? { verification } : {}),
     ...(ready.lesson && deps.settings.lessons !== false ? { lesson: ready.lesson } : {}),
   };
 }

@@ -11,7 +11,8 @@ import {
   type RagApi,
   type SnippetIndex,
 } from '@farm/rag';
-import type { Logger } from '@farm/runtime';
+import { errorMessage, type Logger } from '@farm/runtime';
+import { openTreeIndex } from './tree-index-cache';
 
 export interface RetrievedContext {
   /** Snippets rendered for the prompt, with paths and line ranges. */
@@ -30,10 +31,17 @@ export interface RetrievedContext {
 export async function retrieveContext(
   task: farm.v1.ICodingTask,
   repoDir: string,
-  opts: { rag?: RagApi; budgetTokens: number; searchLimit?: number; log: Logger },
+  opts: {
+    rag?: RagApi;
+    budgetTokens: number;
+    searchLimit?: number;
+    log: Logger;
+    /** Where indexes of trees are kept for the next task on the same tree (without: indexed per task). */
+    indexCacheDir?: string;
+  },
 ): Promise<RetrievedContext> {
-  const url = task.repo?.url ?? '';
-  const commit = task.repo?.baseCommit ?? '';
+  let url = task.repo?.url ?? '';
+  let commit = task.repo?.baseCommit ?? '';
   const own = task.path ? [task.path] : [];
   const ownBlobIds = await Promise.all(
     own.map((p) =>
@@ -51,9 +59,22 @@ export async function retrieveContext(
     await opts.rag.indexRepo({ repoUrl: url, commit, ref: task.repo?.baseRef || 'main' });
     api = opts.rag;
   } else {
-    local = new EmbeddedIndex({ log: opts.log });
-    await indexDirectory({ index: local, dir: repoDir, repo: url, commit, log: opts.log });
-    api = local;
+    const cached =
+      opts.indexCacheDir &&
+      (await openTreeIndex({ cacheDir: opts.indexCacheDir, repoDir, repo: url, commit, log: opts.log }).catch(
+        (err: unknown) => {
+          opts.log.warn('index cache unusable; indexing this checkout alone', { error: errorMessage(err) });
+          return undefined;
+        },
+      ));
+    if (cached) {
+      ({ repo: url, commit } = cached); // the label the tree's chunks are filed under
+      api = cached.index; // already saved: nothing to write on close
+    } else {
+      local = new EmbeddedIndex({ log: opts.log });
+      await indexDirectory({ index: local, dir: repoDir, repo: url, commit, log: opts.log });
+      api = local;
+    }
   }
   try {
     const [byBlob, found] = await Promise.all([

@@ -61,6 +61,7 @@ export async function setUpTask(
   const context = await run.observer.timed('retrieve', 0, () =>
     retrieveContext(task, repoDir, {
       rag: deps.services.rag,
+      indexCacheDir: path.join(deps.settings.workRoot, 'rag-index'),
       budgetTokens: task.contextBudgetTokens || deps.settings.contextBudgetTokens,
       log: run.log,
     }),

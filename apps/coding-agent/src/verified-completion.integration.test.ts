@@ -6,7 +6,7 @@ import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { failedStepName, farm } from '@farm/proto';
-import { seedBareRepo, startGitHttpServer, type GitHttpServer } from '@farm/git';
+import { cloneAtCommit, seedBareRepo, startGitHttpServer, treeOfCommit, type GitHttpServer } from '@farm/git';
 import { createJsonModel, createPatchModel, createToolModel } from '@farm/llm';
 import { silentLogger } from '@farm/runtime';
 import { startScriptedModelServer, type ModelScript, type ScriptStep } from '@farm/scripted-llm';
@@ -90,7 +90,7 @@ async function runTask(
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as Record<string, unknown> & { event: string });
-    return { result, trajectory, requests: model.requests };
+    return { result, trajectory, requests: model.requests, url };
   } finally {
     await model.close();
   }
@@ -128,7 +128,7 @@ test('a tests-only change to a FEATURE goal is refused at finish and ends as SOF
 });
 
 test('tests added by a FEATURE change fail on the base and pass on the branch; finish after run_checks runs no check again', async () => {
-  const { result, trajectory, requests } = await runTask(
+  const { result, trajectory, requests, url } = await runTask(
     {
       chat: [
         call('edit_file', {
@@ -157,7 +157,12 @@ test('tests added by a FEATURE change fail on the base and pass on the branch; f
       base: R.TEST_RUN_FAILED,
       branch: R.TEST_RUN_PASSED,
     },
+    treeSha: expect.stringMatching(/^[0-9a-f]{40}$/),
   });
+  // the tree the checks passed on is the task's commit's: a build of that tree need not run them again
+  const pushed = path.join(tmp, `pushed-${n}`);
+  await cloneAtCommit({ url, ref: result.branchName!, commit: result.commitSha!, dir: pushed });
+  expect(result.verification?.treeSha).toBe(await treeOfCommit(pushed, result.commitSha!));
   expect(result.notes).toContain(
     'verification: checks: test passed; differential of tests/test_multiply.py (`pytest -q -p no:cacheprovider tests/test_multiply.py`): base failed, branch passed',
   );

@@ -331,6 +331,25 @@ describe('the orchestrator decider', () => {
     });
   });
 
+  it("a one-task request's build request carries what the task passed, and on which tree", () => {
+    const verification = { checks: [{ name: 'check', run: 'make', ok: true }], treeSha: 'tree-a' };
+    const [d] = run(
+      request(P.CODING, [task('a', T.TASK_DISPATCHED)]),
+      result('a', S.SUCCESS, { branchName: 'agt/a', commitSha: 'sha-a', verification }),
+    );
+    expect(d.events.at(-1)).toMatchObject({
+      kind: 'build-request',
+      request: { branches: ['agt/a'], verifications: [verification], taskIds: ['a'] },
+    });
+    // two tasks: the build checks a merge neither ran on
+    const [two] = run(
+      request(P.CODING, [task('a', T.TASK_SUCCESS, { verification }), task('b', T.TASK_DISPATCHED)]),
+      result('b', S.SUCCESS, { branchName: 'agt/b', commitSha: 'sha-b', verification }),
+    );
+    const build = two.events.at(-1) as { request: farm.v1.IBuildRequest };
+    expect([build.request.verifications, build.request.taskIds]).toEqual([undefined, undefined]);
+  });
+
   it("a follow-up's build pushes to the branch the request named", () => {
     const state = request(P.CODING, [task('a', T.TASK_DISPATCHED)]);
     state.request!.integrationBranch = 'farm/pr-1';

@@ -47,6 +47,8 @@ export interface TaskRecord {
   commitSha: string;
   /** What its model calls cost so far, over every dispatch (the request's spend is the sum). */
   costUsd: number;
+  /** What verified its last result's commit (CommitResult.verification), when it reported one. */
+  verification?: farm.v1.IVerification;
 }
 
 /** One change request with its tasks in id order; `request` is absent before it was received. */
@@ -369,6 +371,7 @@ function countResult(
   // Tokens add up over every dispatch of the task: each one was paid for.
   d.update({ kind: 'add-tokens', taskId: task.id, usage: result.tokenUsage ?? {} });
   if (result.verification) {
+    task.verification = result.verification;
     const verification = farm.v1.Verification.toObject(farm.v1.Verification.fromObject(result.verification), {
       enums: String,
     });
@@ -402,6 +405,7 @@ function advanceCoding(d: DecisionBuilder, failure?: string): void {
         repo: { url: cr.repoUrl, baseRef: cr.baseRef, baseCommit: cr.baseCommit },
         branches: d.state.tasks.map((t) => t.branch),
         commits: d.state.tasks.map((t) => t.commitSha),
+        ...verifiedBy(d.state.tasks),
         checkCommand: cr.checkCommand,
         ...(cr.integrationBranch ? { integrationBranch: cr.integrationBranch } : {}),
       },
@@ -409,6 +413,15 @@ function advanceCoding(d: DecisionBuilder, failure?: string): void {
   } else {
     d.dispatchReady = true;
   }
+}
+
+/**
+ * What the one task of a request passed, and on which tree: its build need not run the same checks on the same
+ * tree again. (A build of several tasks checks a tree none of them ran on.)
+ */
+function verifiedBy(tasks: TaskRecord[]): Pick<farm.v1.IBuildRequest, 'verifications' | 'taskIds'> {
+  const [only] = tasks;
+  return tasks.length === 1 && only?.verification ? { verifications: [only.verification], taskIds: [only.id] } : {};
 }
 
 /** The launcher could not start the task: a HARD_FAIL of that dispatch, as the agent would have reported. */

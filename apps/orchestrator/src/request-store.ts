@@ -41,6 +41,8 @@ interface TaskRow extends Record<string, unknown> {
   branch: string;
   commit_sha: string;
   cost_usd: number | string | null;
+  /** jsonb: the Verification as toObject wrote it. */
+  verification: object | string | null;
 }
 
 /** Records that `consumer` applied `messageId`; false when it had already (the event is then skipped). */
@@ -90,9 +92,13 @@ export async function loadRequestState(
       branch: t.branch ?? '',
       commitSha: t.commit_sha ? String(t.commit_sha) : '',
       costUsd: Number(t.cost_usd ?? 0),
+      ...(t.verification ? { verification: verificationOf(t.verification) } : {}),
     })),
   };
 }
+
+const verificationOf = (v: object | string) =>
+  farm.v1.Verification.fromObject(typeof v === 'string' ? (JSON.parse(v) as object) : v);
 
 /** Forgets applied-message ids older than `retentionMs` (past any redelivery); returns how many. */
 export async function pruneProcessed(db: SqlExecutor, retentionMs: number): Promise<number> {

@@ -3,7 +3,8 @@
 import { migrate, type SqlStore } from '@farm/store';
 import { testPgliteStore } from '@farm/store/testing';
 import { apiDocument } from './api-document';
-import { applyUpdates, getRequest } from './request-store';
+import { farm } from '@farm/proto';
+import { applyUpdates, getRequest, loadRequestState } from './request-store';
 import { orchestratorMigrations } from './schema';
 import { taskAccountingMigrations } from './task-accounting';
 
@@ -38,4 +39,12 @@ test("a task's verification is stored and shown with it; a task without one show
   const check = apiDocument().schema('TaskSummary');
   expect(found!.tasks.map((t) => check(t))).toEqual([[], []]);
   expect(check({ ...found!.tasks[0], verification: { differential: { base: 'RED' } } })).not.toEqual([]);
+});
+
+test("the stored verification comes back with the task's state: a build after a restart still knows the tree", async () => {
+  const verification = { checks: [{ name: 'check', run: 'make test', ok: true }], treeSha: 'a'.repeat(40) };
+  await applyUpdates(store, 'cr', [{ kind: 'set-verification', taskId: 't2', verification }], { taskDeadlineMs: 0 });
+  const state = await loadRequestState(store, 'cr');
+  expect(state.tasks.find((t) => t.id === 't2')?.verification).toEqual(farm.v1.Verification.fromObject(verification));
+  expect(state.tasks.find((t) => t.id === 't2')?.verification?.treeSha).toBe('a'.repeat(40));
 });

@@ -9,6 +9,11 @@ export const requestPlannerConfigSchema = z.object({
   FARM_PLANNER_MODEL: z.string().default('gpt-4o-mini'),
   FARM_PLANNER_MAX_ITEMS: z.coerce.number().int().min(1).max(50).default(8),
   FARM_LLM_STRUCTURED_OUTPUT: z.enum(['true', 'false']).default('false'),
+  /**
+   * `auto`: a request that is obviously one task (one short sentence) is planned as one task without asking the
+   * model (seconds saved; no symbol hints, so no srm reservations for it). `never`: the model plans every request.
+   */
+  FARM_PLAN_SINGLE_TASK: z.enum(['auto', 'never']).default('never'),
 });
 export type RequestPlannerConfig = z.infer<typeof requestPlannerConfigSchema>;
 export const loadRequestPlannerConfig = (env: NodeJS.ProcessEnv = process.env): RequestPlannerConfig =>

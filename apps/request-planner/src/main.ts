@@ -11,6 +11,12 @@ const config = loadConfigOrExit(schema);
 void runService(log, config.FARM_METRICS_PORT, async () => {
   const bus = await connectKafka(config, 'request-planner', log);
   const model = plannerModelFrom(config, log);
-  const sub = await startRequestPlanner({ bus, log, model, maxItems: config.FARM_PLANNER_MAX_ITEMS });
+  const sub = await startRequestPlanner({
+    bus,
+    log,
+    model,
+    maxItems: config.FARM_PLANNER_MAX_ITEMS,
+    singleTask: config.FARM_PLAN_SINGLE_TASK,
+  });
   return { stop: async () => (await sub.stop(), await bus.close()), health: () => bus.health() };
 });

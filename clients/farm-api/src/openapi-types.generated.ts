@@ -461,6 +461,8 @@ export interface components {
       testsOnly?: boolean;
       unverifiedReason?: string;
       acceptedByReviewer?: boolean;
+      /** @description The git tree of the task's commit: the source the checks ran on. A one-task request's build of the same tree with the same check commands does not run them again. */
+      treeSha?: string;
     };
     /** @enum {string} */
     TestRunOutcome: 'TEST_RUN_PASSED' | 'TEST_RUN_FAILED' | 'TEST_RUN_NOT_RUN';

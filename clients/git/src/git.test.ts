@@ -152,53 +152,6 @@ describe('repo ops (isomorphic-git)', () => {
     expect(err.retryable).toBe(false);
   });
 
-  it('clones the tip shallowly, then deepens to reach an older commit', async () => {
-    const { url, shas } = await repoWithHistory('deep.git', 25);
-    const tip = path.join(tmp, 'clone-tip');
-    expect(await cloneAtCommit({ url, ref: 'main', commit: shas[25], dir: tip })).toEqual({
-      commit: shas[25],
-      depth: 1,
-    });
-    expect(existsSync(path.join(tip, '25.txt'))).toBe(true);
-    expect((await readFile(path.join(tip, '.git', 'shallow'), 'utf8')).trim()).toBe(shas[25]);
-
-    const old = path.join(tmp, 'clone-old');
-    const r = await cloneAtCommit({ url, ref: 'main', commit: shas[3], dir: old });
-    expect(r.depth).toBeGreaterThan(1);
-    expect(await gitCli(old, 'rev-parse', 'HEAD')).toBe(shas[3]);
-    expect(existsSync(path.join(old, '3.txt'))).toBe(true);
-    expect(existsSync(path.join(old, '4.txt'))).toBe(false);
-    expect(await gitCli(old, 'status', '--porcelain')).toBe('');
-
-    // from a tag and from a sha ref
-    await gitCli(path.join(tmp, 'hist-deep.git'), 'tag', 't10', shas[10]);
-    await gitCli(path.join(tmp, 'hist-deep.git'), 'push', '-q', 'origin', 't10');
-    const fromTag = path.join(tmp, 'clone-tag');
-    expect((await cloneAtCommit({ url, ref: 't10', commit: shas[10], dir: fromTag })).depth).toBe(1);
-    const fromSha = path.join(tmp, 'clone-sha');
-    await cloneAtCommit({ url, ref: shas[20], commit: shas[20], dir: fromSha });
-    expect(await gitCli(fromSha, 'rev-parse', 'HEAD')).toBe(shas[20]);
-  });
-
-  it('fails with non-retryable CommitNotFound for a commit outside the history', async () => {
-    const { url } = await repoWithHistory('missing.git', 3);
-    const err = await cloneAtCommit({
-      url,
-      ref: 'main',
-      commit: 'f'.repeat(40),
-      dir: path.join(tmp, 'clone-missing'),
-    }).catch((e) => e);
-    expect(err).toBeInstanceOf(CommitNotFound);
-    expect(err.retryable).toBe(false);
-    const refErr = await cloneAtCommit({
-      url,
-      ref: 'nope',
-      commit: 'f'.repeat(40),
-      dir: path.join(tmp, 'clone-noref'),
-    }).catch((e) => e);
-    expect(refErr).toBeInstanceOf(RefNotFound);
-  });
-
   it('commits adds, modifications and deletions on a branch and pushes it', async () => {
     const { url, shas } = await repoWithHistory('push.git', 12);
     const dir = path.join(tmp, 'clone-push');
@@ -252,6 +205,57 @@ describe('repo ops (isomorphic-git)', () => {
     expect(await remoteBranchSha(url, 'agt/t9')).toBeUndefined();
     expect(await remoteBranchSha(url, 'main')).toBe(shas[1]);
     expect(await deleteRemoteBranch(url, 'agt/t9', sha)).toBe(true); // already gone
+  });
+});
+
+describe.each(['git-cli', 'isomorphic-git'] as const)('shallow clones with %s', (via) => {
+  it('clones the tip shallowly, then deepens to reach an older commit', async () => {
+    const { url, shas } = await repoWithHistory(`deep-${via}.git`, 25);
+    const tip = path.join(tmp, `clone-tip-${via}`);
+    expect(await cloneAtCommit({ url, ref: 'main', commit: shas[25], dir: tip, via })).toEqual({
+      commit: shas[25],
+      depth: 1,
+    });
+    expect(existsSync(path.join(tip, '25.txt'))).toBe(true);
+    expect((await readFile(path.join(tip, '.git', 'shallow'), 'utf8')).trim()).toBe(shas[25]);
+
+    const old = path.join(tmp, `clone-old-${via}`);
+    const r = await cloneAtCommit({ url, ref: 'main', commit: shas[3], dir: old, via });
+    expect(r.depth).toBeGreaterThan(1);
+    expect(await gitCli(old, 'rev-parse', 'HEAD')).toBe(shas[3]);
+    expect(existsSync(path.join(old, '3.txt'))).toBe(true);
+    expect(existsSync(path.join(old, '4.txt'))).toBe(false);
+    expect(await gitCli(old, 'status', '--porcelain')).toBe('');
+
+    // from a tag and from a sha ref
+    await gitCli(path.join(tmp, `hist-deep-${via}.git`), 'tag', 't10', shas[10]);
+    await gitCli(path.join(tmp, `hist-deep-${via}.git`), 'push', '-q', 'origin', 't10');
+    const fromTag = path.join(tmp, `clone-tag-${via}`);
+    expect((await cloneAtCommit({ url, ref: 't10', commit: shas[10], dir: fromTag, via })).depth).toBe(1);
+    const fromSha = path.join(tmp, `clone-sha-${via}`);
+    await cloneAtCommit({ url, ref: shas[20], commit: shas[20], dir: fromSha, via });
+    expect(await gitCli(fromSha, 'rev-parse', 'HEAD')).toBe(shas[20]);
+  });
+
+  it('fails with non-retryable CommitNotFound for a commit outside the history', async () => {
+    const { url } = await repoWithHistory(`missing-${via}.git`, 3);
+    const err = await cloneAtCommit({
+      url,
+      ref: 'main',
+      commit: 'f'.repeat(40),
+      dir: path.join(tmp, `clone-missing-${via}`),
+      via,
+    }).catch((e) => e);
+    expect(err).toBeInstanceOf(CommitNotFound);
+    expect(err.retryable).toBe(false);
+    const refErr = await cloneAtCommit({
+      url,
+      ref: 'nope',
+      commit: 'f'.repeat(40),
+      dir: path.join(tmp, `clone-noref-${via}`),
+      via,
+    }).catch((e) => e);
+    expect(refErr).toBeInstanceOf(RefNotFound);
   });
 });
 

@@ -2,3 +2,4 @@ export * from './git-http-server';
 export * from './repo-ops';
 export * from './credentials';
 export * from './trailers';
+export * from './native-git';

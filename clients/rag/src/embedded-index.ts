@@ -42,7 +42,8 @@ interface StoredChunk {
 
 interface IndexFile {
   version: 1;
-  chunks: Array<Chunk & { dense?: number[] }>;
+  /** `sparse` is saved with each chunk so that loading does not tokenize every chunk again (absent in older files). */
+  chunks: Array<Chunk & { dense?: number[]; sparse?: SparseVector }>;
   commits: Array<{ repo: string; commit: string; indexedAt: string } & CommitIndexInfo>;
 }
 
@@ -81,14 +82,14 @@ export class EmbeddedIndex implements SnippetIndex {
       throw err;
     }
     const data = JSON.parse(raw) as IndexFile;
-    for (const { dense, ...chunk } of data.chunks) this.put(chunk, dense);
+    for (const { dense, sparse, ...chunk } of data.chunks) this.put(chunk, dense, sparse);
     for (const c of data.commits) this.commits.set(commitKey(c.repo, c.commit), c);
     this.log.info('embedded index loaded', { file, chunks: this.chunks.size, commits: this.commits.size });
   }
 
-  private put(chunk: Chunk, dense?: number[]): void {
+  private put(chunk: Chunk, dense?: number[], saved?: SparseVector): void {
     this.remove(chunk.id);
-    const sparse = chunkVector(chunk);
+    const sparse = saved ?? chunkVector(chunk);
     this.chunks.set(chunk.id, { chunk, sparse, dense });
     for (const i of sparse.indices) this.df.set(i, (this.df.get(i) ?? 0) + 1);
     const key = commitKey(chunk.repo, chunk.commit);
@@ -128,6 +129,11 @@ export class EmbeddedIndex implements SnippetIndex {
     const entry = { repo: repoKey(repo), commit: commit.toLowerCase(), ...info, indexedAt: new Date().toISOString() };
     this.commits.set(commitKey(repo, commit), entry);
     await this.save();
+  }
+
+  /** The commits indexed here, in the order they were marked. */
+  indexedCommits(): { repo: string; commit: string }[] {
+    return [...this.commits.values()].map(({ repo, commit }) => ({ repo, commit }));
   }
 
   async hasCommit(repo: string, commit: string): Promise<boolean> {
@@ -187,7 +193,11 @@ export class EmbeddedIndex implements SnippetIndex {
     const write = async () => {
       const data: IndexFile = {
         version: 1,
-        chunks: [...this.chunks.values()].map((s) => (s.dense ? { ...s.chunk, dense: s.dense } : s.chunk)),
+        chunks: [...this.chunks.values()].map((s) => ({
+          ...s.chunk,
+          sparse: s.sparse,
+          ...(s.dense ? { dense: s.dense } : {}),
+        })),
         commits: [...this.commits.values()],
       };
       await mkdir(path.dirname(file), { recursive: true });
