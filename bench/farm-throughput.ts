@@ -21,7 +21,7 @@ import { startScriptedModelServer } from '@farm/scripted-llm';
 import { bundlePath } from '@farm/runtime';
 import { startKafka, startPostgres } from '../scripts/local-services';
 import { ROOT, percentile, timeProcess } from './process-timing';
-import { peakRssMiB, treeCpuS, watchTreeMemory } from './process-tree';
+import { ownCpuS, peakRssMiB, treeCpuS, watchTreeMemory } from './process-tree';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -263,9 +263,11 @@ async function main(): Promise<void> {
 
     const memory = watchTreeMemory(pid);
     const cpu1 = treeCpuS(pid);
+    const own1 = ownCpuS(pid);
     const burstStarted = Date.now();
     const requests = await runRequests(farm, repo, N, 'burst');
     const cpu = treeCpuS(pid) - cpu1;
+    const own = ownCpuS(pid) - own1;
     const peak = memory.stop();
     const wallMs = Math.max(...requests.map((r) => r.endedMs!)) - burstStarted;
     const latencies = requests.map((r) => r.endedMs! - r.submittedMs);
@@ -291,6 +293,7 @@ async function main(): Promise<void> {
         line('time to DONE, p50', `${(p50 / 1000).toFixed(1)} s`, x(p50, aloneMs)),
         line('time to DONE, p95', `${(p95 / 1000).toFixed(1)} s`, x(p95, aloneMs)),
         line('CPU per request (farm up + children)', `${(cpu / N).toFixed(2)} s`, x(cpu / N, aloneCpu)),
+        line('  of which farm up itself', `${(own / N).toFixed(2)} s`),
         line('  in agent process starts', (cpu / N / (agentStart.medianMs / 1000)).toFixed(1)),
         line('peak RSS, farm up', `${farmPeak.toFixed(0)} MiB`),
         line('peak RSS, farm up + children (sampled)', `${peak.tree.toFixed(0)} MiB`),

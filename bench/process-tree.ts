@@ -67,6 +67,11 @@ export function treeCpuS(root: number): number {
   return treeOf(root).reduce((sum, s) => sum + s.ownCpuS + s.childrenCpuS, 0);
 }
 
+/** CPU seconds used so far by `root` itself (its own threads, not its children). */
+export function ownCpuS(root: number): number {
+  return readStat(root)?.ownCpuS ?? 0;
+}
+
 /** Resident memory now, MiB: the root alone and the whole tree (root plus live descendants). */
 export function treeRssMiB(root: number): { root: number; tree: number; processes: number } {
   const tree = treeOf(root);
