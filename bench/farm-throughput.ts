@@ -8,7 +8,7 @@
  * of its whole process tree, against one request alone on the same warm farm, measured first in the same run.
  * The model server runs in this process, so its CPU is not counted. Build first: `pnpm build`.
  *
- *   node --import tsx bench/farm-throughput.ts [N=100] [--kafka] [--timeout-s 1800] [--keep]
+ *   node --import tsx bench/farm-throughput.ts [N=100] [--kafka] [--timeout-s 1800] [--keep] [--cpu-prof <dir>]
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,6 +29,8 @@ const { values, positionals } = parseArgs({
     kafka: { type: 'boolean', default: false },
     'timeout-s': { type: 'string', default: '1800' },
     keep: { type: 'boolean', default: false },
+    /** Runs farm up under `node --cpu-prof` and leaves its profile in this directory (open it in Chrome DevTools). */
+    'cpu-prof': { type: 'string' },
   },
 });
 const N = Number(positionals[0] ?? 100);
@@ -105,7 +107,11 @@ interface Farm {
 
 async function startFarm(env: NodeJS.ProcessEnv, stateDir: string, logFile: string, url: string): Promise<Farm> {
   const log = openSync(logFile, 'a');
-  const up = spawn(farmBin, ['up'], { env, stdio: ['ignore', log, log] });
+  const profile = values['cpu-prof'];
+  const [command, args] = profile
+    ? [process.execPath, ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profile)}`, bundlePath('cli'), 'up']]
+    : [farmBin, ['up']];
+  const up = spawn(command, args, { env, stdio: ['ignore', log, log] });
   for (let i = 0; ; i++) {
     if (up.exitCode !== null) throw new Error(`farm up exited; see ${logFile}`);
     try {
