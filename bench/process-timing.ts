@@ -23,6 +23,12 @@ export function median(xs: number[]): number {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
 
+/** The p-th percentile (0-100) of `xs`, nearest rank. */
+export function percentile(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
+}
+
 /** Runs `argv` (any exit code: an agent without a task exits 1 once it has loaded) and times it. */
 export function timeProcess(label: string, argv: string[], runs: number, env: NodeJS.ProcessEnv = process.env): Timed {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'farm-bench-'));

@@ -52,8 +52,14 @@ describe('the process launcher', () => {
     await rm(tmp, { recursive: true, force: true });
   });
 
-  const launcher = (behaviour: string, onClose: 'stop' | 'leave' = 'stop', via: Pick<EventBus, 'publishRaw'> = bus) =>
+  const launcher = (
+    behaviour: string,
+    onClose: 'stop' | 'leave' = 'stop',
+    via: Pick<EventBus, 'publishRaw'> = bus,
+    maxRunning?: number,
+  ) =>
     new ChildProcessLauncher({
+      maxRunning,
       bus: via as EventBus,
       publishRetryMs: 20,
       log: silentLogger,
@@ -181,5 +187,26 @@ describe('the process launcher', () => {
     await second.close();
     await bus.drain();
     expect(results.map((r) => r.taskId)).toEqual(['t9']);
+  });
+
+  it('with a bound on agents at once, a burst waits its turn, also across a restart, and each result is published once', async () => {
+    const go = path.join(tmp, 'go');
+    const first = launcher(`wait-for-file:${go}`, 'leave', bus, 1);
+    await first.launch(task('t10'));
+    await first.launch(task('t11'));
+    expect([first.inFlight, first.waiting]).toEqual([1, 1]);
+    await first.close(); // the farm stops: t10 runs on, t11 never started
+    const second = launcher(`wait-for-file:${go}`, 'stop', bus, 1);
+    await second.resume([task('t10'), task('t11')]);
+    expect([second.inFlight, second.waiting]).toEqual([1, 1]); // t10 adopted, t11 launched again and waiting
+    await writeFile(go, '');
+    await until(() => results.length === 2 && second.inFlight === 0);
+    expect(results.map((r) => [r.taskId, r.status])).toEqual([
+      ['t10', farm.v1.CommitStatus.SUCCESS],
+      ['t11', farm.v1.CommitStatus.SUCCESS],
+    ]);
+    await second.close();
+    await bus.drain();
+    expect(results).toHaveLength(2);
   });
 });

@@ -29,7 +29,16 @@ export interface ChildProcessLauncherConfig {
   publishRetryMs?: number;
   /** How long a closing launcher that stops its agents keeps trying to publish their results (default 30 s). */
   closeGraceMs?: number;
+  /** Agent processes running at once; further tasks wait, in order, for one to end (default: unbounded). */
+  maxRunning?: number;
 }
+
+/**
+ * `farm up`'s bound on agent processes at once: a burst of requests would otherwise start an agent each at
+ * once (about 100 MiB apiece) and take the machine's memory. Agents mostly wait on the model, so the bound is
+ * well above the cores of a small machine.
+ */
+export const DEFAULT_AGENT_PROCESSES = 16;
 
 interface AgentRecord {
   taskId: string;
@@ -69,6 +78,7 @@ export class ChildProcessLauncher implements TaskLauncher {
       closeGraceMs: config.closeGraceMs,
       adoptPollMs: config.adoptPollMs,
       publishRetryMs: config.publishRetryMs,
+      maxRunning: config.maxRunning,
     });
   }
 
@@ -95,7 +105,8 @@ export class ChildProcessLauncher implements TaskLauncher {
       },
       logFile,
     });
-    this.config.log.info('agent process started', { taskId: task.id, pid, log: logFile });
+    if (pid) this.config.log.info('agent process started', { taskId: task.id, pid, log: logFile });
+    else this.config.log.info('agent process waits for a slot', { taskId: task.id, waiting: this.runner.queued });
   }
 
   /**
@@ -127,6 +138,11 @@ export class ChildProcessLauncher implements TaskLauncher {
   /** Agent processes running now. */
   get inFlight(): number {
     return this.runner.count;
+  }
+
+  /** Tasks launched whose agent process waits for a slot (maxRunning). */
+  get waiting(): number {
+    return this.runner.queued;
   }
 }
 

@@ -13,6 +13,8 @@ export type OutboxWriter = <T>(spec: TopicSpec<T>, key: string, message: T | Rec
  */
 export class Outbox {
   private flushing: Promise<void> = Promise.resolve();
+  /** The flush queued behind the one running: every caller meanwhile shares it (it reads the rows when it starts). */
+  private queued?: Promise<void>;
 
   constructor(
     private readonly store: SqlStore,
@@ -26,22 +28,42 @@ export class Outbox {
     await tx.query('INSERT INTO outbox (topic, msg_key, payload) VALUES ($1, $2, $3)', [spec.name, key, payload]);
   }
 
-  /** Publishes committed rows in order; serialised so events of one request keep their order. */
+  /**
+   * Publishes the rows committed before the call, in order; serialised so events of one request keep their
+   * order. Calls made while a flush runs share one flush after it: a burst of events costs a few flushes, not
+   * one each.
+   */
   flush(): Promise<void> {
-    const run = this.flushing.then(async () => {
-      const rows = await this.store.query<{ id: string; topic: string; msg_key: string; payload: Uint8Array }>(
-        'SELECT id, topic, msg_key, payload FROM outbox WHERE published_at IS NULL ORDER BY id',
-      );
+    if (this.queued) return this.queued;
+    const run = this.flushing.then(() => {
+      this.queued = undefined; // callers from now on need a flush that reads the rows after theirs committed
+      return this.publishUnsent();
+    });
+    this.queued = run;
+    this.flushing = run.catch((err) => this.log.error('outbox flush failed; retried on the next event', { err }));
+    return run;
+  }
+
+  /** Publishes unsent rows in order, then marks those published in one statement (also when one failed). */
+  private async publishUnsent(): Promise<void> {
+    const rows = await this.store.query<{ id: string; topic: string; msg_key: string; payload: Uint8Array }>(
+      'SELECT id, topic, msg_key, payload FROM outbox WHERE published_at IS NULL ORDER BY id',
+    );
+    const sent: string[] = [];
+    try {
       for (const row of rows.rows) {
         await this.bus.publishRaw(row.topic, Buffer.from(row.payload), {
           key: row.msg_key,
           headers: { 'content-type': 'application/x-protobuf' },
         });
-        await this.store.query('UPDATE outbox SET published_at = now() WHERE id = $1', [row.id]);
+        sent.push(row.id);
       }
-    });
-    this.flushing = run.catch((err) => this.log.error('outbox flush failed; retried on the next event', { err }));
-    return run;
+    } finally {
+      // Unmarked rows go out again on the next flush; consumers apply a message once.
+      if (sent.length) {
+        await this.store.query('UPDATE outbox SET published_at = now() WHERE id = ANY($1::bigint[])', [sent]);
+      }
+    }
   }
 
   /** Waits for a flush under way (shutdown). */

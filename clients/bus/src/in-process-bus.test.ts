@@ -68,4 +68,42 @@ describe('journaled in-process bus across a restart', () => {
       await store.close();
     }
   });
+
+  it("writes a group's position once per burst, not once per message, without holding up its handler", async () => {
+    const store = await testPgliteStore();
+    try {
+      const journal = await openSqlBusJournal(store);
+      const writes: number[] = [];
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      const bus = await InProcessBus.open({
+        ...journal,
+        async commit(topic, group, lastSeq) {
+          writes.push(lastSeq);
+          if (writes.length === 1) await held; // a slow disk under the first write
+          await journal.commit(topic, group, lastSeq);
+        },
+      });
+      const handled: string[] = [];
+      await bus.subscribe(Topics.changeRequests, 'planner', async (m) => void handled.push(m.changeRequestId));
+      const ids = ['cr-1', 'cr-2', 'cr-3', 'cr-4', 'cr-5'];
+      for (const id of ids) await bus.publish(Topics.changeRequests, request(id));
+      // All handled while the first position is still being written.
+      await waitFor('all handled', () => (handled.length === ids.length ? true : undefined));
+      expect(writes).toHaveLength(1);
+      release();
+      await bus.drain();
+      await bus.close();
+      expect(writes).toHaveLength(2); // the first message's position, then the last one's
+      expect(writes[1]).toBeGreaterThan(writes[0]);
+      const again = await InProcessBus.open(await openSqlBusJournal(store));
+      const redelivered: string[] = [];
+      await again.subscribe(Topics.changeRequests, 'planner', async (m) => void redelivered.push(m.changeRequestId));
+      await again.drain();
+      expect(redelivered).toEqual([]);
+      await again.close();
+    } finally {
+      await store.close();
+    }
+  });
 });

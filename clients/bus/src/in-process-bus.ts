@@ -10,6 +10,8 @@ interface Group {
   /** Indexes handed to a member whose handler has not finished yet. */
   inFlight: Set<number>;
   members: Set<Member>;
+  /** The journal's position: the last sequence written, the one to write next, and the write under way. */
+  journaled: { written: number; wanted: number; writing?: Promise<void> };
 }
 interface Member {
   handler: RawHandler;
@@ -80,7 +82,14 @@ export class InProcessBus extends BaseBus {
     let g = this.groups.get(id);
     if (!g) {
       const start = this.committed.get(id) ?? (options.fromBeginning === false ? this.topicLog(topic).length : 0);
-      g = { topic, name: group, offset: start, inFlight: new Set(), members: new Set() };
+      g = {
+        topic,
+        name: group,
+        offset: start,
+        inFlight: new Set(),
+        members: new Set(),
+        journaled: { written: -1, wanted: -1 },
+      };
       this.groups.set(id, g);
     }
     const member: Member = { handler, busy: false, stopped: false };
@@ -107,18 +116,39 @@ export class InProcessBus extends BaseBus {
     while ([...this.groups.values()].some((g) => [...g.members].some((m) => m.busy))) {
       await new Promise((r) => setTimeout(r, 10));
     }
+    await Promise.all([...this.groups.values()].map((g) => g.journaled.writing));
   }
 
-  /** Records the group's position: everything before its first unfinished message is done. */
-  private async commitPosition(group: Group, entries: RawMessage[]): Promise<void> {
+  /**
+   * Records the group's position: everything before its first unfinished message is done. One write per
+   * group at a time, without holding up the handlers; positions reached meanwhile are written next as one
+   * (the latest), so a burst costs a few writes instead of one per message. A position not yet written when
+   * the process dies only means redelivery after the restart, which consumers handle (they are idempotent).
+   */
+  private commitPosition(group: Group, entries: RawMessage[]): void {
     if (!this.journal) return;
     const firstOpen = Math.min(group.offset, ...group.inFlight);
     if (firstOpen === 0) return;
-    try {
-      await this.journal.commit(group.topic, group.name, seqOf(entries[firstOpen - 1]));
-    } catch (err) {
-      // Not fatal: the message is redelivered after a restart and consumers are idempotent.
-      this.log.warn('bus journal commit failed', { topic: group.topic, group: group.name, err });
+    const j = group.journaled;
+    j.wanted = Math.max(j.wanted, seqOf(entries[firstOpen - 1]));
+    j.writing ??= this.writePosition(group).finally(() => {
+      j.writing = undefined;
+      if (this.isIdle()) this.wakeIdleWaiters();
+    });
+  }
+
+  private async writePosition(group: Group): Promise<void> {
+    const j = group.journaled;
+    while (j.wanted > j.written) {
+      const seq = j.wanted;
+      try {
+        await this.journal!.commit(group.topic, group.name, seq);
+        j.written = seq;
+      } catch (err) {
+        // Not fatal: the message is redelivered after a restart and consumers are idempotent.
+        this.log.warn('bus journal commit failed', { topic: group.topic, group: group.name, err });
+        return;
+      }
     }
   }
 
@@ -138,6 +168,7 @@ export class InProcessBus extends BaseBus {
   private isIdle(): boolean {
     for (const [id, g] of this.groups) {
       const topic = id.slice(0, id.indexOf('\0'));
+      if (g.journaled.writing) return false;
       if (g.members.size && (g.offset < this.topicLog(topic).length || [...g.members].some((m) => m.busy)))
         return false;
     }
@@ -158,7 +189,7 @@ export class InProcessBus extends BaseBus {
         .then(
           () => {
             group.inFlight.delete(index);
-            return this.commitPosition(group, entries);
+            this.commitPosition(group, entries);
           },
           (err) => {
             // Only a stopping handler throws (see deliverMessage): give the message back for the next member.

@@ -25,7 +25,7 @@ describe('the detached-process runner', () => {
     await rm(tmp, { recursive: true, force: true });
   });
 
-  const runner = (finishOnClose: boolean) => {
+  const runner = (finishOnClose: boolean, maxRunning?: number) => {
     const r = new DetachedProcessRunner<{ id: string }>({
       bus,
       log: silentLogger,
@@ -37,6 +37,7 @@ describe('the detached-process runner', () => {
       logFields: (record) => ({ id: record.id }),
       finishOnClose,
       adoptPollMs: 50,
+      maxRunning,
     });
     runners.push(r);
     return r;
@@ -93,5 +94,46 @@ describe('the detached-process runner', () => {
     const third = runner(false);
     await third.resume('ended while stopped').published;
     expect(published.map((m) => m.value)).toEqual(['long ended while stopped']);
+  });
+
+  describe('with a bound on processes running at once', () => {
+    it('starts the next only once one has ended, in order, and publishes both', async () => {
+      const r = runner(true, 1);
+      const first = start(r, 'first', 'sleep');
+      const second = start(r, 'second', 'report');
+      expect(first.pid).toBeDefined();
+      expect(second.pid).toBeUndefined(); // waiting for the slot
+      expect([r.count, r.queued]).toEqual([1, 1]);
+      expect(r.started('second')).toBe(true); // a second launch of it is seen as started
+      r.signal(first, 'SIGTERM');
+      await until(() => published.length === 2 && r.count === 0);
+      expect(published.map((m) => m.value)).toEqual(['first killed by SIGTERM', 'done']);
+      expect(r.queued).toBe(0);
+    });
+
+    it('a waiting process that is stopped never starts, and is reported as stopped', async () => {
+      const r = runner(true, 1);
+      start(r, 'running', 'sleep');
+      const waiting = start(r, 'waiting', 'report');
+      expect([...r.records()].map((rec) => rec.id)).toEqual(['running', 'waiting']);
+      r.signal(waiting, 'SIGTERM');
+      await until(() => published.length === 1);
+      expect(published[0].value).toBe('waiting stopped by SIGTERM before it started');
+      expect(r.queued).toBe(0);
+      expect(r.count).toBe(1); // the running one runs on
+    });
+
+    it('after a restart, one that was still waiting is removed, not reported: its launcher starts it again', async () => {
+      const first = runner(false, 1);
+      start(first, 'running', 'sleep');
+      start(first, 'waiting', 'report');
+      await first.close('leave');
+      const second = runner(false, 1);
+      const { found } = second.resume('ended meanwhile');
+      expect([...found.keys()]).toEqual(['running']);
+      expect(existsSync(second.dirOf('waiting'))).toBe(false);
+      await second.close('stop');
+      expect(published).toEqual([]);
+    });
   });
 });

@@ -51,6 +51,12 @@ export interface DetachedProcessRunnerConfig<R extends object> {
   publishRetryMs?: number;
   /** Called whenever the number of processes followed changes (a gauge). */
   onFollowedChange?(count: number): void;
+  /**
+   * At most this many processes run at once (adopted ones count); further starts wait, in order, for one to
+   * end. Unbounded when omitted. A burst of tasks would otherwise start a process each at once and take the
+   * machine's memory and CPU.
+   */
+  maxRunning?: number;
 }
 
 /** What is written to a process's record file: the launcher's fields and the process's identity. */
@@ -89,6 +95,8 @@ export function howItEnded(code: number | null, signal: NodeJS.Signals | null): 
 export class DetachedProcessRunner<R extends object> {
   readonly stateDir: string;
   private readonly followed = new Map<string, ProcessRecord<R>>(); // by directory name
+  /** Starts waiting for a slot (maxRunning), in order; their records have no pid yet. */
+  private readonly waiting = new Map<string, { record: ProcessRecord<R>; spec: ProcessSpec }>();
   private readonly finishing = new Set<string>(); // exit and error may both come
   private readonly background: BackgroundWork;
   private readonly timers = new Set<NodeJS.Timeout>();
@@ -120,12 +128,35 @@ export class DetachedProcessRunner<R extends object> {
     return this.followed.size;
   }
 
-  *records(): IterableIterator<ProcessRecord<R>> {
-    yield* this.followed.values();
+  /** Starts waiting for a running process to end (see maxRunning). */
+  get queued(): number {
+    return this.waiting.size;
   }
 
-  /** Starts `spec` detached under `name`; its record is written once it has a pid. */
+  /** The processes followed, then those waiting to start (without a pid). */
+  *records(): IterableIterator<ProcessRecord<R>> {
+    yield* this.followed.values();
+    for (const w of this.waiting.values()) yield w.record;
+  }
+
+  /**
+   * Starts `spec` detached under `name`, or queues it while maxRunning processes run; the record is written
+   * at once (so a second start of `name` is seen) and again with the pid once it runs. A record without a pid
+   * found by `resume` never started: it is removed, and the launcher starts it again.
+   */
   start(name: string, record: R, spec: ProcessSpec): ProcessRecord<R> {
+    const max = this.config.maxRunning;
+    if (max !== undefined && (this.followed.size >= max || this.waiting.size)) {
+      mkdirSync(this.dirOf(name), { recursive: true });
+      const queued: ProcessRecord<R> = { ...record };
+      writeFileSync(join(this.dirOf(name), this.config.recordFile), JSON.stringify(queued));
+      this.waiting.set(name, { record: queued, spec });
+      return queued;
+    }
+    return this.spawnNow(name, record, spec);
+  }
+
+  private spawnNow(name: string, record: R, spec: ProcessSpec): ProcessRecord<R> {
     const dir = this.dirOf(name);
     mkdirSync(dir, { recursive: true });
     const fd = openSync(spec.logFile, 'a');
@@ -149,9 +180,31 @@ export class DetachedProcessRunner<R extends object> {
     return started;
   }
 
-  /** Signals a followed process's whole group (it and what it runs). */
+  /**
+   * Signals a followed process's whole group (it and what it runs). One still waiting to start never starts:
+   * it is reported as stopped, as a running one that the signal stopped would be.
+   */
   signal(record: ProcessRecord<R>, signal: NodeJS.Signals): void {
-    if (record.pid) signalGroup(record.pid, signal);
+    if (record.pid) return signalGroup(record.pid, signal);
+    for (const [name, w] of this.waiting) {
+      if (w.record !== record) continue;
+      this.waiting.delete(name);
+      this.background.add(this.finish(name, `stopped by ${signal} before it started`));
+    }
+  }
+
+  /** Starts waiting processes while there are free slots. */
+  private startWaiting(): void {
+    const max = this.config.maxRunning ?? Infinity;
+    for (const [name, w] of this.waiting) {
+      if (this.closing || this.followed.size >= max) return;
+      this.waiting.delete(name);
+      try {
+        this.spawnNow(name, w.record, w.spec);
+      } catch (err) {
+        this.background.add(this.finish(name, `could not be started: ${(err as Error).message}`));
+      }
+    }
   }
 
   /**
@@ -162,6 +215,7 @@ export class DetachedProcessRunner<R extends object> {
     const dir = this.dirOf(name);
     const record = this.readRecord(name);
     if (!record) return undefined;
+    this.waiting.delete(name);
     writeFileSync(join(dir, ABANDONED_FILE), '');
     if (record.pid && isSameProcess(record.pid, record.startTicks)) signalGroup(record.pid, 'SIGTERM');
     if (!this.followed.has(name)) rmSync(dir, { recursive: true, force: true }); // nobody follows it
@@ -185,7 +239,8 @@ export class DetachedProcessRunner<R extends object> {
       const dir = this.dirOf(name);
       const record = this.readRecord(name);
       const alive = !!record?.pid && isSameProcess(record.pid, record.startTicks);
-      if (!record || existsSync(join(dir, ABANDONED_FILE))) {
+      // Without a pid it was still waiting for a slot: it never started.
+      if (!record?.pid || existsSync(join(dir, ABANDONED_FILE))) {
         if (record?.pid && alive) signalGroup(record.pid, 'SIGTERM');
         rmSync(dir, { recursive: true, force: true });
         continue;
@@ -222,6 +277,10 @@ export class DetachedProcessRunner<R extends object> {
   async close(mode: 'stop' | 'leave'): Promise<void> {
     this.closing = mode;
     const finishing = this.finishesWhileClosing();
+    // Waiting starts never start now: reported like the processes the close stops, or left for the next start.
+    const notStarted = [...this.waiting.keys()];
+    this.waiting.clear();
+    if (finishing) for (const name of notStarted) this.background.add(this.finish(name, 'stopped before it started'));
     if (!finishing) this.publishing.abort();
     if (mode === 'stop') {
       for (const record of this.followed.values()) this.signal(record, 'SIGTERM');
@@ -295,6 +354,7 @@ export class DetachedProcessRunner<R extends object> {
     } finally {
       this.finishing.delete(name);
       if (this.followed.delete(name)) this.config.onFollowedChange?.(this.followed.size);
+      this.startWaiting();
     }
   }
 
