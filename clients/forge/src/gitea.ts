@@ -17,6 +17,7 @@ import {
   type ReviewComment,
   type ReviewState,
 } from './forge';
+import { openOrUpdate } from './open-or-update';
 import { ForgeHttp } from './forge-http';
 
 export interface GiteaForgeOptions {
@@ -123,20 +124,17 @@ export class GiteaForge implements Forge {
   }
 
   async openOrUpdatePullRequest(input: PullRequestInput): Promise<{ pull: PullRequest; created: boolean }> {
-    const existing = await this.findPullRequest(input.repo, input.head, input.base);
-    if (existing) return { pull: await this.updatePull(input, existing), created: false };
-    try {
-      const created = await this.http.json<GiteaPull>('POST', `${this.repoPath(input.repo)}/pulls`, {
-        body: { head: input.head, base: input.base, title: input.title, body: input.body },
-      });
-      return { pull: toPull(created), created: true };
-    } catch (err) {
-      // 409: a concurrent call opened it meanwhile.
-      if (!(err instanceof ForgeApiError && err.status === 409)) throw err;
-      const raced = await this.findPullRequest(input.repo, input.head, input.base);
-      if (!raced) throw err;
-      return { pull: await this.updatePull(input, raced), created: false };
-    }
+    return openOrUpdate({
+      find: () => this.findPullRequest(input.repo, input.head, input.base),
+      create: async () =>
+        toPull(
+          await this.http.json<GiteaPull>('POST', `${this.repoPath(input.repo)}/pulls`, {
+            body: { head: input.head, base: input.base, title: input.title, body: input.body },
+          }),
+        ),
+      update: (existing) => this.updatePull(input, existing),
+      conflictStatus: 409,
+    });
   }
 
   private async updatePull(input: PullRequestInput, pull: PullRequest): Promise<PullRequest> {

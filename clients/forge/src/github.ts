@@ -15,6 +15,7 @@ import {
   type ReviewComment,
   type ReviewState,
 } from './forge';
+import { openOrUpdate } from './open-or-update';
 import { ForgeHttp } from './forge-http';
 import { followPages } from './forge-pages';
 import { repoPathOnForge } from './forge-remote-url';
@@ -125,20 +126,17 @@ export class GitHubForge implements Forge {
   }
 
   async openOrUpdatePullRequest(input: PullRequestInput): Promise<{ pull: PullRequest; created: boolean }> {
-    const existing = await this.findPullRequest(input.repo, input.head, input.base);
-    if (existing) return { pull: await this.updatePull(input, existing.number), created: false };
-    try {
-      const pull = await this.http.json<GhPull>('POST', `${repoPath(input.repo)}/pulls`, {
-        body: { title: input.title, body: input.body, head: input.head, base: input.base },
-      });
-      return { pull: toPullRequest(pull), created: true };
-    } catch (err) {
-      // Another delivery opened it between our look-up and our create: update that one instead.
-      if (!(err instanceof ForgeApiError && err.status === 422)) throw err;
-      const raced = await this.findPullRequest(input.repo, input.head, input.base);
-      if (!raced) throw err;
-      return { pull: await this.updatePull(input, raced.number), created: false };
-    }
+    return openOrUpdate({
+      find: () => this.findPullRequest(input.repo, input.head, input.base),
+      create: async () =>
+        toPullRequest(
+          await this.http.json<GhPull>('POST', `${repoPath(input.repo)}/pulls`, {
+            body: { title: input.title, body: input.body, head: input.head, base: input.base },
+          }),
+        ),
+      update: (existing) => this.updatePull(input, existing.number),
+      conflictStatus: 422,
+    });
   }
 
   private async updatePull(input: PullRequestInput, number: number): Promise<PullRequest> {

@@ -26,6 +26,7 @@ import {
   type ReviewComment,
   type ReviewState,
 } from './forge';
+import { openOrUpdate } from './open-or-update';
 import { ForgeHttp } from './forge-http';
 import { followPages } from './forge-pages';
 import { repoPathOnForge } from './forge-remote-url';
@@ -139,25 +140,18 @@ export class GitLabForge implements Forge {
   }
 
   async openOrUpdatePullRequest(input: PullRequestInput): Promise<{ pull: PullRequest; created: boolean }> {
-    const existing = await this.findPullRequest(input.repo, input.head, input.base);
-    if (existing) return { pull: await this.updateMergeRequest(input, existing.number), created: false };
-    try {
-      const mr = await this.http.json<GlMergeRequest>('POST', `${project(input.repo)}/merge_requests`, {
-        body: {
-          source_branch: input.head,
-          target_branch: input.base,
-          title: input.title,
-          description: input.body,
-        },
-      });
-      return { pull: toPullRequest(mr), created: true };
-    } catch (err) {
-      // 409: "Another open merge request already exists for this source branch" (a concurrent delivery).
-      if (!(err instanceof ForgeApiError && err.status === 409)) throw err;
-      const raced = await this.findPullRequest(input.repo, input.head, input.base);
-      if (!raced) throw err;
-      return { pull: await this.updateMergeRequest(input, raced.number), created: false };
-    }
+    return openOrUpdate({
+      find: () => this.findPullRequest(input.repo, input.head, input.base),
+      create: async () =>
+        toPullRequest(
+          await this.http.json<GlMergeRequest>('POST', `${project(input.repo)}/merge_requests`, {
+            body: { source_branch: input.head, target_branch: input.base, title: input.title, description: input.body },
+          }),
+        ),
+      update: (existing) => this.updateMergeRequest(input, existing.number),
+      // "Another open merge request already exists for this source branch" (a concurrent delivery).
+      conflictStatus: 409,
+    });
   }
 
   private async updateMergeRequest(input: PullRequestInput, iid: number): Promise<PullRequest> {
