@@ -33,13 +33,6 @@ export interface ChildProcessLauncherConfig {
   maxRunning?: number;
 }
 
-/**
- * `farm up`'s bound on agent processes at once: a burst of requests would otherwise start an agent each at
- * once (about 100 MiB apiece) and take the machine's memory. Agents mostly wait on the model, so the bound is
- * well above the cores of a small machine.
- */
-export const DEFAULT_AGENT_PROCESSES = 16;
-
 interface AgentRecord {
   taskId: string;
   changeRequestId: string;
@@ -138,6 +131,11 @@ export class ChildProcessLauncher implements TaskLauncher {
   /** Agent processes running now. */
   get inFlight(): number {
     return this.runner.count;
+  }
+
+  /** Agent processes at once (FARM_AGENT_PROCESSES); undefined: no bound. */
+  get maxRunning(): number | undefined {
+    return this.config.maxRunning;
   }
 
   /** Tasks launched whose agent process waits for a slot (maxRunning). */

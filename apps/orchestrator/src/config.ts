@@ -17,6 +17,12 @@ export const orchestratorConfigSchema = taskAccountingConfigSchema
     /** The HTTP API, /metrics and /healthz. */
     FARM_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
     FARM_TASK_PARALLELISM: z.coerce.number().int().min(1).default(4),
+    /**
+     * Process mode: agent processes at once; further tasks wait in order for a slot (0: no bound). A burst of
+     * requests would otherwise start an agent each at once (about 100 MiB apiece) and take the machine's
+     * memory; agents mostly wait on the model, so the bound is well above the cores of a small machine.
+     */
+    FARM_AGENT_PROCESSES: z.coerce.number().int().min(0).default(16),
     FARM_TASK_DEADLINE_S: z.coerce.number().int().positive().default(1800),
     FARM_MAX_TASK_DISPATCHES: z.coerce.number().int().min(1).default(2),
     /** A request still planning after this long is failed (a planner gave up or is gone). */

@@ -1,6 +1,6 @@
 import type { EventBus } from '@farm/bus';
 import { entryScript, type Logger } from '@farm/runtime';
-import { ChildProcessLauncher, DEFAULT_AGENT_PROCESSES } from './child-process-launcher';
+import { ChildProcessLauncher } from './child-process-launcher';
 import { stateLayout, type OrchestratorConfig } from './config';
 import { kubernetesJobLauncherFromEnv } from './kubernetes-launcher-config';
 import { TaskTopicLauncher, type TaskLauncher } from './launcher';
@@ -35,7 +35,7 @@ export function createTaskLauncher(
         stateDir: layout.agents,
         logDir: layout.logs,
         onClose: deps.onClose,
-        maxRunning: DEFAULT_AGENT_PROCESSES,
+        maxRunning: config.FARM_AGENT_PROCESSES || undefined,
       });
     }
   }
