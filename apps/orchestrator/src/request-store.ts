@@ -496,3 +496,33 @@ export async function requestPhase(db: SqlExecutor, id: string): Promise<string 
   );
   return rows.rows[0]?.phase;
 }
+
+/** What the forge bridge takes from a recorded request: its repository, checks, texts and its tasks' notes. */
+export interface RequestContext {
+  repoUrl: string;
+  checkCommand: string;
+  title: string;
+  description: string;
+  /** The first line of each task's notes, in task order. */
+  notes: string[];
+}
+
+export async function requestContext(db: SqlExecutor, id: string): Promise<RequestContext | undefined> {
+  const rows = await db.query<{ repo_url: string; check_command: string; title: string; description: string }>(
+    'SELECT repo_url, check_command, title, description FROM change_requests WHERE id = $1',
+    [id],
+  );
+  const r = rows.rows[0];
+  if (!r) return undefined;
+  const notes = await db.query<{ notes: string }>(
+    `SELECT notes FROM tasks WHERE change_request_id = $1 AND notes <> '' ORDER BY id`,
+    [id],
+  );
+  return {
+    repoUrl: r.repo_url,
+    checkCommand: r.check_command,
+    title: r.title,
+    description: r.description,
+    notes: notes.rows.map((n) => n.notes.split('\n')[0]!.slice(0, 300)),
+  };
+}

@@ -7,7 +7,7 @@ import { errorMessage, FarmError, type Logger } from '@farm/runtime';
 import type { SqlExecutor, SqlStore } from '@farm/store';
 import type { ChangeRequestInput } from '../change-request-input';
 import { orchestratorMetrics } from '../metrics';
-import { getRequest } from '../request-store';
+import { getRequest, requestContext } from '../request-store';
 import {
   commentText,
   effectKey,
@@ -251,7 +251,8 @@ export class ForgeBridge {
     const parentId = await this.parentRequest(repo, pull.number, pull.headBranch);
     if (!parentId) return `ignored: #${pullNumber} is not a pull request of the farm`;
     if (pull.state !== 'open') return `ignored: #${pullNumber} is ${pull.state}`;
-    const parent = await this.parentContext(parentId);
+    const parent = await requestContext(this.deps.store, parentId);
+    if (!parent) return `ignored: change request ${parentId} of #${pullNumber} is not recorded`;
     const diff = await this.deps.forge.pullRequestDiff(repo, pullNumber);
     const made: string[] = [];
     for (const { sourceKey, comment } of fresh) {
@@ -286,26 +287,7 @@ export class ForgeBridge {
     if (link) return link.changeRequestId;
     const id = headBranch.startsWith('farm/') ? headBranch.slice('farm/'.length) : '';
     if (!id) return undefined;
-    const known = await this.deps.store.query('SELECT 1 FROM change_requests WHERE id = $1', [id]);
-    return known.rows.length ? id : undefined;
-  }
-
-  private async parentContext(id: string) {
-    const rows = await this.deps.store.query<{ repo_url: string; check_command: string; title: string }>(
-      'SELECT repo_url, check_command, title FROM change_requests WHERE id = $1',
-      [id],
-    );
-    const notes = await this.deps.store.query<{ notes: string }>(
-      `SELECT notes FROM tasks WHERE change_request_id = $1 AND notes <> '' ORDER BY id`,
-      [id],
-    );
-    const r = rows.rows[0]!;
-    return {
-      repoUrl: r.repo_url,
-      checkCommand: r.check_command,
-      title: r.title,
-      notes: notes.rows.map((n) => n.notes.split('\n')[0]!.slice(0, 300)),
-    };
+    return (await requestContext(this.deps.store, id)) ? id : undefined;
   }
 
   /** Submits and links in one transaction; false when the source had made a request meanwhile. */
@@ -385,18 +367,12 @@ export class ForgeBridge {
         if (settings.pullRequests === 'off') return;
         const found = await getRequest(store, id);
         if (!found) throw new FarmError(`change request ${id} is not recorded`, { retryable: true });
-        const described = await store.query<{ description: string }>(
-          'SELECT description FROM change_requests WHERE id = $1',
-          [id],
-        );
+        const described = await requestContext(store, id);
         const issue =
           link.origin === 'issue' && link.issueNumber
             ? { number: link.issueNumber, url: `${forge.webUrl}/${link.repo}/issues/${link.issueNumber}` }
             : undefined;
-        const text = pullRequestText(
-          { ...found, description: described.rows[0]?.description ?? '' },
-          { requestUrl, issue },
-        );
+        const text = pullRequestText({ ...found, description: described?.description ?? '' }, { requestUrl, issue });
         const heads =
           settings.pullRequests === 'task'
             ? found.tasks.map((t) => t.branch).filter(Boolean)
