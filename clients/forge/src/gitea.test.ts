@@ -1,4 +1,4 @@
-import { GiteaForge, giteaRepoFor, giteaReviewState } from './gitea';
+import { giteaRepoFor, giteaReviewState } from './gitea';
 
 describe('giteaRepoFor', () => {
   it.each([
@@ -28,36 +28,5 @@ describe('giteaReviewState', () => {
       ['APPROVED', 'REQUEST_CHANGES', 'COMMENT', 'PENDING', 'REQUEST_REVIEW'].map((s) => giteaReviewState(s)),
     ).toEqual(['approved', 'changes_requested', 'commented', 'pending', 'pending']);
     expect(giteaReviewState('REQUEST_CHANGES', true)).toBe('dismissed');
-  });
-});
-
-describe('GiteaForge', () => {
-  it('defaults the API to /api/v1 under the web URL, sends the token scheme and cuts a status to 140 characters', async () => {
-    const seen: { url: string; auth: string | null; description: string }[] = [];
-    const fetchStub = (async (url: URL, init: RequestInit) => {
-      seen.push({
-        url: String(url),
-        auth: new Headers(init.headers).get('authorization'),
-        description: (JSON.parse(String(init.body)) as { description: string }).description,
-      });
-      return new Response('', { status: 201 });
-    }) as unknown as typeof fetch;
-    const forge = new GiteaForge({ webUrl: 'http://gitea.test/', token: 't0k', fetch: fetchStub });
-    await forge.setCommitStatus({
-      repo: { fullName: 'alice/app' },
-      sha: 'abc',
-      state: 'pending',
-      context: 'agent-farm',
-      description: 'x'.repeat(300),
-    });
-    expect(forge.webUrl).toBe('http://gitea.test');
-    expect(seen).toEqual([
-      {
-        url: 'http://gitea.test/api/v1/repos/alice/app/statuses/abc',
-        auth: 'token t0k',
-        description: expect.any(String),
-      },
-    ]);
-    expect(seen[0].description).toHaveLength(140);
   });
 });
