@@ -1,6 +1,7 @@
 export { runBuild, integrationBranchFor, type BuildDeps } from './run-build';
 export { startBuilder, type BuilderDeps } from './builder';
 export { reportForBuild, type BuildLauncher } from './build-launcher';
+export { InPlaceBuildLauncher, buildInPlace, inPlaceCandidate } from './build-in-place';
 export { ProcessBuildLauncher, type ProcessBuildLauncherConfig } from './process-build-launcher';
 export { KubernetesBuildLauncher, type KubernetesBuildLauncherConfig } from './kubernetes-build-launcher';
 export { buildJobFor, buildJobNameFor, type BuildJobSettings } from './build-job-spec';

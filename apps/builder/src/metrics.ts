@@ -7,6 +7,11 @@ export const builderMetrics = {
     help: 'Builds started (a process or a Job per BuildRequest)',
     registers: [metricsRegistry],
   }),
+  inPlace: new Counter({
+    name: 'farm_builder_builds_in_place_total',
+    help: 'One-task builds done without a process or a checkout: the task had checked exactly that tree',
+    registers: [metricsRegistry],
+  }),
   running: new Gauge({
     name: 'farm_builder_builds_running',
     help: 'Builds this builder follows that have not ended',

@@ -196,6 +196,9 @@ describe('farm up over its HTTP API, for a repository on this machine', () => {
     expect(status.request.phase).toBe('DONE');
     expect(status.tasks.map((t) => t.status)).toEqual(['SUCCESS']);
     await expectBranchesBack(repo, id, seen);
+    // One task whose checks passed on the very tree the build would check: built in place, no build process.
+    expect(await readFile(logFile, 'utf8')).toContain('"msg":"built in place"');
+    expect(await readdir(path.join(env.FARM_STATE_DIR!, 'builds')).catch(() => [])).toEqual([]);
     // The console is served on the API's port, and the agent's report (its diff) is readable through the API.
     expect(await (await fetch(`${up.url}/`)).text()).toContain('<title>agent-farm console</title>');
     const diff = await fetch(`${up.url}/v1/change-requests/${id}/tasks/${status.tasks[0].id}/diff`, {

@@ -6,7 +6,7 @@ import {
   takeCredentialsFromUrl,
 } from '@farm/git';
 import { FINAL_PHASES } from '@farm/proto';
-import { builderConfigSchema, createBuildLauncher } from '@farm/builder';
+import { InPlaceBuildLauncher, builderConfigSchema, createBuildLauncher } from '@farm/builder';
 import { agentConfigSchema } from '@farm/coding-agent';
 import { codePlannerConfigSchema } from '@farm/code-planner';
 import {
@@ -134,8 +134,12 @@ export async function startFarmUp(given: NodeJS.ProcessEnv, log: Logger): Promis
     const agentEnv = { ...env, FARM_SRM_URL: srm.url, FARM_COMPONENT_TOKEN: componentToken };
     const launcher = createTaskLauncher(config, { bus, log, agentEnv, env, onClose: 'leave' });
     stack.push(() => launcher.close());
-    // Builds run as their own processes (or Jobs), left running across a restart like the agents.
-    const builds = createBuildLauncher(config, { bus, log, buildEnv: env, env, onClose: 'leave' });
+    // Builds run as their own processes (or Jobs), left running across a restart like the agents; a one-task
+    // build of a repository served here with nothing left to check is done in place, without a process.
+    const builds = new InPlaceBuildLauncher(
+      createBuildLauncher(config, { bus, log, buildEnv: env, env, onClose: 'leave' }),
+      { bus, log: log.child({ app: 'builder' }), gitDirFor: (url) => git.gitDirFor(url) },
+    );
     stack.push(() => builds.close());
     const resumed = await resumeLaunches(store, launcher);
     if (resumed) log.info('re-attached to tasks dispatched before the restart', { tasks: resumed });

@@ -1,4 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
@@ -13,6 +14,8 @@ export interface GitHttpServer {
   url: string;
   root: string;
   repoUrl(name: string): string;
+  /** The directory of a repository this server serves, given its URL; undefined for any other URL. */
+  gitDirFor(url: string): string | undefined;
   /** Creates `<root>/<name>` as a bare repo that accepts pushes over HTTP; returns its URL. */
   createBareRepo(name: string): Promise<string>;
   close(): Promise<void>;
@@ -155,6 +158,17 @@ export async function startGitHttpServer(opts: {
     url,
     root,
     repoUrl,
+    gitDirFor(repo) {
+      if (!repo.startsWith(`${url}/`)) return undefined;
+      const name = repo.slice(url.length + 1);
+      try {
+        checkRepoName(name);
+      } catch {
+        return undefined;
+      }
+      const dir = path.join(root, name);
+      return existsSync(dir) ? dir : undefined;
+    },
     async createBareRepo(name) {
       const u = repoUrl(name);
       const dir = path.join(root, name);

@@ -20,12 +20,13 @@
  *   fail on style nobody asked for; a configured tool that is not installed is reported as skipped.
  *   pytest runs `-m fast` when a `fast` marker is declared.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { z, type Logger } from '@farm/runtime';
 import { ceilingsOrDefaults, settleStep, type CheckCeilings } from './check-policy';
 import { ChecksConfigInvalid, CommandDenied } from './errors';
 import { explainFailure } from './output';
+import { repoFiles, type RepoFiles } from './repo-files';
 import { runSandboxed, type Isolation, type SandboxLimits, type SandboxRequest, type SandboxResult } from './sandbox';
 
 export interface CheckStep {
@@ -74,12 +75,12 @@ const ChecksConfigSchema = z
   .strict();
 
 /** The repository's own check configuration, validated; undefined when it has none. */
-export function loadChecksConfig(repoDir: string): { steps: CheckStep[]; maxRetries?: number } | undefined {
-  const file = join(repoDir, CHECKS_CONFIG);
-  if (!existsSync(file)) return undefined;
+export function loadChecksConfig(repo: string | RepoFiles): { steps: CheckStep[]; maxRetries?: number } | undefined {
+  const text = repoFiles(repo).read(CHECKS_CONFIG);
+  if (text === undefined) return undefined;
   let json: unknown;
   try {
-    json = JSON.parse(readFileSync(file, 'utf8'));
+    json = JSON.parse(text);
   } catch (err) {
     throw new ChecksConfigInvalid(CHECKS_CONFIG, [`not valid JSON: ${(err as Error).message}`]);
   }
@@ -99,26 +100,56 @@ export interface DetectOptions {
 }
 
 /** The checks to run for a repository (see the module comment for how they are chosen). */
-export function detectChecks(repoDir: string, opts: DetectOptions = {}): CheckStep[] {
-  return planChecks(repoDir, opts).steps;
+export function detectChecks(repo: string | RepoFiles, opts: DetectOptions = {}): CheckStep[] {
+  return planChecks(repo, opts).steps;
 }
 
 /**
  * The checks a change must pass: the command a task or a build request names, when it names one (it wins over
  * the repository's own file), else planChecks.
  */
-export function checkPlanFor(repoDir: string, command?: string | null, opts: DetectOptions = {}): CheckPlan {
+export function checkPlanFor(repo: string | RepoFiles, command?: string | null, opts: DetectOptions = {}): CheckPlan {
   if (command) return { steps: [{ name: 'check', run: command }], source: 'config', skipped: [] };
-  return planChecks(repoDir, opts);
+  return planChecks(repo, opts);
 }
 
-export function planChecks(repoDir: string, opts: DetectOptions = {}): CheckPlan {
-  const config = loadChecksConfig(repoDir);
+/** The plan for a checkout (its directory) or for the files of a tree that is not checked out (RepoFiles). */
+export function planChecks(repo: string | RepoFiles, opts: DetectOptions = {}): CheckPlan {
+  const files = repoFiles(repo);
+  const config = loadChecksConfig(files);
   if (config) return { ...config, source: 'config', skipped: [] };
   const plan: CheckPlan = { steps: [], source: 'detected', skipped: [] };
-  nodeChecks(repoDir, plan);
-  pythonChecks(repoDir, plan, opts.findTool ?? findOnPath);
+  nodeChecks(files, plan);
+  pythonChecks(files, plan, opts.findTool ?? findOnPath);
   return plan;
+}
+
+/** The tools whose copy in the repository's own virtualenv is preferred to the one on PATH. */
+const VENV_TOOLS = ['black', 'ruff', 'pytest'];
+const VENVS = ['.venv', 'venv'];
+const REQUIREMENTS = /^requirements.*\.txt$/;
+
+/**
+ * Every path planChecks may look at, given the repository's top-level names: what a tree that is not
+ * checked out must provide (a RepoFiles snapshot refuses any other, so a rule reading a new file is caught).
+ */
+export function planInputs(topLevel: readonly string[]): string[] {
+  return [
+    CHECKS_CONFIG,
+    'package.json',
+    'pnpm-lock.yaml',
+    'yarn.lock',
+    'package-lock.json',
+    'node_modules',
+    'pyproject.toml',
+    'setup.cfg',
+    'pytest.ini',
+    'tox.ini',
+    'conftest.py',
+    'tests/conftest.py',
+    ...topLevel.filter((f) => REQUIREMENTS.test(f)),
+    ...VENVS.flatMap((venv) => VENV_TOOLS.map((tool) => `${venv}/bin/${tool}`)),
+  ];
 }
 
 interface PackageJson {
@@ -129,31 +160,27 @@ interface PackageJson {
 
 const NPM_PLACEHOLDER_TEST = /no test specified/;
 
-function nodeChecks(repoDir: string, plan: CheckPlan): void {
-  const file = join(repoDir, 'package.json');
-  if (!existsSync(file)) return;
+function nodeChecks(files: RepoFiles, plan: CheckPlan): void {
+  const text = files.read('package.json');
+  if (text === undefined) return;
   let pkg: PackageJson;
   try {
-    pkg = JSON.parse(readFileSync(file, 'utf8')) as PackageJson;
+    pkg = JSON.parse(text) as PackageJson;
   } catch (err) {
     plan.skipped.push({ name: 'node', reason: `package.json is not valid JSON: ${(err as Error).message}` });
     return;
   }
   const scripts = pkg.scripts ?? {};
   const deps = { ...pkg.dependencies, ...pkg.devDependencies };
-  const pm = existsSync(join(repoDir, 'pnpm-lock.yaml'))
-    ? 'pnpm'
-    : existsSync(join(repoDir, 'yarn.lock'))
-      ? 'yarn'
-      : 'npm';
+  const pm = files.exists('pnpm-lock.yaml') ? 'pnpm' : files.exists('yarn.lock') ? 'yarn' : 'npm';
   const script = (name: string) => `${pm} run --silent ${name}`;
   const bin = (name: string, args: string) =>
     `${pm === 'npm' ? 'npx --no-install' : pm === 'pnpm' ? 'pnpm exec' : 'yarn run --silent'} ${name} ${args}`;
 
-  if (Object.keys(deps).length && !existsSync(join(repoDir, 'node_modules'))) {
+  if (Object.keys(deps).length && !files.exists('node_modules')) {
     // the only step that asks for network; install scripts stay off, they would be untrusted code with network
     const install = {
-      npm: existsSync(join(repoDir, 'package-lock.json')) ? 'npm ci' : 'npm install',
+      npm: files.exists('package-lock.json') ? 'npm ci' : 'npm install',
       pnpm: 'pnpm install --frozen-lockfile',
       yarn: 'yarn install --frozen-lockfile',
     }[pm];
@@ -184,20 +211,17 @@ function nodeChecks(repoDir: string, plan: CheckPlan): void {
   else if (deps.mocha) plan.steps.push({ name: 'test', run: bin('mocha', '--bail') });
 }
 
-function readIf(file: string): string {
-  return existsSync(file) ? readFileSync(file, 'utf8') : '';
-}
-
-function pythonChecks(repoDir: string, plan: CheckPlan, findTool: (name: string) => string | undefined): void {
-  const top = readdirSync(repoDir);
-  const pyproject = readIf(join(repoDir, 'pyproject.toml'));
-  const setupCfg = readIf(join(repoDir, 'setup.cfg'));
-  const pytestIni = readIf(join(repoDir, 'pytest.ini'));
-  const toxIni = readIf(join(repoDir, 'tox.ini'));
-  const conftest = readIf(join(repoDir, 'conftest.py')) + readIf(join(repoDir, 'tests', 'conftest.py'));
+function pythonChecks(files: RepoFiles, plan: CheckPlan, findTool: (name: string) => string | undefined): void {
+  const top = files.names();
+  const readIf = (file: string) => files.read(file) ?? '';
+  const pyproject = readIf('pyproject.toml');
+  const setupCfg = readIf('setup.cfg');
+  const pytestIni = readIf('pytest.ini');
+  const toxIni = readIf('tox.ini');
+  const conftest = readIf('conftest.py') + readIf('tests/conftest.py');
   const requirements = top
-    .filter((f) => /^requirements.*\.txt$/.test(f))
-    .map((f) => readIf(join(repoDir, f)))
+    .filter((f) => REQUIREMENTS.test(f))
+    .map(readIf)
     .join('\n');
   const isPython =
     pyproject ||
@@ -214,8 +238,8 @@ function pythonChecks(repoDir: string, plan: CheckPlan, findTool: (name: string)
       `${requirements}\n${pyproject}\n${setupCfg}`,
     );
   const tool = (name: string) => {
-    for (const venv of ['.venv', 'venv']) {
-      if (existsSync(join(repoDir, venv, 'bin', name))) return `./${venv}/bin/${name}`;
+    for (const venv of VENVS) {
+      if (files.exists(`${venv}/bin/${name}`)) return `./${venv}/bin/${name}`;
     }
     return findTool(name) ? name : undefined;
   };

@@ -19,6 +19,7 @@ export {
   runChecks,
   describeFailure,
   declaresFastMarker,
+  planInputs,
   CHECKS_CONFIG,
   type CheckStep,
   type CheckPlan,
@@ -27,6 +28,7 @@ export {
   type RunChecksOptions,
   type DetectOptions,
 } from './checks';
+export { dirFiles, snapshotFiles, UnplannedRepoPath, type RepoFiles } from './repo-files';
 export { explainFailure, headAndTail } from './output';
 export { CommandDenied, SandboxError, ChecksConfigInvalid } from './errors';
 export type { Network } from './isolation';
