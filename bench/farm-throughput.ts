@@ -242,7 +242,7 @@ async function main(): Promise<void> {
     OPENAI_API_KEY: 'bench',
     FARM_MODEL: 'scripted-agent',
     FARM_PLANNER_MODEL: 'scripted-planner',
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
   };
   // The embedded farm unless --kafka.
   for (const v of ['KAFKA_BROKERS', 'DATABASE_URL', 'FARM_URL', 'FARM_TOKEN', 'FARM_LAUNCHER']) delete env[v];

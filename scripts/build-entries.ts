@@ -14,7 +14,7 @@ import {
   FARM_ENTRIES,
   FARM_ROOT,
   LOCKFILE,
-  MANIFEST_FILE,
+  writeManifest,
   nodeTarget,
   bundlePath,
   contentHash,
@@ -209,7 +209,7 @@ async function main(): Promise<void> {
   }
   const started = Date.now();
   const manifest = await buildAll();
-  writeFileSync(path.join(FARM_ROOT, DIST_DIR, MANIFEST_FILE), JSON.stringify(manifest, null, 1) + '\n');
+  writeManifest(FARM_ROOT, manifest);
   const files = new Set(Object.values(manifest.entries).flatMap((e) => Object.keys(e.inputs)));
   process.stdout.write(`build: ${names.length} entries from ${files.size} files in ${Date.now() - started} ms\n`);
 }

@@ -2,6 +2,8 @@ import { Topics, busConfigSchema, connectBus, type EventBus } from '@farm/bus';
 import {
   configureGitCredentials,
   gitCredentialsConfigSchema,
+  resolveLocalRef,
+  resolveRemoteRef,
   startGitHttpServer,
   takeCredentialsFromUrl,
 } from '@farm/git';
@@ -153,6 +155,11 @@ export async function startFarmUp(given: NodeJS.ProcessEnv, log: Logger): Promis
       maxPlanItems: config.FARM_PLANNER_MAX_ITEMS,
       planSingleTask: config.FARM_PLAN_SINGLE_TASK,
       leaseTtlSeconds: config.FARM_LEASE_TTL_S,
+      // A repository served here is read on disk, not through its HTTP server: one plan at a time is waiting.
+      resolveRef: (url, ref) => {
+        const dir = git.gitDirFor(url);
+        return dir ? resolveLocalRef(dir, ref, url) : resolveRemoteRef(url, ref, { waitForServerMs: 5_000 });
+      },
       options: orchestratorOptionsFrom(config),
       builds,
       takeCredentials: (url) => takeCredentialsFromUrl(url, credentialsFile),

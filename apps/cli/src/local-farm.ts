@@ -32,6 +32,8 @@ export interface FarmParts {
   /** Lifetime of the symbol leases the code-planner reserves. */
   leaseTtlSeconds?: number;
   locateSymbols?: SymbolLocator;
+  /** How the code-planner resolves a base ref to a commit (default: asking the repository's server). */
+  resolveRef?: (url: string, ref: string) => Promise<string>;
   /** How builds run; a process per build (stopped with the farm) when omitted. */
   builds?: BuildLauncher;
   /** Where credentials in a repository URL go at intake; refused when omitted. */
@@ -65,6 +67,7 @@ export async function startFarm(parts: FarmParts): Promise<{ orchestrator: Orche
       bus: parts.bus,
       leases: parts.leases,
       locateSymbols: parts.locateSymbols,
+      resolveRef: parts.resolveRef,
       leaseTtlSeconds: parts.leaseTtlSeconds,
       log: parts.log.child({ app: 'code-planner' }),
     }),

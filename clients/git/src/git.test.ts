@@ -18,6 +18,7 @@ import {
   readRemoteBranchCommit,
   RefNotFound,
   remoteBranchSha,
+  resolveLocalRef,
   resolveRemoteRef,
   seedBareRepo,
   startGitHttpServer,
@@ -150,6 +151,13 @@ describe('repo ops (isomorphic-git)', () => {
     const err = await resolveRemoteRef(url, 'nope').catch((e) => e);
     expect(err).toBeInstanceOf(RefNotFound);
     expect(err.retryable).toBe(false);
+    // The same answers read on disk from the repository the server serves.
+    const dir = server.gitDirFor(url)!;
+    for (const ref of ['main', 'refs/heads/main', 'v1', 'light', shas[0].toUpperCase()])
+      expect(await resolveLocalRef(dir, ref, url)).toBe(await resolveRemoteRef(url, ref));
+    await expect(resolveLocalRef(dir, 'nope', url)).rejects.toBeInstanceOf(RefNotFound);
+    expect(server.gitDirFor(`${server.url}/../x`)).toBeUndefined();
+    expect(server.gitDirFor('http://elsewhere/refs.git')).toBeUndefined();
   });
 
   it('commits adds, modifications and deletions on a branch and pushes it', async () => {

@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import { mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import git from 'isomorphic-git';
 import http from 'isomorphic-git/http/node';
 import { FarmError, errorMessage, retryWhileRefused } from '@farm/runtime';
@@ -68,6 +70,7 @@ export interface Author {
 }
 
 const SHA_RE = /^[0-9a-f]{40}$/i;
+const execGit = (args: string[]) => promisify(execFile)('git', args);
 
 /** Remote refs, peeled so that annotated tags map to the commit they point at. */
 async function remoteRefs(url: string, waitForServerMs?: number): Promise<Map<string, string>> {
@@ -96,6 +99,42 @@ export async function resolveRemoteRef(
   }
   // Same precedence as git rev-parse: exact full ref, then branch, then tag.
   for (const candidate of [ref, `refs/heads/${ref}`, `refs/tags/${ref}`]) {
+    const sha = refs.get(candidate);
+    if (sha) return sha;
+  }
+  throw new RefNotFound(redactUrl(url), ref);
+}
+
+/**
+ * resolveRemoteRef for a repository on this machine (a bare repository a farm serves): one `git for-each-ref`
+ * instead of a round trip through its HTTP server. `url` names it in errors.
+ */
+export async function resolveLocalRef(gitDir: string, ref: string, url = gitDir): Promise<string> {
+  if (SHA_RE.test(ref)) return ref.toLowerCase();
+  const candidates = [ref, `refs/heads/${ref}`, `refs/tags/${ref}`];
+  let listed: string;
+  try {
+    ({ stdout: listed } = await execGit([
+      '-C',
+      gitDir,
+      'for-each-ref',
+      '--format=%(refname) %(objectname) %(*objectname)',
+      ...candidates.filter((c) => c.startsWith('refs/')),
+    ]));
+  } catch (err) {
+    throw new CloneFailed(`listing refs of ${redactUrl(url)} failed: ${errorMessage(err)}`, err);
+  }
+  // An annotated tag is peeled to its commit, as resolveRemoteRef does.
+  const refs = new Map(
+    listed
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => {
+        const [name, oid, peeled] = line.split(' ');
+        return [name, peeled || oid];
+      }),
+  );
+  for (const candidate of candidates) {
     const sha = refs.get(candidate);
     if (sha) return sha;
   }

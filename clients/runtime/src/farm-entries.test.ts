@@ -11,6 +11,7 @@ import {
   nodeArgsFor,
   nodeTarget,
   readManifest,
+  writeManifest,
   staleEntries,
   type BuildManifest,
 } from './farm-entries';
@@ -34,7 +35,7 @@ describe('the farm entries', () => {
       target: nodeTarget(),
       entries: { cli: { source: 'src/main.ts', output: 'dist/cli.mjs', inputs } },
     };
-    writeFileSync(path.join(root, 'dist', 'manifest.json'), JSON.stringify(manifest));
+    writeManifest(root, manifest);
     // Files written before the build: their mtimes are older than builtAtMs.
     const before = new Date(Date.now() - 60_000);
     for (const f of ['src/main.ts', 'node_modules/dep/index.js', 'pnpm-lock.yaml'])
@@ -74,7 +75,7 @@ describe('the farm entries', () => {
 
   it('finds bundles built by another Node.js stale', () => {
     const manifest = readManifest(root)!;
-    writeFileSync(path.join(root, 'dist', 'manifest.json'), JSON.stringify({ ...manifest, target: 'node18' }));
+    writeManifest(root, { ...manifest, target: 'node18' });
     expect(staleEntries(root, ['cli'], 'quick')).toEqual(['cli']);
   });
 

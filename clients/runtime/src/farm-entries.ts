@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError } from './errors';
@@ -121,6 +121,31 @@ export function readManifest(root: string): BuildManifest | undefined {
   }
 }
 
+/** What the check at each start reads of one entry: the farm's own inputs and the lockfile (a few KB). */
+const quickManifestFile = (root: string, name: string) => path.join(root, DIST_DIR, `${name}.quick.json`);
+
+/**
+ * Writes the manifest, and beside it one small file per entry for the check each process runs at its start
+ * (the whole manifest, every input of every entry, is ~2 MB of JSON: reading it cost each start tens of ms).
+ */
+export function writeManifest(root: string, manifest: BuildManifest): void {
+  writeFileSync(path.join(root, DIST_DIR, MANIFEST_FILE), JSON.stringify(manifest, null, 1) + '\n');
+  for (const [name, entry] of Object.entries(manifest.entries)) {
+    const own = Object.fromEntries(Object.entries(entry.inputs).filter(([file]) => !file.includes('node_modules/')));
+    const quick: BuildManifest = { ...manifest, entries: { [name]: { ...entry, inputs: own } } };
+    writeFileSync(quickManifestFile(root, name), JSON.stringify(quick));
+  }
+}
+
+/** The manifest as far as `name`'s start-up check needs it: its quick file, else the whole manifest. */
+function readQuickManifest(root: string, name: string): BuildManifest | undefined {
+  try {
+    return JSON.parse(readFileSync(quickManifestFile(root, name), 'utf8')) as BuildManifest;
+  } catch {
+    return readManifest(root);
+  }
+}
+
 export function contentHash(file: string): string {
   return createHash('sha256').update(readFileSync(file)).digest('hex');
 }
@@ -134,8 +159,9 @@ export const LOCKFILE = 'pnpm-lock.yaml';
  * lockfile instead of the files under node_modules.
  */
 export function staleEntries(root: string, names: readonly string[], how: 'hash' | 'quick'): string[] {
-  const manifest = readManifest(root);
+  const full = how === 'hash' ? readManifest(root) : undefined;
   return names.filter((name) => {
+    const manifest = full ?? readQuickManifest(root, name);
     const entry = manifest?.entries[name];
     if (!manifest || !entry || !existsSync(path.join(root, entry.output))) return true;
     if (manifest.target !== nodeTarget()) return true; // built by another Node.js (its syntax, its built-ins)
