@@ -1,6 +1,7 @@
 // The coding agent on real git (smart HTTP), the scripted model through the real openai client, the sandbox
 // and the srm (PostgreSQL), for a generated Python repo (pytest) and a generated Node repo (jest).
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { failedStepName, farm } from '@farm/proto';
@@ -478,6 +479,38 @@ test('an srm that cannot answer the claim: SOFT_FAIL (dispatched again), nothing
   expect(await remoteBranchSha(url, `agt/${task.id}`)).toBeUndefined();
   // The next dispatch claims with the same fencing token, so the lease must still be held.
   expect(await leases.liveLeases({ holder: task.id! })).toEqual([expect.objectContaining({ state: 'ACTIVE' })]);
+});
+
+test('a git host that fails the push (503): SOFT_FAIL (dispatched again), not a hard failure', async () => {
+  const { url, task } = await seedTask(PYTHON_REPO);
+  // Clones pass through; every push is answered 503, as a host in trouble answers.
+  const target = new URL(git.url);
+  const flaky = http.createServer((req, res) => {
+    if (req.method === 'POST' && req.url?.endsWith('/git-receive-pack')) {
+      req.resume();
+      res.writeHead(503).end('busy\n');
+      return;
+    }
+    const upstream = http.request(
+      { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
+      (answer) => (res.writeHead(answer.statusCode ?? 502, answer.headers), answer.pipe(res)),
+    );
+    req.pipe(upstream);
+  });
+  await new Promise<void>((r) => flaky.listen(0, '127.0.0.1', r));
+  try {
+    const viaFlaky = url.replace(git.url, `http://127.0.0.1:${(flaky.address() as { port: number }).port}`);
+    const { result } = await runSeeded(
+      { ...task, repo: { ...task.repo, url: viaFlaky } },
+      { chat: [{ answer: { diff: PY_ADD_MULTIPLY } }] },
+    );
+    expect([S[result.status!], failedStepName(result.failedStep)]).toEqual(['SOFT_FAIL', 'push']);
+    expect(result.notes?.join('\n')).toMatch(/push failed: .*503/);
+    expect(await remoteBranchSha(url, `agt/${task.id}`)).toBeUndefined();
+  } finally {
+    flaky.closeAllConnections();
+    flaky.close();
+  }
 });
 
 test('a pool worker consumes a task from the task topic and publishes its CommitResult', async () => {

@@ -89,7 +89,11 @@ export async function claimAndPush(
   } catch (err) {
     const theirs =
       err instanceof PushRejected ? await readRemoteBranchCommit(url, branch).catch(() => undefined) : undefined;
-    if (!theirs) return hardFail(F.STEP_PUSH, `push failed: ${errorMessage(err)}`);
+    if (!theirs) {
+      // The host could not take it now (timeout, 5xx): another dispatch pushes again; a refusal is final.
+      const reason = `push failed: ${errorMessage(err)}`;
+      return err instanceof FarmError && err.retryable ? softFail(F.STEP_PUSH, reason) : hardFail(F.STEP_PUSH, reason);
+    }
     const owner = commitOwner(task, theirs.message);
     if (owner.kind === 'foreign') return foreignBranch(branch, theirs.sha, owner.reason);
     const claim = await timed('claim', () => claimOrRetract(task, url, branch, theirs.sha, deps));

@@ -194,6 +194,34 @@ describe('repo ops (isomorphic-git)', () => {
     expect(await remoteBranchSha(url, 'agt/t1')).toBe(sha);
   });
 
+  it("pushes through a server that stays silent longer than Node's default 5 s idle timeout", async () => {
+    const { url } = await repoWithHistory('slow.git', 1);
+    const dir = path.join(tmp, 'clone-slow');
+    await cloneAtCommit({ url, ref: 'main', commit: await remoteBranchSha(url, 'main').then((s) => s!), dir });
+    await writeFile(path.join(dir, 'slow.txt'), 'slow\n');
+    const sha = await commitAll({ dir, message: 'slow push', author, branch: 'agt/slow' });
+    // A busy server (a big push being indexed, a loaded machine): every answer starts 6 s late.
+    const target = new URL(server.url);
+    const slow = http.createServer((req, res) => {
+      setTimeout(() => {
+        const upstream = http.request(
+          { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
+          (answer) => (res.writeHead(answer.statusCode ?? 502, answer.headers), answer.pipe(res)),
+        );
+        req.pipe(upstream);
+      }, 6_000);
+    });
+    await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
+    try {
+      const slowUrl = url.replace(server.url, `http://127.0.0.1:${(slow.address() as { port: number }).port}`);
+      expect(await pushBranch({ dir, url: slowUrl, branch: 'agt/slow' })).toBe(sha);
+      expect(await remoteBranchSha(url, 'agt/slow')).toBe(sha);
+    } finally {
+      slow.closeAllConnections();
+      slow.close();
+    }
+  }, 30_000);
+
   it('reads the tip commit of a remote branch with its message, and deletes the branch only at the expected tip', async () => {
     const { url, shas } = await repoWithHistory('tip.git', 1);
     const dir = path.join(tmp, 'clone-tip');

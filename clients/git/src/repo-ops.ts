@@ -5,11 +5,40 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import git from 'isomorphic-git';
-import http from 'isomorphic-git/http/node';
+import nodeHttp from 'node:http';
+import nodeHttps from 'node:https';
+import type { Socket } from 'node:net';
+import isoHttp from 'isomorphic-git/http/node';
 import { FarmError, errorMessage, retryWhileRefused } from '@farm/runtime';
 import type { GitHttpServer } from './git-http-server';
 import { gitCliAuth, redactUrl, splitCredentials } from './credentials';
 import { defaultGitClient, gitForRemote, GitCommandFailed, type GitClient } from './native-git';
+
+/**
+ * How long a git request may wait without a byte from the server. Node's default agent gives up after 5 s
+ * idle ("Request timed out"), and a kept-alive socket keeps the server's keep-alive hint (4 s here) as its
+ * timeout when reused: a server indexing a big push, or busy on a loaded machine, is silent longer.
+ */
+export const GIT_HTTP_IDLE_TIMEOUT_MS = 120_000;
+class HttpAgent extends nodeHttp.Agent {
+  override reuseSocket(socket: Socket, request: nodeHttp.ClientRequest): void {
+    super.reuseSocket(socket, request);
+    socket.setTimeout(GIT_HTTP_IDLE_TIMEOUT_MS);
+  }
+}
+class HttpsAgent extends nodeHttps.Agent {
+  override reuseSocket(socket: Socket, request: nodeHttp.ClientRequest): void {
+    super.reuseSocket(socket, request);
+    socket.setTimeout(GIT_HTTP_IDLE_TIMEOUT_MS);
+  }
+}
+const agents = {
+  'http:': new HttpAgent({ keepAlive: true, timeout: GIT_HTTP_IDLE_TIMEOUT_MS }),
+  'https:': new HttpsAgent({ keepAlive: true, timeout: GIT_HTTP_IDLE_TIMEOUT_MS }),
+};
+const http: typeof isoHttp = {
+  request: (req) => isoHttp.request({ ...req, agent: agents[new URL(req.url).protocol as keyof typeof agents] }),
+};
 
 /** isomorphic-git's network options for `url`: the bare URL and its credentials (never in .git/config). */
 function remote(url: string) {
