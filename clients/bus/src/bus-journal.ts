@@ -9,12 +9,18 @@ export interface JournaledMessage {
 }
 
 /** Where a durable in-process bus keeps its messages and its consumer groups' positions. */
+export interface JournalPosition {
+  topic: string;
+  group: string;
+  lastSeq: number;
+}
+
 export interface BusJournal {
   load(): Promise<{ messages: JournaledMessage[]; positions: { topic: string; group: string; lastSeq: number }[] }>;
   /** Stores a message; resolves with its sequence number (increasing across all topics). */
   append(message: Omit<JournaledMessage, 'seq'>): Promise<number>;
-  /** The group has finished every message of the topic up to and including lastSeq. */
-  commit(topic: string, group: string, lastSeq: number): Promise<void>;
+  /** Each group has finished every message of its topic up to and including its lastSeq (one write). */
+  commit(positions: JournalPosition[]): Promise<void>;
 }
 
 /** The part of a SQL store the journal needs (PGlite or PostgreSQL, see @farm/store). */
@@ -79,11 +85,13 @@ export async function openSqlBusJournal(db: Sql, options: { retentionDays?: numb
       );
       return Number(r.rows[0].seq);
     },
-    async commit(topic, group, lastSeq) {
+    async commit(positions) {
+      if (!positions.length) return;
+      const values = positions.map((_, i) => `($${3 * i + 1}, $${3 * i + 2}, $${3 * i + 3})`).join(', ');
       await db.query(
-        `INSERT INTO bus_positions (topic, grp, last_seq) VALUES ($1, $2, $3)
+        `INSERT INTO bus_positions (topic, grp, last_seq) VALUES ${values}
          ON CONFLICT (topic, grp) DO UPDATE SET last_seq = GREATEST(bus_positions.last_seq, EXCLUDED.last_seq)`,
-        [topic, group, lastSeq],
+        positions.flatMap((p) => [p.topic, p.group, p.lastSeq]),
       );
     },
   };

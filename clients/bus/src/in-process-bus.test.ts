@@ -69,6 +69,49 @@ describe('journaled in-process bus across a restart', () => {
     }
   });
 
+  it('writes the positions of every group that moved meanwhile in one journal write', async () => {
+    const store = await testPgliteStore();
+    try {
+      const journal = await openSqlBusJournal(store);
+      const calls: { topic: string; group: string; lastSeq: number }[][] = [];
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      const bus = await InProcessBus.open({
+        ...journal,
+        async commit(positions) {
+          calls.push(positions);
+          if (calls.length === 1) await held;
+          await journal.commit(positions);
+        },
+      });
+      const handled: string[] = [];
+      for (const group of ['planner', 'audit', 'sse'])
+        await bus.subscribe(
+          Topics.changeRequests,
+          group,
+          async (m) => void handled.push(`${group}:${m.changeRequestId}`),
+        );
+      for (const id of ['cr-1', 'cr-2', 'cr-3']) await bus.publish(Topics.changeRequests, request(id));
+      await waitFor('all handled', () => (handled.length === 9 ? true : undefined));
+      expect(calls).toHaveLength(1);
+      release();
+      await bus.drain();
+      await bus.close();
+      // The held write, then one for whatever every group reached meanwhile.
+      expect(calls).toHaveLength(2);
+      expect(calls[1].map((p) => p.group).sort()).toEqual(['audit', 'planner', 'sse']);
+      const again = await InProcessBus.open(await openSqlBusJournal(store));
+      const redelivered: string[] = [];
+      for (const group of ['planner', 'audit', 'sse'])
+        await again.subscribe(Topics.changeRequests, group, async (m) => void redelivered.push(m.changeRequestId));
+      await again.drain();
+      expect(redelivered).toEqual([]);
+      await again.close();
+    } finally {
+      await store.close();
+    }
+  });
+
   it("writes a group's position once per burst, not once per message, without holding up its handler", async () => {
     const store = await testPgliteStore();
     try {
@@ -78,10 +121,10 @@ describe('journaled in-process bus across a restart', () => {
       const held = new Promise<void>((r) => (release = r));
       const bus = await InProcessBus.open({
         ...journal,
-        async commit(topic, group, lastSeq) {
-          writes.push(lastSeq);
+        async commit(positions) {
+          writes.push(...positions.map((p) => p.lastSeq));
           if (writes.length === 1) await held; // a slow disk under the first write
-          await journal.commit(topic, group, lastSeq);
+          await journal.commit(positions);
         },
       });
       const handled: string[] = [];

@@ -10,8 +10,8 @@ interface Group {
   /** Indexes handed to a member whose handler has not finished yet. */
   inFlight: Set<number>;
   members: Set<Member>;
-  /** The journal's position: the last sequence written, the one to write next, and the write under way. */
-  journaled: { written: number; wanted: number; writing?: Promise<void> };
+  /** The journal's position: the last sequence written and the one to write next. */
+  journaled: { written: number; wanted: number };
 }
 interface Member {
   handler: RawHandler;
@@ -35,6 +35,8 @@ export class InProcessBus extends BaseBus {
   private readonly committed = new Map<string, number>();
   private readonly idle = new Set<() => void>();
   private appending: Promise<unknown> = Promise.resolve();
+  /** The journal write of positions under way (one at a time, for every group at once). */
+  private positionsWrite?: Promise<void>;
 
   constructor(
     log: Logger = silentLogger,
@@ -116,14 +118,15 @@ export class InProcessBus extends BaseBus {
     while ([...this.groups.values()].some((g) => [...g.members].some((m) => m.busy))) {
       await new Promise((r) => setTimeout(r, 10));
     }
-    await Promise.all([...this.groups.values()].map((g) => g.journaled.writing));
+    await this.positionsWrite;
   }
 
   /**
-   * Records the group's position: everything before its first unfinished message is done. One write per
-   * group at a time, without holding up the handlers; positions reached meanwhile are written next as one
-   * (the latest), so a burst costs a few writes instead of one per message. A position not yet written when
-   * the process dies only means redelivery after the restart, which consumers handle (they are idempotent).
+   * Records the group's position: everything before its first unfinished message is done. One journal write
+   * at a time for the whole bus, without holding up the handlers; the positions every group reached meanwhile
+   * are written next, in one statement (each group's latest), so a burst costs a few writes instead of one per
+   * message and group. A position not yet written when the process dies only means redelivery after the
+   * restart, which consumers handle (they are idempotent).
    */
   private commitPosition(group: Group, entries: RawMessage[]): void {
     if (!this.journal) return;
@@ -131,22 +134,24 @@ export class InProcessBus extends BaseBus {
     if (firstOpen === 0) return;
     const j = group.journaled;
     j.wanted = Math.max(j.wanted, seqOf(entries[firstOpen - 1]));
-    j.writing ??= this.writePosition(group).finally(() => {
-      j.writing = undefined;
+    this.positionsWrite ??= this.writePositions().finally(() => {
+      this.positionsWrite = undefined;
       if (this.isIdle()) this.wakeIdleWaiters();
     });
   }
 
-  private async writePosition(group: Group): Promise<void> {
-    const j = group.journaled;
-    while (j.wanted > j.written) {
-      const seq = j.wanted;
+  private async writePositions(): Promise<void> {
+    for (;;) {
+      const due = [...this.groups.values()]
+        .filter((g) => g.journaled.wanted > g.journaled.written)
+        .map((g) => ({ group: g, lastSeq: g.journaled.wanted }));
+      if (!due.length) return;
       try {
-        await this.journal!.commit(group.topic, group.name, seq);
-        j.written = seq;
+        await this.journal!.commit(due.map((d) => ({ topic: d.group.topic, group: d.group.name, lastSeq: d.lastSeq })));
+        for (const d of due) d.group.journaled.written = d.lastSeq;
       } catch (err) {
-        // Not fatal: the message is redelivered after a restart and consumers are idempotent.
-        this.log.warn('bus journal commit failed', { topic: group.topic, group: group.name, err });
+        // Not fatal: the messages are redelivered after a restart and consumers are idempotent.
+        this.log.warn('bus journal commit failed', { groups: due.map((d) => `${d.group.topic}/${d.group.name}`), err });
         return;
       }
     }
@@ -166,9 +171,9 @@ export class InProcessBus extends BaseBus {
   }
 
   private isIdle(): boolean {
+    if (this.positionsWrite) return false;
     for (const [id, g] of this.groups) {
       const topic = id.slice(0, id.indexOf('\0'));
-      if (g.journaled.writing) return false;
       if (g.members.size && (g.offset < this.topicLog(topic).length || [...g.members].some((m) => m.busy)))
         return false;
     }
