@@ -12,7 +12,7 @@ import { silentLogger } from '@farm/runtime';
 import { checkPlanFor, UnplannedRepoPath, snapshotFiles } from '@farm/sandbox';
 import { buildInPlace, inPlaceCandidate } from './build-in-place';
 import { runBuild } from './run-build';
-import { treeFiles } from './tree-files';
+import { readCommitAndTop, treeFiles } from './tree-files';
 
 const exec = promisify(execFile);
 const B = farm.v1.BuildStatus;
@@ -183,6 +183,12 @@ describe('a one-task build in place', () => {
       await buildInPlace({ ...request, repo: { ...request.repo, baseCommit: unrelated } }, repo.gitDir),
     ).toBeUndefined();
     expect(await buildInPlace({ ...request, commits: ['0'.repeat(40)] }, repo.gitDir)).toBeUndefined();
+    // Two commits above its base (not its parent): still on it, built in place.
+    await repo.git('checkout', '-q', request.branches![0]);
+    const { commit: second, tree } = await repo.commitFiles({ 'c.txt': 'z\n' }, 'second');
+    await repo.git('push', '-q', repo.url, request.branches![0]);
+    const twoUp = { ...request, commits: [second], verifications: [{ treeSha: tree }] };
+    expect((await buildInPlace(twoUp, repo.gitDir))?.status).toBe(B.BUILD_PASSED);
   });
 });
 
@@ -228,7 +234,10 @@ describe('the check plan of a tree that is not checked out', () => {
     const checkout = path.join(tmp, `checkout-${++n}`);
     await exec('git', ['clone', '-q', repo.url, checkout]);
     const opts = installed('black', 'pytest');
-    const fromTree = checkPlanFor(await treeFiles(repo.gitDir, tree), undefined, opts);
+    const read = await readCommitAndTop(repo.gitDir, 'HEAD');
+    expect(read!.tree).toBe(tree);
+    expect(read!.topLevel.sort()).toEqual((await repo.git('ls-tree', '--name-only', 'HEAD')).split('\n').sort());
+    const fromTree = checkPlanFor(await treeFiles(repo.gitDir, tree, read!.topLevel), undefined, opts);
     expect(fromTree).toEqual(checkPlanFor(checkout, undefined, opts));
     expect(fromTree.steps.length + fromTree.skipped.length > 0).toBe(layout !== 'nothing to check');
   });

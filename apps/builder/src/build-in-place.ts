@@ -8,7 +8,7 @@ import type { BuildLauncher } from './build-launcher';
 import { builderMetrics } from './metrics';
 import { checksAlreadyRan } from './reuse-task-checks';
 import { integrationBranchFor } from './run-build';
-import { treeFiles } from './tree-files';
+import { readCommitAndTop, treeFiles } from './tree-files';
 
 const exec = promisify(execFile);
 
@@ -63,17 +63,20 @@ export async function buildInPlace(
   if (!c) return undefined;
   const git = (args: string[], env?: NodeJS.ProcessEnv) =>
     exec('git', ['-C', gitDir, ...args], { env: { ...process.env, ...env } });
-  const shown = await git(['show', '-s', '--format=%T %ct', `${c.commit}^{commit}`]).catch(() => undefined);
-  const [tree, committed] = shown?.stdout.trim().split(' ') ?? [];
-  if (!tree || tree !== c.verifiedTree) return undefined;
-  const onBase = await git(['merge-base', '--is-ancestor', c.base, c.commit]).then(
-    () => true,
-    () => false,
-  );
+  // The commit and its tree's names in one process; the usual task commit sits right on its base.
+  const read = await readCommitAndTop(gitDir, c.commit).catch(() => undefined);
+  if (!read || read.tree !== c.verifiedTree) return undefined;
+  const { tree } = read;
+  const onBase =
+    read.parents.includes(c.base) ||
+    (await git(['merge-base', '--is-ancestor', c.base, c.commit]).then(
+      () => true,
+      () => false,
+    ));
   if (!onBase) return undefined;
   let steps;
   try {
-    ({ steps } = checkPlanFor(await treeFiles(gitDir, tree), request.checkCommand, opts));
+    ({ steps } = checkPlanFor(await treeFiles(gitDir, tree, read.topLevel), request.checkCommand, opts));
   } catch {
     return undefined; // e.g. an invalid .farm/checks.json: the build process reports it
   }
@@ -82,7 +85,7 @@ export async function buildInPlace(
     : 'no checks found';
   if (!note) return undefined;
   const branch = integrationBranchFor(c.changeRequestId);
-  const date = `@${committed} +0000`;
+  const date = `@${read.committedAt} +0000`;
   const { stdout } = await git(
     ['commit-tree', tree, '-p', c.base, '-p', c.commit, '-m', `Merge ${c.agentBranch} into ${branch}`],
     {

@@ -1,20 +1,60 @@
-import { execFile, spawn } from 'node:child_process';
-import { promisify } from 'node:util';
+import { spawn } from 'node:child_process';
 import { planInputs, snapshotFiles, type RepoFiles } from '@farm/sandbox';
 
-const exec = promisify(execFile);
+/** A commit as the in-place build needs it: its tree, parents and committer time, and its tree's top-level names. */
+export interface CommitAndTop {
+  tree: string;
+  parents: string[];
+  /** The committer's timestamp (seconds since the epoch). */
+  committedAt: number;
+  topLevel: string[];
+}
+
+/** `commit` and the names at the top of its tree, in one `git cat-file --batch`; undefined when it is not a commit. */
+export async function readCommitAndTop(gitDir: string, commit: string): Promise<CommitAndTop | undefined> {
+  const [object, treeObject] = await catFileBatch(gitDir, [`${commit}^{commit}`, `${commit}^{tree}`]);
+  if (object?.type !== 'commit' || treeObject?.type !== 'tree') return undefined;
+  const text = object.data.toString('utf8');
+  const end = text.indexOf('\n\n');
+  const header = end < 0 ? text : text.slice(0, end);
+  const field = (name: string) =>
+    header
+      .split('\n')
+      .filter((line) => line.startsWith(`${name} `))
+      .map((line) => line.slice(name.length + 1));
+  const committer = /(\d+) [+-]\d{4}$/.exec(field('committer')[0] ?? '');
+  const [tree] = field('tree');
+  if (!tree || !committer) return undefined;
+  // A SHA-256 repository's object ids are 32 bytes in a tree object, 64 hex digits in a commit's.
+  const idBytes = tree.length / 2;
+  return {
+    tree,
+    parents: field('parent'),
+    committedAt: Number(committer[1]),
+    topLevel: treeNames(treeObject.data, idBytes),
+  };
+}
+
+/** The entry names of a raw tree object: `<mode> <name>\0<binary object id>` each. */
+export function treeNames(tree: Buffer, idBytes = 20): string[] {
+  const names: string[] = [];
+  for (let at = 0; at < tree.length;) {
+    const space = tree.indexOf(0x20, at);
+    const nul = tree.indexOf(0, space);
+    if (space < 0 || nul < 0) throw new Error('git tree object: malformed entry');
+    names.push(tree.subarray(space + 1, nul).toString('utf8'));
+    at = nul + 1 + idBytes;
+  }
+  return names;
+}
 
 /**
  * What the check planner reads of `tree` in the (bare) repository `gitDir`, without a checkout: its top-level
- * names (`git ls-tree`) and the blobs of the paths `planInputs` names (one `git cat-file --batch`).
+ * names (given) and the blobs of the paths `planInputs` names (one `git cat-file --batch`).
  */
-export async function treeFiles(gitDir: string, tree: string): Promise<RepoFiles> {
-  const { stdout } = await exec('git', ['-C', gitDir, 'ls-tree', '--name-only', '-z', tree], {
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  const top = stdout.split('\0').filter(Boolean);
+export async function treeFiles(gitDir: string, tree: string, topLevel: string[]): Promise<RepoFiles> {
   // cat-file --batch reads one object name per line: a name with a newline cannot be asked (nor planned on).
-  const asked = planInputs(top).filter((p) => !p.includes('\n'));
+  const asked = planInputs(topLevel).filter((p) => !p.includes('\n'));
   const blobs = await catFileBatch(
     gitDir,
     asked.map((p) => `${tree}:${p}`),
@@ -24,7 +64,7 @@ export async function treeFiles(gitDir: string, tree: string): Promise<RepoFiles
     const object = blobs[i];
     if (object?.type === 'blob') files.set(p, object.data.toString('utf8'));
   });
-  return snapshotFiles(top, asked, files);
+  return snapshotFiles(topLevel, asked, files);
 }
 
 interface GitObject {
