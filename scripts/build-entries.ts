@@ -87,6 +87,22 @@ const fromNodeModules: Plugin = {
 };
 
 /**
+ * openai v4 picks its automatic fetch shims by the `node` condition: node-fetch and its polyfills. The farm's
+ * model client installs the web shims (Node's own fetch) before openai loads (clients/llm/src/client.ts), so
+ * the automatic ones are never used: the bundle takes the web ones, which load nothing.
+ */
+const openaiWebShims: Plugin = {
+  name: 'farm-openai-web-shims',
+  setup(b) {
+    b.onResolve({ filter: /^openai\/_shims\/auto\/runtime$/ }, (args) => {
+      const shims = path.dirname(args.importer);
+      if (path.basename(shims) !== '_shims') return undefined;
+      return { path: path.join(shims, 'auto', 'runtime.js') };
+    });
+  },
+};
+
+/**
  * The farm's modules have no side effects on import (nothing is imported for them alone), so a module none of
  * whose exports an entry uses is left out: an agent does not carry the Kubernetes client a re-export would pull.
  */
@@ -162,7 +178,7 @@ async function buildAll(): Promise<BuildManifest> {
     conditions: ['node', 'require'],
     banner: { js: BANNER },
     external: OPTIONAL_NATIVE,
-    plugins: [freshEntries, fromNodeModules, workspaceWithoutSideEffects, sourceDirs],
+    plugins: [freshEntries, fromNodeModules, openaiWebShims, workspaceWithoutSideEffects, sourceDirs],
     metafile: true,
     logLevel: 'warning',
     logOverride: { 'empty-import-meta': 'silent' },

@@ -7,7 +7,8 @@ describe('what a task process loads at start', () => {
   it('an agent loads its model client and git, not the Kafka, PostgreSQL or PGlite clients it may never use', () => {
     const agent = startLoadByPackage(meta, 'agent-job');
     expect([...agent.keys()]).toEqual(expect.arrayContaining(['openai', 'isomorphic-git', 'apps/coding-agent']));
-    for (const unused of ['kafkajs', 'pg', '@electric-sql/pglite', '@kubernetes/client-node'])
+    // openai on Node's own fetch: none of its node-fetch shims.
+    for (const unused of ['kafkajs', 'pg', '@electric-sql/pglite', '@kubernetes/client-node', 'node-fetch', 'tr46'])
       expect(agent.has(unused)).toBe(false);
   });
 
