@@ -125,8 +125,9 @@ const workspaceWithoutSideEffects: Plugin = {
 };
 
 /**
- * Each entry is a wrapper that checks, in a checkout, that its bundle is fresh before the entry's own module
- * (a chunk of its own, imported after the check) runs.
+ * Each entry is a wrapper that turns on V8's compile cache where Node has one (compile-cache.ts) and checks,
+ * in a checkout, that its bundle is fresh before the entry's own module (a chunk of its own, imported after
+ * the check) runs.
  */
 const freshEntries: Plugin = {
   name: 'farm-fresh-entries',
@@ -142,6 +143,8 @@ const freshEntries: Plugin = {
         loader: 'ts',
         contents: [
           "import { assertBundleFresh } from './clients/runtime/src/farm-entries';",
+          "import { enableCompileCache } from './clients/runtime/src/compile-cache';",
+          'enableCompileCache();',
           'try {',
           `  assertBundleFresh(${JSON.stringify(name)});`,
           '} catch (err) {',
