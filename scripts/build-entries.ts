@@ -1,7 +1,8 @@
 /**
  * Builds every entry of the farm (FARM_ENTRIES) into one ES module bundle each under `dist/` (shared code in
  * chunks beside them, loaded when first imported: a CLI command loads only what it uses), with source maps,
- * for the Node.js running this; then writes `dist/manifest.json`, the content hash of every input per entry.
+ * for the Node.js running this; then writes `dist/manifest.json`, the content hash of every input per entry
+ * (and its quick form without node_modules, which each start checks).
  *
  *   node --import tsx scripts/build-entries.ts            builds (pnpm build)
  *   node --import tsx scripts/build-entries.ts --check    fails naming the entries whose bundle is stale (pnpm build:check)
@@ -14,11 +15,11 @@ import {
   FARM_ENTRIES,
   FARM_ROOT,
   LOCKFILE,
-  MANIFEST_FILE,
   nodeTarget,
   bundlePath,
   contentHash,
   staleEntries,
+  writeManifests,
   type BuildManifest,
 } from '@farm/runtime';
 
@@ -228,7 +229,7 @@ async function main(): Promise<void> {
   }
   const started = Date.now();
   const manifest = await buildAll();
-  writeFileSync(path.join(FARM_ROOT, DIST_DIR, MANIFEST_FILE), JSON.stringify(manifest, null, 1) + '\n');
+  writeManifests(FARM_ROOT, manifest);
   const files = new Set(Object.values(manifest.entries).flatMap((e) => Object.keys(e.inputs)));
   process.stdout.write(`build: ${names.length} entries from ${files.size} files in ${Date.now() - started} ms\n`);
 }
