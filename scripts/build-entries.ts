@@ -106,6 +106,9 @@ const openaiWebShims: Plugin = {
 /**
  * The farm's modules have no side effects on import (nothing is imported for them alone), so a module none of
  * whose exports an entry uses is left out: an agent does not carry the Kubernetes client a re-export would pull.
+ * Not so across chunks: a module another entry uses sits in a chunk every entry whose imports (re-exports
+ * included) reach it loads, so what a task process must not load is imported dynamically where it is used
+ * (KafkaBus.connect, the stores); scripts/bundle-start-load.ts shows what an entry loads at start.
  */
 const workspaceWithoutSideEffects: Plugin = {
   name: 'farm-workspace-without-side-effects',
