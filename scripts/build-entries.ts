@@ -1,7 +1,8 @@
 /**
  * Builds every entry of the farm (FARM_ENTRIES) into one ES module bundle each under `dist/` (shared code in
  * chunks beside them, loaded when first imported: a CLI command loads only what it uses), with source maps,
- * for the Node.js running this; then writes `dist/manifest.json`, the content hash of every input per entry.
+ * for the Node.js running this; then writes `dist/manifest.json`, the content hash of every input per entry
+ * (and its quick form without node_modules, which each start checks).
  *
  *   node --import tsx scripts/build-entries.ts            builds (pnpm build)
  *   node --import tsx scripts/build-entries.ts --check    fails naming the entries whose bundle is stale (pnpm build:check)
@@ -14,11 +15,11 @@ import {
   FARM_ENTRIES,
   FARM_ROOT,
   LOCKFILE,
-  writeManifest,
   nodeTarget,
   bundlePath,
   contentHash,
   staleEntries,
+  writeManifests,
   type BuildManifest,
 } from '@farm/runtime';
 
@@ -87,8 +88,27 @@ const fromNodeModules: Plugin = {
 };
 
 /**
+ * openai v4 picks its automatic fetch shims by the `node` condition: node-fetch and its polyfills. The farm's
+ * model client installs the web shims (Node's own fetch) before openai loads (clients/llm/src/client.ts), so
+ * the automatic ones are never used: the bundle takes the web ones, which load nothing.
+ */
+const openaiWebShims: Plugin = {
+  name: 'farm-openai-web-shims',
+  setup(b) {
+    b.onResolve({ filter: /^openai\/_shims\/auto\/runtime$/ }, (args) => {
+      const shims = path.dirname(args.importer);
+      if (path.basename(shims) !== '_shims') return undefined;
+      return { path: path.join(shims, 'auto', 'runtime.js') };
+    });
+  },
+};
+
+/**
  * The farm's modules have no side effects on import (nothing is imported for them alone), so a module none of
  * whose exports an entry uses is left out: an agent does not carry the Kubernetes client a re-export would pull.
+ * Not so across chunks: a module another entry uses sits in a chunk every entry whose imports (re-exports
+ * included) reach it loads, so what a task process must not load is imported dynamically where it is used
+ * (KafkaBus.connect, the stores); scripts/bundle-start-load.ts shows what an entry loads at start.
  */
 const workspaceWithoutSideEffects: Plugin = {
   name: 'farm-workspace-without-side-effects',
@@ -109,8 +129,9 @@ const workspaceWithoutSideEffects: Plugin = {
 };
 
 /**
- * Each entry is a wrapper that checks, in a checkout, that its bundle is fresh before the entry's own module
- * (a chunk of its own, imported after the check) runs.
+ * Each entry is a wrapper that turns on V8's compile cache where Node has one (compile-cache.ts) and checks,
+ * in a checkout, that its bundle is fresh before the entry's own module (a chunk of its own, imported after
+ * the check) runs.
  */
 const freshEntries: Plugin = {
   name: 'farm-fresh-entries',
@@ -126,6 +147,8 @@ const freshEntries: Plugin = {
         loader: 'ts',
         contents: [
           "import { assertBundleFresh } from './clients/runtime/src/farm-entries';",
+          "import { enableCompileCache } from './clients/runtime/src/compile-cache';",
+          'enableCompileCache();',
           'try {',
           `  assertBundleFresh(${JSON.stringify(name)});`,
           '} catch (err) {',
@@ -162,7 +185,7 @@ async function buildAll(): Promise<BuildManifest> {
     conditions: ['node', 'require'],
     banner: { js: BANNER },
     external: OPTIONAL_NATIVE,
-    plugins: [freshEntries, fromNodeModules, workspaceWithoutSideEffects, sourceDirs],
+    plugins: [freshEntries, fromNodeModules, openaiWebShims, workspaceWithoutSideEffects, sourceDirs],
     metafile: true,
     logLevel: 'warning',
     logOverride: { 'empty-import-meta': 'silent' },
@@ -209,7 +232,7 @@ async function main(): Promise<void> {
   }
   const started = Date.now();
   const manifest = await buildAll();
-  writeManifest(FARM_ROOT, manifest);
+  writeManifests(FARM_ROOT, manifest);
   const files = new Set(Object.values(manifest.entries).flatMap((e) => Object.keys(e.inputs)));
   process.stdout.write(`build: ${names.length} entries from ${files.size} files in ${Date.now() - started} ms\n`);
 }

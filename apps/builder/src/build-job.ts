@@ -6,7 +6,7 @@ import { SpoolDirBus, Topics, busConfigSchema, connectKafka, type EventBus } fro
 import { configureGitCredentials, gitCredentialsConfigSchema } from '@farm/git';
 import { ConfigError, createLogger, errorMessage, loadConfig } from '@farm/runtime';
 import { BUILD_BAD_INPUT_EXIT_CODE, BUILD_REPORTED_EXIT_CODE } from './build-launcher';
-import { buildJobConfigSchema } from './config';
+import { buildJobConfigSchema } from './build-job-config';
 import { checkCeilingsFromConfig } from '@farm/sandbox';
 import { runBuild } from './run-build';
 

@@ -1,9 +1,9 @@
-import os from 'node:os';
 import path from 'node:path';
 import type { EventBus } from '@farm/bus';
 import { jobNamespace, kubeConfigFromEnv, kubernetesQuantity as quantity } from '@farm/kube';
 import { entryScript, loadConfig, z, type Logger } from '@farm/runtime';
 import { checkSandboxConfigSchema } from '@farm/sandbox';
+import { buildCheckTimeoutSchema } from './build-job-config';
 import type { BuildLauncher } from './build-launcher';
 import { KubernetesBuildLauncher } from './kubernetes-build-launcher';
 import { ProcessBuildLauncher } from './process-build-launcher';
@@ -15,20 +15,11 @@ export const builderConfigSchema = z.object({
   /** Process mode: builds keep their state under FARM_STATE_DIR/builds, so a restarted builder finds them. */
   FARM_STATE_DIR: z.string().default('.farm/state'),
   /** How long the repository's full checks may run in one build (a step of `.farm/checks.json` may ask for less). */
-  FARM_BUILD_CHECK_TIMEOUT_S: z.coerce.number().int().positive().default(1800),
+  FARM_BUILD_CHECK_TIMEOUT_S: buildCheckTimeoutSchema,
   /** FARM_CHECK_HOST_NETWORK, _MEMORY_MB, _MAX_PROCESSES, _WRITABLE_DIRS: the same as the agents'. */
   ...checkSandboxConfigSchema.shape,
 });
 export type BuilderConfig = z.infer<typeof builderConfigSchema>;
-
-/** The build process's own settings (build-job.ts); the request itself comes in $FARM_BUILD_REQUEST. */
-export const buildJobConfigSchema = builderConfigSchema.pick({ FARM_BUILD_CHECK_TIMEOUT_S: true }).extend({
-  ...checkSandboxConfigSchema.shape,
-  /** On one machine the builder collects the result from here; in a Job the result goes to Kafka. */
-  FARM_BUILD_SPOOL_DIR: z.string().optional(),
-  /** Where the build checks the repository out. */
-  FARM_WORK_DIR: z.string().default(path.join(os.tmpdir(), 'farm-build')),
-});
 
 /** FARM_BUILD_LAUNCHER=jobs settings; the Helm chart sets them on the builder from its values. */
 export const buildJobsConfigSchema = z.object({

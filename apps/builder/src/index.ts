@@ -5,11 +5,6 @@ export { InPlaceBuildLauncher, buildInPlace, inPlaceCandidate } from './build-in
 export { ProcessBuildLauncher, type ProcessBuildLauncherConfig } from './process-build-launcher';
 export { KubernetesBuildLauncher, type KubernetesBuildLauncherConfig } from './kubernetes-build-launcher';
 export { buildJobFor, buildJobNameFor, type BuildJobSettings } from './build-job-spec';
-export {
-  builderConfigSchema,
-  buildJobConfigSchema,
-  buildJobsConfigSchema,
-  createBuildLauncher,
-  type BuilderConfig,
-} from './config';
+export { buildJobConfigSchema } from './build-job-config';
+export { builderConfigSchema, buildJobsConfigSchema, createBuildLauncher, type BuilderConfig } from './config';
 export { builderMetrics } from './metrics';

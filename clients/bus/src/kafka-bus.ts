@@ -1,4 +1,4 @@
-import { Kafka, logLevel, type Consumer, type IHeaders, type Producer, type LogEntry } from 'kafkajs';
+import type { Consumer, IHeaders, Kafka, Producer } from 'kafkajs';
 import { errorMessage, silentLogger, type Logger } from '@farm/runtime';
 import { BaseBus } from './base-bus';
 import type {
@@ -41,7 +41,6 @@ interface ConsumerTarget {
  * auto-commit off; an offset is committed only after deliverMessage resolved (handled or dead-lettered).
  */
 export class KafkaBus extends BaseBus {
-  private readonly kafka: Kafka;
   private readonly producer: Producer;
   /** Each running consumer and what it consumes (for the lag gauge and restarts). */
   private readonly consumers = new Map<Consumer, ConsumerTarget>();
@@ -53,26 +52,17 @@ export class KafkaBus extends BaseBus {
   private constructor(
     private readonly config: KafkaBusConfig,
     log: Logger,
+    private readonly kafka: Kafka,
   ) {
     super(log);
     this.prefix = config.topicPrefix ?? '';
-    this.kafka = new Kafka({
-      clientId: config.clientId,
-      brokers: config.brokers,
-      logLevel: logLevel.WARN,
-      logCreator: () => (entry: LogEntry) => {
-        const { message, ...rest } = entry.log;
-        const fields = { namespace: entry.namespace, ...rest };
-        if (entry.level <= logLevel.ERROR) log.error(`kafka: ${message}`, fields);
-        else log.warn(`kafka: ${message}`, fields);
-      },
-      retry: { retries: 8 },
-    });
     this.producer = this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
   }
 
   static async connect(config: KafkaBusConfig): Promise<KafkaBus> {
-    const bus = new KafkaBus(config, config.log ?? silentLogger);
+    const log = config.log ?? silentLogger;
+    const { createKafkaClient } = await import('./kafka-client'); // KafkaJS, loaded by who connects
+    const bus = new KafkaBus(config, log, createKafkaClient(config, log));
     await bus.ensureTopics();
     await bus.producer.connect();
     if (config.lagIntervalMs) {

@@ -1,3 +1,6 @@
+// Node's own fetch, not openai v4's default node-fetch and its polyfills (~0.5 MB each agent would load at
+// start); it must come before the first import of 'openai' (openai's README, "Customizing the fetch client").
+import 'openai/shims/web';
 import OpenAI from 'openai';
 import { FarmError, errorMessage, silentLogger, z, type Logger } from '@farm/runtime';
 import { ModelAnswerInvalid, ModelResponseMalformed, ModelUnavailable } from './errors';
@@ -118,9 +121,9 @@ export function toModelError(err: unknown): FarmError {
     const retryable = status === undefined || status === 408 || status === 429 || status >= 500;
     return new ModelUnavailable(`model API error: ${err.message}`, { status, retryable, cause: err });
   }
-  if (err instanceof SyntaxError || (err as { type?: string } | null)?.type === 'invalid-json') {
-    // The openai client parses the body itself; a garbled body surfaces as a bare SyntaxError (native fetch)
-    // or node-fetch's FetchError of type 'invalid-json', never as an APIError.
+  if ((err as Error | null)?.name === 'SyntaxError' || (err as { type?: string } | null)?.type === 'invalid-json') {
+    // The openai client parses the body itself; a garbled body surfaces as a bare SyntaxError (native fetch:
+    // from Node's own realm, hence by name) or node-fetch's FetchError of type 'invalid-json', never as an APIError.
     return new ModelResponseMalformed(`model API returned a malformed response: ${errorMessage(err)}`, { cause: err });
   }
   return new ModelUnavailable(`model API call failed: ${errorMessage(err)}`, { retryable: true, cause: err });

@@ -11,8 +11,8 @@ import {
   nodeArgsFor,
   nodeTarget,
   readManifest,
-  writeManifest,
   staleEntries,
+  writeManifests,
   type BuildManifest,
 } from './farm-entries';
 
@@ -35,7 +35,7 @@ describe('the farm entries', () => {
       target: nodeTarget(),
       entries: { cli: { source: 'src/main.ts', output: 'dist/cli.mjs', inputs } },
     };
-    writeManifest(root, manifest);
+    writeManifests(root, manifest);
     // Files written before the build: their mtimes are older than builtAtMs.
     const before = new Date(Date.now() - 60_000);
     for (const f of ['src/main.ts', 'node_modules/dep/index.js', 'pnpm-lock.yaml'])
@@ -75,8 +75,16 @@ describe('the farm entries', () => {
 
   it('finds bundles built by another Node.js stale', () => {
     const manifest = readManifest(root)!;
-    writeManifest(root, { ...manifest, target: 'node18' });
+    writeManifests(root, { ...manifest, target: 'node18' });
     expect(staleEntries(root, ['cli'], 'quick')).toEqual(['cli']);
+  });
+
+  it('gives the check at each start a manifest without the files under node_modules, the lockfile for them', () => {
+    expect(Object.keys(readManifest(root)!.entries.cli.inputs)).toContain('node_modules/dep/index.js');
+    expect(Object.keys(readManifest(root, 'quick')!.entries.cli.inputs).sort()).toEqual([
+      'pnpm-lock.yaml',
+      'src/main.ts',
+    ]);
   });
 
   it('checks the lockfile for the installed packages at each start, and their files in full', () => {

@@ -29,6 +29,11 @@ export type FarmEntry = keyof typeof FARM_ENTRIES;
 /** Where the build puts the bundles and their manifest, under the repository root. */
 export const DIST_DIR = 'dist';
 export const MANIFEST_FILE = 'manifest.json';
+/**
+ * The manifest without the files under node_modules (the lockfile stands for them): all that the check at
+ * each start reads, a small fraction of the whole to read and parse.
+ */
+export const QUICK_MANIFEST_FILE = 'manifest.quick.json';
 
 /** What `pnpm build` records per entry: its output and the content hash of every file bundled into it. */
 export interface BuildManifest {
@@ -113,37 +118,29 @@ export function entryCommand(name: FarmEntry, env: NodeJS.ProcessEnv = process.e
   return [process.execPath, ...nodeArgsFor(entryScript(name, env))];
 }
 
-export function readManifest(root: string): BuildManifest | undefined {
+/** The manifest `hash` checks compare against, or the quick one (QUICK_MANIFEST_FILE) of the checks at start. */
+export function readManifest(root: string, how: 'hash' | 'quick' = 'hash'): BuildManifest | undefined {
   try {
-    return JSON.parse(readFileSync(path.join(root, DIST_DIR, MANIFEST_FILE), 'utf8')) as BuildManifest;
+    const file = how === 'hash' ? MANIFEST_FILE : QUICK_MANIFEST_FILE;
+    return JSON.parse(readFileSync(path.join(root, DIST_DIR, file), 'utf8')) as BuildManifest;
   } catch {
     return undefined; // never built
   }
 }
 
-/** What the check at each start reads of one entry: the farm's own inputs and the lockfile (a few KB). */
-const quickManifestFile = (root: string, name: string) => path.join(root, DIST_DIR, `${name}.quick.json`);
-
-/**
- * Writes the manifest, and beside it one small file per entry for the check each process runs at its start
- * (the whole manifest, every input of every entry, is ~2 MB of JSON: reading it cost each start tens of ms).
- */
-export function writeManifest(root: string, manifest: BuildManifest): void {
+/** Writes the build's manifest and its quick form. */
+export function writeManifests(root: string, manifest: BuildManifest): void {
   writeFileSync(path.join(root, DIST_DIR, MANIFEST_FILE), JSON.stringify(manifest, null, 1) + '\n');
-  for (const [name, entry] of Object.entries(manifest.entries)) {
-    const own = Object.fromEntries(Object.entries(entry.inputs).filter(([file]) => !file.includes('node_modules/')));
-    const quick: BuildManifest = { ...manifest, entries: { [name]: { ...entry, inputs: own } } };
-    writeFileSync(quickManifestFile(root, name), JSON.stringify(quick));
-  }
-}
-
-/** The manifest as far as `name`'s start-up check needs it: its quick file, else the whole manifest. */
-function readQuickManifest(root: string, name: string): BuildManifest | undefined {
-  try {
-    return JSON.parse(readFileSync(quickManifestFile(root, name), 'utf8')) as BuildManifest;
-  } catch {
-    return readManifest(root);
-  }
+  const entries = Object.fromEntries(
+    Object.entries(manifest.entries).map(([name, entry]) => [
+      name,
+      {
+        ...entry,
+        inputs: Object.fromEntries(Object.entries(entry.inputs).filter(([f]) => !f.includes('node_modules/'))),
+      },
+    ]),
+  );
+  writeFileSync(path.join(root, DIST_DIR, QUICK_MANIFEST_FILE), JSON.stringify({ ...manifest, entries }));
 }
 
 export function contentHash(file: string): string {
@@ -159,9 +156,8 @@ export const LOCKFILE = 'pnpm-lock.yaml';
  * lockfile instead of the files under node_modules.
  */
 export function staleEntries(root: string, names: readonly string[], how: 'hash' | 'quick'): string[] {
-  const full = how === 'hash' ? readManifest(root) : undefined;
+  const manifest = readManifest(root, how);
   return names.filter((name) => {
-    const manifest = full ?? readQuickManifest(root, name);
     const entry = manifest?.entries[name];
     if (!manifest || !entry || !existsSync(path.join(root, entry.output))) return true;
     if (manifest.target !== nodeTarget()) return true; // built by another Node.js (its syntax, its built-ins)

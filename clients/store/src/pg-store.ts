@@ -1,4 +1,4 @@
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
 import { createLogger, type Logger } from '@farm/runtime';
 import { asStoreError, isConnectionError } from './connection-errors';
 import type { SqlExecutor, SqlStore } from './store';
@@ -11,11 +11,18 @@ import type { SqlExecutor, SqlStore } from './store';
  */
 export function createPgStore(connectionString: string, options: { max?: number; log?: Logger } = {}): SqlStore {
   const log = options.log ?? createLogger('store');
-  const pool = new Pool({ connectionString, max: options.max ?? 5, connectionTimeoutMillis: 10_000 });
-  pool.on('error', (err) =>
-    log.warn('database connection lost; the pool reconnects on the next query', { err: err.message }),
-  );
+  // pg is loaded with the first statement, not on import: a process that only reaches this module skips it.
+  let opened: Promise<Pool> | undefined;
+  const openPool = () =>
+    (opened ??= import('pg').then(({ Pool }) => {
+      const pool = new Pool({ connectionString, max: options.max ?? 5, connectionTimeoutMillis: 10_000 });
+      pool.on('error', (err) =>
+        log.warn('database connection lost; the pool reconnects on the next query', { err: err.message }),
+      );
+      return pool;
+    }));
   const query: SqlExecutor['query'] = async (sql, params) => {
+    const pool = await openPool();
     try {
       const r = await pool.query(sql, params as unknown[]);
       return { rows: r.rows };
@@ -26,7 +33,7 @@ export function createPgStore(connectionString: string, options: { max?: number;
   return {
     query,
     async transaction(fn) {
-      const client = await pool.connect().catch((err: unknown) => {
+      const client = await (await openPool()).connect().catch((err: unknown) => {
         throw asStoreError(err);
       });
       // A checked-out client reports a dropped connection on itself, not on the pool.
@@ -49,6 +56,6 @@ export function createPgStore(connectionString: string, options: { max?: number;
         client.release(broken); // a broken connection is closed, not handed out again
       }
     },
-    close: () => pool.end(),
+    close: async () => (await openPool()).end(),
   };
 }

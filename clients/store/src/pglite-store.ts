@@ -1,10 +1,12 @@
 import { mkdirSync } from 'node:fs';
-import { PGlite, type Transaction } from '@electric-sql/pglite';
+import type { PGlite, Transaction } from '@electric-sql/pglite';
 import type { SqlExecutor, SqlStore } from './store';
 
 /** Embedded Postgres for one machine; dataDir keeps state across restarts (in memory when omitted). */
 export async function createPgliteStore(dataDir?: string): Promise<SqlStore> {
   if (dataDir) mkdirSync(dataDir, { recursive: true }); // a fresh FARM_STATE_DIR
+  // Loaded when a store opens, not on import: a process that only reaches this module (an agent) skips it.
+  const { PGlite } = await import('@electric-sql/pglite');
   const db = await PGlite.create(dataDir);
   return sqlStoreOnPglite(db, { close: () => db.close() });
 }
