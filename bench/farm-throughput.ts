@@ -243,6 +243,8 @@ async function main(): Promise<void> {
     OPENAI_API_KEY: 'bench',
     FARM_MODEL: 'scripted-agent',
     FARM_PLANNER_MODEL: 'scripted-planner',
+    // The scripted model answers with diffs: no tool call to be refused first.
+    FARM_AGENT_STRATEGY: 'diff',
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
   };
   // The embedded farm unless --kafka.
