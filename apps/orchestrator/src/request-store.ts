@@ -167,15 +167,13 @@ async function applyUpdate(
       return;
     }
     case 'move': {
+      // One statement: the time in the phase left is read from the row as it was before the update.
       const cur = await tx.query<{ secs: string }>(
-        'SELECT EXTRACT(EPOCH FROM (now() - updated_at)) AS secs FROM change_requests WHERE id = $1',
-        [crId],
+        `WITH before AS (SELECT updated_at FROM change_requests WHERE id = $1)
+         UPDATE change_requests SET phase = $2, reason = $3, updated_at = now() WHERE id = $1
+         RETURNING (SELECT EXTRACT(EPOCH FROM (now() - updated_at)) FROM before) AS secs`,
+        [crId, phaseName(u.to), u.reason],
       );
-      await tx.query('UPDATE change_requests SET phase = $2, reason = $3, updated_at = now() WHERE id = $1', [
-        crId,
-        phaseName(u.to),
-        u.reason,
-      ]);
       const secondsInPhase = u.from === P.PHASE_UNSPECIFIED ? 0 : Number(cur.rows[0]?.secs ?? 0);
       return { changeRequestId: crId, from: u.from, to: u.to, reason: u.reason, secondsInPhase };
     }
