@@ -513,6 +513,29 @@ test('a git host that fails the push (503): SOFT_FAIL (dispatched again), not a 
   }
 });
 
+test('a git host in trouble at clone time (500): SOFT_FAIL (dispatched again); a missing base ref is HARD_FAIL', async () => {
+  const { task } = await seedTask(PYTHON_REPO);
+  const broken = http.createServer((req, res) => {
+    req.resume();
+    res.writeHead(500).end('internal error\n');
+  });
+  await new Promise<void>((r) => broken.listen(0, '127.0.0.1', r));
+  try {
+    const viaBroken = task.repo!.url!.replace(
+      git.url,
+      `http://127.0.0.1:${(broken.address() as { port: number }).port}`,
+    );
+    const { result } = await runSeeded({ ...task, repo: { ...task.repo, url: viaBroken } }, { chat: [] });
+    expect([S[result.status!], failedStepName(result.failedStep)]).toEqual(['SOFT_FAIL', 'clone']);
+    expect(result.notes?.[0]).toMatch(/^clone failed: .*500/);
+  } finally {
+    broken.closeAllConnections();
+    broken.close();
+  }
+  const { result } = await runSeeded({ ...task, repo: { ...task.repo, baseRef: 'no-such-branch' } }, { chat: [] });
+  expect([S[result.status!], failedStepName(result.failedStep)]).toEqual(['HARD_FAIL', 'clone']);
+});
+
 test('a pool worker consumes a task from the task topic and publishes its CommitResult', async () => {
   const url = await git.createBareRepo('pool.git');
   const baseCommit = await seedBareRepo({ url, files: PYTHON_REPO, message: 'initial' });

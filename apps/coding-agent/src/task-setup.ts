@@ -2,12 +2,12 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { farm } from '@farm/proto';
 import { cloneAtCommit, type RemoteBranchCommit } from '@farm/git';
-import { errorMessage } from '@farm/runtime';
+import { FarmError, errorMessage } from '@farm/runtime';
 import { checkPlanFor, type CheckPlan } from '@farm/sandbox';
 import type { AgentDeps } from './agent-deps';
 import { retrieveContext, type RetrievedContext } from './retrieve-context';
 import { branchFor, pushedCommit } from './task-branch';
-import { hardFail, type TaskFailed } from './task-outcome';
+import { hardFail, softFail, type TaskFailed } from './task-outcome';
 import type { TaskRun } from './task-run';
 
 const F = farm.v1.FailedStep;
@@ -57,7 +57,14 @@ export async function setUpTask(
       () => undefined,
       (err: unknown) => err,
     );
-  if (cloneError) return hardFail(F.STEP_CLONE, `clone failed: ${errorMessage(cloneError)}`);
+  if (cloneError) {
+    // Network or server trouble outlasting the clone's own retries: another dispatch tries again; a missing
+    // ref or commit is final.
+    const reason = `clone failed: ${errorMessage(cloneError)}`;
+    return cloneError instanceof FarmError && cloneError.retryable
+      ? softFail(F.STEP_CLONE, reason)
+      : hardFail(F.STEP_CLONE, reason);
+  }
   const context = await run.observer.timed('retrieve', 0, () =>
     retrieveContext(task, repoDir, {
       rag: deps.services.rag,

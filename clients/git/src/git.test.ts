@@ -273,6 +273,39 @@ describe.each(['git-cli', 'isomorphic-git'] as const)('shallow clones with %s', 
     expect(await gitCli(fromSha, 'rev-parse', 'HEAD')).toBe(shas[20]);
   });
 
+  it('waits for a server that went away mid-request (a restarting farm) and clones once it answers', async () => {
+    const { url, shas } = await repoWithHistory(`restart-${via}.git`, 1);
+    // The first two requests lose their connection before any answer, as when farm up is killed.
+    const target = new URL(server.url);
+    let dropped = 0;
+    const restarting = http.createServer((req, res) => {
+      if (dropped < 2) {
+        dropped++;
+        req.socket.destroy();
+        return;
+      }
+      const upstream = http.request(
+        { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
+        (answer) => (res.writeHead(answer.statusCode ?? 502, answer.headers), answer.pipe(res)),
+      );
+      req.pipe(upstream);
+    });
+    await new Promise<void>((r) => restarting.listen(0, '127.0.0.1', r));
+    try {
+      const viaRestarting = url.replace(
+        server.url,
+        `http://127.0.0.1:${(restarting.address() as { port: number }).port}`,
+      );
+      const dir = path.join(tmp, `restart-clone-${via}`);
+      await cloneAtCommit({ url: viaRestarting, ref: 'main', commit: shas[1], dir, via });
+      expect(await gitCli(dir, 'rev-parse', 'HEAD')).toBe(shas[1]);
+      expect(dropped).toBe(2);
+    } finally {
+      restarting.closeAllConnections();
+      restarting.close();
+    }
+  });
+
   it('fails with non-retryable CommitNotFound for a commit outside the history', async () => {
     const { url } = await repoWithHistory(`missing-${via}.git`, 3);
     const err = await cloneAtCommit({

@@ -27,7 +27,7 @@ export const defaultGitClient = (): GitClient => (gitCliAvailable() ? 'git-cli' 
 
 /** A failed `git` command: its arguments (never the credentials: those travel in the environment) and stderr. */
 export class GitCommandFailed extends Error {
-  /** ECONNREFUSED when git could not connect, so that retryWhileRefused waits for a restarting server. */
+  /** ECONNREFUSED when git could not connect, ECONNRESET when the server went away mid-request: waited for. */
   readonly code?: string;
   constructor(
     readonly args: string[],
@@ -35,6 +35,8 @@ export class GitCommandFailed extends Error {
   ) {
     super(`git ${args.join(' ')}: ${stderr.trim() || 'failed'}`);
     if (/Failed to connect|Couldn't connect to server|Connection refused/i.test(stderr)) this.code = 'ECONNREFUSED';
+    // The server went away mid-request (a restarting farm): a read may be tried again (isConnectionLost).
+    else if (/Empty reply from server|Connection reset by peer|Recv failure/i.test(stderr)) this.code = 'ECONNRESET';
   }
 }
 

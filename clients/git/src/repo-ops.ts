@@ -9,7 +9,7 @@ import nodeHttp from 'node:http';
 import nodeHttps from 'node:https';
 import type { Socket } from 'node:net';
 import isoHttp from 'isomorphic-git/http/node';
-import { FarmError, errorMessage, retryWhileRefused } from '@farm/runtime';
+import { FarmError, errorMessage, retryWhileRefused, retryWhileUnreachable } from '@farm/runtime';
 import type { GitHttpServer } from './git-http-server';
 import { gitCliAuth, redactUrl, splitCredentials } from './credentials';
 import { defaultGitClient, gitForRemote, GitCommandFailed, type GitClient } from './native-git';
@@ -103,7 +103,7 @@ const execGit = (args: string[]) => promisify(execFile)('git', args);
 
 /** Remote refs, peeled so that annotated tags map to the commit they point at. */
 async function remoteRefs(url: string, waitForServerMs?: number): Promise<Map<string, string>> {
-  const refs = await retryWhileRefused(
+  const refs = await retryWhileUnreachable(
     () => git.listServerRefs({ ...remote(url), symrefs: true, peelTags: true }),
     waitForServerMs,
   );
@@ -172,7 +172,7 @@ export async function resolveLocalRef(gitDir: string, ref: string, url = gitDir)
 
 export async function remoteBranchSha(url: string, branch: string): Promise<string | undefined> {
   const full = `refs/heads/${branch}`;
-  const refs = await retryWhileRefused(() => git.listServerRefs({ ...remote(url), prefix: full }));
+  const refs = await retryWhileUnreachable(() => git.listServerRefs({ ...remote(url), prefix: full }));
   return refs.find((r) => r.ref === full)?.oid;
 }
 
@@ -218,12 +218,12 @@ function isomorphicCloneSteps(url: string, dir: string): CloneSteps {
     start: async (ref, depth) => {
       await git.init({ fs, dir });
       await git.addRemote({ fs, dir, remote: 'origin', url: net.url, force: true });
-      await retryWhileRefused(() =>
+      await retryWhileUnreachable(() =>
         git.fetch({ fs, ...net, dir, remote: 'origin', ref, singleBranch: true, depth, tags: false }),
       );
     },
     deepen: async (ref, depth) => {
-      await retryWhileRefused(() =>
+      await retryWhileUnreachable(() =>
         git.fetch({ fs, ...net, dir, remote: 'origin', ref, singleBranch: true, depth, relative: true, tags: false }),
       );
     },
@@ -241,7 +241,7 @@ function cliCloneSteps(url: string, dir: string): CloneSteps {
       const branch = ref?.replace(/^refs\/(heads|tags)\//, '');
       const args = ['clone', '--quiet', '--no-checkout', '--no-tags', '--single-branch', `--depth=${depth}`];
       if (branch) args.push('--branch', branch);
-      await retryWhileRefused(() =>
+      await retryWhileUnreachable(() =>
         run(...args, gitCliAuth(url).url, '.').catch(async (err: unknown) => {
           await emptyDir(dir); // a half-made clone would refuse the next attempt
           throw err;
@@ -250,7 +250,7 @@ function cliCloneSteps(url: string, dir: string): CloneSteps {
     },
     deepen: async (ref, depth) => {
       const branch = ref?.replace(/^refs\/(heads|tags)\//, '') ?? 'HEAD';
-      await retryWhileRefused(() => run('fetch', '--quiet', '--no-tags', `--deepen=${depth}`, 'origin', branch));
+      await retryWhileUnreachable(() => run('fetch', '--quiet', '--no-tags', `--deepen=${depth}`, 'origin', branch));
     },
     hasCommit: (oid) =>
       run('cat-file', '-e', `${oid}^{commit}`).then(
@@ -432,7 +432,7 @@ export async function readRemoteBranchCommit(url: string, branch: string): Promi
     const net = remote(url);
     try {
       await git.addRemote({ fs, dir, remote: 'origin', url: net.url, force: true });
-      await retryWhileRefused(() =>
+      await retryWhileUnreachable(() =>
         git.fetch({ fs, ...net, dir, remote: 'origin', ref: branch, singleBranch: true, depth: 1, tags: false }),
       );
     } catch (err) {

@@ -8,6 +8,24 @@ export function isConnectionRefused(err: unknown): boolean {
   );
 }
 
+/**
+ * The connection was refused, or broke before an answer (reset, hung up, an empty reply): the server is away or
+ * restarting. Only for requests that change nothing (reads), which may have reached it.
+ */
+export function isConnectionLost(err: unknown): boolean {
+  return (
+    isConnectionRefused(err) ||
+    someCause(
+      err,
+      (e) =>
+        ['ECONNRESET', 'EPIPE'].includes(String((e as { code?: unknown }).code)) ||
+        /\bECONNRESET\b|socket hang up|Empty reply from server|Connection reset by peer|Recv failure/i.test(
+          errorMessage(e),
+        ),
+    )
+  );
+}
+
 function someCause(err: unknown, test: (e: unknown) => boolean): boolean {
   for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
     if (test(e)) return true;
@@ -41,4 +59,12 @@ export async function retryWithBackoff<T>(
  */
 export function retryWhileRefused<T>(fn: () => Promise<T>, forMs = 90_000): Promise<T> {
   return retryWithBackoff(fn, { forMs, shouldRetry: isConnectionRefused });
+}
+
+/**
+ * A read (clone, fetch, listing refs) tried again while the server is away: refused, or the connection broke
+ * before the answer, as when a restarting `farm up` took its git server down mid-request.
+ */
+export function retryWhileUnreachable<T>(fn: () => Promise<T>, forMs = 90_000): Promise<T> {
+  return retryWithBackoff(fn, { forMs, shouldRetry: isConnectionLost });
 }
