@@ -1,7 +1,6 @@
 // The coding agent on real git (smart HTTP), the scripted model through the real openai client, the sandbox
 // and the srm (PostgreSQL), for a generated Python repo (pytest) and a generated Node repo (jest).
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { failedStepName, farm } from '@farm/proto';
@@ -18,6 +17,7 @@ import { createPatchModel } from '@farm/llm';
 import { LocalRag, QdrantIndex } from '@farm/rag';
 import { startQdrantHttpDouble } from '@farm/rag/testing';
 import { cloneAtCommit } from '@farm/git';
+import { startGitProxy } from '@farm/git/testing';
 import { silentLogger } from '@farm/runtime';
 import { startScriptedModelServer, type ModelScript } from '@farm/scripted-llm';
 import { PostgresSymbolLeases, SrmUnavailable } from '@farm/srm-client';
@@ -484,52 +484,40 @@ test('an srm that cannot answer the claim: SOFT_FAIL (dispatched again), nothing
 test('a git host that fails the push (503): SOFT_FAIL (dispatched again), not a hard failure', async () => {
   const { url, task } = await seedTask(PYTHON_REPO);
   // Clones pass through; every push is answered 503, as a host in trouble answers.
-  const target = new URL(git.url);
-  const flaky = http.createServer((req, res) => {
-    if (req.method === 'POST' && req.url?.endsWith('/git-receive-pack')) {
-      req.resume();
-      res.writeHead(503).end('busy\n');
-      return;
-    }
-    const upstream = http.request(
-      { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
-      (answer) => (res.writeHead(answer.statusCode ?? 502, answer.headers), answer.pipe(res)),
-    );
-    req.pipe(upstream);
+  const flaky = await startGitProxy(git.url, (req, res) => {
+    if (req.method !== 'POST' || !req.url?.endsWith('/git-receive-pack')) return false;
+    req.resume();
+    res.writeHead(503).end('busy\n');
+    return true;
   });
-  await new Promise<void>((r) => flaky.listen(0, '127.0.0.1', r));
   try {
-    const viaFlaky = url.replace(git.url, `http://127.0.0.1:${(flaky.address() as { port: number }).port}`);
     const { result } = await runSeeded(
-      { ...task, repo: { ...task.repo, url: viaFlaky } },
+      { ...task, repo: { ...task.repo, url: flaky.url(url) } },
       { chat: [{ answer: { diff: PY_ADD_MULTIPLY } }] },
     );
     expect([S[result.status!], failedStepName(result.failedStep)]).toEqual(['SOFT_FAIL', 'push']);
     expect(result.notes?.join('\n')).toMatch(/push failed: .*503/);
     expect(await remoteBranchSha(url, `agt/${task.id}`)).toBeUndefined();
   } finally {
-    flaky.closeAllConnections();
     flaky.close();
   }
 });
 
 test('a git host in trouble at clone time (500): SOFT_FAIL (dispatched again); a missing base ref is HARD_FAIL', async () => {
   const { task } = await seedTask(PYTHON_REPO);
-  const broken = http.createServer((req, res) => {
+  const broken = await startGitProxy(git.url, (req, res) => {
     req.resume();
     res.writeHead(500).end('internal error\n');
+    return true;
   });
-  await new Promise<void>((r) => broken.listen(0, '127.0.0.1', r));
   try {
-    const viaBroken = task.repo!.url!.replace(
-      git.url,
-      `http://127.0.0.1:${(broken.address() as { port: number }).port}`,
+    const { result } = await runSeeded(
+      { ...task, repo: { ...task.repo, url: broken.url(task.repo!.url!) } },
+      { chat: [] },
     );
-    const { result } = await runSeeded({ ...task, repo: { ...task.repo, url: viaBroken } }, { chat: [] });
     expect([S[result.status!], failedStepName(result.failedStep)]).toEqual(['SOFT_FAIL', 'clone']);
     expect(result.notes?.[0]).toMatch(/^clone failed: .*500/);
   } finally {
-    broken.closeAllConnections();
     broken.close();
   }
   const { result } = await runSeeded({ ...task, repo: { ...task.repo, baseRef: 'no-such-branch' } }, { chat: [] });

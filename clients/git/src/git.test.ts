@@ -26,6 +26,7 @@ import {
   withTrailers,
   parseTrailers,
 } from './index';
+import { startGitProxy } from '../testing';
 
 const exec = promisify(execFile);
 const author = { name: 'Test', email: 'test@example.com' };
@@ -201,23 +202,11 @@ describe('repo ops (isomorphic-git)', () => {
     await writeFile(path.join(dir, 'slow.txt'), 'slow\n');
     const sha = await commitAll({ dir, message: 'slow push', author, branch: 'agt/slow' });
     // A busy server (a big push being indexed, a loaded machine): every answer starts 6 s late.
-    const target = new URL(server.url);
-    const slow = http.createServer((req, res) => {
-      setTimeout(() => {
-        const upstream = http.request(
-          { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
-          (answer) => (res.writeHead(answer.statusCode ?? 502, answer.headers), answer.pipe(res)),
-        );
-        req.pipe(upstream);
-      }, 6_000);
-    });
-    await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
+    const slow = await startGitProxy(server.url, async () => (await new Promise((r) => setTimeout(r, 6_000)), false));
     try {
-      const slowUrl = url.replace(server.url, `http://127.0.0.1:${(slow.address() as { port: number }).port}`);
-      expect(await pushBranch({ dir, url: slowUrl, branch: 'agt/slow' })).toBe(sha);
+      expect(await pushBranch({ dir, url: slow.url(url), branch: 'agt/slow' })).toBe(sha);
       expect(await remoteBranchSha(url, 'agt/slow')).toBe(sha);
     } finally {
-      slow.closeAllConnections();
       slow.close();
     }
   }, 30_000);
@@ -276,32 +265,19 @@ describe.each(['git-cli', 'isomorphic-git'] as const)('shallow clones with %s', 
   it('waits for a server that went away mid-request (a restarting farm) and clones once it answers', async () => {
     const { url, shas } = await repoWithHistory(`restart-${via}.git`, 1);
     // The first two requests lose their connection before any answer, as when farm up is killed.
-    const target = new URL(server.url);
     let dropped = 0;
-    const restarting = http.createServer((req, res) => {
-      if (dropped < 2) {
-        dropped++;
-        req.socket.destroy();
-        return;
-      }
-      const upstream = http.request(
-        { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
-        (answer) => (res.writeHead(answer.statusCode ?? 502, answer.headers), answer.pipe(res)),
-      );
-      req.pipe(upstream);
+    const restarting = await startGitProxy(server.url, (req) => {
+      if (dropped >= 2) return false;
+      dropped++;
+      req.socket.destroy();
+      return true;
     });
-    await new Promise<void>((r) => restarting.listen(0, '127.0.0.1', r));
     try {
-      const viaRestarting = url.replace(
-        server.url,
-        `http://127.0.0.1:${(restarting.address() as { port: number }).port}`,
-      );
       const dir = path.join(tmp, `restart-clone-${via}`);
-      await cloneAtCommit({ url: viaRestarting, ref: 'main', commit: shas[1], dir, via });
+      await cloneAtCommit({ url: restarting.url(url), ref: 'main', commit: shas[1], dir, via });
       expect(await gitCli(dir, 'rev-parse', 'HEAD')).toBe(shas[1]);
       expect(dropped).toBe(2);
     } finally {
-      restarting.closeAllConnections();
       restarting.close();
     }
   });

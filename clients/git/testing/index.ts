@@ -1,0 +1,1 @@
+export { startGitProxy, type Intercept } from './git-proxy';
