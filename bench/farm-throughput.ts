@@ -8,7 +8,8 @@
  * of its whole process tree, against one request alone on the same warm farm, measured first in the same run.
  * The model server runs in this process, so its CPU is not counted. Build first: `pnpm build`.
  *
- *   node --import tsx bench/farm-throughput.ts [N=100] [--kafka] [--timeout-s 1800] [--keep] [--cpu-prof <dir>]
+ *   node --import tsx bench/farm-throughput.ts [N=100] [--kafka] [--launcher process|pool] [--timeout-s 1800] [--keep]
+ *     [--cpu-prof <dir>]
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,6 +30,8 @@ const { values, positionals } = parseArgs({
     kafka: { type: 'boolean', default: false },
     'timeout-s': { type: 'string', default: '1800' },
     keep: { type: 'boolean', default: false },
+    /** How farm up runs the agents: a process per task (the default) or its local pool of warm workers. */
+    launcher: { type: 'string', default: 'process' },
     /** Runs farm up under `node --cpu-prof` and leaves its profile in this directory (open it in Chrome DevTools). */
     'cpu-prof': { type: 'string' },
   },
@@ -250,6 +253,8 @@ async function main(): Promise<void> {
   // The embedded farm unless --kafka.
   for (const v of ['KAFKA_BROKERS', 'DATABASE_URL', 'FARM_URL', 'FARM_TOKEN', 'FARM_LAUNCHER']) delete env[v];
   Object.assign(env, services?.env);
+  if (!['process', 'pool'].includes(values.launcher!)) throw new Error('--launcher is process or pool');
+  env.FARM_LAUNCHER = values.launcher;
   let farm: Farm | undefined;
   try {
     // A second reference: what starting one agent process costs (its bundle, without a task), as agent-start.
@@ -291,7 +296,7 @@ async function main(): Promise<void> {
     const x = (v: number, ref: number) => `${(v / ref).toFixed(1)}x`;
     process.stdout.write(
       [
-        `farm throughput: ${N} one-task requests at once, ${values.kafka ? 'on Kafka + PostgreSQL' : 'embedded (in-process bus, PGlite)'}`,
+        `farm throughput: ${N} one-task requests at once, ${values.kafka ? 'on Kafka + PostgreSQL' : 'embedded (in-process bus, PGlite)'}, agents: ${values.launcher === 'pool' ? "farm up's local pool" : 'a process per task'}`,
         `(${os.cpus().length} CPUs, Node ${process.version}; farm up ready in ${(upMs / 1000).toFixed(1)} s)`,
         line('', 'value', 'x ref'),
         line('reference: one request alone, to DONE', `${(aloneMs / 1000).toFixed(2)} s`, '1.0x'),

@@ -14,6 +14,9 @@ import { codePlannerConfigSchema } from '@farm/code-planner';
 import {
   createTaskLauncher,
   getRequest,
+  LocalAgentPool,
+  LocalPoolLauncher,
+  type TaskLauncher,
   orchestratorConfigSchema,
   orchestratorOptionsFrom,
   resumeLaunches,
@@ -24,7 +27,7 @@ import {
   startForge,
 } from '@farm/orchestrator';
 import { plannerModelFrom, requestPlannerConfigSchema } from '@farm/request-planner';
-import { loadConfig, z, type HealthStatus, type Logger, type RouteHandler } from '@farm/runtime';
+import { entryScript, loadConfig, z, type HealthStatus, type Logger, type RouteHandler } from '@farm/runtime';
 import { startSrmServer } from '@farm/srm';
 import { PostgresSymbolLeases } from '@farm/srm-client';
 import { openStore, type SqlStore } from '@farm/store';
@@ -95,6 +98,31 @@ function intakeCredentialsFile(stateDir: string): string {
   return file;
 }
 
+/**
+ * FARM_LAUNCHER=pool on the in-process bus: warm agent worker processes of farm up's own take the tasks (no
+ * process start per task); on Kafka the topic's workers are the cluster's. Else the configured launcher.
+ */
+async function localPoolOr(
+  config: FarmUpConfig,
+  agentEnv: NodeJS.ProcessEnv,
+  bus: EventBus,
+  log: Logger,
+  stack: (() => Promise<void>)[],
+  otherwise: () => TaskLauncher,
+): Promise<TaskLauncher> {
+  if (config.FARM_LAUNCHER !== 'pool' || config.KAFKA_BROKERS) return otherwise();
+  const pool = await LocalAgentPool.start({
+    bus,
+    log: log.child({ app: 'agent-pool' }),
+    workerEntry: entryScript('agent-pool-worker', agentEnv),
+    env: agentEnv,
+    size: config.FARM_AGENT_PROCESSES || 16,
+    logDir: stateLayout(config.FARM_STATE_DIR).logs,
+  });
+  stack.push(() => pool.stop());
+  return new LocalPoolLauncher(bus, pool);
+}
+
 /** Starts the farm in this process; `env` is also what the agent processes get. */
 export async function startFarmUp(given: NodeJS.ProcessEnv, log: Logger): Promise<RunningFarm> {
   const config = loadConfig(farmUpConfigSchema, given);
@@ -107,7 +135,7 @@ export async function startFarmUp(given: NodeJS.ProcessEnv, log: Logger): Promis
   };
   configureGitCredentials(loadConfig(gitCredentialsConfigSchema, env));
   // The agents validate their settings too, but a farm that cannot run one should not start.
-  if (config.FARM_LAUNCHER === 'process') loadConfig(agentConfigSchema, env);
+  if (config.FARM_LAUNCHER !== 'jobs') loadConfig(agentConfigSchema, env);
   const layout = stateLayout(config.FARM_STATE_DIR);
   // Before anything is written there: a second farm up on the directory stops here, naming the first.
   const unlock = lockStateDir(config.FARM_STATE_DIR);
@@ -134,7 +162,9 @@ export async function startFarmUp(given: NodeJS.ProcessEnv, log: Logger): Promis
     const localRepos = await LocalRepoMirrors.open(store, git, log);
     stack.push((await syncLocalReposWhenDone(bus, store, localRepos, log)).stop);
     const agentEnv = { ...env, FARM_SRM_URL: srm.url, FARM_COMPONENT_TOKEN: componentToken };
-    const launcher = createTaskLauncher(config, { bus, log, agentEnv, env, onClose: 'leave' });
+    const launcher = await localPoolOr(config, agentEnv, bus, log, stack, () =>
+      createTaskLauncher(config, { bus, log, agentEnv, env, onClose: 'leave' }),
+    );
     stack.push(() => launcher.close());
     // Builds run as their own processes (or Jobs), left running across a restart like the agents; a one-task
     // build of a repository served here with nothing left to check is done in place, without a process.

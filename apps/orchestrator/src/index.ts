@@ -9,6 +9,7 @@ export {
 } from './orchestrator';
 export { TaskTopicLauncher, type TaskLauncher } from './launcher';
 export { ChildProcessLauncher, type ChildProcessLauncherConfig } from './child-process-launcher';
+export { LocalAgentPool, LocalPoolLauncher, type LocalAgentPoolConfig } from './local-agent-pool';
 export { orchestratorMigrations } from './schema';
 export { resumeLaunches } from './resume-launches';
 export { codingOutcome, canMove, readyTasks } from './phases';

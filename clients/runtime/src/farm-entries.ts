@@ -19,6 +19,7 @@ export const FARM_ENTRIES = {
   srm: 'apps/srm/src/main.ts',
   'agent-job': 'apps/coding-agent/src/job.ts',
   'agent-worker': 'apps/coding-agent/src/worker.ts',
+  'agent-pool-worker': 'apps/coding-agent/src/pool-worker.ts',
   cli: 'apps/cli/src/main.ts',
   'git-server': 'clients/git/src/git-http-server-main.ts',
   'scripted-llm': 'clients/scripted-llm/src/main.ts',
