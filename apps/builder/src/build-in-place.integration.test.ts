@@ -2,7 +2,7 @@
 // when nothing is left to check; the check plan of a tree read from git equals the plan of its checkout.
 // Real git: a bare repository served by the git smart-HTTP server, and runBuild (the build process's code).
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -12,7 +12,8 @@ import { silentLogger } from '@farm/runtime';
 import { checkPlanFor, UnplannedRepoPath, snapshotFiles } from '@farm/sandbox';
 import { buildInPlace, inPlaceCandidate } from './build-in-place';
 import { runBuild } from './run-build';
-import { readCommitAndTop, treeFiles } from './tree-files';
+import { GitObjectReader, ObjectReaderClosed } from './git-object-reader';
+import { baseAmongAncestors, readCommitAndTop, treeFiles } from './tree-files';
 
 const exec = promisify(execFile);
 const B = farm.v1.BuildStatus;
@@ -189,6 +190,93 @@ describe('a one-task build in place', () => {
     await repo.git('push', '-q', repo.url, request.branches![0]);
     const twoUp = { ...request, commits: [second], verifications: [{ treeSha: tree }] };
     expect((await buildInPlace(twoUp, repo.gitDir))?.status).toBe(B.BUILD_PASSED);
+  });
+});
+
+/**
+ * The git commands this process starts while `fn` runs, by subcommand (`cat-file`, `commit-tree`…): a `git`
+ * first on PATH notes each and runs the real one.
+ */
+async function gitCommandsDuring(fn: () => Promise<unknown>): Promise<string[]> {
+  const bin = await mkdtemp(path.join(tmp, 'bin-'));
+  const real = (await exec('sh', ['-c', 'command -v git'])).stdout.trim();
+  const log = path.join(bin, 'commands');
+  await writeFile(log, '');
+  const script = `#!/bin/sh\nsub=$1\n[ "$1" = -C ] && sub=$3\nprintf '%s\\n' "$sub" >> '${log}'\nexec '${real}' "$@"\n`;
+  await writeFile(path.join(bin, 'git'), script, { mode: 0o755 });
+  const before = process.env.PATH;
+  process.env.PATH = `${bin}${path.delimiter}${before}`;
+  try {
+    await fn();
+  } finally {
+    process.env.PATH = before;
+  }
+  return (await readFile(log, 'utf8')).split('\n').filter(Boolean);
+}
+
+describe('the git processes of a build in place', () => {
+  const pkg = JSON.stringify({ scripts: { test: 'node --test' } });
+  const checked = (treeSha: string) => ({
+    treeSha,
+    checks: [{ name: 'test', run: 'npm run --silent test', ok: true }],
+  });
+
+  test('one cat-file for the commit, its tree, its ancestors and the planned files, then commit-tree and update-ref', async () => {
+    const repo = await makeRepo({ 'package.json': pkg });
+    const { request } = await taskBuild(repo, { 'a.js': '1\n' }, checked);
+    let built: farm.v1.IBuildResult | undefined;
+    expect(await gitCommandsDuring(async () => (built = await buildInPlace(request, repo.gitDir)))).toEqual([
+      'cat-file',
+      'commit-tree',
+      'update-ref',
+    ]);
+    expect(built?.notes![0]).toMatch(/^checks: ran by task t\d+ on tree /);
+    // Two commits above its base: the same, its ancestors read by that cat-file (no merge-base).
+    await repo.git('checkout', '-q', request.branches![0]);
+    const { commit: second, tree } = await repo.commitFiles({ 'b.js': '2\n' }, 'second');
+    await repo.git('push', '-q', repo.url, request.branches![0]);
+    const twoUp = { ...request, commits: [second], verifications: [checked(tree)] };
+    expect(await gitCommandsDuring(async () => (built = await buildInPlace(twoUp, repo.gitDir)))).toEqual([
+      'cat-file',
+      'commit-tree',
+      'update-ref',
+    ]);
+    expect(built?.status).toBe(B.BUILD_PASSED);
+  });
+
+  test('one reader answers batch after batch; a name it lacks is undefined; closed, it answers no more', async () => {
+    const repo = await makeRepo({ 'a.txt': 'base\n' });
+    const objects = new GitObjectReader(repo.gitDir);
+    const [commit, missing] = await objects.read(['HEAD^{commit}', 'no-such-ref']);
+    expect(commit?.type).toBe('commit');
+    expect(missing).toBeUndefined();
+    expect(await objects.read(['HEAD:a.txt', 'HEAD:a\ntxt'])).toEqual([
+      { type: 'blob', data: Buffer.from('base\n') },
+      undefined, // a newline would shift every later answer: not asked
+    ]);
+    expect(await objects.read([])).toEqual([]);
+    await objects.close();
+    await expect(objects.read(['HEAD'])).rejects.toBeInstanceOf(ObjectReaderClosed);
+  });
+
+  test('finds the base a few commits below, and cannot tell for a commit on another history', async () => {
+    const repo = await makeRepo({ 'a.txt': 'base\n' });
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await repo.commitFiles({ 'a.txt': `${i}\n` }, `c${i}`)).commit);
+    await repo.git('push', '-q', repo.url, 'HEAD:refs/heads/three-up');
+    await repo.git('checkout', '-q', '--orphan', 'other');
+    const { commit: other } = await repo.commitFiles({ 'b.txt': 'y\n' }, 'other');
+    await repo.git('push', '-q', repo.url, 'other');
+    const objects = new GitObjectReader(repo.gitDir);
+    try {
+      const parentsOf = async (c: string) => (await readCommitAndTop(objects, c))!.parents;
+      expect(await baseAmongAncestors(objects, repo.baseCommit, await parentsOf(ids[2]))).toBe(true);
+      expect(await baseAmongAncestors(objects, repo.baseCommit, await parentsOf(ids[2]), 2)).toBeUndefined();
+      expect(await baseAmongAncestors(objects, other, await parentsOf(ids[2]))).toBeUndefined();
+      expect(await baseAmongAncestors(objects, repo.baseCommit, await parentsOf(other))).toBeUndefined();
+    } finally {
+      await objects.close();
+    }
   });
 });
 

@@ -8,7 +8,8 @@ import type { BuildLauncher } from './build-launcher';
 import { builderMetrics } from './metrics';
 import { checksAlreadyRan } from './reuse-task-checks';
 import { integrationBranchFor } from './run-build';
-import { readCommitAndTop, treeFiles } from './tree-files';
+import { withObjectReader } from './git-object-reader';
+import { baseAmongAncestors, readCommitAndTop, treeFiles } from './tree-files';
 
 const exec = promisify(execFile);
 
@@ -63,23 +64,28 @@ export async function buildInPlace(
   if (!c) return undefined;
   const git = (args: string[], env?: NodeJS.ProcessEnv) =>
     exec('git', ['-C', gitDir, ...args], { env: { ...process.env, ...env } });
-  // The commit and its tree's names in one process; the usual task commit sits right on its base.
-  const read = await readCommitAndTop(gitDir, c.commit).catch(() => undefined);
-  if (!read || read.tree !== c.verifiedTree) return undefined;
+  // One `git cat-file` process reads the commit, its tree's names, its ancestors if need be and the files
+  // the check planner reads; the usual task commit sits right on its base.
+  const planned = await withObjectReader(gitDir, async (objects) => {
+    const read = await readCommitAndTop(objects, c.commit).catch(() => undefined);
+    if (!read || read.tree !== c.verifiedTree) return undefined;
+    const onBase =
+      read.parents.includes(c.base) ||
+      (await baseAmongAncestors(objects, c.base, read.parents)) ||
+      (await git(['merge-base', '--is-ancestor', c.base, c.commit]).then(
+        () => true,
+        () => false,
+      ));
+    if (!onBase) return undefined;
+    try {
+      return { read, ...checkPlanFor(await treeFiles(objects, read.tree, read.topLevel), request.checkCommand, opts) };
+    } catch {
+      return undefined; // e.g. an invalid .farm/checks.json: the build process reports it
+    }
+  });
+  if (!planned) return undefined;
+  const { read, steps } = planned;
   const { tree } = read;
-  const onBase =
-    read.parents.includes(c.base) ||
-    (await git(['merge-base', '--is-ancestor', c.base, c.commit]).then(
-      () => true,
-      () => false,
-    ));
-  if (!onBase) return undefined;
-  let steps;
-  try {
-    ({ steps } = checkPlanFor(await treeFiles(gitDir, tree, read.topLevel), request.checkCommand, opts));
-  } catch {
-    return undefined; // e.g. an invalid .farm/checks.json: the build process reports it
-  }
   const note = steps.length
     ? checksAlreadyRan({ tasks: [{ taskId: c.taskId, verification: c.verification }], tree, steps })
     : 'no checks found';

@@ -1,4 +1,4 @@
-import { Topics, busConfigSchema, connectBus, type EventBus } from '@farm/bus';
+import { Topics, busConfigSchema, connectBus, type EventBus, type Subscription } from '@farm/bus';
 import {
   configureGitCredentials,
   gitCredentialsConfigSchema,
@@ -41,16 +41,34 @@ import { stablePort } from './stable-ports';
 import { lockStateDir } from './state-dir-lock';
 import { ensureComponentToken, ensureFarmUpToken, tokenNotice } from './farm-up-token';
 
+/**
+ * Handlers of phase transitions running at once for the sync-back on the in-process bus: a member handles one
+ * message at a time, so with one member requests ending together would be synced one after another; with
+ * several, those ending while a sync-back of their repository runs share the next one (one `git fetch`).
+ */
+const SYNC_BACK_MEMBERS = 64;
+
 /** When a request on a local repository ends, its branches go back into that repository. */
-async function syncLocalReposWhenDone(bus: EventBus, store: SqlStore, repos: LocalRepoMirrors, log: Logger) {
-  return bus.subscribe(Topics.phaseTransitions, 'farm-up-local-repos', async (t) => {
-    if (t.taskId || !FINAL_PHASES.has(t.toPhase)) return;
-    const found = await getRequest(store, t.changeRequestId);
-    if (!found) return;
-    const branches = [...found.tasks.map((task) => task.branch), found.request.integrationBranch].filter(Boolean);
-    const fetched = await repos.syncBack(t.changeRequestId, branches);
-    if (fetched.length) log.info('request ended; its branches are in your repository', { branches: fetched });
-  });
+async function syncLocalReposWhenDone(
+  bus: EventBus,
+  store: SqlStore,
+  repos: LocalRepoMirrors,
+  log: Logger,
+  members: number,
+): Promise<Subscription> {
+  const subscriptions = await Promise.all(
+    Array.from({ length: members }, () =>
+      bus.subscribe(Topics.phaseTransitions, 'farm-up-local-repos', async (t) => {
+        if (t.taskId || !FINAL_PHASES.has(t.toPhase)) return;
+        const found = await getRequest(store, t.changeRequestId);
+        if (!found) return;
+        const branches = [...found.tasks.map((task) => task.branch), found.request.integrationBranch].filter(Boolean);
+        const fetched = await repos.syncBack(t.changeRequestId, branches);
+        if (fetched.length) log.info('request ended; its branches are in your repository', { branches: fetched });
+      }),
+    ),
+  );
+  return { stop: async () => void (await Promise.all(subscriptions.map((s) => s.stop()))) };
 }
 
 /**
@@ -160,7 +178,9 @@ export async function startFarmUp(given: NodeJS.ProcessEnv, log: Logger): Promis
     const git = await startGitHttpServer({ root: layout.git, port: gitPort, host: '127.0.0.1', log });
     stack.push(() => git.close());
     const localRepos = await LocalRepoMirrors.open(store, git, log);
-    stack.push((await syncLocalReposWhenDone(bus, store, localRepos, log)).stop);
+    // On Kafka a member is a consumer of its own, and a partition's messages are handled in order anyway.
+    const syncMembers = config.KAFKA_BROKERS ? 1 : SYNC_BACK_MEMBERS;
+    stack.push((await syncLocalReposWhenDone(bus, store, localRepos, log, syncMembers)).stop);
     const agentEnv = { ...env, FARM_SRM_URL: srm.url, FARM_COMPONENT_TOKEN: componentToken };
     const launcher = await localPoolOr(config, agentEnv, bus, log, stack, () =>
       createTaskLauncher(config, { bus, log, agentEnv, env, onClose: 'leave' }),

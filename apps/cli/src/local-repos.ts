@@ -3,9 +3,10 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { FarmError, type Logger } from '@farm/runtime';
+import { FarmError, errorMessage, type Logger } from '@farm/runtime';
 import type { GitHttpServer } from '@farm/git';
 import { migrate, type SqlStore } from '@farm/store';
+import { CoalescedBatches } from './coalesced-batches';
 import { CoalescedRefresh } from './coalesced-refresh';
 import { localRepoPath } from './repo-arg';
 
@@ -19,6 +20,30 @@ export class NotALocalRepo extends FarmError {
   ) {
     super(`${repo} is not a git repository this farm can serve: ${why}`, { retryable: false, details: { repo } });
   }
+}
+
+/** A request's branches could not be fetched into the user's repository; the request stays unsynced. */
+export class SyncBackFailed extends FarmError {
+  constructor(
+    readonly path: string,
+    why: string,
+  ) {
+    super(`fetching the farm's branches into ${path} failed: ${why}`, { retryable: true, details: { path } });
+  }
+}
+
+/** A request on a local repository, as recorded when it was submitted. */
+type LocalRepoRow = {
+  path: string;
+  mirror: string;
+  synced_at: unknown;
+};
+
+/** A request whose branches are to be fetched back. */
+interface SyncBackItem {
+  changeRequestId: string;
+  path: string;
+  branches: string[];
 }
 
 const MIGRATIONS = [
@@ -39,11 +64,16 @@ const MIGRATIONS = [
  * the user's repository for each: submissions of one repository arriving together share one fetch that
  * started after they arrived (so each sees the commits made before it), those of different repositories do
  * not wait for each other. The request runs against the mirror, and when it ends its `agt/` and `farm/`
- * branches are fetched back into the user's repository. The user's work tree and checked-out branch are never
- * touched.
+ * branches are fetched back into the user's repository, in one fetch for the requests of that repository
+ * ending together. The user's work tree and checked-out branch are never touched.
  */
 export class LocalRepoMirrors {
   private readonly refreshes = new CoalescedRefresh();
+  /** Requests ending together: their rows read in one query, their branches fetched back in one batch. */
+  private readonly lookups = new CoalescedBatches<string, LocalRepoRow | undefined>((_, ids) => this.findRows(ids));
+  private readonly syncs = new CoalescedBatches<SyncBackItem, string[]>((mirror, items) =>
+    this.syncBatch(mirror, items),
+  );
   /** Each path's git directory, found once: a burst of submissions does not run `git rev-parse` for each. */
   private readonly gitDirs = new Map<string, string>();
 
@@ -114,32 +144,100 @@ export class LocalRepoMirrors {
 
   /**
    * Fetches the request's branches (`branches`, those that exist in the mirror) into the user's repository;
-   * idempotent, and recorded so a restart does not repeat it. Returns the branches brought back.
+   * idempotent, and recorded so a restart does not repeat it. Returns the branches brought back. Requests of
+   * one repository ending together share one `for-each-ref` and one `git fetch` (see `syncBatch`).
    */
   async syncBack(changeRequestId: string, branches: string[]): Promise<string[]> {
-    const rows = await this.store.query<{ path: string; mirror: string; synced_at: unknown }>(
-      'SELECT path, mirror, synced_at FROM local_repos WHERE change_request_id = $1',
-      [changeRequestId],
-    );
-    const row = rows.rows[0];
+    const row = await this.lookups.run('', changeRequestId);
     if (!row || row.synced_at) return [];
-    const { stdout } = await run('git', ['-C', row.mirror, 'for-each-ref', '--format=%(refname:short)', 'refs/heads/']);
+    return this.syncs.run(row.mirror, { changeRequestId, path: row.path, branches });
+  }
+
+  /** The requests' rows, read in one query for the requests ending together. */
+  private async findRows(ids: string[]): Promise<PromiseSettledResult<LocalRepoRow | undefined>[]> {
+    const { rows } = await this.store.query<LocalRepoRow & { change_request_id: string }>(
+      'SELECT change_request_id, path, mirror, synced_at FROM local_repos WHERE change_request_id = ANY($1::text[])',
+      [[...new Set(ids)]],
+    );
+    const byId = new Map(rows.map((r) => [r.change_request_id, r]));
+    return ids.map((id) => ({ status: 'fulfilled', value: byId.get(id) }));
+  }
+
+  /**
+   * Brings back the branches of requests on one mirror: one `for-each-ref` on the mirror, then one fetch per
+   * user repository path (one in practice) with every request's refspecs. If that fetch fails, each request
+   * is fetched alone, so one that cannot be (a branch checked out there, a held ref lock) does not keep the
+   * others from syncing; a request is recorded as synced only once its branches are in.
+   */
+  private async syncBatch(mirror: string, items: SyncBackItem[]): Promise<PromiseSettledResult<string[]>[]> {
+    const { stdout } = await run('git', ['-C', mirror, 'for-each-ref', '--format=%(refname:short)', 'refs/heads/']);
     const present = new Set(stdout.split('\n').filter(Boolean));
-    const wanted = branches.filter((b) => present.has(b));
-    if (wanted.length) {
-      await run('git', [
-        '-C',
-        row.path,
-        'fetch',
-        '--quiet',
-        '--no-tags',
-        row.mirror,
-        ...wanted.map((b) => `+refs/heads/${b}:refs/heads/${b}`),
+    const wanted = items.map((item) => item.branches.filter((b) => present.has(b)));
+    const outcomes = new Array<PromiseSettledResult<string[]>>(items.length);
+    const byPath = new Map<string, number[]>();
+    items.forEach((item, i) => byPath.set(item.path, [...(byPath.get(item.path) ?? []), i]));
+    for (const [local, indexes] of byPath) {
+      const settled = await this.fetchTogether(
+        local,
+        mirror,
+        indexes.map((i) => wanted[i]),
+      );
+      indexes.forEach((i, k) => (outcomes[i] = settled[k]));
+    }
+    const synced = items.filter((_, i) => outcomes[i].status === 'fulfilled').map((item) => item.changeRequestId);
+    if (synced.length) {
+      await this.store.query('UPDATE local_repos SET synced_at = now() WHERE change_request_id = ANY($1::text[])', [
+        synced,
       ]);
     }
-    await this.store.query('UPDATE local_repos SET synced_at = now() WHERE change_request_id = $1', [changeRequestId]);
-    this.log.info('branches fetched into the local repository', { changeRequestId, path: row.path, branches: wanted });
-    return wanted;
+    items.forEach((item, i) => {
+      if (outcomes[i].status === 'fulfilled')
+        this.log.info('branches fetched into the local repository', {
+          changeRequestId: item.changeRequestId,
+          path: item.path,
+          branches: wanted[i],
+        });
+    });
+    return outcomes;
+  }
+
+  /**
+   * One fetch for the branches of every request (`perRequest`); if it fails, one fetch per request, one after
+   * another, so only the requests whose branches cannot be written fail.
+   */
+  private async fetchTogether(
+    local: string,
+    mirror: string,
+    perRequest: string[][],
+  ): Promise<PromiseSettledResult<string[]>[]> {
+    try {
+      await this.fetchBranches(local, mirror, perRequest.flat());
+      return perRequest.map((value) => ({ status: 'fulfilled', value }));
+    } catch (err) {
+      if (perRequest.length === 1) return [{ status: 'rejected', reason: err }];
+      this.log.warn('fetching branches back together failed; fetching them request by request', { path: local, err });
+      const settled: PromiseSettledResult<string[]>[] = [];
+      for (const branches of perRequest) {
+        settled.push(
+          await this.fetchBranches(local, mirror, branches).then(
+            () => ({ status: 'fulfilled', value: branches }) as const,
+            (reason: unknown) => ({ status: 'rejected', reason }) as const,
+          ),
+        );
+      }
+      return settled;
+    }
+  }
+
+  /** Fetches `branches` of the mirror into the user's repository under the same names (none: nothing to run). */
+  private async fetchBranches(local: string, mirror: string, branches: string[]): Promise<void> {
+    const refspecs = [...new Set(branches)].map((b) => `+refs/heads/${b}:refs/heads/${b}`);
+    if (!refspecs.length) return;
+    try {
+      await run('git', ['-C', local, 'fetch', '--quiet', '--no-tags', mirror, ...refspecs]);
+    } catch (err) {
+      throw new SyncBackFailed(local, (err as { stderr?: string }).stderr?.trim() || errorMessage(err));
+    }
   }
 
   /** Resolves once the request's branches were fetched back (or it has no local repository). */

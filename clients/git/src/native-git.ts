@@ -1,6 +1,7 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { gitCliAuth } from './credentials';
+import { executableOnPath } from './executable-on-path';
 
 const exec = promisify(execFile);
 
@@ -9,16 +10,9 @@ export type GitClient = 'git-cli' | 'isomorphic-git';
 
 let cliAvailable: boolean | undefined;
 
-/** Whether `git` is on PATH (asked once per process). */
+/** Whether `git` is on PATH (looked up once per process, in the directories: no process started). */
 export function gitCliAvailable(): boolean {
-  if (cliAvailable === undefined) {
-    try {
-      execFileSync('git', ['--version'], { stdio: 'ignore' });
-      cliAvailable = true;
-    } catch {
-      cliAvailable = false;
-    }
-  }
+  cliAvailable ??= executableOnPath('git', process.env.PATH) !== undefined;
   return cliAvailable;
 }
 
