@@ -211,6 +211,60 @@ describe('farm up over its HTTP API, for a repository on this machine', () => {
     expect(again).toEqual({ changeRequestId: id, created: false });
   });
 
+  test('FARM_LAUNCHER=pool: requests run in a warm worker; killed mid-task and started again, the task runs again to DONE', async () => {
+    model.setScript({ chat: [planStep([{ id: 'mul', goal: GOAL }]), agentStep(GOAL, ADD_MULTIPLY, 3000)] });
+    const repo = path.join(tmp, 'pool', 'my-app');
+    await makeLocalRepo(repo);
+    const env: NodeJS.ProcessEnv = { ...(await baseEnv('pool')), FARM_LAUNCHER: 'pool', FARM_AGENT_PROCESSES: '1' };
+    const logFile = path.join(tmp, 'pool', 'farm-up.log');
+    let up = await startFarmUp(env, logFile);
+    running.push(up);
+
+    // Two requests, one after the other, through the pool's one worker: started once, used twice.
+    const ids: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const { changeRequestId: id } = await up.api.submit({
+        title: `${GOAL} #${i}`,
+        repo: { url: repo, baseRef: 'main' },
+      });
+      const seen: farm.v1.PhaseTransition[] = [];
+      await follow(up.api, id, seen);
+      expect(farm.v1.Phase[seen.at(-1)!.toPhase]).toBe('DONE');
+      ids.push(id);
+    }
+    const workerPids = async () => {
+      const log = await readFile(logFile, 'utf8');
+      return [...log.matchAll(/"msg":"task handed to a pool worker".*?"pid":(\d+)/g)].map((m) => Number(m[1]));
+    };
+    const [first, second] = await workerPids();
+    expect(second).toBe(first);
+    // No agent process was started for either task; each task's log is a file of its own.
+    expect(await readdir(path.join(env.FARM_STATE_DIR!, 'agents')).catch(() => [])).toEqual([]);
+    const tasks = (await Promise.all(ids.map((id) => up.api.get(id)))).map((s) => s.tasks[0]);
+    expect(tasks.map((t) => t.status)).toEqual(['SUCCESS', 'SUCCESS']);
+    const taskLog = await readFile(path.join(env.FARM_STATE_DIR!, 'logs', `${tasks[1].id}.log`), 'utf8');
+    expect(taskLog).toContain('"msg":"task taken by a pool worker"');
+    expect(taskLog).toContain(`"pid":${first}`);
+
+    // Killed while the worker waits for the model: the worker goes with the farm, and the task's message, not
+    // finished, is handed to the pool again after the restart (the same dispatch, run again).
+    const { changeRequestId: id } = await up.api.submit({ title: GOAL, repo: { url: repo, baseRef: 'main' } });
+    const seen: farm.v1.PhaseTransition[] = [];
+    await follow(up.api, id, seen, (t) => t.taskState === farm.v1.TaskState.TASK_DISPATCHED);
+    for (let i = 0; i < 100 && (await workerPids()).length < 3; i++) await new Promise((r) => setTimeout(r, 50));
+    const killedWorker = (await workerPids())[2];
+    await stop(up, 'SIGKILL');
+    for (let i = 0; i < 100 && isAlive(killedWorker); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(isAlive(killedWorker)).toBe(false);
+    up = await startFarmUp(env, logFile);
+    running.push(up);
+    await follow(up.api, id, seen);
+    expect(farm.v1.Phase[seen.at(-1)!.toPhase]).toBe('DONE');
+    expect(seen.filter((t) => t.taskState === farm.v1.TaskState.TASK_DISPATCHED)).toHaveLength(1);
+    expect((await up.api.get(id)).tasks.map((t) => t.status)).toEqual(['SUCCESS']);
+    await expectBranchesBack(repo, id, seen);
+  });
+
   test('a second farm up on the same state directory exits with an error naming it and the running one', async () => {
     const env = await baseEnv('twice');
     await mkdir(path.join(tmp, 'twice'), { recursive: true });
@@ -573,6 +627,15 @@ describe('farm up over its HTTP API, for a repository on this machine', () => {
     }
   });
 });
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** The pid of the one agent process `farm up` runs under this state directory, 0 when there is none. */
 async function agentPid(stateDir: string): Promise<number> {

@@ -4,7 +4,7 @@ import {
   gitCredentialsConfigSchema,
   resolveLocalRef,
   resolveRemoteRef,
-  startGitHttpServer,
+  startGitServerProcess,
   takeCredentialsFromUrl,
 } from '@farm/git';
 import { FINAL_PHASES } from '@farm/proto';
@@ -175,7 +175,7 @@ export async function startFarmUp(given: NodeJS.ProcessEnv, log: Logger): Promis
     const srm = await startSrmServer({ leases, port: srmPort, host: '127.0.0.1', log, componentToken });
     stack.push(() => srm.close());
     const gitPort = await stablePort(config.FARM_STATE_DIR, 'git', config.FARM_GIT_PORT);
-    const git = await startGitHttpServer({ root: layout.git, port: gitPort, host: '127.0.0.1', log });
+    const git = await startGitServerProcess({ root: layout.git, port: gitPort, host: '127.0.0.1', log });
     stack.push(() => git.close());
     const localRepos = await LocalRepoMirrors.open(store, git, log);
     // On Kafka a member is a consumer of its own, and a partition's messages are handled in order anyway.

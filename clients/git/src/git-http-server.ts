@@ -150,6 +150,19 @@ export async function startGitHttpServer(opts: {
   const url = `http://${opts.host && opts.host !== '0.0.0.0' ? opts.host : '127.0.0.1'}:${port}`;
   log.info('git http server listening', { url, root });
 
+  return gitServerHandle(
+    url,
+    root,
+    () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((err) => (err ? reject(err) : resolve()));
+        server.closeAllConnections(); // keep-alive sockets would otherwise hold close() open
+      }),
+  );
+}
+
+/** What the farm needs of a git server serving `root` at `url`, wherever it runs (this process or its own). */
+export function gitServerHandle(url: string, root: string, close: () => Promise<void>): GitHttpServer {
   const repoUrl = (name: string) => {
     checkRepoName(name);
     return `${url}/${name}`;
@@ -176,10 +189,6 @@ export async function startGitHttpServer(opts: {
       await run('git', ['-C', dir, 'config', 'http.receivepack', 'true']);
       return u;
     },
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((err) => (err ? reject(err) : resolve()));
-        server.closeAllConnections(); // keep-alive sockets would otherwise hold close() open
-      }),
+    close,
   };
 }

@@ -30,7 +30,12 @@ export class GitCommandFailed extends Error {
     super(`git ${args.join(' ')}: ${stderr.trim() || 'failed'}`);
     if (/Failed to connect|Couldn't connect to server|Connection refused/i.test(stderr)) this.code = 'ECONNREFUSED';
     // The server went away mid-request (a restarting farm): a read may be tried again (isConnectionLost).
-    else if (/Empty reply from server|Connection reset by peer|Recv failure/i.test(stderr)) this.code = 'ECONNRESET';
+    else if (
+      /Empty reply from server|Connection reset by peer|Recv failure|transfer closed with outstanding read data|remote end hung up unexpectedly|early EOF/i.test(
+        stderr,
+      )
+    )
+      this.code = 'ECONNRESET';
   }
 }
 
