@@ -1,3 +1,4 @@
+import { FarmError } from '@farm/runtime';
 import type { Headers } from './bus';
 
 export interface JournaledMessage {
@@ -17,8 +18,11 @@ export interface JournalPosition {
 
 export interface BusJournal {
   load(): Promise<{ messages: JournaledMessage[]; positions: { topic: string; group: string; lastSeq: number }[] }>;
-  /** Stores a message; resolves with its sequence number (increasing across all topics). */
-  append(message: Omit<JournaledMessage, 'seq'>): Promise<number>;
+  /**
+   * Stores messages in one write (all or none); resolves with their sequence numbers (increasing across all
+   * topics), in the order of `messages`.
+   */
+  appendMany(messages: Omit<JournaledMessage, 'seq'>[]): Promise<number[]>;
   /** Each group has finished every message of its topic up to and including its lastSeq (one write). */
   commit(positions: JournalPosition[]): Promise<void>;
 }
@@ -78,12 +82,27 @@ export async function openSqlBusJournal(db: Sql, options: { retentionDays?: numb
         positions: positions.rows.map((r) => ({ topic: r.topic, group: r.grp, lastSeq: Number(r.last_seq) })),
       };
     },
-    async append(m) {
+    async appendMany(messages) {
+      if (!messages.length) return [];
+      const values = messages.map((_, i) => `($${4 * i + 1}, $${4 * i + 2}, $${4 * i + 3}, $${4 * i + 4})`).join(', ');
       const r = await db.query<{ seq: string }>(
-        'INSERT INTO bus_messages (topic, msg_key, value_b64, headers) VALUES ($1, $2, $3, $4) RETURNING seq',
-        [m.topic, m.key, m.value === null ? null : m.value.toString('base64'), JSON.stringify(m.headers)],
+        `INSERT INTO bus_messages (topic, msg_key, value_b64, headers) VALUES ${values} RETURNING seq`,
+        messages.flatMap((m) => [
+          m.topic,
+          m.key,
+          m.value === null ? null : m.value.toString('base64'),
+          JSON.stringify(m.headers),
+        ]),
       );
-      return Number(r.rows[0].seq);
+      // One statement draws the rows' seqs from one sequence, row by row in VALUES order; RETURNING's order
+      // is not promised, so sort them back into it.
+      const seqs = r.rows.map((row) => Number(row.seq)).sort((a, b) => a - b);
+      if (seqs.length !== messages.length)
+        throw new FarmError('bus journal returned a different number of rows than it was given', {
+          retryable: false,
+          details: { given: messages.length, returned: seqs.length },
+        });
+      return seqs;
     },
     async commit(positions) {
       if (!positions.length) return;

@@ -1,8 +1,9 @@
-import type { SqlStore } from '@farm/store';
+import type { SqlExecutor, SqlStore } from '@farm/store';
 import { testPgliteStore } from '@farm/store/testing';
 import { farm } from '@farm/proto';
+import type { RawMessage } from './bus';
 import { InProcessBus } from './in-process-bus';
-import { openSqlBusJournal } from './bus-journal';
+import { openSqlBusJournal, type BusJournal } from './bus-journal';
 import { defineBusScenarios, waitFor } from '../testing/bus-scenarios';
 import { Topics } from './topics';
 
@@ -144,6 +145,144 @@ describe('journaled in-process bus across a restart', () => {
       await again.subscribe(Topics.changeRequests, 'planner', async (m) => void redelivered.push(m.changeRequestId));
       await again.drain();
       expect(redelivered).toEqual([]);
+      await again.close();
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('journal writes of a burst of publishes', () => {
+  /** The store, counting the statements that append to the journal. */
+  const countingAppends = (store: SqlExecutor) => {
+    const counter = {
+      inserts: 0,
+      query: ((sql: string, params?: unknown[]) => {
+        if (/^\s*INSERT INTO bus_messages/.test(sql)) counter.inserts++;
+        return store.query(sql, params);
+      }) as SqlExecutor['query'],
+    };
+    return counter;
+  };
+  let readers = 0;
+  /** Every message of the topics as a new group reads it: `position key`, in journal order. */
+  const readLog = async (bus: InProcessBus, topics: string[]) => {
+    const log: string[] = [];
+    const group = `reader-${++readers}`;
+    const subs = await Promise.all(
+      topics.map((t) => bus.subscribeRaw(t, group, async (m: RawMessage) => void log.push(`${m.position} ${m.key}`))),
+    );
+    await bus.drain();
+    await Promise.all(subs.map((s) => s.stop()));
+    return log.sort((a, b) => Number(a.slice(2, a.indexOf(' '))) - Number(b.slice(2, b.indexOf(' '))));
+  };
+  const settle = (p: Promise<void>) =>
+    p.then(
+      () => 'published',
+      (err: Error) => `rejected: ${err.message}`,
+    );
+
+  it('200 concurrent publishes share a few journal statements, each journaled once, in publish order', async () => {
+    const store = await testPgliteStore();
+    try {
+      const sql = countingAppends(store);
+      const bus = await InProcessBus.open(await openSqlBusJournal(sql));
+      const topics = ['farm.a', 'farm.b'];
+      const keys = Array.from({ length: 200 }, (_, i) => `m-${String(i).padStart(3, '0')}`);
+      const published: Promise<void>[] = [];
+      for (const [i, key] of keys.entries()) {
+        published.push(bus.publishRaw(topics[i % 2], Buffer.from(key), { key }));
+        // Publishes keep arriving while earlier ones are being written.
+        if (i % 20 === 19) await new Promise((r) => setImmediate(r));
+      }
+      await Promise.all(published);
+      expect(sql.inserts).toBeLessThanOrEqual(20);
+
+      const rows = await store.query<{ seq: string; msg_key: string }>(
+        'SELECT seq, msg_key FROM bus_messages ORDER BY seq',
+      );
+      expect(rows.rows.map((r) => r.msg_key)).toEqual(keys);
+      const before = await readLog(bus, topics);
+      expect(before).toHaveLength(200);
+      // Each message's position is its row's seq.
+      const seqOfKey = new Map(rows.rows.map((r) => [r.msg_key, r.seq]));
+      for (const entry of before) {
+        const [position, key] = entry.split(' ');
+        expect(position).toBe(`0:${seqOfKey.get(key)}`);
+      }
+      await bus.close();
+
+      const again = await InProcessBus.open(await openSqlBusJournal(store));
+      expect(await readLog(again, topics)).toEqual(before);
+      await again.close();
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('messages published while a write is under way go into the next write together', async () => {
+    const store = await testPgliteStore();
+    try {
+      const journal = await openSqlBusJournal(store);
+      const writes: (string | null)[][] = [];
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      const bus = await InProcessBus.open({
+        ...journal,
+        async appendMany(messages) {
+          writes.push(messages.map((m) => m.key));
+          if (writes.length === 1) await held; // a slow disk under the first write
+          return journal.appendMany(messages);
+        },
+      });
+      const first = bus.publishRaw('farm.a', Buffer.from('1'), { key: 'cr-1' });
+      await waitFor('first write started', () => (writes.length ? true : undefined));
+      const next = ['cr-2', 'cr-3', 'cr-4'].map((key) => bus.publishRaw('farm.a', Buffer.from(key), { key }));
+      await new Promise((r) => setImmediate(r));
+      expect(writes).toEqual([['cr-1']]);
+      release();
+      await Promise.all([first, ...next]);
+      expect(writes).toEqual([['cr-1'], ['cr-2', 'cr-3', 'cr-4']]);
+      await bus.close();
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('a failing write rejects the publishes of its batch only, and later publishes are written', async () => {
+    const store = await testPgliteStore();
+    try {
+      const journal = await openSqlBusJournal(store);
+      let writes = 0;
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      const failing: BusJournal = {
+        ...journal,
+        async appendMany(messages) {
+          writes++;
+          if (writes === 1) await held;
+          if (writes === 2) throw new Error('disk full');
+          return journal.appendMany(messages);
+        },
+      };
+      const bus = await InProcessBus.open(failing);
+      const publish = (key: string) => settle(bus.publishRaw('farm.a', Buffer.from(key), { key }));
+      const first = publish('cr-1');
+      await waitFor('first write started', () => (writes ? true : undefined));
+      const failed = ['cr-2', 'cr-3'].map(publish); // the second write, which fails
+      release();
+      expect(await Promise.all([first, ...failed])).toEqual([
+        'published',
+        'rejected: disk full',
+        'rejected: disk full',
+      ]);
+      expect(await publish('cr-4')).toBe('published');
+      const log = await readLog(bus, ['farm.a']);
+      expect(log.map((e) => e.split(' ')[1])).toEqual(['cr-1', 'cr-4']);
+      await bus.close();
+
+      const again = await InProcessBus.open(await openSqlBusJournal(store));
+      expect(await readLog(again, ['farm.a'])).toEqual(log);
       await again.close();
     } finally {
       await store.close();

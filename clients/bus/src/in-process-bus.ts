@@ -13,6 +13,13 @@ interface Group {
   /** The journal's position: the last sequence written and the one to write next. */
   journaled: { written: number; wanted: number };
 }
+interface UnwrittenMessage {
+  message: Omit<JournaledMessage, 'seq'>;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+/** At most this many messages a journal write (one statement, well under PostgreSQL's 65,535 parameters). */
+const MAX_APPEND_BATCH = 500;
 interface Member {
   handler: RawHandler;
   busy: boolean;
@@ -34,7 +41,9 @@ export class InProcessBus extends BaseBus {
   /** Committed positions loaded from the journal, applied when the group subscribes again. */
   private readonly committed = new Map<string, number>();
   private readonly idle = new Set<() => void>();
-  private appending: Promise<unknown> = Promise.resolve();
+  /** Published messages waiting for the journal write under way to finish (see writeAppends). */
+  private readonly unwritten: UnwrittenMessage[] = [];
+  private appendsWrite?: Promise<void>;
   /** The journal write of positions under way (one at a time, for every group at once). */
   private positionsWrite?: Promise<void>;
 
@@ -63,15 +72,42 @@ export class InProcessBus extends BaseBus {
   async publishRaw(topic: string, value: Buffer, options: PublishOptions = {}): Promise<void> {
     if (this.stopping) throw new Error('bus is closed');
     const message = { topic, key: options.key ?? null, value, headers: { ...options.headers } };
-    // Appends are serialised so the journal's order is the log's order.
-    const append = this.appending.then(async () => {
-      const entries = this.topicLog(topic);
-      const seq = this.journal ? await this.journal.append(message) : entries.length;
-      entries.push({ ...message, position: `0:${seq}` });
+    await new Promise<void>((resolve, reject) => {
+      this.unwritten.push({ message, resolve, reject });
+      this.appendsWrite ??= this.writeAppends();
     });
-    this.appending = append.catch(() => undefined);
-    await append;
     for (const [id, group] of this.groups) if (id.startsWith(topic + '\0')) this.pump(topic, group);
+  }
+
+  /**
+   * Writes the published messages, one write at a time: whatever was published while a write was under way
+   * goes into the next one together (one journal statement), so a burst costs a few writes instead of one
+   * per message. Each message enters its topic's log after its write, in publish order, so the journal's
+   * order is the log's order; a failed write rejects the publishes of its batch only.
+   */
+  private async writeAppends(): Promise<void> {
+    await Promise.resolve(); // a microtask later, so the publishes of one synchronous burst share the first write
+    try {
+      while (this.unwritten.length) {
+        const batch = this.unwritten.splice(0, MAX_APPEND_BATCH);
+        let seqs: number[] | undefined;
+        try {
+          seqs = this.journal ? await this.journal.appendMany(batch.map((b) => b.message)) : undefined;
+        } catch (err) {
+          this.log.warn('bus journal append failed', { messages: batch.length, err });
+          for (const b of batch) b.reject(err);
+          continue;
+        }
+        batch.forEach((b, i) => {
+          const entries = this.topicLog(b.message.topic);
+          entries.push({ ...b.message, position: `0:${seqs ? seqs[i] : entries.length}` });
+          b.resolve();
+        });
+      }
+    } finally {
+      // In the same synchronous step as the empty check: a publish from now on starts the next writer.
+      this.appendsWrite = undefined;
+    }
   }
 
   async subscribeRaw(
@@ -118,6 +154,7 @@ export class InProcessBus extends BaseBus {
     while ([...this.groups.values()].some((g) => [...g.members].some((m) => m.busy))) {
       await new Promise((r) => setTimeout(r, 10));
     }
+    await this.appendsWrite;
     await this.positionsWrite;
   }
 

@@ -1,0 +1,166 @@
+/**
+ * The SQL statements the embedded farm (in-process bus, PGlite) runs per request: N one-task requests through
+ * `farm up` started in this process (from source, agents from their bundles), each PGlite statement counted by
+ * its text (numbers of VALUES rows folded). Counts only; no timings. Build first: `pnpm build`.
+ *
+ *   node --import tsx bench/farm-statements.ts [N=10]
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { Topics } from '@farm/bus';
+import { FINAL_PHASES, farm as proto } from '@farm/proto';
+import { startScriptedModelServer } from '@farm/scripted-llm';
+import { createLogger, serveMetrics } from '@farm/runtime';
+import { startFarmUp } from '../apps/cli/src/farm-up';
+
+const N = Number(process.argv[2] ?? 10);
+const counts = new Map<string, number>();
+let counting = false;
+const shape = (sql: string) =>
+  sql
+    .replace(/\s+/g, ' ')
+    .replace(/(\(\$\d+(, \$\d+)*\))(, \(\$\d+(, \$\d+)*\))+/g, '$1, ...')
+    .trim()
+    .slice(0, 140);
+const count = (sql: string, via: string) => {
+  if (counting) counts.set(`${via} ${shape(sql)}`, (counts.get(`${via} ${shape(sql)}`) ?? 0) + 1);
+};
+
+/** Counts every statement of every PGlite (both module builds: the store loads it with import()). */
+async function countPgliteStatements(): Promise<void> {
+  const storeRequire = createRequire(path.join(__dirname, '../clients/store/package.json'));
+  type Tx = { query: (...a: unknown[]) => unknown; exec: (...a: unknown[]) => unknown };
+  type Pg = {
+    prototype: {
+      query: (...a: unknown[]) => unknown;
+      exec: (...a: unknown[]) => unknown;
+      transaction: (fn: (tx: Tx) => unknown) => unknown;
+    };
+  };
+  const builds = new Set<Pg>([
+    (storeRequire('@electric-sql/pglite') as { PGlite: Pg }).PGlite,
+    ((await import(storeRequire.resolve('@electric-sql/pglite').replace(/\.cjs$/, '.js'))) as { PGlite: Pg }).PGlite,
+  ]);
+  for (const PGlite of builds) {
+    const { query, exec, transaction } = PGlite.prototype;
+    PGlite.prototype.query = function (this: unknown, ...a: unknown[]) {
+      count(String(a[0]), 'query');
+      return query.apply(this, a);
+    };
+    PGlite.prototype.exec = function (this: unknown, ...a: unknown[]) {
+      count(String(a[0]), 'exec ');
+      return exec.apply(this, a);
+    };
+    PGlite.prototype.transaction = function (this: unknown, fn: (tx: Tx) => unknown) {
+      count('(transaction)', 'tx   ');
+      return transaction.call(this, (tx: Tx) =>
+        fn({
+          ...tx,
+          query: (...a: unknown[]) => (count(String(a[0]), 'tx-q '), tx.query(...a)),
+          exec: (...a: unknown[]) => (count(String(a[0]), 'tx-e '), tx.exec(...a)),
+        }),
+      );
+    };
+  }
+}
+
+async function main(): Promise<void> {
+  await countPgliteStatements();
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'farm-statements-'));
+  const repo = path.join(tmp, 'repo');
+  execFileSync('git', ['init', '-q', '-b', 'main', repo]);
+  writeFileSync(path.join(repo, 'greeting.txt'), '# greeting\nhello\n');
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-C', repo, '-c', 'user.name=b', '-c', 'user.email=b@x', ...args], { stdio: 'pipe' });
+  git('add', '-A');
+  git('commit', '-qm', 'first');
+  const model = await startScriptedModelServer({
+    script: {
+      chat: [
+        {
+          match: 'You are the architect',
+          repeat: true,
+          content: JSON.stringify({
+            notes: 'one task',
+            items: [
+              { id: 'greet', kind: 'feature', goal: 'greet', paths: ['greeting.txt'], symbols: [], depends_on: [] },
+            ],
+          }),
+        },
+        {
+          repeat: true,
+          answer: {
+            diff: '--- a/greeting.txt\n+++ b/greeting.txt\n@@ -1,2 +1,2 @@\n # greeting\n-hello\n+hello, farm\n',
+            reasoning: 'one line',
+          },
+        },
+      ],
+    },
+  });
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    FARM_STATE_DIR: path.join(tmp, 'state'),
+    FARM_WORK_DIR: path.join(tmp, 'work'),
+    FARM_METRICS_PORT: '0',
+    OPENAI_BASE_URL: model.baseURL,
+    OPENAI_API_KEY: 'bench',
+    FARM_MODEL: 'scripted-agent',
+    FARM_PLANNER_MODEL: 'scripted-planner',
+    FARM_AGENT_STRATEGY: 'diff',
+    LOG_LEVEL: 'warn',
+  };
+  for (const v of ['KAFKA_BROKERS', 'DATABASE_URL', 'FARM_URL', 'FARM_TOKEN', 'FARM_LAUNCHER']) delete env[v];
+  const log = createLogger('farm');
+  const up = await startFarmUp(env, log);
+  const server = await serveMetrics(0, log, up.routes, up.health, '127.0.0.1');
+  const url = `http://127.0.0.1:${server.port}`;
+  const token = readFileSync(path.join(tmp, 'state', 'admin-token'), 'utf8').trim();
+  const ended = new Map<string, () => void>();
+  await up.bus.subscribe(Topics.phaseTransitions, 'count-statements', async (t) => {
+    if (!t.taskId && FINAL_PHASES.has(t.toPhase)) {
+      if (t.toPhase !== proto.v1.Phase.DONE) process.stderr.write(`${t.changeRequestId} ${t.toPhase}\n`);
+      ended.get(t.changeRequestId)?.();
+    }
+  });
+  const run = async (n: number) => {
+    const ids = await Promise.all(
+      Array.from({ length: n }, async (_, i) => {
+        const res = await fetch(`${url}/v1/change-requests`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ repo: { url: repo, baseRef: 'main' }, title: `r ${i}`, description: 'count' }),
+        });
+        if (res.status !== 202) throw new Error(`POST answered ${res.status}: ${await res.text()}`);
+        return ((await res.json()) as { changeRequestId: string }).changeRequestId;
+      }),
+    );
+    await Promise.all(ids.map((id) => new Promise<void>((r) => ended.set(id, r))));
+  };
+  try {
+    await run(1); // warm-up: the mirror, caches
+    counting = true;
+    await run(N);
+    await new Promise((r) => setTimeout(r, 2000)); // what follows DONE (sync-back, positions)
+    counting = false;
+    const rows = [...counts].sort((a, b) => b[1] - a[1]);
+    const total = rows.reduce((s, [, c]) => s + c, 0);
+    process.stdout.write(`${N} requests: ${total} statements, ${(total / N).toFixed(1)} per request\n`);
+    for (const [sql, c] of rows) process.stdout.write(`${(c / N).toFixed(2).padStart(7)}  ${sql}\n`);
+  } finally {
+    await up.stop();
+    await server.close();
+    await model.close();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  },
+);
