@@ -215,7 +215,7 @@ describe('farm up over its HTTP API, for a repository on this machine', () => {
     model.setScript({ chat: [planStep([{ id: 'mul', goal: GOAL }]), agentStep(GOAL, ADD_MULTIPLY, 3000)] });
     const repo = path.join(tmp, 'pool', 'my-app');
     await makeLocalRepo(repo);
-    const env: NodeJS.ProcessEnv = { ...(await baseEnv('pool')), FARM_LAUNCHER: 'pool', FARM_AGENT_PROCESSES: '1' };
+    const env: NodeJS.ProcessEnv = { ...(await baseEnv('pool')), FARM_LAUNCHER: 'pool', FARM_AGENT_POOL_SIZE: '1' };
     const logFile = path.join(tmp, 'pool', 'farm-up.log');
     let up = await startFarmUp(env, logFile);
     running.push(up);

@@ -86,6 +86,11 @@ export const farmUpConfigSchema = busConfigSchema
     FARM_SRM_PORT: z.coerce.number().int().min(0).max(65535).default(0),
     /** The git smart-HTTP server serving local repositories to the agents, on loopback (0: a free port). */
     FARM_GIT_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+    /**
+     * FARM_LAUNCHER=pool on the in-process bus: warm agent worker processes, each running one task at a time
+     * (~100 MiB each once warm: 8 keep the whole farm well under 2 GiB).
+     */
+    FARM_AGENT_POOL_SIZE: z.coerce.number().int().min(1).max(256).default(8),
     /** The address the API (and /metrics) listens on: loopback unless told otherwise, e.g. 0.0.0.0. */
     FARM_API_HOST: z.string().min(1).default('127.0.0.1'),
   });
@@ -134,7 +139,7 @@ async function localPoolOr(
     log: log.child({ app: 'agent-pool' }),
     workerEntry: entryScript('agent-pool-worker', agentEnv),
     env: agentEnv,
-    size: config.FARM_AGENT_PROCESSES || 16,
+    size: config.FARM_AGENT_POOL_SIZE,
     logDir: stateLayout(config.FARM_STATE_DIR).logs,
   });
   stack.push(() => pool.stop());

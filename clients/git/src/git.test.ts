@@ -157,6 +157,11 @@ describe('repo ops (isomorphic-git)', () => {
     for (const ref of ['main', 'refs/heads/main', 'v1', 'light', shas[0].toUpperCase()])
       expect(await resolveLocalRef(dir, ref, url)).toBe(await resolveRemoteRef(url, ref));
     await expect(resolveLocalRef(dir, 'nope', url)).rejects.toBeInstanceOf(RefNotFound);
+    // Branches are read from their files without git; packed into packed-refs, they answer the same.
+    await gitCli(dir, 'pack-refs', '--all');
+    for (const ref of ['main', 'refs/heads/main', 'v1', 'light'])
+      expect(await resolveLocalRef(dir, ref, url)).toBe(await resolveRemoteRef(url, ref));
+    await expect(resolveLocalRef(dir, 'refs/heads/nope', url)).rejects.toBeInstanceOf(RefNotFound);
     expect(server.gitDirFor(`${server.url}/../x`)).toBeUndefined();
     expect(server.gitDirFor('http://elsewhere/refs.git')).toBeUndefined();
   });

@@ -135,11 +135,19 @@ export async function resolveRemoteRef(
 }
 
 /**
- * resolveRemoteRef for a repository on this machine (a bare repository a farm serves): one `git for-each-ref`
- * instead of a round trip through its HTTP server. `url` names it in errors.
+ * resolveRemoteRef for a repository on this machine (a bare repository a farm serves): read on disk instead of a
+ * round trip through its HTTP server. `url` names it in errors.
  */
 export async function resolveLocalRef(gitDir: string, ref: string, url = gitDir): Promise<string> {
   if (SHA_RE.test(ref)) return ref.toLowerCase();
+  // A branch (what requests name) is read from its ref file or packed-refs, without a process: `farm up` asks
+  // for every plan, and each process it starts holds its event loop for the fork. Tags (which may need peeling)
+  // and names not found that way are listed by git below.
+  const branch = ref.startsWith('refs/heads/') ? ref : ref.startsWith('refs/') ? undefined : `refs/heads/${ref}`;
+  if (branch) {
+    const sha = await git.resolveRef({ fs, gitdir: gitDir, ref: branch }).catch(() => undefined);
+    if (sha && SHA_RE.test(sha)) return sha;
+  }
   const candidates = [ref, `refs/heads/${ref}`, `refs/tags/${ref}`];
   let listed: string;
   try {
