@@ -14,7 +14,7 @@ import { ALL_TOPIC_NAMES, CONTENT_TYPE_HEADER, JSON_CONTENT, KafkaBus, Topics } 
 import { seedBareRepo, startGitHttpServer } from '@farm/git';
 import { startScriptedModelServer, type ScriptedModelServer } from '@farm/scripted-llm';
 import { ChangeRequestClient } from '@farm/farm-api';
-import { silentLogger } from '@farm/runtime';
+import { isProcessAlive, silentLogger } from '@farm/runtime';
 import { ADD_MULTIPLY, MULTI_REPO_FILES, agentStep, planStep } from '../testing';
 import { startKafka } from '../../../scripts/local-services/kafka';
 import { startPostgres } from '../../../scripts/local-services/postgres';
@@ -254,8 +254,8 @@ describe('farm up over its HTTP API, for a repository on this machine', () => {
     for (let i = 0; i < 100 && (await workerPids()).length < 3; i++) await new Promise((r) => setTimeout(r, 50));
     const killedWorker = (await workerPids())[2];
     await stop(up, 'SIGKILL');
-    for (let i = 0; i < 100 && isAlive(killedWorker); i++) await new Promise((r) => setTimeout(r, 50));
-    expect(isAlive(killedWorker)).toBe(false);
+    for (let i = 0; i < 100 && isProcessAlive(killedWorker); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(isProcessAlive(killedWorker)).toBe(false);
     up = await startFarmUp(env, logFile);
     running.push(up);
     await follow(up.api, id, seen);
@@ -627,15 +627,6 @@ describe('farm up over its HTTP API, for a repository on this machine', () => {
     }
   });
 });
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The pid of the one agent process `farm up` runs under this state directory, 0 when there is none. */
 async function agentPid(stateDir: string): Promise<number> {

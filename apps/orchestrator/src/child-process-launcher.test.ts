@@ -4,18 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { failedStepName, farm } from '@farm/proto';
 import { InProcessBus, Topics, type EventBus } from '@farm/bus';
-import { silentLogger } from '@farm/runtime';
+import { isProcessAlive, silentLogger } from '@farm/runtime';
 import { ChildProcessLauncher } from './child-process-launcher';
 
 const AGENT = path.join(__dirname, '..', 'testing', 'scripted-agent.ts');
-const isRunning = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 /**
  * A bus wrapper that refuses the first `failures` publishes, as a broker that is away would, then passes
  * them on: stands in for an unreachable Kafka in these unit tests of the launcher's publish retries.
@@ -118,7 +110,7 @@ describe('the process launcher', () => {
     const spool = path.join(tmp, 'agents', 't4.1', 'out');
     await until(() => existsSync(spool) && readdirSync(spool).some((f) => f.endsWith('.json')));
     const { pid } = JSON.parse(readFileSync(path.join(tmp, 'agents', 't4.1', 'agent.json'), 'utf8')) as { pid: number };
-    await until(() => !isRunning(pid)); // and exits
+    await until(() => !isProcessAlive(pid)); // and exits
     expect(results).toHaveLength(0);
     const second = launcher('succeed');
     await second.resume([task('t4'), task('t5')]);
@@ -163,7 +155,7 @@ describe('the process launcher', () => {
     const spool = path.join(tmp, 'agents', 't8.1', 'out');
     await until(() => existsSync(spool) && readdirSync(spool).some((f) => f.endsWith('.json')));
     const { pid } = JSON.parse(readFileSync(path.join(tmp, 'agents', 't8.1', 'agent.json'), 'utf8')) as { pid: number };
-    await until(() => !isRunning(pid));
+    await until(() => !isProcessAlive(pid));
     const flaky = refusingBus(bus, 5);
     const second = launcher('succeed', 'stop', flaky);
     await second.resume([task('t8')]); // returns while the bus still refuses

@@ -4,18 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { failedStepName, farm } from '@farm/proto';
 import { InProcessBus, Topics } from '@farm/bus';
-import { createLogger, silentLogger } from '@farm/runtime';
+import { isProcessAlive, silentLogger } from '@farm/runtime';
 import { LocalAgentPool, LocalPoolLauncher, type LocalAgentPoolConfig } from './local-agent-pool';
 
 const WORKER = path.join(__dirname, '..', 'testing', 'pool-test-worker.ts');
-const isRunning = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 const task = (id: string, goal = 'answer', changeRequestId = 'cr-1') =>
   farm.v1.CodingTask.create({ id, changeRequestId, dispatch: 1, goal });
 const pidOf = (r: farm.v1.CommitResult) => Number(r.notes[0]?.replace('pid ', ''));
@@ -42,7 +34,7 @@ describe("farm up's local agent pool", () => {
   const start = async (size: number, more: Partial<LocalAgentPoolConfig> = {}) => {
     pool = await LocalAgentPool.start({
       bus,
-      log: process.env.DBG ? createLogger('pool') : silentLogger,
+      log: silentLogger,
       workerEntry: WORKER,
       env: process.env,
       size,
@@ -82,7 +74,7 @@ describe("farm up's local agent pool", () => {
     expect(died.dispatch).toBe(1);
     const [first, after] = ['first', 'after'].map((id) => pidOf(results.find((r) => r.taskId === id)!));
     expect(after).not.toBe(first);
-    expect(isRunning(first)).toBe(false);
+    expect(isProcessAlive(first)).toBe(false);
   });
 
   it("cancel stops the request's tasks and no other; stopTask stops one task", async () => {
@@ -108,9 +100,9 @@ describe("farm up's local agent pool", () => {
     const pids = results.map(pidOf);
     expect(pids[1]).toBe(pids[0]);
     expect(pids[2]).not.toBe(pids[0]);
-    await until(() => !isRunning(pids[0]));
+    await until(() => !isProcessAlive(pids[0]));
     // Idle for longer than idleMs: the worker exits, and the next task starts one again.
-    await until(() => !isRunning(pids[2]));
+    await until(() => !isProcessAlive(pids[2]));
     await launcher.launch(task('4'));
     await until(() => results.length === 4);
     expect(pidOf(results[3])).not.toBe(pids[2]);
@@ -127,6 +119,6 @@ describe("farm up's local agent pool", () => {
     pool = undefined;
     expect(results[1]).toMatchObject({ taskId: 'long', status: farm.v1.CommitStatus.SOFT_FAIL });
     expect(failedStepName(results[1].failedStep)).toBe('agent-died');
-    await until(() => !isRunning(warm));
+    await until(() => !isProcessAlive(warm));
   });
 });

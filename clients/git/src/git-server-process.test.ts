@@ -2,17 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { isProcessAlive } from '@farm/runtime';
 import { remoteBranchSha, seedBareRepo, startGitServerProcess, type GitHttpServer } from './index';
 
 const ENTRY = path.join(__dirname, 'git-http-server-main.ts');
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 /** The pid listening on the server's port: the process serving it now. */
 function servingPid(server: GitHttpServer): number {
   const port = new URL(server.url).port;
@@ -54,6 +47,6 @@ describe("the farm's git server in a process of its own", () => {
 
     await server.close();
     server = undefined;
-    expect(isAlive(again)).toBe(false);
+    expect(isProcessAlive(again)).toBe(false);
   });
 });

@@ -13,6 +13,16 @@ export function startTicksOf(pid: number): string | undefined {
   }
 }
 
+/** Whether a process `pid` exists and has not ended (a zombie not yet reaped has). */
+export function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  return !isZombie(pid);
+}
+
 /** Whether `pid` is still the process that started at `startTicks` and has not ended. */
 export function isSameProcess(pid: number, startTicks: string | undefined): boolean {
   try {
