@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,11 +6,23 @@ import { isProcessAlive } from '@farm/runtime';
 import { remoteBranchSha, seedBareRepo, startGitServerProcess, type GitHttpServer } from './index';
 
 const ENTRY = path.join(__dirname, 'git-http-server-main.ts');
-/** The pid listening on the server's port: the process serving it now. */
-function servingPid(server: GitHttpServer): number {
-  const port = new URL(server.url).port;
-  const out = execFileSync('ss', ['-Hltnp', `sport = :${port}`], { encoding: 'utf8' });
-  return Number(/pid=(\d+)/.exec(out)?.[1] ?? 0);
+/** The pid of the git server process serving `root` now (found by its command line), 0 if none. */
+function servingPid(root: string): number {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const cmdline = (() => {
+      try {
+        return readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      } catch {
+        return [];
+      }
+    })();
+    const at = cmdline.indexOf('--root');
+    if (at > 0 && cmdline[at + 1] === root && cmdline.some((a) => a.endsWith('git-http-server-main.ts'))) {
+      if (isProcessAlive(Number(entry))) return Number(entry);
+    }
+  }
+  return 0;
 }
 
 describe("the farm's git server in a process of its own", () => {
@@ -26,20 +38,21 @@ describe("the farm's git server in a process of its own", () => {
   });
 
   it('serves clone and push; killed, it is started again on the same port; closed, it is gone', async () => {
-    server = await startGitServerProcess({ root: path.join(tmp, 'git'), entry: ENTRY, restartDelayMs: 100 });
+    const root = path.join(tmp, 'git');
+    server = await startGitServerProcess({ root, entry: ENTRY, restartDelayMs: 100 });
     const url = await server.createBareRepo('app.git');
     expect(server.gitDirFor(url)).toBe(path.join(tmp, 'git', 'app.git'));
     const sha = await seedBareRepo({ url, files: { 'a.txt': 'a\n' }, message: 'initial' });
     expect(await remoteBranchSha(url, 'main')).toBe(sha);
 
-    const first = servingPid(server);
+    const first = servingPid(root);
     expect(first).toBeGreaterThan(0);
     expect(first).not.toBe(process.pid);
     process.kill(first, 'SIGKILL');
     let again = 0;
     for (let i = 0; i < 100 && !again; i++) {
       await new Promise((r) => setTimeout(r, 100));
-      again = servingPid(server);
+      again = servingPid(root);
     }
     expect(again).toBeGreaterThan(0);
     expect(again).not.toBe(first);
