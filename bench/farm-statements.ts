@@ -5,16 +5,14 @@
  *
  *   node --import tsx bench/farm-statements.ts [N=10]
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
 import { Topics } from '@farm/bus';
 import { FINAL_PHASES, farm as proto } from '@farm/proto';
-import { startScriptedModelServer } from '@farm/scripted-llm';
 import { createLogger, serveMetrics } from '@farm/runtime';
 import { startFarmUp } from '../apps/cli/src/farm-up';
+import { oneTaskFixture } from './one-task-fixture';
 
 const N = Number(process.argv[2] ?? 10);
 const counts = new Map<string, number>();
@@ -69,50 +67,8 @@ async function countPgliteStatements(): Promise<void> {
 
 async function main(): Promise<void> {
   await countPgliteStatements();
-  const tmp = mkdtempSync(path.join(os.tmpdir(), 'farm-statements-'));
-  const repo = path.join(tmp, 'repo');
-  execFileSync('git', ['init', '-q', '-b', 'main', repo]);
-  writeFileSync(path.join(repo, 'greeting.txt'), '# greeting\nhello\n');
-  const git = (...args: string[]) =>
-    execFileSync('git', ['-C', repo, '-c', 'user.name=b', '-c', 'user.email=b@x', ...args], { stdio: 'pipe' });
-  git('add', '-A');
-  git('commit', '-qm', 'first');
-  const model = await startScriptedModelServer({
-    script: {
-      chat: [
-        {
-          match: 'You are the architect',
-          repeat: true,
-          content: JSON.stringify({
-            notes: 'one task',
-            items: [
-              { id: 'greet', kind: 'feature', goal: 'greet', paths: ['greeting.txt'], symbols: [], depends_on: [] },
-            ],
-          }),
-        },
-        {
-          repeat: true,
-          answer: {
-            diff: '--- a/greeting.txt\n+++ b/greeting.txt\n@@ -1,2 +1,2 @@\n # greeting\n-hello\n+hello, farm\n',
-            reasoning: 'one line',
-          },
-        },
-      ],
-    },
-  });
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    FARM_STATE_DIR: path.join(tmp, 'state'),
-    FARM_WORK_DIR: path.join(tmp, 'work'),
-    FARM_METRICS_PORT: '0',
-    OPENAI_BASE_URL: model.baseURL,
-    OPENAI_API_KEY: 'bench',
-    FARM_MODEL: 'scripted-agent',
-    FARM_PLANNER_MODEL: 'scripted-planner',
-    FARM_AGENT_STRATEGY: 'diff',
-    LOG_LEVEL: 'warn',
-  };
-  for (const v of ['KAFKA_BROKERS', 'DATABASE_URL', 'FARM_URL', 'FARM_TOKEN', 'FARM_LAUNCHER']) delete env[v];
+  const { tmp, repo, model, env } = await oneTaskFixture('farm-statements', 0);
+  env.LOG_LEVEL = 'warn';
   const log = createLogger('farm');
   const up = await startFarmUp(env, log);
   const server = await serveMetrics(0, log, up.routes, up.health, '127.0.0.1');

@@ -11,17 +11,17 @@
  *   node --import tsx bench/farm-throughput.ts [N=100] [--kafka] [--launcher process|pool] [--timeout-s 1800] [--keep]
  *     [--cpu-prof <dir>]
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { openSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from 'pg';
-import { startScriptedModelServer } from '@farm/scripted-llm';
 import { bundlePath } from '@farm/runtime';
 import { startKafka, startPostgres } from '../scripts/local-services';
 import { ROOT, percentile, timeProcess } from './process-timing';
+import { oneTaskFixture } from './one-task-fixture';
 import { ownCpuS, peakRssMiB, treeCpuS, watchTreeMemory } from './process-tree';
 
 const { values, positionals } = parseArgs({
@@ -39,15 +39,6 @@ const { values, positionals } = parseArgs({
 const N = Number(positionals[0] ?? 100);
 const timeoutMs = Number(values['timeout-s']) * 1000;
 const farmBin = path.join(ROOT, 'farm');
-
-/** The one-line change every request asks for; the repository has no package.json, so no checks run. */
-const ONE_LINE_DIFF = `--- a/greeting.txt
-+++ b/greeting.txt
-@@ -1,2 +1,2 @@
- # greeting
--hello
-+hello, farm
-`;
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -195,63 +186,13 @@ async function runRequests(farm: Farm, repo: string, count: number, label: strin
   }
 }
 
-function makeRepo(repo: string): void {
-  execFileSync('git', ['init', '-q', '-b', 'main', repo]);
-  writeFileSync(path.join(repo, 'greeting.txt'), '# greeting\nhello\n');
-  const git = (...args: string[]) =>
-    execFileSync('git', ['-C', repo, '-c', 'user.name=b', '-c', 'user.email=b@x', ...args], { stdio: 'pipe' });
-  git('add', '-A');
-  git('commit', '-qm', 'first');
-}
-
 async function main(): Promise<void> {
   const run = `${Date.now()}`;
-  const tmp = mkdtempSync(path.join(os.tmpdir(), 'farm-throughput-'));
-  const repo = path.join(tmp, 'repo');
-  makeRepo(repo);
-  const model = await startScriptedModelServer({
-    script: {
-      chat: [
-        // The planner's answer: one item (the request stays one task).
-        {
-          match: 'You are the architect',
-          repeat: true,
-          content: JSON.stringify({
-            notes: 'one task',
-            items: [
-              {
-                id: 'greet',
-                kind: 'feature',
-                goal: 'greet the farm',
-                paths: ['greeting.txt'],
-                symbols: [],
-                depends_on: [],
-              },
-            ],
-          }),
-        },
-        { repeat: true, answer: { diff: ONE_LINE_DIFF, reasoning: 'one line' } },
-      ],
-    },
-  });
   const services = values.kafka ? await kafkaServices(run) : undefined;
   const port = await freePort();
-  const stateDir = path.join(tmp, 'state');
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    FARM_STATE_DIR: stateDir,
-    FARM_WORK_DIR: path.join(tmp, 'work'),
-    FARM_METRICS_PORT: String(port),
-    OPENAI_BASE_URL: model.baseURL,
-    OPENAI_API_KEY: 'bench',
-    FARM_MODEL: 'scripted-agent',
-    FARM_PLANNER_MODEL: 'scripted-planner',
-    // The scripted model answers with diffs: no tool call to be refused first.
-    FARM_AGENT_STRATEGY: 'diff',
-    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
-  };
+  const { tmp, repo, model, env } = await oneTaskFixture('farm-throughput', port);
+  const stateDir = env.FARM_STATE_DIR!;
   // The embedded farm unless --kafka.
-  for (const v of ['KAFKA_BROKERS', 'DATABASE_URL', 'FARM_URL', 'FARM_TOKEN', 'FARM_LAUNCHER']) delete env[v];
   Object.assign(env, services?.env);
   if (!['process', 'pool'].includes(values.launcher!)) throw new Error('--launcher is process or pool');
   env.FARM_LAUNCHER = values.launcher;
