@@ -211,7 +211,7 @@ describe('farm up over its HTTP API, for a repository on this machine', () => {
     expect(again).toEqual({ changeRequestId: id, created: false });
   });
 
-  test('FARM_LAUNCHER=pool: requests run in a warm worker; killed mid-task and started again, the task runs again to DONE', async () => {
+  test('FARM_LAUNCHER=pool: requests run in a warm worker; a worker killed mid-task is reported and replaced; farm up killed mid-task, the task runs again to DONE', async () => {
     model.setScript({ chat: [planStep([{ id: 'mul', goal: GOAL }]), agentStep(GOAL, ADD_MULTIPLY, 3000)] });
     const repo = path.join(tmp, 'pool', 'my-app');
     await makeLocalRepo(repo);
@@ -246,13 +246,30 @@ describe('farm up over its HTTP API, for a repository on this machine', () => {
     expect(taskLog).toContain('"msg":"task taken by a pool worker"');
     expect(taskLog).toContain(`"pid":${first}`);
 
+    // The worker itself SIGKILLed while it waits for the model: reported for (agent-died), dispatched again to a
+    // new worker, DONE.
+    {
+      const { changeRequestId: id } = await up.api.submit({ title: GOAL, repo: { url: repo, baseRef: 'main' } });
+      const seen: farm.v1.PhaseTransition[] = [];
+      await follow(up.api, id, seen, (t) => t.taskState === farm.v1.TaskState.TASK_DISPATCHED);
+      for (let i = 0; i < 100 && (await workerPids()).length < 3; i++) await new Promise((r) => setTimeout(r, 50));
+      const victim = (await workerPids())[2];
+      process.kill(-victim, 'SIGKILL'); // its process group
+      await follow(up.api, id, seen);
+      expect(farm.v1.Phase[seen.at(-1)!.toPhase]).toBe('DONE');
+      const states = seen.filter((t) => t.taskId).map((t) => farm.v1.TaskState[t.taskState]);
+      expect(states).toEqual(['TASK_DISPATCHED', 'TASK_PENDING', 'TASK_DISPATCHED', 'TASK_SUCCESS']);
+      expect(seen.find((t) => t.taskState === farm.v1.TaskState.TASK_PENDING)?.reason).toMatch(/agent-died|killed/);
+      expect((await workerPids())[3]).not.toBe(victim);
+    }
+
     // Killed while the worker waits for the model: the worker goes with the farm, and the task's message, not
     // finished, is handed to the pool again after the restart (the same dispatch, run again).
     const { changeRequestId: id } = await up.api.submit({ title: GOAL, repo: { url: repo, baseRef: 'main' } });
     const seen: farm.v1.PhaseTransition[] = [];
     await follow(up.api, id, seen, (t) => t.taskState === farm.v1.TaskState.TASK_DISPATCHED);
-    for (let i = 0; i < 100 && (await workerPids()).length < 3; i++) await new Promise((r) => setTimeout(r, 50));
-    const killedWorker = (await workerPids())[2];
+    for (let i = 0; i < 100 && (await workerPids()).length < 5; i++) await new Promise((r) => setTimeout(r, 50));
+    const killedWorker = (await workerPids())[4];
     await stop(up, 'SIGKILL');
     for (let i = 0; i < 100 && isProcessAlive(killedWorker); i++) await new Promise((r) => setTimeout(r, 50));
     expect(isProcessAlive(killedWorker)).toBe(false);
