@@ -1,8 +1,6 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { farm } from '@farm/proto';
 import { Topics, type EventBus } from '@farm/bus';
-import { errorMessage, type Logger } from '@farm/runtime';
+import { errorMessage, runCommand, type Logger } from '@farm/runtime';
 import { checkPlanFor, type DetectOptions } from '@farm/sandbox';
 import type { BuildLauncher } from './build-launcher';
 import { builderMetrics } from './metrics';
@@ -10,8 +8,6 @@ import { checksAlreadyRan } from './reuse-task-checks';
 import { integrationBranchFor } from './run-build';
 import { withObjectReader } from './git-object-reader';
 import { baseAmongAncestors, readCommitAndTop, treeFiles } from './tree-files';
-
-const exec = promisify(execFile);
 
 /** A one-task build that may skip the process: the task's branch, commit, base and the tree its checks ran on. */
 export interface InPlaceCandidate {
@@ -63,7 +59,7 @@ export async function buildInPlace(
   const c = inPlaceCandidate(request);
   if (!c) return undefined;
   const git = (args: string[], env?: NodeJS.ProcessEnv) =>
-    exec('git', ['-C', gitDir, ...args], { env: { ...process.env, ...env } });
+    runCommand('git', ['-C', gitDir, ...args], { env: { ...process.env, ...env } });
   // One `git cat-file` process reads the commit, its tree's names, its ancestors if need be and the files
   // the check planner reads; the usual task commit sits right on its base.
   const planned = await withObjectReader(gitDir, async (objects) => {

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { startCommand, type PipedCommand } from '@farm/runtime';
 
 /** An object as `git cat-file --batch` answers it. */
 export interface GitObject {
@@ -55,7 +55,7 @@ export class ObjectReaderClosed extends Error {}
  * the last answers (a tree's entries, then their blobs) pays one process, not one per batch.
  */
 export class GitObjectReader {
-  private readonly child: ChildProcessWithoutNullStreams;
+  private readonly child: PipedCommand;
   private readonly answers = new BatchAnswers();
   private readonly waiting: Array<{
     count: number;
@@ -66,8 +66,7 @@ export class GitObjectReader {
   private readonly exited: Promise<void>;
 
   constructor(gitDir: string) {
-    this.child = spawn('git', ['-C', gitDir, 'cat-file', '--batch'], {
-      stdio: ['pipe', 'pipe', 'pipe'],
+    this.child = startCommand('git', ['-C', gitDir, 'cat-file', '--batch'], {
       env: process.env, // as the build's other git commands get it
     });
     let stderr = '';

@@ -497,11 +497,22 @@ describe('farm up over its HTTP API, for a repository on this machine', () => {
     }
   });
 
-  test('a repository whose branch is master, submitted with `farm submit --repo .`, runs to DONE', async () => {
+  test('a repository whose branch is master, submitted with `farm submit --repo .`, runs to DONE; farm up forks no git itself', async () => {
     model.setScript({ chat: [planStep([{ id: 'mul', goal: GOAL }]), agentStep(GOAL, ADD_MULTIPLY)] });
     const repo = path.join(tmp, 'master', 'boltons-like');
     await makeLocalRepo(repo, 'master');
-    const up = await startFarmUp(await baseEnv('master'), path.join(tmp, 'master', 'farm-up.log'));
+    // Every git started through PATH says who started it.
+    const wrapper = path.join(tmp, 'master', 'bin');
+    const started = path.join(tmp, 'master', 'git-started.log');
+    await mkdir(wrapper, { recursive: true });
+    const realGit = (await exec('sh', ['-c', 'command -v git'])).stdout.trim();
+    await writeFile(
+      path.join(wrapper, 'git'),
+      `#!/bin/sh\necho "$PPID $1 $2 $3" >> '${started}'\nexec '${realGit}' "$@"\n`,
+      { mode: 0o755 },
+    );
+    const env = await baseEnv('master');
+    const up = await startFarmUp({ ...env, PATH: `${wrapper}:${env.PATH}` }, path.join(tmp, 'master', 'farm-up.log'));
     running.push(up);
     const submitted = await exec(FARM_BIN, ['submit', '--repo', '.', '--title', GOAL, '--watch'], {
       cwd: repo,
@@ -516,6 +527,19 @@ describe('farm up over its HTTP API, for a repository on this machine', () => {
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(await localBranches(repo)).toContain(`farm/${id}`);
+
+    // The in-place build and the sync back ran git from the command helper, not from farm up's big process.
+    const lines = (await readFile(started, 'utf8')).split('\n').filter(Boolean);
+    // `<ppid> -C <dir> <command>`: the in-place build's commit-tree, the fetches into the mirror and back home.
+    const parentsOf = (command: string) =>
+      lines
+        .map((l) => l.split(' '))
+        .filter((w) => w[1] === '-C' && w[3] === command)
+        .map((w) => Number(w[0]));
+    const helpers = [...parentsOf('commit-tree'), ...parentsOf('fetch')];
+    expect(helpers.length).toBeGreaterThanOrEqual(2);
+    for (const pid of helpers) expect(await readFile(`/proc/${pid}/cmdline`, 'utf8')).toMatch(/command-helper/);
+    expect(lines.filter((l) => Number(l.split(' ')[0]) === up.process.pid)).toEqual([]);
   });
 
   test('Kafka down while an agent works: its spooled result goes out once Kafka is back and the request reaches DONE', async () => {

@@ -27,7 +27,15 @@ import {
   startForge,
 } from '@farm/orchestrator';
 import { plannerModelFrom, requestPlannerConfigSchema } from '@farm/request-planner';
-import { entryScript, loadConfig, z, type HealthStatus, type Logger, type RouteHandler } from '@farm/runtime';
+import {
+  entryScript,
+  loadConfig,
+  useCommandHelper,
+  z,
+  type HealthStatus,
+  type Logger,
+  type RouteHandler,
+} from '@farm/runtime';
 import { startSrmServer } from '@farm/srm';
 import { PostgresSymbolLeases } from '@farm/srm-client';
 import { openStore, type SqlStore } from '@farm/store';
@@ -167,6 +175,9 @@ export async function startFarmUp(given: NodeJS.ProcessEnv, log: Logger): Promis
     for (const close of stack.reverse()) await close().catch((err) => log.error('stopping failed', { err }));
   };
   try {
+    // farm up's own git commands (in-place builds, mirrors, branches back) start from a small helper process:
+    // a fork of this big one would block its event loop for each (commands.ts).
+    stack.push(await useCommandHelper({ log }));
     const store = await openStore(config.DATABASE_URL, layout.database, log);
     stack.push(() => store.close());
     const bus = await connectBus(config, { clientId: 'farm-up', log, store });

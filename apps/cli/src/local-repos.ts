@@ -1,16 +1,14 @@
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { FarmError, errorMessage, type Logger } from '@farm/runtime';
+import { FarmError, errorMessage, runCommand, type Logger } from '@farm/runtime';
 import type { GitHttpServer } from '@farm/git';
 import { migrate, type SqlStore } from '@farm/store';
 import { CoalescedBatches } from './coalesced-batches';
 import { CoalescedRefresh } from './coalesced-refresh';
 import { localRepoPath } from './repo-arg';
 
-const run = promisify(execFile);
+const run = runCommand;
 
 /** The given repository is not a local git repository the farm can serve. */
 export class NotALocalRepo extends FarmError {

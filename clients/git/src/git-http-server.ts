@@ -1,12 +1,11 @@
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { silentLogger, type Logger } from '@farm/runtime';
+import { runCommand, silentLogger, type Logger } from '@farm/runtime';
 
-const run = promisify(execFile);
+const run = runCommand;
 const GIT_HTTP_BACKEND = process.env.GIT_HTTP_BACKEND ?? '/usr/lib/git-core/git-http-backend';
 
 export interface GitHttpServer {

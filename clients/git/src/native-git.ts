@@ -1,9 +1,6 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
+import { runCommand } from '@farm/runtime';
 import { gitCliAuth } from './credentials';
 import { executableOnPath } from './executable-on-path';
-
-const exec = promisify(execFile);
 
 /** Which git client a clone uses: the `git` command line (faster, ~2.5x on the same server) or isomorphic-git. */
 export type GitClient = 'git-cli' | 'isomorphic-git';
@@ -48,7 +45,7 @@ export function gitForRemote(dir: string, url: string) {
   const { env } = gitCliAuth(url);
   return async (...args: string[]): Promise<string> => {
     try {
-      const { stdout } = await exec('git', args, {
+      const { stdout } = await runCommand('git', args, {
         cwd: dir,
         env: {
           ...process.env,

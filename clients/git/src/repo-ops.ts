@@ -1,15 +1,13 @@
 import fs from 'node:fs';
 import { mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { execFile } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import git from 'isomorphic-git';
 import nodeHttp from 'node:http';
 import nodeHttps from 'node:https';
 import type { Socket } from 'node:net';
 import isoHttp from 'isomorphic-git/http/node';
-import { FarmError, errorMessage, retryWhileRefused, retryWhileUnreachable } from '@farm/runtime';
+import { FarmError, errorMessage, retryWhileRefused, retryWhileUnreachable, runCommand } from '@farm/runtime';
 import type { GitHttpServer } from './git-http-server';
 import { gitCliAuth, redactUrl, splitCredentials } from './credentials';
 import { defaultGitClient, gitForRemote, GitCommandFailed, type GitClient } from './native-git';
@@ -99,7 +97,7 @@ export interface Author {
 }
 
 const SHA_RE = /^[0-9a-f]{40}$/i;
-const execGit = (args: string[]) => promisify(execFile)('git', args);
+const execGit = (args: string[]) => runCommand('git', args);
 
 /** Remote refs, peeled so that annotated tags map to the commit they point at. */
 async function remoteRefs(url: string, waitForServerMs?: number): Promise<Map<string, string>> {

@@ -22,6 +22,7 @@ export const FARM_ENTRIES = {
   'agent-pool-worker': 'apps/coding-agent/src/pool-worker.ts',
   cli: 'apps/cli/src/main.ts',
   'git-server': 'clients/git/src/git-http-server-main.ts',
+  'command-helper': 'clients/runtime/src/command-helper-main.ts',
   'scripted-llm': 'clients/scripted-llm/src/main.ts',
 } as const;
 

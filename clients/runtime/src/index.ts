@@ -8,3 +8,4 @@ export * from './process-identity';
 export * from './background-work';
 export * from './farm-entries';
 export * from './state-layout';
+export * from './commands';
