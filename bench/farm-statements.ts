@@ -1,7 +1,7 @@
 /**
  * The SQL statements the embedded farm (in-process bus, PGlite) runs per request: N one-task requests through
  * `farm up` started in this process (from source, agents from their bundles), each PGlite statement counted by
- * its text (numbers of VALUES rows folded). Counts only; no timings. Build first: `pnpm build`.
+ * its text (numbers of VALUES rows folded), with the rows each returned. Counts only; no timings. Build first: `pnpm build`.
  *
  *   node --import tsx bench/farm-statements.ts [N=10]
  */
@@ -23,8 +23,21 @@ const shape = (sql: string) =>
     .replace(/(\(\$\d+(, \$\d+)*\))(, \(\$\d+(, \$\d+)*\))+/g, '$1, ...')
     .trim()
     .slice(0, 140);
-const count = (sql: string, via: string) => {
-  if (counting) counts.set(`${via} ${shape(sql)}`, (counts.get(`${via} ${shape(sql)}`) ?? 0) + 1);
+const rowsReturned = new Map<string, number>();
+/** Counts a statement, and the rows it returns once it has (what PGlite parses into objects for it). */
+const count = <T>(sql: string, via: string, result?: T): T | undefined => {
+  if (!counting) return result;
+  const key = `${via} ${shape(sql)}`;
+  counts.set(key, (counts.get(key) ?? 0) + 1);
+  void Promise.resolve(result).then(
+    (r) => {
+      const sets = (Array.isArray(r) ? r : [r]) as ({ rows?: unknown[] } | undefined)[];
+      const n = sets.reduce((sum, set) => sum + (set?.rows?.length ?? 0), 0);
+      rowsReturned.set(key, (rowsReturned.get(key) ?? 0) + n);
+    },
+    () => undefined,
+  );
+  return result;
 };
 
 /** Counts every statement of every PGlite (both module builds: the store loads it with import()). */
@@ -45,20 +58,18 @@ async function countPgliteStatements(): Promise<void> {
   for (const PGlite of builds) {
     const { query, exec, transaction } = PGlite.prototype;
     PGlite.prototype.query = function (this: unknown, ...a: unknown[]) {
-      count(String(a[0]), 'query');
-      return query.apply(this, a);
+      return count(String(a[0]), 'query', query.apply(this, a));
     };
     PGlite.prototype.exec = function (this: unknown, ...a: unknown[]) {
-      count(String(a[0]), 'exec ');
-      return exec.apply(this, a);
+      return count(String(a[0]), 'exec ', exec.apply(this, a));
     };
     PGlite.prototype.transaction = function (this: unknown, fn: (tx: Tx) => unknown) {
       count('(transaction)', 'tx   ');
       return transaction.call(this, (tx: Tx) =>
         fn({
           ...tx,
-          query: (...a: unknown[]) => (count(String(a[0]), 'tx-q '), tx.query(...a)),
-          exec: (...a: unknown[]) => (count(String(a[0]), 'tx-e '), tx.exec(...a)),
+          query: (...a: unknown[]) => count(String(a[0]), 'tx-q ', tx.query(...a)),
+          exec: (...a: unknown[]) => count(String(a[0]), 'tx-e ', tx.exec(...a)),
         }),
       );
     };
@@ -75,10 +86,13 @@ async function main(): Promise<void> {
   const url = `http://127.0.0.1:${server.port}`;
   const token = readFileSync(path.join(tmp, 'state', 'admin-token'), 'utf8').trim();
   const ended = new Map<string, () => void>();
+  const endedEarly = new Set<string>(); // before its POST had answered
   await up.bus.subscribe(Topics.phaseTransitions, 'count-statements', async (t) => {
     if (!t.taskId && FINAL_PHASES.has(t.toPhase)) {
       if (t.toPhase !== proto.v1.Phase.DONE) process.stderr.write(`${t.changeRequestId} ${t.toPhase}\n`);
-      ended.get(t.changeRequestId)?.();
+      const done = ended.get(t.changeRequestId);
+      if (done) done();
+      else endedEarly.add(t.changeRequestId);
     }
   });
   const run = async (n: number) => {
@@ -93,7 +107,7 @@ async function main(): Promise<void> {
         return ((await res.json()) as { changeRequestId: string }).changeRequestId;
       }),
     );
-    await Promise.all(ids.map((id) => new Promise<void>((r) => ended.set(id, r))));
+    await Promise.all(ids.map((id) => new Promise<void>((r) => (endedEarly.has(id) ? r() : ended.set(id, r)))));
   };
   try {
     await run(1); // warm-up: the mirror, caches
@@ -103,8 +117,15 @@ async function main(): Promise<void> {
     counting = false;
     const rows = [...counts].sort((a, b) => b[1] - a[1]);
     const total = rows.reduce((s, [, c]) => s + c, 0);
-    process.stdout.write(`${N} requests: ${total} statements, ${(total / N).toFixed(1)} per request\n`);
-    for (const [sql, c] of rows) process.stdout.write(`${(c / N).toFixed(2).padStart(7)}  ${sql}\n`);
+    const totalRows = [...rowsReturned.values()].reduce((sum, n) => sum + n, 0);
+    process.stdout.write(
+      `${N} requests: ${total} statements, ${(total / N).toFixed(1)} per request, returning ${(totalRows / N).toFixed(1)} rows per request\n` +
+        '   per request  rows/req  statement\n',
+    );
+    for (const [sql, c] of rows) {
+      const r = (rowsReturned.get(sql) ?? 0) / N;
+      process.stdout.write(`${(c / N).toFixed(2).padStart(12)}  ${r.toFixed(1).padStart(8)}  ${sql}\n`);
+    }
   } finally {
     await up.stop();
     await server.close();

@@ -11,7 +11,7 @@ import {
   type Subscription,
   type TopicSpec,
 } from '@farm/bus';
-import { storeLesson } from '@farm/lessons';
+import { LessonCandidates, storeLesson } from '@farm/lessons';
 import { FarmError, errorMessage, type Logger } from '@farm/runtime';
 import { migrate, type SqlExecutor, type SqlStore } from '@farm/store';
 import type { TaskLauncher } from './launcher';
@@ -130,6 +130,8 @@ export class Orchestrator {
   private readonly options: OrchestratorOptions;
   private deadlineTimer?: NodeJS.Timeout;
   private lastPruneMs = 0;
+  /** The recent lessons per repository new tasks are ranked against, read once per burst (see LessonCandidates). */
+  private readonly lessonCandidates = new LessonCandidates();
 
   constructor(private readonly deps: OrchestratorDeps) {
     this.group = deps.group ?? 'orchestrator';
@@ -325,6 +327,7 @@ export class Orchestrator {
 
   /** After commit: publish the outbox, record metrics and logs, run the effects. */
   private async committed(decisions: Decision[], moves: WrittenMove[]): Promise<void> {
+    for (const lesson of decisions.flatMap((d) => d.lessons)) this.lessonCandidates.forget(lesson.repoUrl ?? '');
     await this.flushOutbox();
     recordCommitted(decisions, moves, this.deps.log);
     for (const effect of decisions.flatMap((d) => d.effects)) await this.runEffect(effect);
@@ -332,7 +335,7 @@ export class Orchestrator {
 
   /** A request's state as the decider needs it (the lessons only when they are on). */
   private load(tx: SqlExecutor, crId: string) {
-    return loadRequestState(tx, crId, { lessons: this.options.accounting.lessons });
+    return loadRequestState(tx, crId, this.options.accounting.lessons ? { lessons: this.lessonCandidates } : {});
   }
 
   /** Writes a decision in the caller's transaction: its updates, lessons and outbox events, in order. */

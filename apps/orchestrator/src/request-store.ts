@@ -1,5 +1,5 @@
 import { farm, parseTaskState, phaseName, taskStateName } from '@farm/proto';
-import { LESSON_CANDIDATES, listLessons } from '@farm/lessons';
+import type { LessonCandidates } from '@farm/lessons';
 import { FarmError } from '@farm/runtime';
 import type { SqlExecutor } from '@farm/store';
 import type { RequestState, StateUpdate } from './decider';
@@ -61,7 +61,7 @@ export async function recordProcessed(tx: SqlExecutor, consumer: string, message
 export async function loadRequestState(
   tx: SqlExecutor,
   id: string,
-  settings: { lessons: boolean } = { lessons: false },
+  settings: { lessons?: LessonCandidates } = {},
 ): Promise<RequestState> {
   const r = await tx.query<RequestRow>('SELECT * FROM change_requests WHERE id = $1 FOR UPDATE', [id]);
   if (!r.rows.length) return { tasks: [] };
@@ -70,10 +70,7 @@ export async function loadRequestState(
   const phase = parsePhase(row.phase);
   const mayStartTasks = phase === P.PLANNING || phase === P.CODING;
   return {
-    lessonCandidates:
-      settings.lessons && mayStartTasks
-        ? await listLessons(tx, { repoUrl: row.repo_url, limit: LESSON_CANDIDATES })
-        : undefined,
+    lessonCandidates: settings.lessons && mayStartTasks ? await settings.lessons.of(tx, row.repo_url) : undefined,
     request: {
       id: row.id,
       phase,

@@ -2,7 +2,7 @@ import { farm } from '@farm/proto';
 import { migrate, type SqlStore } from '@farm/store';
 import { testPgliteStore } from '@farm/store/testing';
 import { orchestratorMigrations } from './schema';
-import { storeLesson } from '@farm/lessons';
+import { LessonCandidates, storeLesson } from '@farm/lessons';
 import { applyUpdates, loadRequestState } from './request-store';
 import { gateDispatch, lessonToKeep, taskAccountingMigrations, type TaskAccountingSettings } from './task-accounting';
 
@@ -26,7 +26,7 @@ afterAll(() => store.close());
 
 /** A task's gate as the decider takes it, from the request's state as the store loads it. */
 async function beforeDispatch(db: SqlStore, crId: string, task: farm.v1.ICodingTask, s: TaskAccountingSettings) {
-  const state = await loadRequestState(db, crId, s);
+  const state = await loadRequestState(db, crId, s.lessons ? { lessons: new LessonCandidates() } : {});
   const spentUsd = state.tasks.reduce((sum, t) => sum + t.costUsd, 0);
   return gateDispatch(task, { spentUsd, lessonCandidates: state.lessonCandidates ?? [] }, s);
 }

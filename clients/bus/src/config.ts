@@ -38,5 +38,6 @@ export async function connectBus(
 ): Promise<EventBus> {
   if (config.KAFKA_BROKERS) return connectKafka(config, opts.clientId, opts.log);
   const journal = await openSqlBusJournal(opts.store, { retentionDays: config.FARM_BUS_RETENTION_DAYS });
-  return InProcessBus.open(journal, opts.log);
+  // Positions written at most every 50 ms: a burst's handled messages share a statement (a crash redelivers them).
+  return InProcessBus.open(journal, opts.log, { positionLingerMs: 50 });
 }

@@ -1,6 +1,7 @@
 import type { SqlExecutor, SqlStore } from '@farm/store';
 import { testPgliteStore } from '@farm/store/testing';
 import { farm } from '@farm/proto';
+import { silentLogger } from '@farm/runtime';
 import type { RawMessage } from './bus';
 import { InProcessBus } from './in-process-bus';
 import { openSqlBusJournal, type BusJournal } from './bus-journal';
@@ -16,10 +17,10 @@ defineBusScenarios('journaled in-process bus', async () => {
   return InProcessBus.open(await openSqlBusJournal(journalStore));
 });
 
-describe('journaled in-process bus across a restart', () => {
-  const request = (id: string) =>
-    farm.v1.ChangeRequest.create({ changeRequestId: id, title: id, repo: { url: 'http://h/r.git', baseRef: 'main' } });
+const request = (id: string) =>
+  farm.v1.ChangeRequest.create({ changeRequestId: id, title: id, repo: { url: 'http://h/r.git', baseRef: 'main' } });
 
+describe('journaled in-process bus across a restart', () => {
   it('redelivers what a group had not finished and nothing it had', async () => {
     const store = await testPgliteStore();
     try {
@@ -140,6 +141,45 @@ describe('journaled in-process bus across a restart', () => {
       await bus.close();
       expect(writes).toHaveLength(2); // the first message's position, then the last one's
       expect(writes[1]).toBeGreaterThan(writes[0]);
+      const again = await InProcessBus.open(await openSqlBusJournal(store));
+      const redelivered: string[] = [];
+      await again.subscribe(Topics.changeRequests, 'planner', async (m) => void redelivered.push(m.changeRequestId));
+      await again.drain();
+      expect(redelivered).toEqual([]);
+      await again.close();
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('positions written after a linger', () => {
+  it('messages handled one after another within the linger share one position write, the last one', async () => {
+    const store = await testPgliteStore();
+    try {
+      const journal = await openSqlBusJournal(store);
+      const writes: number[][] = [];
+      const bus = await InProcessBus.open(
+        {
+          ...journal,
+          async commit(positions) {
+            writes.push(positions.map((p) => p.lastSeq));
+            await journal.commit(positions);
+          },
+        },
+        silentLogger,
+        { positionLingerMs: 300 },
+      );
+      const handled: string[] = [];
+      await bus.subscribe(Topics.changeRequests, 'planner', async (m) => void handled.push(m.changeRequestId));
+      for (let i = 1; i <= 8; i++) {
+        await bus.publish(Topics.changeRequests, request(`cr-${i}`));
+        await waitFor(`cr-${i} handled`, () => (handled.length === i ? true : undefined));
+      }
+      expect(writes).toEqual([]); // still lingering
+      await bus.drain();
+      expect(writes).toHaveLength(1);
+      await bus.close();
       const again = await InProcessBus.open(await openSqlBusJournal(store));
       const redelivered: string[] = [];
       await again.subscribe(Topics.changeRequests, 'planner', async (m) => void redelivered.push(m.changeRequestId));

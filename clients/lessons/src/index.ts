@@ -1,2 +1,3 @@
 export * from './lesson-store';
 export * from './rank-lessons';
+export * from './lesson-candidates';
