@@ -497,7 +497,7 @@ describe('farm up over its HTTP API, for a repository on this machine', () => {
     }
   });
 
-  test('a repository whose branch is master, submitted with `farm submit --repo .`, runs to DONE; farm up forks no git itself', async () => {
+  test('a repository whose branch is master, submitted with `farm submit --repo .`, runs to DONE; farm up forks no git itself, and its command helper killed is replaced', async () => {
     model.setScript({ chat: [planStep([{ id: 'mul', goal: GOAL }]), agentStep(GOAL, ADD_MULTIPLY)] });
     const repo = path.join(tmp, 'master', 'boltons-like');
     await makeLocalRepo(repo, 'master');
@@ -540,6 +540,32 @@ describe('farm up over its HTTP API, for a repository on this machine', () => {
     expect(helpers.length).toBeGreaterThanOrEqual(2);
     for (const pid of helpers) expect(await readFile(`/proc/${pid}/cmdline`, 'utf8')).toMatch(/command-helper/);
     expect(lines.filter((l) => Number(l.split(' ')[0]) === up.process.pid)).toEqual([]);
+
+    // The helper killed: the next request's git commands start a new one, and it reaches DONE and home.
+    const killed = helpers[0];
+    process.kill(killed, 'SIGKILL');
+    model.setScript({ chat: [planStep([{ id: 'mul', goal: GOAL }]), agentStep(GOAL, ADD_MULTIPLY)] });
+    const again = await exec(FARM_BIN, ['submit', '--repo', '.', '--title', GOAL, '--watch'], {
+      cwd: repo,
+      env: { ...process.env, FARM_URL: up.url, FARM_TOKEN: up.token, KAFKA_BROKERS: '' },
+      timeout: 150_000,
+    });
+    const second = again.stdout.trim().split('\n')[0];
+    expect(again.stdout).toMatch(/DONE/);
+    for (let i = 0; i < 100 && !(await localBranches(repo)).includes(`farm/${second}`); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(await localBranches(repo)).toContain(`farm/${second}`);
+    const after = (await readFile(started, 'utf8')).split('\n').filter(Boolean).slice(lines.length);
+    const newHelpers = new Set(
+      after
+        .map((l) => l.split(' '))
+        .filter((w) => w[1] === '-C' && (w[3] === 'commit-tree' || w[3] === 'fetch'))
+        .map((w) => Number(w[0])),
+    );
+    expect(newHelpers.size).toBeGreaterThan(0);
+    expect(newHelpers).not.toContain(killed);
+    expect(newHelpers).not.toContain(up.process.pid);
   });
 
   test('Kafka down while an agent works: its spooled result goes out once Kafka is back and the request reaches DONE', async () => {
