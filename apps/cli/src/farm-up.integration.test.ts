@@ -514,19 +514,23 @@ describe('farm up over its HTTP API, for a repository on this machine', () => {
     const env = await baseEnv('master');
     const up = await startFarmUp({ ...env, PATH: `${wrapper}:${env.PATH}` }, path.join(tmp, 'master', 'farm-up.log'));
     running.push(up);
-    const submitted = await exec(FARM_BIN, ['submit', '--repo', '.', '--title', GOAL, '--watch'], {
-      cwd: repo,
-      env: { ...process.env, FARM_URL: up.url, FARM_TOKEN: up.token, KAFKA_BROKERS: '' },
-      timeout: 150_000,
-    });
-    const id = submitted.stdout.trim().split('\n')[0];
-    expect(submitted.stdout).toMatch(/DONE/);
-    const status = await up.api.get(id);
-    expect(status.request.baseRef).toBe('master');
-    for (let i = 0; i < 100 && !(await localBranches(repo)).includes(`farm/${id}`); i++) {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(await localBranches(repo)).toContain(`farm/${id}`);
+    // `farm submit --repo . --watch` from the repository, to DONE and its branches back home.
+    const submitHere = async () => {
+      const submitted = await exec(FARM_BIN, ['submit', '--repo', '.', '--title', GOAL, '--watch'], {
+        cwd: repo,
+        env: { ...process.env, FARM_URL: up.url, FARM_TOKEN: up.token, KAFKA_BROKERS: '' },
+        timeout: 150_000,
+      });
+      const id = submitted.stdout.trim().split('\n')[0];
+      expect(submitted.stdout).toMatch(/DONE/);
+      for (let i = 0; i < 100 && !(await localBranches(repo)).includes(`farm/${id}`); i++) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(await localBranches(repo)).toContain(`farm/${id}`);
+      return id;
+    };
+    const id = await submitHere();
+    expect((await up.api.get(id)).request.baseRef).toBe('master');
 
     // The in-place build and the sync back ran git from the command helper, not from farm up's big process.
     const lines = (await readFile(started, 'utf8')).split('\n').filter(Boolean);
@@ -545,17 +549,7 @@ describe('farm up over its HTTP API, for a repository on this machine', () => {
     const killed = helpers[0];
     process.kill(killed, 'SIGKILL');
     model.setScript({ chat: [planStep([{ id: 'mul', goal: GOAL }]), agentStep(GOAL, ADD_MULTIPLY)] });
-    const again = await exec(FARM_BIN, ['submit', '--repo', '.', '--title', GOAL, '--watch'], {
-      cwd: repo,
-      env: { ...process.env, FARM_URL: up.url, FARM_TOKEN: up.token, KAFKA_BROKERS: '' },
-      timeout: 150_000,
-    });
-    const second = again.stdout.trim().split('\n')[0];
-    expect(again.stdout).toMatch(/DONE/);
-    for (let i = 0; i < 100 && !(await localBranches(repo)).includes(`farm/${second}`); i++) {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(await localBranches(repo)).toContain(`farm/${second}`);
+    await submitHere();
     const after = (await readFile(started, 'utf8')).split('\n').filter(Boolean).slice(lines.length);
     const newHelpers = new Set(
       after
