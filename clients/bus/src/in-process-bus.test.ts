@@ -20,6 +20,17 @@ defineBusScenarios('journaled in-process bus', async () => {
 const request = (id: string) =>
   farm.v1.ChangeRequest.create({ changeRequestId: id, title: id, repo: { url: 'http://h/r.git', baseRef: 'main' } });
 
+/** What `groups` get again from a bus reopened on `store`'s journal (change request ids, in order). */
+async function redeliveredAfterReopen(store: SqlStore, groups: string[]): Promise<string[]> {
+  const again = await InProcessBus.open(await openSqlBusJournal(store));
+  const redelivered: string[] = [];
+  for (const group of groups)
+    await again.subscribe(Topics.changeRequests, group, async (m) => void redelivered.push(m.changeRequestId));
+  await again.drain();
+  await again.close();
+  return redelivered;
+}
+
 describe('journaled in-process bus across a restart', () => {
   it('redelivers what a group had not finished and nothing it had', async () => {
     const store = await testPgliteStore();
@@ -102,13 +113,7 @@ describe('journaled in-process bus across a restart', () => {
       // The held write, then one for whatever every group reached meanwhile.
       expect(calls).toHaveLength(2);
       expect(calls[1].map((p) => p.group).sort()).toEqual(['audit', 'planner', 'sse']);
-      const again = await InProcessBus.open(await openSqlBusJournal(store));
-      const redelivered: string[] = [];
-      for (const group of ['planner', 'audit', 'sse'])
-        await again.subscribe(Topics.changeRequests, group, async (m) => void redelivered.push(m.changeRequestId));
-      await again.drain();
-      expect(redelivered).toEqual([]);
-      await again.close();
+      expect(await redeliveredAfterReopen(store, ['planner', 'audit', 'sse'])).toEqual([]);
     } finally {
       await store.close();
     }
@@ -141,12 +146,7 @@ describe('journaled in-process bus across a restart', () => {
       await bus.close();
       expect(writes).toHaveLength(2); // the first message's position, then the last one's
       expect(writes[1]).toBeGreaterThan(writes[0]);
-      const again = await InProcessBus.open(await openSqlBusJournal(store));
-      const redelivered: string[] = [];
-      await again.subscribe(Topics.changeRequests, 'planner', async (m) => void redelivered.push(m.changeRequestId));
-      await again.drain();
-      expect(redelivered).toEqual([]);
-      await again.close();
+      expect(await redeliveredAfterReopen(store, ['planner'])).toEqual([]);
     } finally {
       await store.close();
     }
@@ -180,12 +180,7 @@ describe('positions written after a linger', () => {
       await bus.drain();
       expect(writes).toHaveLength(1);
       await bus.close();
-      const again = await InProcessBus.open(await openSqlBusJournal(store));
-      const redelivered: string[] = [];
-      await again.subscribe(Topics.changeRequests, 'planner', async (m) => void redelivered.push(m.changeRequestId));
-      await again.drain();
-      expect(redelivered).toEqual([]);
-      await again.close();
+      expect(await redeliveredAfterReopen(store, ['planner'])).toEqual([]);
     } finally {
       await store.close();
     }
