@@ -37,6 +37,7 @@ import {
   type RouteHandler,
 } from '@farm/runtime';
 import { startSrmServer } from '@farm/srm';
+import { describeGaps, reportConfinement } from '@farm/sandbox';
 import { PostgresSymbolLeases } from '@farm/srm-client';
 import { openStore, type SqlStore } from '@farm/store';
 import { randomUUID } from 'node:crypto';
@@ -109,7 +110,7 @@ export interface RunningFarm {
   store: SqlStore;
   localRepos: LocalRepoMirrors;
   routes: RouteHandler;
-  /** /healthz: unhealthy while a consumer of the bus is down. */
+  /** /healthz: unhealthy while a consumer of the bus is down, or while the sandbox cannot confine checks here. */
   health(): HealthStatus;
   stop(): Promise<void>;
 }
@@ -260,7 +261,14 @@ export async function startFarmUp(given: NodeJS.ProcessEnv, log: Logger): Promis
       resolveLocalRepo: (id, repo) => localRepos.prepare(id, repo),
       forgeWebhooks: forge?.webhooks,
     });
-    return { bus, store, localRepos, routes, health: () => bus.health(), stop: unwind };
+    // Agents and builds on this machine: a sandbox that cannot confine their checks makes every task fail.
+    const { missing } = config.FARM_LAUNCHER === 'jobs' ? { missing: [] } : await reportConfinement(log);
+    const health = () => {
+      const status = bus.health();
+      if (!missing.length) return status;
+      return { healthy: false, reasons: [...status.reasons, describeGaps(missing)] };
+    };
+    return { bus, store, localRepos, routes, health, stop: unwind };
   } catch (err) {
     await unwind();
     throw err;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { farm } from '@farm/proto';
 import { cloneAtCommit, type RemoteBranchCommit } from '@farm/git';
 import { FarmError, errorMessage } from '@farm/runtime';
-import { checkPlanFor, type CheckPlan } from '@farm/sandbox';
+import { checkPlanFor, confinementStatus, describeGaps, type CheckPlan } from '@farm/sandbox';
 import type { AgentDeps } from './agent-deps';
 import { retrieveContext, type RetrievedContext } from './retrieve-context';
 import { branchFor, pushedCommit } from './task-branch';
@@ -35,7 +35,8 @@ export async function withWorkDir<T>(root: string, taskId: string, fn: (dir: str
 }
 
 /**
- * The task's starting point. Idempotent by task id: a commit already on `agt/<task>` is handed to the publish
+ * The task's starting point. Refused where the sandbox cannot confine the repository's commands (unless the
+ * operator accepted that). Idempotent by task id: a commit already on `agt/<task>` is handed to the publish
  * step, not redone. Otherwise: clone at the base commit, retrieve context for the goal, plan the checks.
  */
 export async function setUpTask(
@@ -44,6 +45,10 @@ export async function setUpTask(
   deps: AgentDeps,
   run: TaskRun,
 ): Promise<TaskSetup> {
+  // Fail closed before spending anything: the task's checks would run without a guarantee nobody gave up.
+  const { missing } = await confinementStatus();
+  if (missing.length) return hardFail(F.STEP_CHECK, describeGaps(missing));
+
   const url = task.repo?.url ?? '';
   const pushed = await pushedCommit(url, branchFor(task.id!), run.log);
   if (pushed) return { kind: 'pushed', commit: pushed };

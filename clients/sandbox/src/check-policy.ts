@@ -16,6 +16,7 @@
  */
 import { z } from '@farm/runtime';
 import type { CheckStep } from './checks';
+import { sandboxRiskConfigSchema } from './confinement';
 import type { Network } from './isolation';
 import { MAX_WRITABLE_DIRS } from './namespace-setup';
 import { DEFAULT_LIMITS } from './sandbox';
@@ -65,6 +66,8 @@ export const checkSandboxConfigSchema = z.object({
     .default(DEFAULT_LIMITS.memoryBytes / MB),
   /** Processes one check step (and run_command) may have at once. */
   FARM_CHECK_MAX_PROCESSES: z.coerce.number().int().positive().default(DEFAULT_LIMITS.maxProcesses),
+  /** Guarantees of the sandbox the operator gives up where the machine lacks them (confinement.ts); none by default. */
+  ...sandboxRiskConfigSchema.shape,
 });
 export type CheckSandboxConfig = z.infer<typeof checkSandboxConfigSchema>;
 

@@ -5,7 +5,8 @@ import { dirname, join } from 'node:path';
 import { checkPlanFor, declaresFastMarker, describeFailure, planChecks, runChecks } from './checks';
 import { ChecksConfigInvalid } from './errors';
 import { explainFailure } from './output';
-import { detectIsolation } from './sandbox';
+import { NO_NAMESPACES } from './isolation';
+import { detectIsolation, runSandboxed } from './sandbox';
 
 let repo: string;
 beforeEach(() => {
@@ -207,6 +208,23 @@ describe('running the checks', () => {
     expect(result.failed).toMatchObject({ name: 'publish', denied: { rule: 'git-force-push' } });
     expect(describeFailure(result)).toContain('was refused');
     expect(existsSync(join(repo, 'after-ran'))).toBe(false);
+  });
+
+  it('reports a step the sandbox cannot confine as refused, naming what is missing, and runs nothing', async () => {
+    const result = await runChecks(
+      repo,
+      [
+        { name: 'test', run: 'touch ran' },
+        { name: 'after', run: 'touch after-ran' },
+      ],
+      { sandbox: (req) => runSandboxed({ ...req, capabilities: { namespaces: NO_NAMESPACES } }) },
+    );
+    expect(result.ok).toBe(false);
+    expect(result.steps).toHaveLength(1);
+    expect(result.failed).toMatchObject({ name: 'test', denied: { rule: 'confinement' } });
+    expect(result.failed!.output).toContain('refused by the sandbox: the sandbox cannot confine repository commands');
+    expect(describeFailure(result)).toContain('FARM_SANDBOX_ACCEPT_RISK=network,filesystem,processes');
+    expect(existsSync(join(repo, 'ran'))).toBe(false);
   });
 
   it("does not let a repository's checks.json widen the operator's network or timeout", async () => {

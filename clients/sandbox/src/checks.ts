@@ -25,9 +25,11 @@ import { delimiter, join } from 'node:path';
 import { z, type Logger } from '@farm/runtime';
 import { ceilingsOrDefaults, settleStep, type CheckCeilings } from './check-policy';
 import { ChecksConfigInvalid, CommandDenied } from './errors';
+import { ConfinementUnavailable } from './confinement';
 import { explainFailure } from './output';
 import { repoFiles, type RepoFiles } from './repo-files';
-import { runSandboxed, type Isolation, type SandboxLimits, type SandboxRequest, type SandboxResult } from './sandbox';
+import type { Isolation } from './isolation';
+import { runSandboxed, type SandboxLimits, type SandboxRequest, type SandboxResult } from './sandbox';
 
 export interface CheckStep {
   name: string;
@@ -395,9 +397,16 @@ export async function runChecks(
         notes,
       };
     } catch (err) {
-      if (!(err instanceof CommandDenied)) throw err;
-      const denied = { rule: err.rule, reason: err.reason };
-      const output = `refused by the command denylist (${err.rule}): ${err.reason}`;
+      if (!(err instanceof CommandDenied) && !(err instanceof ConfinementUnavailable)) throw err;
+      // Neither can change by running again or by another patch: the command, or the machine, must change.
+      const denied =
+        err instanceof CommandDenied
+          ? { rule: err.rule, reason: err.reason }
+          : { rule: 'confinement', reason: err.message };
+      const output =
+        err instanceof CommandDenied
+          ? `refused by the command denylist (${err.rule}): ${err.reason}`
+          : `refused by the sandbox: ${err.message}`;
       result = {
         name: step.name,
         run: step.run,

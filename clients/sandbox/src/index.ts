@@ -2,15 +2,28 @@ export { checkCommand, PROTECTED_BRANCHES, type CommandVerdict } from './denylis
 export {
   runSandboxed,
   detectIsolation,
+  confinementStatus,
+  reportConfinement,
   sandboxEnv,
   DEFAULT_LIMITS,
   ADDRESS_SPACE_FACTOR,
   type SandboxRequest,
   type SandboxResult,
   type SandboxLimits,
-  type Isolation,
   type KilledBy,
 } from './sandbox';
+export type { Isolation } from './isolation';
+export {
+  confinementGaps,
+  unacceptedGaps,
+  describeGaps,
+  acceptedRisksFromEnv,
+  ConfinementUnavailable,
+  sandboxRiskConfigSchema,
+  RISKS,
+  type Risk,
+  type ConfinementGap,
+} from './confinement';
 export {
   detectChecks,
   planChecks,

@@ -37,6 +37,25 @@ async function works(file: string, args: string[]): Promise<boolean> {
 
 export type Network = 'none' | 'host';
 
+/** What a run got on this machine: reported with every result. */
+export interface Isolation {
+  /** 'unavailable': network 'none' was asked for but the command had the host's network. */
+  network: 'namespace' | 'unavailable' | 'host';
+  /** 'own': 127.0.0.1 is the run's own loopback, up; 'down': a namespace whose loopback could not be brought up. */
+  loopback: 'own' | 'down' | 'host';
+  /** 'checkout-only': nothing outside the checkout, the run's home and a private /tmp is writable. */
+  filesystem: 'checkout-only' | 'unrestricted';
+  /** The tree dies when the process that started it dies (a PID namespace whose holder has a parent-death signal). */
+  endsWithParent: boolean;
+  /** The timeout is also enforced by a process of its own (coreutils timeout), not only by this process's timer. */
+  externalTimeout: boolean;
+  /** How the whole tree is ended: a PID namespace also catches processes that left the process group. */
+  processTree: 'pid-namespace' | 'process-group';
+  limits: LimitsTool;
+  memory: 'cgroup' | 'address-space' | 'none';
+  processes: 'cgroup' | 'rlimit-nproc' | 'none';
+}
+
 export interface NamespacePlan {
   /** Arguments to `unshare` (empty: no namespaces). */
   args: string[];
@@ -64,12 +83,23 @@ export const NO_NAMESPACES: NamespacePlan = {
   filesystem: false,
 };
 
-const namespacePlans = new Map<Network, Promise<NamespacePlan>>();
+const namespacePlans = new Map<Network, { plan: Promise<NamespacePlan>; until: number }>();
+/** A plan short of the full one is probed again after this long: what failed may have been passing trouble. */
+const PARTIAL_PLAN_TTL_MS = 30_000;
 
 export function namespacesFor(network: Network): Promise<NamespacePlan> {
-  let plan = namespacePlans.get(network);
-  if (!plan) namespacePlans.set(network, (plan = probeNamespaces(network)));
+  const cached = namespacePlans.get(network);
+  if (cached && Date.now() < cached.until) return cached.plan;
+  const plan = probeNamespaces(network);
+  namespacePlans.set(network, { plan, until: Infinity });
+  void plan.then((found) => {
+    if (!isFullPlan(network, found)) namespacePlans.set(network, { plan, until: Date.now() + PARTIAL_PLAN_TTL_MS });
+  });
   return plan;
+}
+
+function isFullPlan(network: Network, plan: NamespacePlan): boolean {
+  return plan.pid && plan.filesystem && (network === 'host' || plan.network);
 }
 
 async function probeNamespaces(network: Network): Promise<NamespacePlan> {
@@ -102,9 +132,12 @@ async function probeSetup(args: string[]): Promise<Omit<NamespacePlan, 'args'>> 
     const home = join(dir, 'home');
     mkdirSync(checkout);
     mkdirSync(home);
-    for (const filesystem of mount ? [true, false] : [false]) {
-      const outside = join(dir, `outside-${filesystem}`);
-      const inside = `inside-${filesystem}`; // relative: the command's working directory must be writable
+    // The confined set-up is tried a few times before settling for less: a mount of the host that vanished
+    // while the set-up read the mount table makes one attempt fail, not the machine.
+    const attempts = mount ? [true, true, true, false] : [false];
+    for (const [attempt, filesystem] of attempts.entries()) {
+      const outside = join(dir, `outside-${attempt}`);
+      const inside = `inside-${attempt}`; // relative: the command's working directory must be writable
       const seen = await probeOutput(checkout, 'unshare', [
         ...args,
         '--',

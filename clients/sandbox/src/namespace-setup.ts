@@ -38,10 +38,18 @@ mkdir=$(command -v mkdir) && mkdir=$(readlink -f "$mkdir")
 if [ "$fs" = 1 ]; then
   [ -n "$mount" ] || fail "mount is missing"
   i=1; while [ $i -le $n ]; do eval "exec $((i + 2))<"\$dir$i"" || fail "cannot open a writable directory"; i=$((i + 1)); done
-  sed -n 's/^[^ ]* [^ ]* [^ ]* [^ ]* \([^ ]*\) .*/\1/p' /proc/self/mountinfo | while read -r escaped; do
-    point=$(printf '%b' "$(printf '%s' "$escaped" | sed 's/\\\([0-7][0-7][0-7]\)/\\0\1/g')")
-    "$mount" -o remount,bind,ro "$point" || exit 1
-  done || fail "cannot make the filesystem read-only"
+  # A mount that went away meanwhile (another program's container or namespace ending) needs nothing; any
+  # other failure is tried again with a fresh list, then stops the run.
+  readonly_all() {
+    sed -n 's/^[^ ]* [^ ]* [^ ]* [^ ]* \([^ ]*\) .*/\1/p' /proc/self/mountinfo | while read -r escaped; do
+      point=$(printf '%b' "$(printf '%s' "$escaped" | sed 's/\\\([0-7][0-7][0-7]\)/\\0\1/g')")
+      err=$("$mount" -o remount,bind,ro "$point" 2>&1) && continue
+      cut -d' ' -f5 /proc/self/mountinfo | grep -qxF -- "$escaped" || continue
+      echo "$err" >&2
+      exit 1
+    done
+  }
+  readonly_all 2>/dev/null || readonly_all 2>/dev/null || readonly_all || fail "cannot make the filesystem read-only"
   "$mount" -t tmpfs -o "size=$tmpsize,mode=1777" farm-tmp /tmp || fail "cannot mount a private /tmp"
   if [ -d /dev/shm ]; then "$mount" -t tmpfs -o "size=$tmpsize,mode=1777" farm-shm /dev/shm || fail "cannot mount a private /dev/shm"; fi
   i=1

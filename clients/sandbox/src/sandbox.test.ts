@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CommandDenied, SandboxError } from './errors';
+import { ConfinementUnavailable, RISKS } from './confinement';
 import { NO_NAMESPACES } from './isolation';
 import { detectIsolation, runSandboxed, type SandboxRequest } from './sandbox';
 
@@ -15,11 +16,15 @@ const FALLBACK: SandboxRequest['capabilities'] = {
   cgroups: null,
   limitsTool: 'ulimit',
 };
-const MODES = [
-  ['with the isolation this machine offers', undefined],
-  ['with prlimit but no namespaces or cgroups', { ...FALLBACK, limitsTool: 'prlimit' as const }],
-  ['with only a process group and ulimits', FALLBACK],
-] as const;
+/** The fallbacks run only where the operator accepted what they lack (FARM_SANDBOX_ACCEPT_RISK=all). */
+const MODES: [string, Partial<SandboxRequest>][] = [
+  ['with the isolation this machine offers', {}],
+  [
+    'with prlimit but no namespaces or cgroups',
+    { capabilities: { ...FALLBACK, limitsTool: 'prlimit' }, acceptRisks: RISKS },
+  ],
+  ['with only a process group and ulimits', { capabilities: FALLBACK, acceptRisks: RISKS }],
+];
 
 let work: string;
 beforeEach(() => {
@@ -111,6 +116,26 @@ describe('runSandboxed', () => {
     expect(existsSync(join(work, 'ran'))).toBe(false);
   });
 
+  it('refuses, before anything runs, a command that would lack a guarantee the operator did not accept', async () => {
+    const lacking = { capabilities: FALLBACK, command: 'touch ran', cwd: work, timeoutMs: 5000 };
+    const refused = runSandboxed(lacking);
+    await expect(refused).rejects.toBeInstanceOf(ConfinementUnavailable);
+    await expect(refused).rejects.toMatchObject({
+      retryable: false,
+      message: expect.stringContaining('set FARM_SANDBOX_ACCEPT_RISK=network,filesystem,processes to run them anyway'),
+    });
+    // what is accepted is no longer named; what is not still refuses
+    const partly = runSandboxed({ ...lacking, acceptRisks: ['network'] });
+    await expect(partly).rejects.toMatchObject({ gaps: [{ risk: 'filesystem' }, { risk: 'processes' }] });
+    expect(existsSync(join(work, 'ran'))).toBe(false);
+    // a run that asks for the host network needs no network namespace
+    const hostNetwork = runSandboxed({ ...lacking, network: 'host', acceptRisks: ['filesystem'] });
+    await expect(hostNetwork).rejects.toMatchObject({ gaps: [{ risk: 'processes' }] });
+    const accepted = await runSandboxed({ ...lacking, acceptRisks: RISKS });
+    expect(accepted.exitCode).toBe(0);
+    expect(existsSync(join(work, 'ran'))).toBe(true);
+  });
+
   it('refuses to start in a working directory that does not exist', async () => {
     await expect(runSandboxed({ argv: ['true'], cwd: join(work, 'missing'), timeoutMs: 5000 })).rejects.toBeInstanceOf(
       SandboxError,
@@ -124,7 +149,7 @@ describe('runSandboxed', () => {
       command: `sleep ${tag} & setsid sleep ${tag} & while :; do :; done`,
       cwd: work,
       timeoutMs: 1500,
-      capabilities: caps,
+      ...caps,
     });
     expect(result.timedOut).toBe(true);
     expect(result.killedBy).toBe('timeout');
@@ -180,9 +205,9 @@ describe('runSandboxed', () => {
       `const b = Buffer.alloc(${mb} * 1024 * 1024, 1); console.log(b.length)`,
     ];
     const limits = { memoryBytes: 256 * 1024 * 1024 };
-    const small = await runSandboxed({ argv: allocate(16), cwd: work, timeoutMs: 60_000, limits, capabilities: caps });
+    const small = await runSandboxed({ argv: allocate(16), cwd: work, timeoutMs: 60_000, limits, ...caps });
     expect(small.exitCode).toBe(0);
-    const big = await runSandboxed({ argv: allocate(1500), cwd: work, timeoutMs: 60_000, limits, capabilities: caps });
+    const big = await runSandboxed({ argv: allocate(1500), cwd: work, timeoutMs: 60_000, limits, ...caps });
     expect(big.exitCode).not.toBe(0);
     expect(big.killedBy).toBe('memory');
     expect(big.output).toContain('out of memory');
@@ -194,7 +219,7 @@ describe('runSandboxed', () => {
       cwd: work,
       timeoutMs: 20_000,
       limits: { maxFileBytes: 1_000_000 },
-      capabilities: caps,
+      ...caps,
     });
     expect(result.exitCode).not.toBe(0);
     expect(result.killedBy).toBe('file-size');
@@ -207,7 +232,7 @@ describe('runSandboxed', () => {
       cwd: work,
       timeoutMs: 60_000,
       limits: { cpuSeconds: 1 },
-      capabilities: caps,
+      ...caps,
     });
     expect(result.timedOut).toBe(false);
     expect(result.killedBy).toBe('cpu');

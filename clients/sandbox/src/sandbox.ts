@@ -32,7 +32,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import { Counter, Histogram } from 'prom-client';
+import { Counter, Gauge, Histogram } from 'prom-client';
 import { metricsRegistry, silentLogger, type Logger } from '@farm/runtime';
 import { checkCommand } from './denylist';
 import { CommandDenied, SandboxError } from './errors';
@@ -45,10 +45,21 @@ import {
   signalQuietly,
   type CgroupPlan,
   type LifetimeTools,
+  type Isolation,
   type LimitsTool,
   type NamespacePlan,
   type Network,
 } from './isolation';
+import {
+  acceptedRisksFromEnv,
+  confinementGaps,
+  ConfinementUnavailable,
+  describeGaps,
+  RISKS,
+  unacceptedGaps,
+  type ConfinementGap,
+  type Risk,
+} from './confinement';
 import { MAX_WRITABLE_DIRS, namespaceSetup } from './namespace-setup';
 import { headAndTail, OutputCapture } from './output';
 
@@ -88,6 +99,11 @@ export interface SandboxRequest {
   network?: Network;
   /** Reduces the captured output to `max` characters; the default keeps its start and its end. */
   explainOutput?: (output: string, max: number) => string;
+  /**
+   * Guarantees the run may go without where the machine cannot give them (default: FARM_SANDBOX_ACCEPT_RISK).
+   * A guarantee missing and not accepted fails the run with ConfinementUnavailable before anything starts.
+   */
+  acceptRisks?: readonly Risk[];
   /** Use less than the machine offers (what is given replaces the probe): for tests of the fallbacks. */
   capabilities?: {
     namespaces?: NamespacePlan;
@@ -99,24 +115,6 @@ export interface SandboxRequest {
 }
 
 export type KilledBy = 'timeout' | 'memory' | 'cpu' | 'file-size' | 'processes';
-
-export interface Isolation {
-  /** 'unavailable': network 'none' was asked for but the command had the host's network. */
-  network: 'namespace' | 'unavailable' | 'host';
-  /** 'own': 127.0.0.1 is the run's own loopback, up; 'down': a namespace whose loopback could not be brought up. */
-  loopback: 'own' | 'down' | 'host';
-  /** 'checkout-only': nothing outside the checkout, the run's home and a private /tmp is writable. */
-  filesystem: 'checkout-only' | 'unrestricted';
-  /** The tree dies when the process that started it dies (a PID namespace whose holder has a parent-death signal). */
-  endsWithParent: boolean;
-  /** The timeout is also enforced by a process of its own (coreutils timeout), not only by this process's timer. */
-  externalTimeout: boolean;
-  /** How the whole tree is ended: a PID namespace also catches processes that left the process group. */
-  processTree: 'pid-namespace' | 'process-group';
-  limits: LimitsTool;
-  memory: 'cgroup' | 'address-space' | 'none';
-  processes: 'cgroup' | 'rlimit-nproc' | 'none';
-}
 
 export interface SandboxResult {
   exitCode: number | null;
@@ -190,7 +188,7 @@ function createMetrics() {
   return {
     runs: new Counter({
       name: 'farm_sandbox_runs_total',
-      help: 'Sandboxed commands, by outcome (ok, failed, timeout, killed, denied)',
+      help: 'Sandboxed commands, by outcome (ok, failed, timeout, killed, denied, unconfined: refused for a missing guarantee)',
       labelNames: ['outcome'],
       registers: [metricsRegistry],
     }),
@@ -202,7 +200,7 @@ function createMetrics() {
     }),
     unisolated: new Counter({
       name: 'farm_sandbox_unisolated_runs_total',
-      help: 'Runs that asked for no network but had the host network (no namespace on this machine)',
+      help: 'Runs that asked for no network but had the host network (no namespace here; FARM_SANDBOX_ACCEPT_RISK=network)',
       registers: [metricsRegistry],
     }),
   };
@@ -221,6 +219,55 @@ export async function detectIsolation(network: Network = 'none'): Promise<Isolat
     lifetimeToolsFor(),
   ]);
   return isolationOf(network, ns, tool, cgroup !== undefined, lifetime);
+}
+
+/**
+ * Whether repository commands can run here with the guarantees the operator did not give up: what is missing
+ * (empty: they can). For a start-up report and for refusing a task before it spends anything.
+ */
+export async function confinementStatus(
+  accepted: readonly Risk[] = acceptedRisksFromEnv(),
+): Promise<{ isolation: Isolation; missing: ConfinementGap[]; accepted: ConfinementGap[] }> {
+  const isolation = await detectIsolation('none');
+  const gaps = confinementGaps(isolation);
+  const missing = unacceptedGaps(gaps, accepted);
+  return { isolation, missing, accepted: gaps.filter((g) => !missing.includes(g)) };
+}
+
+let confinementGauge: Gauge<'risk' | 'state'> | undefined;
+
+/**
+ * Probes the sandbox at a process's start and says what it found: a gauge per guarantee
+ * (`farm_sandbox_confinement{risk,state}`: held, accepted or missing) and, when one is missing, an error line
+ * naming it and the setting. Returns the status, for a health check.
+ */
+export async function reportConfinement(log: Logger): Promise<Awaited<ReturnType<typeof confinementStatus>>> {
+  const status = await confinementStatus();
+  confinementGauge ??= new Gauge({
+    name: 'farm_sandbox_confinement',
+    help: "The sandbox's guarantees on this machine: 1 for the state each is in (held, accepted: given up by FARM_SANDBOX_ACCEPT_RISK, missing: tasks are refused)",
+    labelNames: ['risk', 'state'],
+    registers: [metricsRegistry],
+  });
+  for (const risk of RISKS) {
+    const state = status.missing.some((g) => g.risk === risk)
+      ? 'missing'
+      : status.accepted.some((g) => g.risk === risk)
+        ? 'accepted'
+        : 'held';
+    for (const s of ['held', 'accepted', 'missing']) confinementGauge.set({ risk, state: s }, s === state ? 1 : 0);
+  }
+  if (status.missing.length)
+    log.error('repository commands cannot be confined here: tasks will be refused', {
+      reason: describeGaps(status.missing),
+      isolation: status.isolation,
+    });
+  else if (status.accepted.length)
+    log.warn('the sandbox runs repository commands without guarantees the operator gave up', {
+      accepted: status.accepted.map((g) => g.risk),
+      isolation: status.isolation,
+    });
+  return status;
 }
 
 function isolationOf(
@@ -304,8 +351,8 @@ export async function runSandboxed(req: SandboxRequest): Promise<SandboxResult> 
     throw new CommandDenied(shown, verdict.rule, verdict.reason);
   }
   if (!existsSync(req.cwd)) throw new SandboxError(`working directory ${req.cwd} does not exist`);
-  const missing = (req.writableDirs ?? []).filter((dir) => !existsSync(dir));
-  if (missing.length) throw new SandboxError(`writable directories ${missing.join(', ')} do not exist`);
+  const absent = (req.writableDirs ?? []).filter((dir) => !existsSync(dir));
+  if (absent.length) throw new SandboxError(`writable directories ${absent.join(', ')} do not exist`);
   if ((req.writableDirs ?? []).length > MAX_WRITABLE_DIRS - 2)
     throw new SandboxError(`at most ${MAX_WRITABLE_DIRS - 2} writable directories besides the checkout`);
   const log = req.log ?? silentLogger;
@@ -320,6 +367,15 @@ export async function runSandboxed(req: SandboxRequest): Promise<SandboxResult> 
     given.cgroups !== undefined ? given.cgroups : cgroupsFor(),
     given.lifetime ?? lifetimeToolsFor(),
   ]);
+
+  const missing = unacceptedGaps(
+    confinementGaps(isolationOf(network, ns, tool, cgroupPlan !== undefined, lifetime)),
+    req.acceptRisks ?? acceptedRisksFromEnv(),
+  );
+  if (missing.length) {
+    sandboxMetrics().runs.inc({ outcome: 'unconfined' });
+    throw new ConfinementUnavailable(missing);
+  }
 
   const home = await mkdtemp(join(tmpdir(), 'farm-sandbox-'));
   await mkdir(join(home, 'tmp'));
@@ -337,9 +393,12 @@ export async function runSandboxed(req: SandboxRequest): Promise<SandboxResult> 
     sandboxMetrics().unisolated.inc();
     if (!warnedNoNetworkNamespace) {
       warnedNoNetworkNamespace = true; // once per process; every result still says so
-      log.warn('no network namespace on this machine: sandboxed commands run with the host network', {
-        command: shown,
-      });
+      log.warn(
+        'no network namespace on this machine: sandboxed commands run with the host network (accepted by FARM_SANDBOX_ACCEPT_RISK)',
+        {
+          command: shown,
+        },
+      );
     }
   }
 
@@ -351,7 +410,10 @@ export async function runSandboxed(req: SandboxRequest): Promise<SandboxResult> 
   ].filter((w): w is string => typeof w === 'string');
   if (weaknesses.length && !warnedWeakIsolation) {
     warnedWeakIsolation = true; // once per process; every result says what was in force
-    log.warn('the sandbox cannot contain commands fully on this machine', { weaknesses, isolation });
+    log.warn('the sandbox cannot contain commands fully on this machine (accepted by FARM_SANDBOX_ACCEPT_RISK)', {
+      weaknesses,
+      isolation,
+    });
   }
 
   const { env, dropped } = sandboxEnv(req.env, home, runId);

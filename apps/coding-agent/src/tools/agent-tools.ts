@@ -1,7 +1,7 @@
 import type { farm } from '@farm/proto';
 import { describeIssues, type ToolSpec } from '@farm/llm';
 import { errorMessage, silentLogger, type Logger } from '@farm/runtime';
-import { CommandDenied, headAndTail } from '@farm/sandbox';
+import { CommandDenied, ConfinementUnavailable, headAndTail } from '@farm/sandbox';
 import { DEFAULT_TOOL_LIMITS, type AgentTool, type ToolContext, type ToolLimits, type ToolOutcome } from './agent-tool';
 import type { Redactor } from './redact-secrets';
 import { ToolFailed } from './tool-errors';
@@ -68,7 +68,8 @@ export class AgentToolBox {
       return { ...outcome, ok: outcome.ok ?? true, output: this.bound(outcome.output) };
     } catch (err) {
       if (err instanceof ToolFailed) return this.failure(`${name}: ${err.message}`);
-      if (err instanceof CommandDenied) return this.failure(`${name}: ${err.message}`);
+      if (err instanceof CommandDenied || err instanceof ConfinementUnavailable)
+        return this.failure(`${name}: ${err.message}`);
       this.log.warn('tool crashed', { tool: name, err });
       return this.failure(`${name} failed: ${errorMessage(err)}`);
     }

@@ -1,0 +1,99 @@
+/**
+ * What a repository's command must be confined by, and the operator's explicit acceptance of what is missing.
+ *
+ * The sandbox fails closed: where this machine (a container, a pod whose seccomp profile refuses `unshare`, a
+ * kernel without unprivileged user namespaces) cannot give a run one of the guarantees below, the command is
+ * not run, unless the operator named that risk in FARM_SANDBOX_ACCEPT_RISK. Each risk is one guarantee:
+ * - `network`: a private network namespace (no route to the bus, the database, the model server, the
+ *   internet; the run's own loopback only). Runs asking for the host network do not need it.
+ * - `filesystem`: a mount namespace in which only the checkout, the run's home and a private /tmp are
+ *   writable, and the command holds no capability.
+ * - `processes`: a PID namespace whose end ends every process of the run (nothing outlives its step or the
+ *   agent) and which hides the other processes' /proc entries (their environments hold the farm's secrets).
+ */
+import { FarmError, loadConfig, z } from '@farm/runtime';
+import type { Isolation } from './isolation';
+
+export const RISKS = ['network', 'filesystem', 'processes'] as const;
+export type Risk = (typeof RISKS)[number];
+
+export interface ConfinementGap {
+  risk: Risk;
+  /** What a repository's command could do without it. */
+  consequence: string;
+}
+
+/** The guarantees a run with this isolation lacks (pure: the isolation comes from the probe). */
+export function confinementGaps(isolation: Isolation): ConfinementGap[] {
+  const gaps: ConfinementGap[] = [];
+  if (isolation.network === 'unavailable')
+    gaps.push({
+      risk: 'network',
+      consequence:
+        'no private network namespace: the command would reach whatever this process reaches (the bus, the database, the model server, the internet)',
+    });
+  if (isolation.filesystem === 'unrestricted')
+    gaps.push({
+      risk: 'filesystem',
+      consequence:
+        'no read-only mount namespace: the command could write anywhere its user can, outside the checkout and into .git',
+    });
+  if (isolation.processTree !== 'pid-namespace' || !isolation.endsWithParent)
+    gaps.push({
+      risk: 'processes',
+      consequence:
+        isolation.processTree !== 'pid-namespace'
+          ? "no PID namespace: the command could outlive its step and read other processes' environments in /proc"
+          : 'no parent-death signal (setpriv): the command could outlive the agent',
+    });
+  return gaps;
+}
+
+/** The gaps the operator did not accept. */
+export function unacceptedGaps(gaps: ConfinementGap[], accepted: readonly Risk[]): ConfinementGap[] {
+  return gaps.filter((gap) => !accepted.includes(gap.risk));
+}
+
+/** What the operator says, word for word, to accept these gaps. */
+export function acceptanceSetting(gaps: ConfinementGap[]): string {
+  return `FARM_SANDBOX_ACCEPT_RISK=${gaps.map((g) => g.risk).join(',')}`;
+}
+
+/** One sentence for a task's notes, a log line or /healthz: what is missing and how to accept it. */
+export function describeGaps(gaps: ConfinementGap[]): string {
+  return (
+    `the sandbox cannot confine repository commands here: ${gaps.map((g) => g.consequence).join('; ')}. ` +
+    `Give the farm what it needs (see docs: the sandbox in a container or a pod), or set ${acceptanceSetting(gaps)} ` +
+    'to run them anyway at your own risk'
+  );
+}
+
+/** Refused before running: the run would lack a guarantee the operator did not give up. Not retryable here. */
+export class ConfinementUnavailable extends FarmError {
+  readonly gaps: ConfinementGap[];
+  constructor(gaps: ConfinementGap[]) {
+    super(describeGaps(gaps), { retryable: false, details: { risks: gaps.map((g) => g.risk) } });
+    this.gaps = gaps;
+  }
+}
+
+/** FARM_SANDBOX_ACCEPT_RISK: comma-separated risks (network, filesystem, processes) or `all`; empty by default. */
+export const sandboxRiskConfigSchema = z.object({
+  FARM_SANDBOX_ACCEPT_RISK: z
+    .string()
+    .default('')
+    .transform((list) =>
+      list
+        .split(',')
+        .map((risk) => risk.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.enum([...RISKS, 'all'], { message: `each must be one of ${[...RISKS, 'all'].join(', ')}` })))
+    .transform((risks): Risk[] => (risks.includes('all') ? [...RISKS] : [...new Set(risks as Risk[])])),
+});
+
+/** The risks the process's environment accepts (read once: the setting is the operator's, not a task's). */
+let fromEnv: Risk[] | undefined;
+export function acceptedRisksFromEnv(): Risk[] {
+  return (fromEnv ??= loadConfig(sandboxRiskConfigSchema).FARM_SANDBOX_ACCEPT_RISK);
+}
