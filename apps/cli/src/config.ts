@@ -1,5 +1,12 @@
 import { busConfigSchema } from '@farm/bus';
-import { ConfigError, loadConfig, z } from '@farm/runtime';
+import path from 'node:path';
+import { ConfigError, FARM_ROOT, loadConfig, z } from '@farm/runtime';
+
+/**
+ * One machine's farm state: the checkout's own `.farm/state`, whatever the current directory, so that `farm up`
+ * in one shell and `farm submit --repo .` in the user's repository find the same farm (and its admin token).
+ */
+export const DEFAULT_STATE_DIR = path.join(FARM_ROOT, '.farm', 'state');
 
 /** The CLI's settings: where the farm's HTTP API is, and Kafka for users who only have Kafka. */
 export const cliConfigSchema = busConfigSchema.extend({
@@ -7,7 +14,7 @@ export const cliConfigSchema = busConfigSchema.extend({
   FARM_URL: z.string().url().default('http://127.0.0.1:9464'),
   /** The bearer token the CLI sends; without it, the token `farm up` keeps in FARM_STATE_DIR. */
   FARM_TOKEN: z.string().optional(),
-  FARM_STATE_DIR: z.string().default('.farm/state'),
+  FARM_STATE_DIR: z.string().default(DEFAULT_STATE_DIR),
 });
 
 export type CliConfig = z.infer<typeof cliConfigSchema>;

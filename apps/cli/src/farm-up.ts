@@ -43,6 +43,7 @@ import { openStore, type SqlStore } from '@farm/store';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { DEFAULT_STATE_DIR } from './config';
 import { farmLeases, startFarm } from './local-farm';
 import { submitChangeRequest, type SubmitInput } from './submit';
 import { LocalRepoMirrors } from './local-repos';
@@ -91,6 +92,11 @@ export const farmUpConfigSchema = busConfigSchema
   .merge(codePlannerConfigSchema.omit({ FARM_SRM_URL: true }))
   .merge(forgeSetupConfigSchema)
   .extend({
+    /** The state of this machine's farm (an absolute path from here on: the agents and builds read it too). */
+    FARM_STATE_DIR: z
+      .string()
+      .default(DEFAULT_STATE_DIR)
+      .transform((dir) => path.resolve(dir)),
     /** The srm `farm up` runs for its agents, on loopback (0: a free port). */
     FARM_SRM_PORT: z.coerce.number().int().min(0).max(65535).default(0),
     /** The git smart-HTTP server serving local repositories to the agents, on loopback (0: a free port). */
@@ -163,6 +169,7 @@ export async function startFarmUp(given: NodeJS.ProcessEnv, log: Logger): Promis
   const credentialsFile = intakeCredentialsFile(config.FARM_STATE_DIR);
   const env = {
     ...given,
+    FARM_STATE_DIR: config.FARM_STATE_DIR,
     FARM_GIT_CREDENTIALS_FILE: [credentialsFile, given.FARM_GIT_CREDENTIALS_FILE].filter(Boolean).join(':'),
   };
   configureGitCredentials(loadConfig(gitCredentialsConfigSchema, env));
