@@ -3,7 +3,7 @@ import path from 'node:path';
 import { farm } from '@farm/proto';
 import { cloneAtCommit, type RemoteBranchCommit } from '@farm/git';
 import { FarmError, errorMessage } from '@farm/runtime';
-import { checkPlanFor, confinementStatus, describeGaps, type CheckPlan } from '@farm/sandbox';
+import { checkPlanFor, confinementStatus, describeGaps, firstUnrunnableStep, type CheckPlan } from '@farm/sandbox';
 import type { AgentDeps } from './agent-deps';
 import { retrieveContext, type RetrievedContext } from './retrieve-context';
 import { branchFor, pushedCommit } from './task-branch';
@@ -46,7 +46,7 @@ export async function setUpTask(
   run: TaskRun,
 ): Promise<TaskSetup> {
   // Fail closed before spending anything: the task's checks would run without a guarantee nobody gave up.
-  const { missing } = await confinementStatus();
+  const { missing, isolation } = await confinementStatus();
   if (missing.length) return hardFail(F.STEP_CHECK, describeGaps(missing));
 
   const url = task.repo?.url ?? '';
@@ -80,5 +80,9 @@ export async function setUpTask(
   );
   run.observer.record('context', { shown: context.shown, omitted: context.omitted, tokens: context.usedTokens });
   const plan = checkPlanFor(repoDir, task.checkCommand);
+  // A check whose program cannot start in the sandbox fails whatever the model does: say so before it works.
+  const checkPath = deps.settings.checkEnv?.PATH ?? process.env.PATH ?? '';
+  const unrunnable = await firstUnrunnableStep(plan.steps, checkPath, isolation.filesystem === 'checkout-only');
+  if (unrunnable) return hardFail(F.STEP_CHECK, `the check "${unrunnable.name}" cannot run: ${unrunnable.reason}`);
   return { kind: 'workspace', workspace: { repoDir, context, plan } };
 }

@@ -2,6 +2,7 @@
 // refused, as containerd's default seccomp profile refuses it in a pod) ends its task at once with what is
 // missing and the setting that accepts it, before it clones or calls a model; accepted, it goes on.
 import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,20 +11,24 @@ import { startGitHttpServer, type GitHttpServer } from '@farm/git';
 import { FARM_ROOT, bundlePath } from '@farm/runtime';
 
 let tmp: string;
-let git: GitHttpServer;
+let gitServer: GitHttpServer;
 let repoUrl: string;
 beforeAll(async () => {
-  git = await startGitHttpServer({ root: mkdtempSync(path.join(os.tmpdir(), 'unconfined-agent-git-')) });
-  repoUrl = await git.createBareRepo('empty.git');
+  gitServer = await startGitHttpServer({ root: mkdtempSync(path.join(os.tmpdir(), 'unconfined-agent-git-')) });
+  repoUrl = await gitServer.createBareRepo('empty.git');
 });
-afterAll(() => git.close());
+afterAll(() => gitServer.close());
 beforeEach(() => {
   tmp = mkdtempSync(path.join(os.tmpdir(), 'unconfined-agent-'));
 });
 afterEach(() => rmSync(tmp, { recursive: true, force: true }));
 
-/** Runs the agent's Job entry on one task, with an `unshare` that fails; returns its exit code and result. */
-async function runAgentWithoutNamespaces(extraEnv: Record<string, string>) {
+/** Runs the agent's Job entry on one task, with an `unshare` that fails unless another PATH is given. */
+async function runAgentWithoutNamespaces(
+  extraEnv: Record<string, string>,
+  taskFields: Record<string, unknown> = {},
+  pathOverride?: string,
+) {
   const bin = path.join(tmp, 'bin');
   const spool = path.join(tmp, 'spool');
   mkdirSync(bin);
@@ -39,6 +44,7 @@ async function runAgentWithoutNamespaces(extraEnv: Record<string, string>) {
     goal: 'add a function',
     // an empty repository: a task that got past the confinement check fails at the clone (no such commit)
     repo: { url: repoUrl, baseRef: 'main', baseCommit: 'a'.repeat(40) },
+    ...taskFields,
   };
   const inherited = { ...process.env };
   delete inherited.FARM_SANDBOX_ACCEPT_RISK;
@@ -50,7 +56,7 @@ async function runAgentWithoutNamespaces(extraEnv: Record<string, string>) {
         cwd: FARM_ROOT,
         env: {
           ...inherited,
-          PATH: `${bin}:${process.env.PATH}`,
+          PATH: pathOverride ?? `${bin}:${process.env.PATH}`,
           FARM_TASK: JSON.stringify(task),
           FARM_AGENT_SPOOL_DIR: spool,
           FARM_WORK_DIR: path.join(tmp, 'work'),
@@ -89,6 +95,34 @@ describe('an agent whose sandbox cannot confine the checks', () => {
     expect(results).toHaveLength(1);
     expect(results[0].failedStep).toBe(farm.v1.FailedStep.STEP_CLONE);
     expect(status).not.toBe(0);
+  });
+
+  it('fails a task whose check command cannot start in the sandbox at once, before the model is asked', async () => {
+    // a repository with one commit, and a check command naming a program this machine does not have
+    const work = path.join(tmp, 'seed');
+    // async: the git server runs in this process
+    const git = async (...args: string[]) =>
+      (await promisify(execFile)('git', args, { cwd: work, encoding: 'utf8' })).stdout.trim();
+    mkdirSync(work);
+    await git('init', '-q', '-b', 'main');
+    writeFileSync(path.join(work, 'README.md'), 'hello\n');
+    await git('add', '.');
+    await git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'base');
+    const url = await gitServer.createBareRepo('seeded.git');
+    await git('push', '-q', url, 'main');
+    const { status, results } = await runAgentWithoutNamespaces(
+      {}, // this machine's own sandbox: everything confined
+      {
+        repo: { url, baseRef: 'main', baseCommit: await git('rev-parse', 'HEAD') },
+        checkCommand: 'no-such-checker --all',
+      },
+      process.env.PATH!, // no failing unshare
+    );
+    expect(status).toBe(3);
+    expect(results[0].failedStep).toBe(farm.v1.FailedStep.STEP_CHECK);
+    expect(results[0].notes[0]).toContain('the check "check" cannot run: `no-such-checker` is not a program');
+    expect(results[0].steps).toBe(0);
+    expect(results[0].tokenUsage?.totalTokens ?? 0).toBe(0);
   });
 
   it('refuses to start with a risk it does not know', async () => {

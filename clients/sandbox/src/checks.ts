@@ -29,7 +29,8 @@ import { ConfinementUnavailable } from './confinement';
 import { explainFailure } from './output';
 import { repoFiles, type RepoFiles } from './repo-files';
 import type { Isolation } from './isolation';
-import { runSandboxed, type SandboxLimits, type SandboxRequest, type SandboxResult } from './sandbox';
+import { whyNotRunnable } from './runnable';
+import { detectIsolation, runSandboxed, type SandboxLimits, type SandboxRequest, type SandboxResult } from './sandbox';
 
 export interface CheckStep {
   name: string;
@@ -371,6 +372,26 @@ export async function runChecks(
     const { notes } = settled;
     if (notes.length) opts.log?.warn("check step held to the operator's limits", { step: step.name, notes });
     const noted = (output: string) => [...notes.map((n) => `[checks: ${n}]`), output].join('\n');
+    const privateTmp = (await detectIsolation(settled.network)).filesystem === 'checkout-only';
+    const unrunnable = await whyNotRunnable(step.run, opts.env?.PATH ?? process.env.PATH ?? '', privateTmp);
+    if (unrunnable) {
+      // Fails the same whatever the change: refused like a denylisted command, so the task ends with the reason.
+      result = {
+        name: step.name,
+        run: step.run,
+        ok: false,
+        exitCode: null,
+        timedOut: false,
+        durationMs: 0,
+        output: noted(`refused by the sandbox: ${unrunnable}`),
+        denied: { rule: 'not-runnable', reason: unrunnable },
+        notes,
+      };
+      results.push(result);
+      opts.onStep?.(result);
+      opts.log?.warn('check step cannot run in the sandbox', { step: step.name, reason: unrunnable });
+      break;
+    }
     try {
       const run = await sandbox({
         command: step.run,

@@ -43,6 +43,7 @@ export {
 } from './checks';
 export { dirFiles, snapshotFiles, UnplannedRepoPath, type RepoFiles } from './repo-files';
 export { explainFailure, headAndTail } from './output';
+export { firstUnrunnableStep, whyNotRunnable } from './runnable';
 export { CommandDenied, SandboxError, ChecksConfigInvalid } from './errors';
 export type { Network } from './isolation';
 export {
