@@ -189,12 +189,11 @@ export function fitReplacement(
   const tabs = fileUsesTabs(matched, file);
   const modelLines = [...needle, ...newLines];
   const anyTab = tabs || modelLines.some((l) => indentOf(l).includes('\t'));
-  const modelStep = spaceStep(2, needle, newLines);
+  const modelStep = spaceStep(1, needle, newLines);
   const fileStep = tabs ? undefined : spaceStep(1, file);
-  // What a tab stands for, when one is on either side: a level, so a tab file's tab is the model's own step
-  // (as it indents with spaces) and a model's tab in a space file is the file's step; 2 or 4 when unknown.
-  const level = tabs ? modelStep : fileStep;
-  const widths = !anyTab ? [4] : level !== undefined && level <= 8 ? [level] : [2, 4];
+  // What a tab stands for, when one is on either side: a level. A model's tab in a space file is the file's
+  // step; in a tab file, 2 or 4 as the lines show, else the model's own step (a few lines: a weaker sign).
+  const widths = !anyTab ? [4] : !tabs && fileStep !== undefined && fileStep <= 8 ? [fileStep] : [2, 4];
   const candidates: { map: IndentMap; support: number }[] = [];
   for (const tabWidth of widths) {
     const counts = new Map<number, number>();
@@ -215,6 +214,8 @@ export function fitReplacement(
   if (best < 2 && pairs.length > 1) chosen = [];
   if (best < pairs.length || pairs.length < 3)
     chosen = chosen.filter((c) => !onLevels(c.map) || c.map.offset % unit(c.map) === 0);
+  if (tabs && chosen.some((c) => c.map.tabWidth === modelStep))
+    chosen = chosen.filter((c) => c.map.tabWidth === modelStep);
   // Where no line needs the offset (each is the file's, or blank), an unknown one does no harm.
   const known = write(newLines, needle, matched, content, null, keepTrailing, cut);
   if (known) return fitted(known);
