@@ -8,15 +8,34 @@
  * ratios against the exact-text run measured in the same run. Tokens: ~4 characters a token over the wire
  * JSON (tool specs, messages, tool calls), as the scripted model server counts them.
  *
- *   node --import tsx bench/edit-drift.ts
+ * Then the hunks of more real commits (agent-farm's own, itsdangerous, requests, ky: clients/patch/testing),
+ * each as one edit_file call through the agent's tool with the search text drifted line by line (per-line:
+ * what models send; harsh: half the lines, by up to 8 columns), several seeds each: how many edits wrote the
+ * commit byte for byte (landed), wrote nothing (refused, with what to resend) or wrote something else
+ * (damaged), and the landed ones against the exact-text edits of the same run.
+ *
+ *   node --import tsx bench/edit-drift.ts [--seeds 10] [--hunks-only]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { AgentToolBox, TaskBudget, TaskObserver, TrajectoryReport, runToolLoop } from '@farm/coding-agent';
 import type { ConversationMessage, ToolModel, ToolSpec, ToolTurn } from '@farm/llm';
 import { replaceInTiers } from '@farm/patch';
+import {
+  EVERYDAY_DRIFT,
+  HARSH_DRIFT,
+  NO_DRIFT,
+  driftedEdits,
+  realHunks,
+  tally,
+  verdictOf,
+  type DriftProfile,
+  type EditVerdict,
+  type RealHunks,
+} from '@farm/patch/testing';
 import { silentLogger } from '@farm/runtime';
 import { PromptCache } from '@farm/scripted-llm';
 import {
@@ -130,62 +149,127 @@ function exactOnlyFirstTries(c: RealCommit, drift: Drift): number {
 
 const sum = (xs: TaskStats[], k: keyof TaskStats) => xs.reduce((n, s) => n + Number(s[k]), 0);
 
+/** Each commit's hunks drifted by `profile`, seed by seed, as edit_file calls on the file as it was. */
+async function hunkReplays(
+  commits: RealHunks[],
+  profile: DriftProfile,
+  seeds: number,
+  work: string,
+): Promise<{ edits: { verdict: EditVerdict }[] }[]> {
+  const root = mkdtempSync(path.join(work, `hunks-${profile.name}-`));
+  const toolbox = new AgentToolBox({ root, redact: (t) => t, checks: [], checkTimeoutSeconds: 60 });
+  const replays: { edits: { verdict: EditVerdict }[] }[] = [];
+  for (const c of commits)
+    for (let seed = 1; seed <= seeds; seed++) {
+      const edits: { verdict: EditVerdict }[] = [];
+      for (const { edit, before, after } of driftedEdits(c, profile, seed)) {
+        const file = path.join(root, c.path);
+        await mkdir(path.dirname(file), { recursive: true });
+        await writeFile(file, before);
+        const { ok } = await toolbox.call('edit_file', JSON.stringify({ path: c.path, ...edit }));
+        edits.push({ verdict: verdictOf(ok ? await readFile(file, 'utf8') : null, after) });
+      }
+      replays.push({ edits });
+    }
+  return replays;
+}
+
+async function printHunks(work: string, seeds: number) {
+  const commits = realHunks();
+  const profiles = [NO_DRIFT, EVERYDAY_DRIFT, HARSH_DRIFT];
+  const counts: ReturnType<typeof tally>[] = [];
+  for (const p of profiles) counts.push(tally(await hunkReplays(commits, p, seeds, work)));
+  const reference = counts[0];
+  const header = ['drift', 'edits', 'landed', 'refused', 'damaged', 'commits all landed', 'landed vs exact'];
+  const rows = profiles.map((p, i) => {
+    const c = counts[i];
+    const edits = c.landed + c.refused + c.damaged;
+    return [
+      p.name,
+      String(edits),
+      String(c.landed),
+      String(c.refused),
+      String(c.damaged),
+      `${c.commitsLanded}/${commits.length * seeds}`,
+      `${(c.landed / reference.landed).toFixed(2)}x`,
+    ];
+  });
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (r: string[]) => r.map((cell, i) => cell.padEnd(widths[i])).join('  ');
+  const sources = [...new Set(commits.map((c) => c.source))].join(', ');
+  process.stdout.write(
+    `\n${commits.length} real commits' hunks (${sources}), ${seeds} seeds each, one edit_file call per hunk:\n` +
+      [line(header), ...rows.map(line)].join('\n') +
+      `\nlanded: the file byte for byte as the commit made it; refused: nothing written, the model told what to ` +
+      `resend; damaged: anything else. The reference is the exact-text edits of this run.\n`,
+  );
+}
+
+/** The real commits through the agent's loop, per drift of replay-commits. */
+async function printLoop(work: string) {
+  const commits = realCommits();
+  const byDrift = new Map<Drift, TaskStats[]>();
+  for (const drift of DRIFTS) {
+    const runs: TaskStats[] = [];
+    for (const c of commits) runs.push(await replay(c, drift, work));
+    byDrift.set(drift, runs);
+  }
+  const exact = byDrift.get('exact')!;
+  const kept: TaskStats[] = [];
+  for (const c of commits) kept.push(await replay(c, 'exact', work, false));
+  const perTask = (runs: TaskStats[], k: keyof TaskStats) => sum(runs, k) / runs.length;
+  const header = [
+    'drift',
+    'tasks landed',
+    'first-try edits',
+    'exact-only matcher',
+    'turns/task',
+    'tokens/task',
+    'cached/task',
+    'turns vs exact',
+    'tokens vs exact',
+    'worst task tokens vs exact',
+  ];
+  const rows = DRIFTS.map((drift) => {
+    const runs = byDrift.get(drift)!;
+    const worst = Math.max(...runs.map((r, i) => r.promptTokens / exact[i].promptTokens));
+    return [
+      drift,
+      `${sum(runs, 'landed')}/${runs.length}`,
+      `${sum(runs, 'firstTryOk')}/${sum(runs, 'edits')}`,
+      `${commits.reduce((n, c) => n + exactOnlyFirstTries(c, drift), 0)}/${sum(runs, 'edits')}`,
+      perTask(runs, 'turns').toFixed(1),
+      Math.round(perTask(runs, 'promptTokens')).toString(),
+      Math.round(perTask(runs, 'cachedTokens')).toString(),
+      `${(sum(runs, 'turns') / sum(exact, 'turns')).toFixed(2)}x`,
+      `${(sum(runs, 'promptTokens') / sum(exact, 'promptTokens')).toFixed(2)}x`,
+      `${worst.toFixed(2)}x`,
+    ];
+  });
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (r: string[]) => r.map((cell, i) => cell.padEnd(widths[i])).join('  ');
+  process.stdout.write([line(header), ...rows.map(line)].join('\n') + '\n');
+  const keptTokens = sum(kept, 'promptTokens') / kept.length;
+  process.stdout.write(
+    `\nexact, old tool outputs kept whole (no elision): ${Math.round(keptTokens)} tokens/task, ` +
+      `${Math.round(sum(kept, 'cachedTokens') / kept.length)} cached; with elision ` +
+      `${(sum(exact, 'promptTokens') / sum(kept, 'promptTokens')).toFixed(2)}x the tokens.\n`,
+  );
+  process.stdout.write(
+    `\n${commits.length} real commits (${commits.map((c) => c.id).join(', ')}); the reference is the ` +
+      `exact-text run of the same commits in this run; "exact-only matcher": the first tries an edit_file ` +
+      `matching old_text exactly (as before the tiers) would have taken.\n`,
+  );
+}
+
 async function main() {
+  const { values } = parseArgs({
+    options: { seeds: { type: 'string', default: '10' }, 'hunks-only': { type: 'boolean', default: false } },
+  });
   const work = mkdtempSync(path.join(os.tmpdir(), 'bench-edit-drift-'));
   try {
-    const commits = realCommits();
-    const byDrift = new Map<Drift, TaskStats[]>();
-    for (const drift of DRIFTS) {
-      const runs: TaskStats[] = [];
-      for (const c of commits) runs.push(await replay(c, drift, work));
-      byDrift.set(drift, runs);
-    }
-    const exact = byDrift.get('exact')!;
-    const kept: TaskStats[] = [];
-    for (const c of commits) kept.push(await replay(c, 'exact', work, false));
-    const perTask = (runs: TaskStats[], k: keyof TaskStats) => sum(runs, k) / runs.length;
-    const header = [
-      'drift',
-      'tasks landed',
-      'first-try edits',
-      'exact-only matcher',
-      'turns/task',
-      'tokens/task',
-      'cached/task',
-      'turns vs exact',
-      'tokens vs exact',
-      'worst task tokens vs exact',
-    ];
-    const rows = DRIFTS.map((drift) => {
-      const runs = byDrift.get(drift)!;
-      const worst = Math.max(...runs.map((r, i) => r.promptTokens / exact[i].promptTokens));
-      return [
-        drift,
-        `${sum(runs, 'landed')}/${runs.length}`,
-        `${sum(runs, 'firstTryOk')}/${sum(runs, 'edits')}`,
-        `${commits.reduce((n, c) => n + exactOnlyFirstTries(c, drift), 0)}/${sum(runs, 'edits')}`,
-        perTask(runs, 'turns').toFixed(1),
-        Math.round(perTask(runs, 'promptTokens')).toString(),
-        Math.round(perTask(runs, 'cachedTokens')).toString(),
-        `${(sum(runs, 'turns') / sum(exact, 'turns')).toFixed(2)}x`,
-        `${(sum(runs, 'promptTokens') / sum(exact, 'promptTokens')).toFixed(2)}x`,
-        `${worst.toFixed(2)}x`,
-      ];
-    });
-    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-    const line = (r: string[]) => r.map((cell, i) => cell.padEnd(widths[i])).join('  ');
-    process.stdout.write([line(header), ...rows.map(line)].join('\n') + '\n');
-    const keptTokens = sum(kept, 'promptTokens') / kept.length;
-    process.stdout.write(
-      `\nexact, old tool outputs kept whole (no elision): ${Math.round(keptTokens)} tokens/task, ` +
-        `${Math.round(sum(kept, 'cachedTokens') / kept.length)} cached; with elision ` +
-        `${(sum(exact, 'promptTokens') / sum(kept, 'promptTokens')).toFixed(2)}x the tokens.\n`,
-    );
-    process.stdout.write(
-      `\n${commits.length} real commits (${commits.map((c) => c.id).join(', ')}); the reference is the ` +
-        `exact-text run of the same commits in this run; "exact-only matcher": the first tries an edit_file ` +
-        `matching old_text exactly (as before the tiers) would have taken.\n`,
-    );
+    if (!values['hunks-only']) await printLoop(work);
+    await printHunks(work, Number(values.seeds));
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

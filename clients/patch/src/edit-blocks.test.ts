@@ -17,7 +17,9 @@ const block = (file: string, search: string, replace: string) =>
 
 test('search/replace blocks edit a file, tolerate indentation drift and create new files', async () => {
   const dir = await repo({ 'src/a.js': 'function a() {\n  return 1;\n}\n' });
-  const edit = block('src/a.js', '    return 1;\n', '  return 2;\n') + block('src/b.js', '', "module.exports = 'b';\n");
+  // The model's text is a level too deep, its SEARCH and REPLACE alike: the replacement goes in at the file's depth
+  const edit =
+    block('src/a.js', '    return 1;\n', '    return 2;\n') + block('src/b.js', '', "module.exports = 'b';\n");
   const result = await applyModelEdit(dir, edit);
   expect(result.fuzz).toEqual(['whitespace']);
   expect(result.files.map((f) => [f.path, f.change]).sort()).toEqual([

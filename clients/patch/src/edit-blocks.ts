@@ -46,6 +46,7 @@ export function parseEditBlocks(text: string): EditBlock[] {
 
 const BLOCK_TERMS = {
   subject: 'SEARCH text',
+  replacement: 'REPLACE text',
   notFound: 'not found',
   widen: 'add surrounding lines to the SEARCH text to make it unique',
 };

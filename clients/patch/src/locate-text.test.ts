@@ -25,13 +25,17 @@ describe('replaceInTiers', () => {
     expect(out.text).toContain('    return f"hello {name}"\n');
   });
 
-  it('matches lines whose trailing whitespace differs, keeping the replacement as written', () => {
+  it("matches lines whose trailing whitespace differs, and writes none of the model's where the file has none", () => {
     const out = replaced(
-      replaceInTiers(PY, 'def part(name):   \n    if not name:  ', 'def part(name, sep=None):\n    if not name:'),
+      replaceInTiers(
+        PY,
+        'def part(name):   \n    if not name:  ',
+        'def part(name, sep=None):  \n    if not name:  \n        return ""  ',
+      ),
     );
     expect(out.tier).toBe('trailing-whitespace');
     expect(out.firstLine).toBe(7);
-    expect(out.text).toContain('def part(name, sep=None):\n    if not name:\n        return None');
+    expect(out.text).toContain('def part(name, sep=None):\n    if not name:\n        return ""\n        return None');
   });
 
   it("matches ignoring indentation and re-indents the new text to the file's indentation", () => {
@@ -71,6 +75,17 @@ describe('replaceInTiers', () => {
     const out = replaced(replaceInTiers(text, 'a\n  b\n', 'a\n  x\n  y\n'));
     expect(out.tier).toBe('trailing-whitespace');
     expect(out.text).toBe('a\r\n  x\r\n  y\r\nc\r\n');
+  });
+
+  it("keeps the line's indentation when old_text begins at its first character, the new text placed by the file's", () => {
+    const out = replaced(
+      replaceInTiers(PY, 'if not name:\n        return None', 'if name is None:\n        raise ValueError("name")'),
+    );
+    expect(out.tier).toBe('exact');
+    expect(out.text).toContain('def part(name):\n    if name is None:\n        raise ValueError("name")\n    return');
+    // ... and when the new text brings the line's indentation itself, it is not doubled
+    const again = replaced(replaceInTiers(PY, 'if not name:\n        return None', '    if not name:\n        return'));
+    expect(again.text).toContain('def part(name):\n    if not name:\n        return\n    return');
   });
 
   it('says a tier is ambiguous instead of falling to a more lenient one, with a few line numbers', () => {
@@ -125,5 +140,101 @@ describe('replaceInTiers', () => {
     const out = replaceInTiers(PY, 'class Unrelated(Base):\n    pass', 'x');
     expect(out.kind === 'absent' && out.candidates).toEqual([]);
     if (out.kind === 'absent') expect(describeMiss('m.py', out)).toContain('nothing there is similar');
+  });
+});
+
+const TEST_PY = `class TestSigner:
+    def test_sign(self):
+        signer = Signer("secret")
+        signed = signer.sign("value")
+        assert signed.startswith(b"value.")
+
+    def test_unsign(self):
+        assert Signer("secret").unsign(Signer("secret").sign("v")) == b"v"
+`;
+
+describe('what a lenient tier writes', () => {
+  it('re-bases added lines by the one offset most lines agree on, whatever one line drifted by', () => {
+    // The block dedented by 4, one line 2 further off, a trailing space: the new test's body goes at 8, not 4
+    const oldText = 'def test_sign(self):\n    signer = Signer("secret")\n  signed = signer.sign("value") \n';
+    const newText =
+      'def test_sign(self):\n    signer = Signer("secret")\n  signed = signer.sign("value") \n' +
+      '    assert signer.unsign(signed) == b"value"\n';
+    const out = replaced(replaceInTiers(TEST_PY, oldText, newText));
+    expect(out.tier).toBe('indentation');
+    expect(out.text).toBe(
+      TEST_PY.replace(
+        '        signed = signer.sign("value")\n',
+        '        signed = signer.sign("value")\n        assert signer.unsign(signed) == b"value"\n',
+      ),
+    );
+  });
+
+  it("writes the file's own line where the new text repeats a search line, drifted or not", () => {
+    // Dedented by 4, the second line 2 further and the first with a trailing space; the new text repeats the
+    // first as the model wrote it and the second without its drift
+    const out = replaced(
+      replaceInTiers(
+        TEST_PY,
+        'def test_sign(self):  \n      signer = Signer("secret")\n    signed = signer.sign("value")\n',
+        'def test_sign(self):  \n    signer = Signer("secret")\n    signed = signer.sign("value")\n    print(signed)\n',
+      ),
+    );
+    expect(out.text).toContain(
+      '    def test_sign(self):\n        signer = Signer("secret")\n        signed = signer.sign("value")\n' +
+        '        print(signed)\n        assert',
+    );
+  });
+
+  it('gives tabs to a tab-indented file, deeper lines too, when the model wrote spaces and drifted a line', () => {
+    const js = 'function f(a) {\n\tif (a) {\n\t\treturn 1;\n\t}\n\treturn 0;\n}\n';
+    const out = replaced(
+      replaceInTiers(
+        js,
+        '  if (a) {\n     return 1;\n  }\n',
+        '  if (a) {\n    if (a > 1) return 2;\n    return 1;\n  }\n',
+      ),
+    );
+    expect(out.text).toBe(
+      'function f(a) {\n\tif (a) {\n\t\tif (a > 1) return 2;\n\t\treturn 1;\n\t}\n\treturn 0;\n}\n',
+    );
+  });
+
+  it('keeps trailing whitespace where the file has it and the model copied it', () => {
+    const md = 'Title\n  first line  \n  second line  \n';
+    const out = replaced(
+      replaceInTiers(md, 'first line  \nsecond line  \n', 'first line  \nnew line  \nsecond line  \n'),
+    );
+    expect(out.text).toBe('Title\n  first line  \n  new line  \n  second line  \n');
+  });
+
+  it('refuses, writing nothing, when the lines disagree on how far they are from the file', () => {
+    const oldText = '  def test_sign(self):\n          signer = Signer("secret")\n';
+    const out = replaceInTiers(TEST_PY, oldText, oldText + '          print(signer)\n');
+    expect(out).toMatchObject({ kind: 'uncertain', tier: 'indentation', firstLine: 2, lines: 2 });
+    if (out.kind === 'replaced') return;
+    expect(describeMiss('tests/test_signer.py', out)).toBe(
+      "old_text matches tests/test_signer.py at lines 2-3 ignoring indentation (new_text re-indented to the file's), " +
+        "but its lines are indented unlike the file's by different amounts (line 2: 2 columns less than the file, " +
+        "line 3: 2 columns more than the file), so the new lines' depth is unknown; nothing was written. Read lines " +
+        "2-3 again and send old_text with the file's exact indentation there, and new_text indented the same way",
+    );
+    // Where no line needs the offset (a line removed), the edit is made all the same
+    const removed = replaced(replaceInTiers(TEST_PY, oldText, '  def test_sign(self):\n'));
+    expect(removed.text).toContain('class TestSigner:\n    def test_sign(self):\n        signed =');
+  });
+
+  it('refuses a lone line off by part of a level, and takes one off by whole levels', () => {
+    const out = replaceInTiers(TEST_PY, '      signed = signer.sign("value")', 'a\nb');
+    if (out.kind !== 'uncertain') throw new Error(out.kind);
+    expect(out.reason).toBe(
+      "its line is indented off the file's by part of its indentation level of 4 spaces " +
+        "(line 4: 2 columns less than the file), so the new lines' depth is unknown",
+    );
+    // One line for one line is replaced where it is, as found exactly
+    const inPlace = replaced(replaceInTiers(TEST_PY, '      signed = signer.sign("value")', '      signed = 1'));
+    expect(inPlace.text).toContain('\n        signed = 1\n');
+    const whole = replaced(replaceInTiers(TEST_PY, 'signed = signer.sign("value")', 'signed = sign("v")\nlog(signed)'));
+    expect(whole.text).toContain('        signed = sign("v")\n        log(signed)\n');
   });
 });

@@ -1,11 +1,13 @@
 import leven from 'leven';
+import { fitReplacement } from './fit-replacement';
 
 /**
  * Where a model's search text is in a file, in tiers from strict to lenient (as Codex's seek_sequence does):
- * exact; then whole lines ignoring trailing whitespace; then ignoring indentation (the replacement is
- * re-indented to the file's); then with Unicode punctuation normalised. A tier counts only when its match is
- * unique (or every match is wanted); an ambiguous tier stops the search, because a more lenient tier would
- * only find more. A miss names the nearest candidates, a few, with their line numbers: never hundreds.
+ * exact; then whole lines ignoring trailing whitespace; then ignoring indentation; then with Unicode
+ * punctuation normalised. A tier counts only when its match is unique (or every match is wanted); an ambiguous
+ * tier stops the search, because a more lenient tier would only find more. A miss names the nearest
+ * candidates, a few, with their line numbers: never hundreds. What a lenient tier writes follows the file
+ * (fit-replacement.ts), or nothing is written when that cannot be known.
  */
 export type MatchTier = 'exact' | 'trailing-whitespace' | 'indentation' | 'unicode-punctuation';
 
@@ -28,6 +30,8 @@ export interface Candidate {
 export type LocateOutcome =
   | { kind: 'replaced'; text: string; tier: MatchTier; count: number; firstLine: number }
   | { kind: 'ambiguous'; tier: MatchTier; count: number; candidates: Candidate[] }
+  /** Found through a lenient tier, but what to write there cannot be known (the reason says why). */
+  | { kind: 'uncertain'; tier: MatchTier; firstLine: number; lines: number; reason: string }
   | { kind: 'absent'; candidates: Candidate[] };
 
 const MAX_CANDIDATES = 3;
@@ -46,13 +50,13 @@ export function normalisePunctuation(s: string): string {
   return PUNCTUATION.reduce((acc, [re, to]) => acc.replace(re, to), s);
 }
 
-const LINE_TIERS: [MatchTier, (line: string) => string][] = [
+type LineKey = (line: string) => string;
+
+const LINE_TIERS: [MatchTier, LineKey][] = [
   ['trailing-whitespace', (l) => l.trimEnd()],
   ['indentation', (l) => l.trim()],
   ['unicode-punctuation', (l) => normalisePunctuation(l).trim()],
 ];
-
-const indentOf = (l: string) => /^[ \t]*/.exec(l)![0];
 
 /** The file as lines without their terminators, with where each starts in the text. */
 function fileLines(text: string): { lines: string[]; starts: number[] } {
@@ -88,44 +92,6 @@ function excerpt(lines: string[], start: number, count = EXCERPT_LINES): string[
 }
 
 /**
- * Re-indents `newText` to the file's indentation. A line repeating a search line gets that line's indentation
- * in the file; another line gets the file's indentation of the search lines indented as it is; deeper lines
- * keep their extra depth, in tabs when the file indents with tabs. So a search text that lost or changed its
- * indentation (dedented, tabs turned to spaces) gives a replacement indented as the file is.
- */
-function reindent(newText: string, needle: string[], matched: string[]): string {
-  const byIndent = new Map<string, string>();
-  const byContent = new Map<string, { from: string; to: string }>();
-  needle.forEach((l, j) => {
-    if (!l.trim()) return;
-    const from = indentOf(l);
-    const to = indentOf(matched[j]);
-    if (!byIndent.has(from)) byIndent.set(from, to);
-    if (!byContent.has(l.trim())) byContent.set(l.trim(), { from, to });
-  });
-  if ([...byIndent].every(([from, to]) => from === to)) return newText;
-  const fileTabs = [...byIndent.values()].some((to) => to.includes('\t'));
-  const widths = [...new Set([...byIndent.keys()].map((k) => k.length))].sort((a, b) => a - b);
-  const unit = Math.max(1, Math.min(...widths.slice(1).map((w, k) => w - widths[k]), 4));
-  const deeper = (rest: string) => (fileTabs && /^ +$/.test(rest) ? '\t'.repeat(Math.round(rest.length / unit)) : rest);
-  const prefixes = [...byIndent.keys()].sort((a, b) => b.length - a.length);
-  return newText
-    .split('\n')
-    .map((l) => {
-      if (l.trim() === '') return l;
-      const indent = indentOf(l);
-      const body = l.slice(indent.length);
-      const same = byContent.get(l.trim());
-      if (same && same.from === indent) return same.to + body;
-      const known = byIndent.get(indent);
-      if (known !== undefined) return known + body;
-      const base = prefixes.find((p) => indent.startsWith(p));
-      return base === undefined ? l : byIndent.get(base)! + deeper(indent.slice(base.length)) + body;
-    })
-    .join('\n');
-}
-
-/**
  * Replaces `oldText` by `newText` in `text` at the first tier where it is found uniquely (or, with
  * `replaceAll`, everywhere it is found at that tier). Pure: the caller reads and writes the file.
  */
@@ -136,15 +102,59 @@ export function replaceInTiers(
   opts: { replaceAll?: boolean; wholeLines?: boolean; exactOnly?: boolean } = {},
 ): LocateOutcome {
   const { lines, starts } = fileLines(text);
+  // Whole lines: a search text ending in a newline replaces its lines' terminators too.
+  const wholeLines = oldText.endsWith('\n');
+  const needle = oldText.replace(/\r\n/g, '\n').replace(/\n$/, '').split('\n');
+  const severalLines = !opts.exactOnly && (needle.length > 1 || newText.replace(/\r?\n$/, '').includes('\n'));
+
+  /** `newText` (as the model wrote it for `model`, its search lines) in place of the file's lines from `i`. */
+  const replaceLines = (updated: string, i: number, model: string[], replacement: string, content: LineKey) => {
+    const last = i + needle.length - 1;
+    const crlf = text[starts[last] + lines[last].length] === '\r';
+    const end = wholeLines && last + 1 < starts.length ? starts[last + 1] : starts[last] + lines[last].length;
+    // The new text as the file writes it there: its lines' indentation and trailing whitespace, not the model's.
+    const fitted = fitReplacement(replacement, model, lines.slice(i, last + 1), lines, { content, firstLine: i + 1 });
+    if (fitted.kind === 'uncertain') return fitted;
+    return updated.slice(0, starts[i]) + (crlf ? fitted.text.replace(/\n/g, '\r\n') : fitted.text) + updated.slice(end);
+  };
+
+  // A match beginning in a line's indentation, where lines are written, is a line whose indentation the model
+  // dropped. Dropped whole (the text begins at the line's first character, and the lines after it are exact):
+  // the new text's first line goes where the file's is, unless it brings that indentation itself. Dropped in
+  // part, or one line written as several: the line tiers find the line whole and place the new lines.
+  const indentBefore = (i: number) => {
+    const before = text.slice(text.lastIndexOf('\n', i - 1) + 1, i);
+    return severalLines && /^[ \t]+$/.test(before) ? before : '';
+  };
+  const droppedWhole = needle.length > 1 && /^\S/.test(oldText);
   const exact: number[] = [];
-  for (let i = text.indexOf(oldText); i >= 0; i = text.indexOf(oldText, i + (opts.wholeLines ? 1 : oldText.length))) {
+  let partlyIndented: number | undefined;
+  for (let i = text.indexOf(oldText); i >= 0; i = text.indexOf(oldText, i + 1)) {
     if (opts.wholeLines && i > 0 && text[i - 1] !== '\n') continue; // only a match starting a line
+    if (indentBefore(i) && !droppedWhole) {
+      partlyIndented ??= i;
+      continue;
+    }
     if (exact.length && i < exact[exact.length - 1] + oldText.length) continue; // overlapping the previous one
     exact.push(i);
   }
   if (exact.length === 1 || (exact.length > 1 && opts.replaceAll)) {
     let updated = text;
-    for (const i of [...exact].reverse()) updated = updated.slice(0, i) + newText + updated.slice(i + oldText.length);
+    for (const i of [...exact].reverse()) {
+      const indent = indentBefore(i);
+      const end = i + oldText.length;
+      const endsLine = wholeLines || end === text.length || /^\r?\n/.test(text.slice(end, end + 2));
+      if (!indent) updated = updated.slice(0, i) + newText + updated.slice(end);
+      else if (!endsLine) {
+        const replacement = newText.startsWith(indent) ? newText : indent + newText;
+        updated = updated.slice(0, i - indent.length) + replacement + updated.slice(end);
+      } else {
+        // Its other lines are exact: the fit gives the first line its indentation back, and never refuses
+        const fitted = replaceLines(updated, lineOfOffset(text, i) - 1, needle, newText, (l) => l.trim());
+        if (typeof fitted !== 'string') throw new Error(`an exact match was refused: ${fitted.reason}`);
+        updated = fitted;
+      }
+    }
     return {
       kind: 'replaced',
       text: updated,
@@ -158,9 +168,6 @@ export function replaceInTiers(
     return { kind: 'ambiguous', tier: 'exact', count: at.length, candidates: matchCandidates(lines, at) };
   }
 
-  // Whole lines from here on: a search text ending in a newline replaces its lines' terminators too.
-  const wholeLines = oldText.endsWith('\n');
-  const needle = oldText.replace(/\r\n/g, '\n').replace(/\n$/, '').split('\n');
   for (const [tier, key] of opts.exactOnly ? [] : LINE_TIERS) {
     const at = lineMatches(lines, needle, key);
     if (!at.length) continue;
@@ -168,16 +175,21 @@ export function replaceInTiers(
       return { kind: 'ambiguous', tier, count: at.length, candidates: matchCandidates(lines, at) };
     let updated = text;
     for (const i of [...at].reverse()) {
-      const last = i + needle.length - 1;
-      const crlf = text[starts[last] + lines[last].length] === '\r';
-      const end = wholeLines && last + 1 < starts.length ? starts[last + 1] : starts[last] + lines[last].length;
-      const matched = lines.slice(i, last + 1);
-      let replacement = tier === 'trailing-whitespace' ? newText : reindent(newText, needle, matched);
-      if (crlf) replacement = replacement.replace(/\r?\n/g, '\r\n');
-      updated = updated.slice(0, starts[i]) + replacement + updated.slice(end);
+      const fitted = replaceLines(updated, i, needle, newText, (l) => key(l).trim());
+      if (typeof fitted !== 'string')
+        return { kind: 'uncertain', tier, firstLine: i + 1, lines: needle.length, reason: fitted.reason };
+      updated = fitted;
     }
     return { kind: 'replaced', text: updated, tier, count: at.length, firstLine: at[0] + 1 };
   }
+  if (partlyIndented !== undefined)
+    return {
+      kind: 'uncertain',
+      tier: 'exact',
+      firstLine: lineOfOffset(text, partlyIndented),
+      lines: needle.length,
+      reason: "it begins inside a line's indentation and ends inside another line, so the new lines' place is unknown",
+    };
   return { kind: 'absent', candidates: nearestCandidates(lines, needle) };
 }
 
@@ -236,21 +248,32 @@ function renderCandidates(candidates: Candidate[]): string {
 /** How a miss names the search text and the way to make it unique (edit_file's words by default). */
 export interface MissTerms {
   subject: string;
+  /** The new text's name. */
+  replacement: string;
   notFound: string;
   widen: string;
 }
 const EDIT_FILE_TERMS: MissTerms = {
   subject: 'old_text',
+  replacement: 'new_text',
   notFound: 'was not found',
   widen: 'add surrounding lines to make it unique, or set replace_all',
 };
 
-/** The model's error for a miss: short and bounded, naming where the text nearly is. */
+/** The model's error for a miss: short and bounded, naming where the text nearly is (or is, and what to resend). */
 export function describeMiss(
   file: string,
   miss: Exclude<LocateOutcome, { kind: 'replaced' }>,
   terms: MissTerms = EDIT_FILE_TERMS,
 ): string {
+  if (miss.kind === 'uncertain') {
+    const at = miss.lines > 1 ? `lines ${miss.firstLine}-${miss.firstLine + miss.lines - 1}` : `line ${miss.firstLine}`;
+    return (
+      `${terms.subject} matches ${file} at ${at} ${TIER_DESCRIPTIONS[miss.tier]}, but ${miss.reason}; nothing was ` +
+      `written. Read ${at} again and send ${terms.subject} with the file's exact indentation there, and ` +
+      `${terms.replacement} indented the same way`
+    );
+  }
   if (miss.kind === 'ambiguous') {
     const lines = miss.candidates.map((c) => c.line).join(', ') + (miss.count > miss.candidates.length ? ', ...' : '');
     // An exact text needs no excerpt (the model wrote it); a lenient match shows what the file has there.

@@ -173,6 +173,23 @@ describe('changing the checkout', () => {
     );
   });
 
+  test('edit_file writes nothing when the drifted lines leave the new lines’ depth unknown, and says what to send', async () => {
+    const before = await readFile(path.join(root, 'src/app.ts'), 'utf8');
+    const refused = await run('edit_file', {
+      path: 'src/app.ts',
+      old_text: "    export function greet(name: string) {\n return 'hi ' + name;",
+      new_text: "    export function greet(name: string) {\n if (!name) return '';\n return 'hi ' + name;",
+    });
+    expect(refused).toMatchObject({ ok: false });
+    expect(refused.output).toBe(
+      "ERROR: edit_file: old_text matches src/app.ts at lines 1-2 ignoring indentation (new_text re-indented to the file's), " +
+        "but its lines are indented unlike the file's by different amounts (line 1: 4 columns more than the file, " +
+        "line 2: 1 column less than the file), so the new lines' depth is unknown; nothing was written. Read lines 1-2 " +
+        "again and send old_text with the file's exact indentation there, and new_text indented the same way",
+    );
+    expect(await readFile(path.join(root, 'src/app.ts'), 'utf8')).toBe(before);
+  });
+
   test('create_file refuses an existing file and oversize content; delete_file removes a file', async () => {
     expect((await run('create_file', { path: 'src/new/mod.ts', content: 'export {};\n' })).changed).toEqual([
       'src/new/mod.ts',

@@ -1,0 +1,2 @@
+export * from './drift-edits';
+export * from './real-hunks';
