@@ -11,7 +11,7 @@ import { FARM_ROOT, type Logger } from '@farm/runtime';
 import { buildLock } from '../local-services/kube-control-plane';
 import { buildContextFingerprint } from './build-context';
 import { ensureNodeBase } from './node-base';
-import { farmPodman, podmanCacheDir, type Podman } from './podman';
+import { farmPodman, type Podman } from './podman';
 
 /** As docker-compose.yml names it (`agent-farm:dev`); podman stores short names under localhost/. */
 export const FARM_IMAGE = 'localhost/agent-farm:dev';
@@ -25,9 +25,21 @@ export interface BuiltImage {
   podman: Podman;
 }
 
+export interface BuildOptions {
+  /** The checkout (this one). */
+  root?: string;
+  /** The farm's podman (its storage under ~/.cache/agent-farm/podman) unless given. */
+  podman?: Podman;
+  /**
+   * false: ask podman even when nothing changed since the last build of this checkout (a benchmark measures
+   * podman's own cache, as a fresh clone meets it).
+   */
+  reuseLast?: boolean;
+}
+
 /** Builds the image (from its cache when unchanged). */
-export async function buildFarmImage(log: Logger, root: string = FARM_ROOT): Promise<BuiltImage> {
-  const held = await holdFarmImage(log, root);
+export async function buildFarmImage(log: Logger, opts: BuildOptions = {}): Promise<BuiltImage> {
+  const held = await holdFarmImage(log, opts);
   held.release();
   return held;
 }
@@ -36,11 +48,11 @@ export async function buildFarmImage(log: Logger, root: string = FARM_ROOT): Pro
  * Builds the image and keeps the build lock until `release`: no other clone's build removes the image
  * meanwhile (each build removes what the builds before it left, see removeImagesOfOtherBuilds).
  */
-export async function holdFarmImage(log: Logger, root: string = FARM_ROOT): Promise<BuiltImage & { release(): void }> {
-  const podman = farmPodman();
-  const release = await buildLock(join(podmanCacheDir(), 'build.lock'), log);
+export async function holdFarmImage(log: Logger, opts: BuildOptions = {}): Promise<BuiltImage & { release(): void }> {
+  const podman = opts.podman ?? farmPodman();
+  const release = await buildLock(join(podman.dir, 'build.lock'), log);
   try {
-    return { ...(await build(podman, log, root)), release };
+    return { ...(await build(podman, log, opts.root ?? FARM_ROOT, opts.reuseLast ?? true)), release };
   } catch (err) {
     release();
     throw err;
@@ -54,7 +66,7 @@ interface BuildStamp {
   id: string;
 }
 
-async function build(podman: Podman, log: Logger, root: string): Promise<BuiltImage> {
+async function build(podman: Podman, log: Logger, root: string, reuseLast: boolean): Promise<BuiltImage> {
   const started = Date.now();
   await removeLeftoverBuildContainers(podman, log);
   const base = await ensureNodeBase(podman, log);
@@ -64,7 +76,12 @@ async function build(podman: Podman, log: Logger, root: string): Promise<BuiltIm
   const stamp: Omit<BuildStamp, 'id'> = { context: buildContextFingerprint(root), baseId: base.id };
   const stampFile = join(logDir, 'image-build.json');
   const last = readStamp(stampFile);
-  if (last?.context === stamp.context && last.baseId === stamp.baseId && (await imageExists(podman, last.id))) {
+  if (
+    reuseLast &&
+    last?.context === stamp.context &&
+    last.baseId === stamp.baseId &&
+    (await imageExists(podman, last.id))
+  ) {
     const ms = Date.now() - started;
     log.info('image unchanged since the last build of this checkout', {
       image: FARM_IMAGE,
@@ -76,7 +93,7 @@ async function build(podman: Podman, log: Logger, root: string): Promise<BuiltIm
   rmSync(stampFile, { force: true });
   const logFile = join(logDir, 'image-build.podman.log');
   rmSync(logFile, { force: true });
-  const iidFile = join(podmanCacheDir(), `iid-${process.pid}`);
+  const iidFile = join(podman.dir, `iid-${process.pid}`);
   log.info('building the image from the Dockerfile', { image: FARM_IMAGE, log: logFile });
   try {
     await podman.run(

@@ -4,7 +4,8 @@
  * its layers outside any clone (~/.cache/agent-farm/podman), where the next clone's build finds them.
  */
 import { spawn } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
@@ -47,13 +48,15 @@ export function containersConf(limits: { nofile: number; nproc: number }, dir: s
     // No journald without systemd.
     'events_logger = "file"',
     `events_logfile_path = "${join(dir, 'events.log')}"`,
-    `tmp_dir = "${join(RUN_ROOT, 'libpod')}"`,
+    `tmp_dir = "${join(runRoot(dir), 'libpod')}"`,
     '',
   ].join('\n');
 }
 
-/** State that must not outlive a boot (locks, mounts), apart from any other podman on the machine. */
-const RUN_ROOT = '/run/agent-farm-podman';
+/** State that must not outlive a boot (locks, mounts), apart from any other podman's and storage's. */
+function runRoot(dir: string): string {
+  return join('/run/agent-farm-podman', createHash('sha256').update(dir).digest('hex').slice(0, 12));
+}
 
 export function storageConf(dir: string): string {
   return [
@@ -61,12 +64,14 @@ export function storageConf(dir: string): string {
     '[storage]',
     'driver = "overlay"',
     `graphroot = "${join(dir, 'storage')}"`,
-    `runroot = "${join(RUN_ROOT, 'storage')}"`,
+    `runroot = "${join(runRoot(dir), 'storage')}"`,
     '',
   ].join('\n');
 }
 
 export interface Podman {
+  /** Its configuration, storage and lock (podmanCacheDir(), or a benchmark's throwaway one). */
+  dir: string;
   /** CONTAINERS_CONF and CONTAINERS_STORAGE_CONF: `podman` run with these sees the farm's images. */
   env: { CONTAINERS_CONF: string; CONTAINERS_STORAGE_CONF: string };
   /** Runs podman to completion: resolves with its stdout; all its output is appended to logFile when given. */
@@ -74,13 +79,12 @@ export interface Podman {
 }
 
 /** Writes the farm's podman configuration (when it changed) and returns a podman that uses it. */
-export function farmPodman(): Podman {
+export function farmPodman(dir: string = podmanCacheDir()): Podman {
   if (process.getuid?.() !== 0)
     throw new ImageBuildError(
       'building and running the image needs root (debootstrap of the base, podman storage outside any clone): ' +
         'run the test command as root',
     );
-  const dir = podmanCacheDir();
   mkdirSync(dir, { recursive: true });
   const env = {
     CONTAINERS_CONF: writeIfChanged(
@@ -89,7 +93,14 @@ export function farmPodman(): Podman {
     ),
     CONTAINERS_STORAGE_CONF: writeIfChanged(join(dir, 'storage.conf'), storageConf(dir)),
   };
-  return { env, run: (args, opts) => runPodman(env, args, opts) };
+  return { dir, env, run: (args, opts) => runPodman(env, args, opts) };
+}
+
+/** Removes a storage and its configuration (a benchmark's throwaway one): every image and container in it. */
+export async function removePodmanStorage(podman: Podman): Promise<void> {
+  await podman.run(['system', 'reset', '--force']);
+  rmSync(podman.dir, { recursive: true, force: true });
+  rmSync(runRoot(podman.dir), { recursive: true, force: true });
 }
 
 function writeIfChanged(file: string, text: string): string {
