@@ -25,7 +25,7 @@ import {
 import { join } from 'node:path';
 import type { Logger } from '@farm/runtime';
 import { debianSources, machineAptSources, sourcesList } from './debian-sources';
-import { ImageBuildError, PODMAN_PACKAGES, podmanCacheDir, type Podman } from './podman';
+import { ImageBuildError, PODMAN_PACKAGES, type Podman } from './podman';
 
 export const NODE_BASE_IMAGE = 'docker.io/library/node:24-slim';
 const RELEASE = 'bookworm';
@@ -49,6 +49,23 @@ const DPKG_SLIM = [
   'path-exclude /usr/share/locale/*',
   '',
 ].join('\n');
+
+/**
+ * debian:bookworm-slim's apt settings (debuerreotype): a layer that installs packages keeps no downloaded
+ * packages or package caches (~100 MB for the Dockerfile's git), nor translations.
+ */
+const APT_SLIM: Record<string, string> = {
+  'docker-clean': [
+    'DPkg::Post-Invoke { "rm -f /var/cache/apt/archives/*.deb /var/cache/apt/archives/partial/*.deb /var/cache/apt/*.bin || true"; };',
+    'APT::Update::Post-Invoke { "rm -f /var/cache/apt/archives/*.deb /var/cache/apt/archives/partial/*.deb /var/cache/apt/*.bin || true"; };',
+    'Dir::Cache::pkgcache "";',
+    'Dir::Cache::srcpkgcache "";',
+    '',
+  ].join('\n'),
+  'docker-gzip-indexes': 'Acquire::GzipIndexes "true";\n',
+  'docker-no-languages': 'Acquire::Languages "none";\n',
+  'docker-autoremove-suggests': 'Apt::AutoRemove::SuggestsImportant "false";\n',
+};
 
 interface Recipe {
   key: string;
@@ -87,7 +104,7 @@ export async function ensureNodeBase(podman: Podman, log: Logger): Promise<{ id:
 }
 
 async function makeNodeBase(podman: Podman, r: Recipe, log: Logger): Promise<string> {
-  const cache = podmanCacheDir();
+  const cache = podman.dir;
   // Staging left by a killed run (the caller holds the build lock: nobody else is making one).
   for (const name of readdirSync(cache).filter((n) => n.startsWith('node-base-'))) removeTree(join(cache, name));
   const staging = mkdtempSync(join(cache, 'node-base-'));
@@ -164,7 +181,8 @@ function configure(rootfs: string, r: Recipe): void {
   mkdirSync(join(rootfs, 'home/node'), { recursive: true });
   chownSync(join(rootfs, 'home/node'), 1000, 1000);
   writeFileSync(join(etc, 'apt/sources.list'), r.sources);
-  for (const [name, text] of Object.entries(r.aptConf)) writeFileSync(join(etc, 'apt/apt.conf.d', name), text);
+  for (const [name, text] of Object.entries({ ...APT_SLIM, ...r.aptConf }))
+    writeFileSync(join(etc, 'apt/apt.conf.d', name), text);
   writeFileSync(join(etc, 'dpkg/dpkg.cfg.d/farm-slim'), DPKG_SLIM);
   if (r.ca) {
     mkdirSync(join(rootfs, IMAGE_CA, '..'), { recursive: true });
