@@ -49,6 +49,9 @@ export function containersConf(limits: { nofile: number; nproc: number }, dir: s
     'events_logger = "file"',
     `events_logfile_path = "${join(dir, 'events.log')}"`,
     `tmp_dir = "${join(runRoot(dir), 'libpod')}"`,
+    '[network]',
+    // Not /etc/containers/networks: nothing of podman's outside its directory (its containers have no network).
+    `network_config_dir = "${join(dir, 'networks')}"`,
     '',
   ].join('\n');
 }
