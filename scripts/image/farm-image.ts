@@ -50,7 +50,7 @@ export async function buildFarmImage(log: Logger, opts: BuildOptions = {}): Prom
  */
 export async function holdFarmImage(log: Logger, opts: BuildOptions = {}): Promise<BuiltImage & { release(): void }> {
   const podman = opts.podman ?? farmPodman();
-  const release = await buildLock(join(podman.dir, 'build.lock'), log);
+  const release = await buildLock(join(podman.dir, 'build.lock'), log, 'the image (or a test using it)');
   try {
     return { ...(await build(podman, log, opts.root ?? FARM_ROOT, opts.reuseLast ?? true)), release };
   } catch (err) {
