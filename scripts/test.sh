@@ -20,6 +20,10 @@ need unshare && need prlimit || apt_install util-linux # sandbox: namespaces and
 need docker-compose || apt_install docker-compose  # `config` validates docker-compose.yml (no engine needed)
 need promtool || apt_install prometheus            # promtool checks rules and metrics
 need chromium || apt_install chromium              # the console's browser tests (playwright-core drives it)
+# The farm's image, built from the Dockerfile and run by its test (scripts/image): podman, and debootstrap for the
+# node:24-slim stand-in (no image registry is needed).
+need podman && need buildah && need debootstrap && need newuidmap && need fuse-overlayfs && need slirp4netns ||
+  apt_install podman buildah uidmap debootstrap fuse-overlayfs slirp4netns
 python3 -m pytest --version >/dev/null 2>&1 || python3 -m pip install -q pytest || apt_install python3-pytest
 # schemathesis fuzzes the HTTP API against its OpenAPI document (http-api.schemathesis.integration.test.ts);
 # a venv of its own under .cache, pinned, so that the run is the same on every machine.
@@ -39,6 +43,10 @@ pnpm_works || { echo "test.sh: pnpm is not usable after bootstrap" >&2; exit 1; 
 mkdir -p .cache
 node --import tsx scripts/local-services/go-tools.ts build >.cache/go-tools.log 2>&1 &
 go_tools=$!
+# Likewise the image (scripts/image/build.ts: minutes cold, seconds from podman's cache outside the clone); its test
+# waits for it.
+node --import tsx scripts/image/build.ts >.cache/image-build.log 2>&1 &
+image_build=$!
 # The farm's processes run from their bundles (dist/), which bootstrap.sh built when they were missing or
 # stale: the check fails when a bundle does not match its sources (as proto:check does for the contracts).
 pnpm build:check
@@ -55,6 +63,7 @@ else
 fi
 summary=$(cat .cache/test-summary.unit.txt .cache/test-summary.integration.txt 2>/dev/null || true)
 wait "$go_tools" || echo "test.sh: the background build of the Go tools failed (.cache/go-tools.log); check-deploy builds them again" >&2
+wait "$image_build" || echo "test.sh: the background build of the image failed (.cache/image-build.log); its test built it again" >&2
 bash scripts/check-deploy.sh || status=$?
 # Jest prints its own summary after the reporters; repeat the plain line of each lane so they close the output.
 [ -n "$summary" ] && echo "$summary"

@@ -1,6 +1,6 @@
-// Runs the test files that need a Go-built service late, so that its background build (started first thing by
-// scripts/test.sh; minutes when cold) overlaps every other test: a real Gitea (docblock pragma @farm-gitea),
-// then the Kubernetes cluster (@farm-kubernetes), last.
+// Runs the test files that need something built in the background late (started first thing by scripts/test.sh;
+// minutes when cold), so that the build overlaps every other test: a real Gitea (docblock pragma @farm-gitea) and
+// the farm's image (@farm-image), then the Kubernetes cluster (@farm-kubernetes), last.
 const { readFileSync } = require('node:fs');
 const Sequencer = require('@jest/test-sequencer').default;
 
@@ -8,7 +8,7 @@ const head = (path) => readFileSync(path, 'utf8').slice(0, 2000);
 const rank = (path) => {
   const text = head(path);
   if (/@farm-kubernetes\b/.test(text)) return 2;
-  if (/@farm-gitea\b/.test(text)) return 1;
+  if (/@farm-(gitea|image)\b/.test(text)) return 1;
   return 0;
 };
 

@@ -114,7 +114,7 @@ export async function ensureControlPlaneBinaries(log: Logger): Promise<string> {
 }
 
 /** Takes `file` (pid inside) exclusively; waits while a live process holds it, takes over a dead one's. */
-export async function buildLock(file: string, log: Logger): Promise<() => void> {
+export async function buildLock(file: string, log: Logger, what = 'the Go tools'): Promise<() => void> {
   let waiting = false;
   for (;;) {
     try {
@@ -128,7 +128,7 @@ export async function buildLock(file: string, log: Logger): Promise<() => void> 
       rmSync(file, { force: true });
       continue;
     }
-    if (!waiting) log.info('waiting for another build of the Go tools to finish', { pid: holder, lock: file });
+    if (!waiting) log.info(`waiting for another build of ${what} to finish`, { pid: holder, lock: file });
     waiting = true;
     await sleep(2000);
   }

@@ -1,3 +1,5 @@
+import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from './errors';
 
@@ -31,5 +33,35 @@ export function loadConfigOrExit<S extends z.ZodTypeAny>(schema: S, env: NodeJS.
     if (!(err instanceof ConfigError)) throw err;
     process.stderr.write(`${err.message}\n`);
     process.exit(78);
+  }
+}
+
+/**
+ * A directory a setting names for the process's own state, made at start-up: where it cannot be (a read-only
+ * root filesystem, as in the image when the setting keeps its default), start-up stops with a ConfigError
+ * naming the setting and what else would do, instead of failing later.
+ */
+export function ensureWritableDir(dir: string, setting: string, instead: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+    accessSync(dir, constants.W_OK);
+  } catch (err) {
+    const code = whyNotWritable(path.resolve(dir)) ?? (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    throw new ConfigError(`${setting}: cannot write ${path.resolve(dir)} (${code}): ${instead}`, {
+      details: { setting, dir },
+    });
+  }
+}
+
+/** Why the nearest existing directory cannot be written (EROFS, EACCES): a recursive mkdir says only ENOENT. */
+function whyNotWritable(dir: string): string | undefined {
+  for (let d = dir; ; d = path.dirname(d)) {
+    if (!existsSync(d)) continue;
+    try {
+      accessSync(d, constants.W_OK);
+      return undefined;
+    } catch (err) {
+      return (err as NodeJS.ErrnoException).code;
+    }
   }
 }
