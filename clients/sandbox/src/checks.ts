@@ -372,73 +372,60 @@ export async function runChecks(
     const { notes } = settled;
     if (notes.length) opts.log?.warn("check step held to the operator's limits", { step: step.name, notes });
     const noted = (output: string) => [...notes.map((n) => `[checks: ${n}]`), output].join('\n');
+    const refused = (output: string, denied: { rule: string; reason: string }): CheckStepResult => ({
+      name: step.name,
+      run: step.run,
+      ok: false,
+      exitCode: null,
+      timedOut: false,
+      durationMs: 0,
+      output: noted(output),
+      denied,
+      notes,
+    });
     const privateTmp = (await detectIsolation(settled.network)).filesystem === 'checkout-only';
     const unrunnable = await whyNotRunnable(step.run, opts.env?.PATH ?? process.env.PATH ?? '', privateTmp);
     if (unrunnable) {
       // Fails the same whatever the change: refused like a denylisted command, so the task ends with the reason.
-      result = {
-        name: step.name,
-        run: step.run,
-        ok: false,
-        exitCode: null,
-        timedOut: false,
-        durationMs: 0,
-        output: noted(`refused by the sandbox: ${unrunnable}`),
-        denied: { rule: 'not-runnable', reason: unrunnable },
-        notes,
-      };
-      results.push(result);
-      opts.onStep?.(result);
+      result = refused(`refused by the sandbox: ${unrunnable}`, { rule: 'not-runnable', reason: unrunnable });
       opts.log?.warn('check step cannot run in the sandbox', { step: step.name, reason: unrunnable });
-      break;
-    }
-    try {
-      const run = await sandbox({
-        command: step.run,
-        cwd: repoDir,
-        timeoutMs: settled.timeoutSeconds * 1000,
-        limits: { ...opts.limits, memoryBytes: settled.memoryBytes, maxProcesses: settled.maxProcesses },
-        // no bytecode files in the checkout: they would show up in the agent's diff
-        env: { PYTHONDONTWRITEBYTECODE: '1', ...opts.env },
-        writableDirs: opts.writableDirs,
-        network: settled.network,
-        explainOutput: explainFailure,
-        log: opts.log,
-      });
-      isolation = run.isolation;
-      result = {
-        name: step.name,
-        run: step.run,
-        ok: run.exitCode === 0 && !run.timedOut,
-        exitCode: run.exitCode,
-        timedOut: run.timedOut,
-        killedBy: run.killedBy,
-        durationMs: run.durationMs,
-        output: noted(run.output),
-        notes,
-      };
-    } catch (err) {
-      if (!(err instanceof CommandDenied) && !(err instanceof ConfinementUnavailable)) throw err;
-      // Neither can change by running again or by another patch: the command, or the machine, must change.
-      const denied =
-        err instanceof CommandDenied
-          ? { rule: err.rule, reason: err.reason }
-          : { rule: 'confinement', reason: err.message };
-      const output =
-        err instanceof CommandDenied
-          ? `refused by the command denylist (${err.rule}): ${err.reason}`
-          : `refused by the sandbox: ${err.message}`;
-      result = {
-        name: step.name,
-        run: step.run,
-        ok: false,
-        exitCode: null,
-        timedOut: false,
-        durationMs: 0,
-        output: noted(output),
-        denied,
-        notes,
-      };
+    } else {
+      try {
+        const run = await sandbox({
+          command: step.run,
+          cwd: repoDir,
+          timeoutMs: settled.timeoutSeconds * 1000,
+          limits: { ...opts.limits, memoryBytes: settled.memoryBytes, maxProcesses: settled.maxProcesses },
+          // no bytecode files in the checkout: they would show up in the agent's diff
+          env: { PYTHONDONTWRITEBYTECODE: '1', ...opts.env },
+          writableDirs: opts.writableDirs,
+          network: settled.network,
+          explainOutput: explainFailure,
+          log: opts.log,
+        });
+        isolation = run.isolation;
+        result = {
+          name: step.name,
+          run: step.run,
+          ok: run.exitCode === 0 && !run.timedOut,
+          exitCode: run.exitCode,
+          timedOut: run.timedOut,
+          killedBy: run.killedBy,
+          durationMs: run.durationMs,
+          output: noted(run.output),
+          notes,
+        };
+      } catch (err) {
+        // Neither can change by running again or by another patch: the command, or the machine, must change.
+        if (err instanceof CommandDenied)
+          result = refused(`refused by the command denylist (${err.rule}): ${err.reason}`, {
+            rule: err.rule,
+            reason: err.reason,
+          });
+        else if (err instanceof ConfinementUnavailable)
+          result = refused(`refused by the sandbox: ${err.message}`, { rule: 'confinement', reason: err.message });
+        else throw err;
+      }
     }
     results.push(result);
     opts.onStep?.(result);
