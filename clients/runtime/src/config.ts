@@ -20,6 +20,18 @@ export function loadConfig<S extends z.ZodTypeAny>(schema: S, env: NodeJS.Proces
 
 export { z };
 
+/** A comma-separated setting as its trimmed, non-empty items (unset or empty: none). */
+export const commaSeparated = () =>
+  z
+    .string()
+    .default('')
+    .transform((list) =>
+      list
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean),
+    );
+
 /** Settings every process reads (the logger's level). */
 export const runtimeConfigSchema = z.object({
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),

@@ -14,7 +14,7 @@
  *   configures) gets it, still without credentials in its environment and with writes confined.
  * - `on`: also steps of `.farm/checks.json` that ask for `"network": "host"`.
  */
-import { z } from '@farm/runtime';
+import { commaSeparated, z } from '@farm/runtime';
 import type { CheckStep } from './checks';
 import { sandboxRiskConfigSchema } from './confinement';
 import type { Network } from './isolation';
@@ -42,20 +42,11 @@ const MB = 1024 * 1024;
 /** The operator's settings for checks that the coding agent and the build share (timeouts are their own). */
 export const checkSandboxConfigSchema = z.object({
   /** Comma-separated absolute directories besides the checkout that checks may write: package caches shared by runs. */
-  FARM_CHECK_WRITABLE_DIRS: z
-    .string()
-    .default('')
-    .transform((list) =>
-      list
-        .split(',')
-        .map((dir) => dir.trim())
-        .filter(Boolean),
-    )
-    .pipe(
-      z
-        .array(z.string().startsWith('/', 'must be absolute paths'))
-        .max(MAX_WRITABLE_DIRS - 2, `at most ${MAX_WRITABLE_DIRS - 2} directories`),
-    ),
+  FARM_CHECK_WRITABLE_DIRS: commaSeparated().pipe(
+    z
+      .array(z.string().startsWith('/', 'must be absolute paths'))
+      .max(MAX_WRITABLE_DIRS - 2, `at most ${MAX_WRITABLE_DIRS - 2} directories`),
+  ),
   /** Which check steps may use the host's network: none, the detected dependency installation, or any that asks. */
   FARM_CHECK_HOST_NETWORK: z.enum(['off', 'install', 'on']).default('off'),
   /** Memory of one check step's process tree (and of run_command), in MiB. */

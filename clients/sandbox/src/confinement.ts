@@ -11,7 +11,7 @@
  * - `processes`: a PID namespace whose end ends every process of the run (nothing outlives its step or the
  *   agent) and which hides the other processes' /proc entries (their environments hold the farm's secrets).
  */
-import { FarmError, loadConfig, z } from '@farm/runtime';
+import { commaSeparated, FarmError, loadConfig, z } from '@farm/runtime';
 import type { Isolation } from './isolation';
 
 export const RISKS = ['network', 'filesystem', 'processes'] as const;
@@ -79,15 +79,7 @@ export class ConfinementUnavailable extends FarmError {
 
 /** FARM_SANDBOX_ACCEPT_RISK: comma-separated risks (network, filesystem, processes) or `all`; empty by default. */
 export const sandboxRiskConfigSchema = z.object({
-  FARM_SANDBOX_ACCEPT_RISK: z
-    .string()
-    .default('')
-    .transform((list) =>
-      list
-        .split(',')
-        .map((risk) => risk.trim())
-        .filter(Boolean),
-    )
+  FARM_SANDBOX_ACCEPT_RISK: commaSeparated()
     .pipe(z.array(z.enum([...RISKS, 'all'], { message: `each must be one of ${[...RISKS, 'all'].join(', ')}` })))
     .transform((risks): Risk[] => (risks.includes('all') ? [...RISKS] : [...new Set(risks as Risk[])])),
 });
