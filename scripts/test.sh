@@ -24,6 +24,10 @@ need chromium || apt_install chromium              # the console's browser tests
 # node:24-slim stand-in (no image registry is needed).
 need podman && need buildah && need debootstrap && need newuidmap && need fuse-overlayfs && need slirp4netns ||
   apt_install podman buildah uidmap debootstrap fuse-overlayfs slirp4netns
+# The real node of the Kubernetes tests (scripts/local-services/real-node): containerd and runc, the bridge CNI
+# plugins, iptables with ipset and nft for kube-router's NetworkPolicies and for putting the host back.
+{ need containerd && need runc && [ -x /usr/lib/cni/bridge ] && need ipset && need nft && need iptables-save; } ||
+  apt_install containerd runc containernetworking-plugins ipset nftables iptables
 python3 -m pytest --version >/dev/null 2>&1 || python3 -m pip install -q pytest || apt_install python3-pytest
 # schemathesis fuzzes the HTTP API against its OpenAPI document (http-api.schemathesis.integration.test.ts);
 # a venv of its own under .cache, pinned, so that the run is the same on every machine.
@@ -53,6 +57,9 @@ pnpm build:check
 pnpm lint
 rm -f .cache/test-summary.*txt
 status=0
+host_check() { node --import tsx scripts/local-services/real-node/host-check.ts "$@"; }
+node --import tsx scripts/local-services/real-node/cli.ts restore # what a killed earlier run left, first
+host_check record .cache/host-before.json
 # Two lanes, every test file in exactly one: what needs no service in parallel, then the integration tests one
 # at a time with the services (both run, whichever fails).
 if pnpm proto:check && pnpm exec tsc -p tsconfig.json; then
@@ -65,6 +72,10 @@ summary=$(cat .cache/test-summary.unit.txt .cache/test-summary.integration.txt 2
 wait "$go_tools" || echo "test.sh: the background build of the Go tools failed (.cache/go-tools.log); check-deploy builds them again" >&2
 wait "$image_build" || echo "test.sh: the background build of the image failed (.cache/image-build.log); its test built it again" >&2
 bash scripts/check-deploy.sh || status=$?
+# The host as found: after the lanes (whose real node put back what it changed), and after a node killed with a
+# running pod, whose leftovers the next start puts back (the `restore` it runs first).
+{ host_check killed-run && node --import tsx scripts/local-services/real-node/cli.ts restore &&
+  host_check compare .cache/host-before.json; } || status=1
 # Jest prints its own summary after the reporters; repeat the plain line of each lane so they close the output.
 [ -n "$summary" ] && echo "$summary"
 exit $status

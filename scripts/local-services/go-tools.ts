@@ -1,7 +1,8 @@
 /**
  * The Go-built tools of the tests and deploy checks, cached outside the clone (~/.cache/agent-farm):
  *   node --import tsx scripts/local-services/go-tools.ts build   builds what is missing (control plane + helm,
- *                                                                 the manifest validator, Gitea), in parallel
+ *                                                                 the manifest validator, Gitea, the real node's
+ *                                                                 kubelet and kube-router), in parallel
  *   node --import tsx scripts/local-services/go-tools.ts env     prints HELM=..., VALIDATE=... and GITEA=...
  *                                                                 (building first)
  * The test command starts `build` in the background first thing, so the cold builds overlap the install, lint,
@@ -10,11 +11,17 @@
 import { createLogger } from '@farm/runtime';
 import { ensureGitea } from './gitea';
 import { ensureControlPlaneBinaries, ensureHelm, ensureManifestValidator } from './kube-control-plane';
+import { ensureNodeTools } from './real-node/node-tools';
 
 async function main(command: string | undefined): Promise<number> {
   const log = createLogger('go-tools');
   if (command === 'build') {
-    await Promise.all([ensureControlPlaneBinaries(log), ensureManifestValidator(log), ensureGitea(log)]);
+    await Promise.all([
+      ensureControlPlaneBinaries(log),
+      ensureManifestValidator(log),
+      ensureGitea(log),
+      ensureNodeTools(log),
+    ]);
     return 0;
   }
   if (command === 'env') {

@@ -12,6 +12,8 @@ export interface LocalServices {
   /** Only the variables of the services actually started. */
   env: {
     KAFKA_BROKERS?: string;
+    /** The broker's listener for pods on the real node (on its gateway), when there is one. */
+    FARM_TEST_KAFKA_POD_BROKERS?: string;
     DATABASE_URL?: string;
     KUBECONFIG?: string;
     FARM_TEST_AGENT_IMAGE?: string;
@@ -21,7 +23,7 @@ export interface LocalServices {
 }
 
 export async function startLocalServices(
-  want: { kafka: boolean; postgres: boolean; kubernetes?: boolean },
+  want: { kafka: boolean; postgres: boolean; kubernetes?: boolean; kafkaPodHost?: string },
   log: Logger = createLogger('local-services'),
 ): Promise<LocalServices> {
   const timed = async <T>(service: string, start: () => Promise<T>, fields: (s: T) => LogFields) => {
@@ -36,8 +38,8 @@ export async function startLocalServices(
     want.kafka
       ? timed(
           'kafka',
-          () => startKafka({ log: log.child({ service: 'kafka' }) }),
-          (k) => ({ brokers: k.brokers }),
+          () => startKafka({ log: log.child({ service: 'kafka' }), podHost: want.kafkaPodHost }),
+          (k) => ({ brokers: k.brokers, podBrokers: k.podBrokers }),
         )
       : undefined,
     want.postgres
@@ -70,7 +72,10 @@ export async function startLocalServices(
     }
   }
   const env: LocalServices['env'] = {};
-  if (kafka.status === 'fulfilled' && kafka.value) env.KAFKA_BROKERS = kafka.value.brokers;
+  if (kafka.status === 'fulfilled' && kafka.value) {
+    env.KAFKA_BROKERS = kafka.value.brokers;
+    if (kafka.value.podBrokers) env.FARM_TEST_KAFKA_POD_BROKERS = kafka.value.podBrokers;
+  }
   if (pg.status === 'fulfilled' && pg.value) env.DATABASE_URL = pg.value.url;
   if (k8s.status === 'fulfilled' && k8s.value) Object.assign(env, k8s.value.env);
   return { env, stop };

@@ -4,9 +4,10 @@
  * KUBECONFIG already point at running ones.
  */
 import { execFileSync } from 'node:child_process';
-import { FARM_ENTRIES, FARM_ROOT, createLogger, staleEntries } from '@farm/runtime';
+import { FARM_ENTRIES, FARM_ROOT, createLogger, errorMessage, staleEntries } from '@farm/runtime';
 import { startLocalServices, type LocalServices } from './index';
 import { startKubernetesLater } from './kubernetes-later';
+import { prepareRealNode, type PreparedNode } from './real-node/real-node';
 
 // globalSetup and globalTeardown run in the same process and share globalThis.
 export const HANDLE = Symbol.for('farm.localServices');
@@ -20,11 +21,21 @@ export default async function globalSetup(): Promise<void> {
       stdio: 'inherit',
     });
   }
-  const kubernetes = process.env.KUBECONFIG ? undefined : startKubernetesLater(log.child({ service: 'kubernetes' }));
+  // The real node's bridge first: Kafka gets a listener on its gateway for the pods.
+  let realNode: PreparedNode | { unavailable: string } | undefined;
+  if (!process.env.KUBECONFIG) {
+    realNode = await prepareRealNode(log.child({ service: 'real-node' })).catch((err: unknown) => ({
+      unavailable: errorMessage(err),
+    }));
+  }
+  const gateway = realNode && 'gateway' in realNode ? realNode.gateway : undefined;
+  const kubernetes = process.env.KUBECONFIG
+    ? undefined
+    : startKubernetesLater(log.child({ service: 'kubernetes' }), realNode);
   let services: LocalServices;
   try {
     services = await startLocalServices(
-      { kafka: !process.env.KAFKA_BROKERS, postgres: !process.env.DATABASE_URL },
+      { kafka: !process.env.KAFKA_BROKERS, postgres: !process.env.DATABASE_URL, kafkaPodHost: gateway },
       log,
     );
   } catch (err) {
@@ -39,5 +50,5 @@ export default async function globalSetup(): Promise<void> {
     },
   };
   // Set before jest spawns workers / builds test environments, so every test file sees them.
-  Object.assign(process.env, services.env, kubernetes?.env);
+  Object.assign(process.env, services.env, kubernetes?.env, gateway && { FARM_TEST_POD_GATEWAY: gateway });
 }

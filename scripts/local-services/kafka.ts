@@ -15,6 +15,8 @@ const READY_TIMEOUT_MS = 90_000;
 
 export interface LocalKafka {
   brokers: string;
+  /** The listener for pods (on `podHost`, advertised there), when one was asked for. */
+  podBrokers?: string;
   stop(): Promise<void>;
   /** Stops the broker (SIGTERM) and keeps its data: an outage. */
   pause(): Promise<void>;
@@ -22,17 +24,25 @@ export interface LocalKafka {
   resume(): Promise<void>;
 }
 
-export async function startKafka(opts: { cacheDir?: string; log?: Logger } = {}): Promise<LocalKafka> {
+export async function startKafka(
+  opts: {
+    cacheDir?: string;
+    log?: Logger;
+    /** An address of this host where pods reach it (the real node's gateway): a second listener for them. */
+    podHost?: string;
+  } = {},
+): Promise<LocalKafka> {
   const log = opts.log ?? createLogger('local-services', { fields: { service: 'kafka' } });
   const libs = await resolveJars(opts.cacheDir ?? join(REPO_ROOT, '.cache/kafka'), log);
   const java = process.env.JAVA_HOME ? join(process.env.JAVA_HOME, 'bin/java') : 'java';
   const classpath = join(libs, '*');
 
   const dir = ownedTempDir('farm-kafka-');
-  const [port, controllerPort] = await Promise.all([freePort(), freePort()]);
+  const [port, controllerPort, podPort] = await Promise.all([freePort(), freePort(), freePort()]);
   const brokers = `127.0.0.1:${port}`;
+  const podBrokers = opts.podHost ? `${opts.podHost}:${podPort}` : undefined;
   const props = join(dir, 'server.properties');
-  writeFileSync(props, serverProperties(port, controllerPort, join(dir, 'data')));
+  writeFileSync(props, serverProperties(port, controllerPort, join(dir, 'data'), podBrokers));
   writeFileSync(join(dir, 'log4j.properties'), LOG4J);
   const logFile = join(dir, 'broker.log');
 
@@ -91,7 +101,7 @@ export async function startKafka(opts: { cacheDir?: string; log?: Logger } = {})
     await stop();
     throw new Error(`${(err as Error).message}\n--- tail of ${logFile} ---\n${logTail}`);
   }
-  return { brokers, stop, pause, resume };
+  return { brokers, podBrokers, stop, pause, resume };
 }
 
 /** Copies the broker's runtime jars once per pom content; a temp dir + rename keeps concurrent starters from seeing half a copy. */
@@ -166,16 +176,18 @@ async function waitReady(brokers: string, exited: Promise<number | null>): Promi
   );
 }
 
-function serverProperties(port: number, controllerPort: number, dataDir: string): string {
+function serverProperties(port: number, controllerPort: number, dataDir: string, podBrokers?: string): string {
+  // Pods get a listener of their own: a client is told the addresses of the listener it connected to.
+  const pods = podBrokers ? `,PODS://${podBrokers}` : '';
   return `
 process.roles=broker,controller
 node.id=1
 controller.quorum.voters=1@127.0.0.1:${controllerPort}
-listeners=PLAINTEXT://127.0.0.1:${port},CONTROLLER://127.0.0.1:${controllerPort}
-advertised.listeners=PLAINTEXT://127.0.0.1:${port}
+listeners=PLAINTEXT://127.0.0.1:${port},CONTROLLER://127.0.0.1:${controllerPort}${pods}
+advertised.listeners=PLAINTEXT://127.0.0.1:${port}${pods}
 controller.listener.names=CONTROLLER
 inter.broker.listener.name=PLAINTEXT
-listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
+listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,PODS:PLAINTEXT
 log.dirs=${dataDir}
 auto.create.topics.enable=true
 num.partitions=1

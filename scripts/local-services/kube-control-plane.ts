@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 import { createLogger, type Logger } from '@farm/runtime';
 import { alive, freePort, ownedTempDir, run, sleep, spawnGuarded, tail, type Guarded } from './proc';
 
-const MODULE_DIR = resolve(__dirname, '../k8s-control-plane');
+export const MODULE_DIR = resolve(__dirname, '../k8s-control-plane');
 /** scripts/k8s-control-plane/versions.env: the one place the Kubernetes and Helm versions are set. */
 export const VERSIONS = Object.fromEntries(
   readFileSync(join(MODULE_DIR, 'versions.env'), 'utf8')
@@ -35,7 +35,7 @@ const PACKAGES = [
 ];
 // Without these the server reports v0.0.0 and clients that check the version (helm's kubeVersion) refuse it.
 const [MAJOR, MINOR] = KUBERNETES_VERSION.slice(1).split('.');
-const LDFLAGS = [
+export const LDFLAGS = [
   '-s',
   '-w',
   ...['k8s.io/component-base/version', 'k8s.io/client-go/pkg/version'].flatMap((pkg) => [

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { Logger } from '@farm/runtime';
 import { controlPlaneCacheDir } from './kube-control-plane';
 import { PROCESS_NODE_FARM_IMAGE, startLocalKubernetes, type LocalKubernetesCluster } from './local-kubernetes';
+import type { PreparedNode } from './real-node/real-node';
 
 /** Where a test learns that the background cluster is ready (`{"ok":true}`) or failed (`{"error":"..."}`). */
 export const READY_FILE_ENV = 'FARM_TEST_KUBERNETES_READY_FILE';
@@ -20,14 +21,47 @@ export interface PendingKubernetes {
   started: Promise<LocalKubernetesCluster | undefined>;
 }
 
-export function startKubernetesLater(log: Logger): PendingKubernetes {
+/** What a test learns of the real node once the cluster is ready. */
+export interface TestRealNode {
+  name: string;
+  /** The farm image as containerd knows it. */
+  image: string;
+  /** The host as pods see it. */
+  gateway: string;
+  podLogsDir: string;
+  containerdSocket: string;
+}
+
+interface ReadyState {
+  ok?: boolean;
+  error?: string;
+  realNode?: TestRealNode;
+  realNodeError?: string;
+}
+
+export function startKubernetesLater(
+  log: Logger,
+  realNode?: PreparedNode | { unavailable: string },
+): PendingKubernetes {
   const dir = mkdtempSync(join(tmpdir(), 'farm-test-kube-'));
   const kubeconfig = join(dir, 'kubeconfig');
   const ready = join(dir, 'ready.json');
-  const started = startLocalKubernetes({ log }).then(
+  const started = startLocalKubernetes({ log, realNode }).then(
     (cluster) => {
       copyFileSync(cluster.env.KUBECONFIG, kubeconfig);
-      writeFileSync(ready, JSON.stringify({ ok: true }));
+      const node = cluster.realNode;
+      const state: ReadyState = {
+        ok: true,
+        realNode: node && {
+          name: node.name,
+          image: node.image,
+          gateway: node.gateway,
+          podLogsDir: node.podLogsDir,
+          containerdSocket: node.containerdSocket,
+        },
+        realNodeError: cluster.realNodeError,
+      };
+      writeFileSync(ready, JSON.stringify(state));
       return cluster;
     },
     (err: unknown) => {
@@ -49,13 +83,32 @@ export function startKubernetesLater(log: Logger): PendingKubernetes {
 
 /** Waits until the background cluster is ready; throws its start-up error. No-op when the cluster was given. */
 export async function waitForTestKubernetes(timeoutMs = 60 * 60_000): Promise<void> {
+  await readyState(timeoutMs);
+}
+
+async function readyState(timeoutMs: number): Promise<ReadyState | undefined> {
   const ready = process.env[READY_FILE_ENV];
-  if (!ready) return;
+  if (!ready) return undefined;
   const deadline = Date.now() + timeoutMs;
   while (!existsSync(ready)) {
     if (Date.now() > deadline) throw new Error(`the test cluster was not ready within ${timeoutMs / 60_000} min`);
     await new Promise((r) => setTimeout(r, 1000));
   }
-  const state = JSON.parse(readFileSync(ready, 'utf8')) as { ok?: boolean; error?: string };
+  const state = JSON.parse(readFileSync(ready, 'utf8')) as ReadyState;
   if (!state.ok) throw new Error(`the test cluster did not start: ${state.error}`);
+  return state;
+}
+
+/**
+ * The test cluster's real node; throws why there is none (not root, a tool missing, its start failed, or the
+ * cluster was given from outside: KUBECONFIG set, where no real node of ours runs).
+ */
+export async function testRealNode(timeoutMs = 60 * 60_000): Promise<TestRealNode> {
+  const state = await readyState(timeoutMs);
+  if (!state)
+    throw new Error(
+      'no real node: the cluster was given (KUBECONFIG), the tests start a real node only with their own',
+    );
+  if (!state.realNode) throw new Error(`no real node in the test cluster: ${state.realNodeError ?? 'not started'}`);
+  return state.realNode;
 }
