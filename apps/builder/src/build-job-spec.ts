@@ -1,5 +1,5 @@
 import type { V1Job, V1ResourceRequirements } from '@kubernetes/client-node';
-import { FARM_CONTAINER_SECURITY, FARM_POD_SECURITY, envFromRefs, jobName, labelValue } from '@farm/kube';
+import { envFromRefs, jobContainerSecurity, jobName, jobPodFields, labelValue, type JobPodSettings } from '@farm/kube';
 import { encodeBuildRequestBase64, type farm } from '@farm/proto';
 import { imageEntryArgs } from '@farm/runtime';
 
@@ -21,6 +21,8 @@ export interface BuildJobSettings {
   workVolumeSizeLimit?: string;
   /** app.kubernetes.io/instance of the Jobs (the Helm release). */
   instance?: string;
+  /** The chart's pod security, node selection and runtime class (FARM_JOB_POD); the farm's defaults otherwise. */
+  pod?: JobPodSettings;
 }
 
 export const BUILD_CONTAINER = 'build';
@@ -73,7 +75,7 @@ export function buildJobFor(request: farm.v1.IBuildRequest, s: BuildJobSettings)
           serviceAccountName: s.serviceAccountName,
           automountServiceAccountToken: false, // the build never talks to the Kubernetes API
           enableServiceLinks: false,
-          securityContext: FARM_POD_SECURITY,
+          ...jobPodFields(s.pod),
           containers: [
             {
               name: BUILD_CONTAINER,
@@ -86,7 +88,7 @@ export function buildJobFor(request: farm.v1.IBuildRequest, s: BuildJobSettings)
                 requests: { cpu: '500m', memory: '1Gi' },
                 limits: { cpu: '2', memory: '4Gi' },
               },
-              securityContext: FARM_CONTAINER_SECURITY,
+              securityContext: jobContainerSecurity(s.pod),
               volumeMounts: [
                 { name: 'work', mountPath: workDir },
                 { name: 'tmp', mountPath: '/tmp' },

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { EventBus } from '@farm/bus';
-import { jobNamespace, kubeConfigFromEnv, kubernetesQuantity as quantity } from '@farm/kube';
+import { jobNamespace, jobPodSetting, kubeConfigFromEnv, kubernetesQuantity as quantity } from '@farm/kube';
 import { entryScript, loadConfig, z, type Logger } from '@farm/runtime';
 import { checkSandboxConfigSchema } from '@farm/sandbox';
 import { buildCheckTimeoutSchema } from './build-job-config';
@@ -40,6 +40,8 @@ export const buildJobsConfigSchema = z.object({
   FARM_BUILD_WORK_SIZE: quantity.default('8Gi'),
   FARM_BUILD_DEADLINE_S: z.coerce.number().int().positive().default(3600),
   FARM_BUILD_TTL_S: z.coerce.number().int().min(0).default(3600),
+  /** The pods' security, node selection and runtime class as JSON (the chart renders it from its values). */
+  FARM_JOB_POD: jobPodSetting.optional(),
   /** app.kubernetes.io/instance of the Jobs: the Helm release, so two farms can share a namespace. */
   FARM_RELEASE: z.string().default('agent-farm'),
 });
@@ -97,6 +99,7 @@ export function createBuildLauncher(
       ttlSecondsAfterFinished: c.FARM_BUILD_TTL_S,
       workVolumeSizeLimit: c.FARM_BUILD_WORK_SIZE,
       instance: c.FARM_RELEASE,
+      pod: c.FARM_JOB_POD,
     },
   });
 }

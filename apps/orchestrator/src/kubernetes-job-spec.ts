@@ -1,4 +1,4 @@
-import { FARM_CONTAINER_SECURITY, FARM_POD_SECURITY, envFromRefs, jobName, labelValue } from '@farm/kube';
+import { envFromRefs, jobContainerSecurity, jobName, jobPodFields, labelValue, type JobPodSettings } from '@farm/kube';
 import type { V1Job, V1ResourceRequirements } from '@kubernetes/client-node';
 import { encodeTaskBase64, type farm } from '@farm/proto';
 import { imageEntryArgs } from '@farm/runtime';
@@ -27,6 +27,8 @@ export interface AgentJobSettings {
   instance?: string;
   /** Extra labels, e.g. for network policies. */
   labels?: Record<string, string>;
+  /** The chart's pod security, node selection and runtime class (FARM_JOB_POD); the farm's defaults otherwise. */
+  pod?: JobPodSettings;
 }
 
 export const CONTAINER_NAME = 'agent';
@@ -104,7 +106,7 @@ export function buildAgentJob(task: farm.v1.ICodingTask, s: AgentJobSettings): V
           serviceAccountName: s.serviceAccountName,
           automountServiceAccountToken: false, // the agent never talks to the Kubernetes API
           enableServiceLinks: false,
-          securityContext: FARM_POD_SECURITY,
+          ...jobPodFields(s.pod),
           containers: [
             {
               name: CONTAINER_NAME,
@@ -117,7 +119,7 @@ export function buildAgentJob(task: farm.v1.ICodingTask, s: AgentJobSettings): V
                 requests: { cpu: '500m', memory: '1Gi', 'ephemeral-storage': '1Gi' },
                 limits: { cpu: '2', memory: '2Gi', 'ephemeral-storage': '5Gi' },
               },
-              securityContext: FARM_CONTAINER_SECURITY,
+              securityContext: jobContainerSecurity(s.pod),
               // Checkouts and the repo's checks write only here; /tmp is the process's scratch space.
               volumeMounts: [
                 { name: 'work', mountPath: workDir },

@@ -39,3 +39,17 @@ test('a missing image or a malformed quantity stops start-up naming the variable
     }),
   ).toThrow(/FARM_JOB_MEMORY_LIMIT: must be a Kubernetes quantity/);
 });
+
+test('FARM_JOB_POD that is not JSON, or names a field the farm does not know, stops start-up with the reason', () => {
+  const bus = new InProcessBus();
+  const env = { KUBECONFIG: path.join(dir, 'config'), FARM_AGENT_IMAGE: 'x' };
+  expect(() => kubernetesJobLauncherFromEnv(bus, silentLogger, { ...env, FARM_JOB_POD: '{nodeSelector:' })).toThrow(
+    /FARM_JOB_POD: not JSON/,
+  );
+  expect(() =>
+    kubernetesJobLauncherFromEnv(bus, silentLogger, { ...env, FARM_JOB_POD: '{"hostNetwork":true}' }),
+  ).toThrow(/FARM_JOB_POD.*hostNetwork/);
+  expect(() =>
+    kubernetesJobLauncherFromEnv(bus, silentLogger, { ...env, FARM_JOB_POD: '{"nodeSelector":{"pool":3}}' }),
+  ).toThrow(/FARM_JOB_POD/);
+});

@@ -1,4 +1,4 @@
-import { jobNamespace, kubeConfigFromEnv, kubernetesQuantity as quantity } from '@farm/kube';
+import { jobNamespace, jobPodSetting, kubeConfigFromEnv, kubernetesQuantity as quantity } from '@farm/kube';
 import type { EventBus } from '@farm/bus';
 import { loadConfig, z, type Logger } from '@farm/runtime';
 import { DEFAULT_CAP_CONFIGMAP, KubernetesJobLauncher } from './kubernetes-launcher';
@@ -23,6 +23,8 @@ export const jobsLauncherConfigSchema = z.object({
   FARM_JOB_DEADLINE_S: z.coerce.number().int().positive().default(1800),
   FARM_JOB_BACKOFF_LIMIT: z.coerce.number().int().min(0).default(1),
   FARM_JOB_TTL_S: z.coerce.number().int().min(0).default(3600),
+  /** The pods' security, node selection and runtime class as JSON (the chart renders it from its values). */
+  FARM_JOB_POD: jobPodSetting.optional(),
   /** Jobs at once unless the launcher ConfigMap's maxRunningJobs says otherwise. */
   FARM_MAX_RUNNING_JOBS: z.coerce.number().int().min(0).default(4),
   FARM_LAUNCHER_CONFIGMAP: z.string().default(DEFAULT_CAP_CONFIGMAP),
@@ -61,6 +63,7 @@ export function kubernetesJobLauncherFromEnv(
       ttlSecondsAfterFinished: c.FARM_JOB_TTL_S,
       workVolumeSizeLimit: c.FARM_JOB_WORK_SIZE,
       instance: c.FARM_RELEASE,
+      pod: c.FARM_JOB_POD,
     },
   });
   void launcher.start(); // adopt Jobs left by a previous orchestrator before the first launch

@@ -215,3 +215,18 @@ spec:
 {{- define "farm.componentTokenEnv" -}}
 {{- include "farm.secretEnv" (dict "name" "FARM_COMPONENT_TOKEN" "secret" (.Values.auth.componentToken.existingSecret | default .Values.secret.name) "key" .Values.auth.componentToken.key) }}
 {{- end -}}
+
+{{/*
+How the agent and build Job pods run (FARM_JOB_POD, JSON read by the orchestrator and the builder): the chart's
+own pod and container security, and the Jobs' node selection and runtime class.
+*/}}
+{{- define "farm.jobPod" -}}
+{{- $j := .Values.jobs -}}
+{{- $pod := dict "securityContext" .Values.podSecurityContext "containerSecurityContext" .Values.securityContext -}}
+{{- with $j.nodeSelector }}{{ $_ := set $pod "nodeSelector" . }}{{ end -}}
+{{- with $j.tolerations }}{{ $_ := set $pod "tolerations" . }}{{ end -}}
+{{- with $j.affinity }}{{ $_ := set $pod "affinity" . }}{{ end -}}
+{{- with $j.runtimeClassName }}{{ $_ := set $pod "runtimeClassName" . }}{{ end -}}
+{{- with $j.priorityClassName }}{{ $_ := set $pod "priorityClassName" . }}{{ end -}}
+{{- toJson $pod -}}
+{{- end -}}
