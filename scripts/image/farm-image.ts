@@ -144,13 +144,18 @@ async function imageExists(podman: Podman, id: string): Promise<boolean> {
   );
 }
 
-/** The working containers of a build that was killed stay in the storage (the lock is ours: none is running). */
+/**
+ * The working containers of a build that was killed stay in the storage (the lock is ours: none is running).
+ * They are the storage's own containers, not podman's (podman 4.3 lists them with state `storage`; newer ones
+ * also say IsBuilder); podman's containers (a test's, running meanwhile) are not touched.
+ */
 async function removeLeftoverBuildContainers(podman: Podman, log: Logger): Promise<void> {
-  const ids = (await podman.run(['ps', '--all', '--external', '--format', '{{.ID}} {{.IsBuilder}}']))
-    .split('\n')
-    .map((l) => l.trim().split(' '))
-    .filter(([id, builder]) => id && builder === 'true')
-    .map(([id]) => id);
+  const listed = JSON.parse((await podman.run(['ps', '--all', '--external', '--format', 'json'])) || '[]') as {
+    Id: string;
+    State?: string;
+    IsBuilder?: boolean;
+  }[];
+  const ids = listed.filter((c) => c.IsBuilder === true || c.State === 'storage').map((c) => c.Id);
   if (!ids.length) return;
   log.warn('removing the containers a killed image build left', { containers: ids });
   await podman.run(['rm', '--force', ...ids]);

@@ -69,12 +69,13 @@ export async function startLocalKubernetes(
       log.error('the real node did not start', { err });
     }
   }
+  const putBack = realNode ? () => realNode!.stop() : abandonRealNode;
   return {
     env: { KUBECONFIG: plane.kubeconfig, FARM_TEST_AGENT_IMAGE: PROCESS_NODE_FARM_IMAGE, FARM_TEST_HELM: helm },
     realNode,
     realNodeError,
     async stop() {
-      await realNode?.stop().catch((err) => log.error('putting the host back failed', { err }));
+      await putBack().catch((err) => log.error('putting the host back failed', { err }));
       await node.stop();
       await plane.stop();
     },

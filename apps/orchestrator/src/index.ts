@@ -21,7 +21,7 @@ export {
   type OrchestratorConfig,
 } from './config';
 export { createTaskLauncher } from './launcher-from-config';
-export { jobsLauncherConfigSchema } from './kubernetes-launcher-config';
+export { jobsLauncherConfigSchema, kubernetesJobLauncherFromEnv } from './kubernetes-launcher-config';
 export {
   listRequests,
   getRequest,

@@ -28,6 +28,7 @@ async function main(command: string | undefined): Promise<number> {
   kubeConfig.loadFromFile(plane.kubeconfig);
   const node = await prepared.start({ kubeConfig, kubeconfigFile: plane.kubeconfig }).catch(async (err) => {
     await plane.stop();
+    await prepared.abandon();
     throw err;
   });
   process.stdout.write(`KUBECONFIG=${plane.kubeconfig}\nFARM_TEST_NODE_IMAGE=${node.image}\n`);

@@ -70,8 +70,9 @@ export function containerdCacheDir(): string {
 export interface PreparedNode {
   /** The bridge's address, there from now on: services for pods bind it before the node starts. */
   gateway: string;
+  /** On failure its processes are stopped; the host is put back by `abandon`. */
   start(opts: { kubeConfig: KubeConfig; kubeconfigFile: string }): Promise<RealNode>;
-  /** Puts the host back when the node will not be started after all. */
+  /** Puts the host back when the node was not started, or its start failed. */
   abandon(): Promise<void>;
 }
 
@@ -121,10 +122,13 @@ async function startNode(opts: {
   const procs: Guarded[] = [];
   let containerd: Guarded | undefined;
   let stopping = false;
-  const stop = async () => {
+  const stopProcesses = async () => {
     stopping = true;
     for (const p of procs.splice(0).reverse()) await p.stop(5000);
     await containerd?.stop(5000);
+  };
+  const stop = async () => {
+    await stopProcesses();
     await restoreHost(record, log);
   };
   const started = Date.now();
@@ -237,7 +241,8 @@ async function startNode(opts: {
       .filter((n) => existsSync(join(dir, `${n}.log`)))
       .map((n) => `--- tail of ${n}.log ---\n${tail(join(dir, `${n}.log`), 15)}`)
       .join('\n');
-    await stop().catch((e) => log.error('putting the host back after a failed start failed', { err: e }));
+    // The host is put back by `abandon` at the end: the bridge stays meanwhile, Kafka may be binding its address.
+    await stopProcesses().catch((e) => log.error('stopping the node after a failed start failed', { err: e }));
     throw new RealNodeError(`the real node did not start: ${errorMessage(err)}\n${logs}`);
   }
 }

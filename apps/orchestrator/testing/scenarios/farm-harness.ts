@@ -63,6 +63,8 @@ export interface HarnessOptions {
   buildsFor?: (bus: EventBus) => Promise<BuildLauncher>;
   /** false: no planner model, each request is one task with the request's title and description as its goal. */
   planner?: false;
+  /** Where the git server, the scripted model and the srm listen (127.0.0.1): pods on a real node need its gateway. */
+  serviceHost?: string;
 }
 
 export async function startFarmHarness(
@@ -87,11 +89,12 @@ export async function startFarmHarness(
   options: HarnessOptions = {},
 ): Promise<FarmHarness<TaskLauncher>> {
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'farm-harness-'));
-  const git = await startGitHttpServer({ root: path.join(tmp, 'git') });
-  const model = await startScriptedModelServer({ script });
+  const host = options.serviceHost ?? '127.0.0.1';
+  const git = await startGitHttpServer({ root: path.join(tmp, 'git'), host });
+  const model = await startScriptedModelServer({ script, host });
   const leases = await PostgresSymbolLeases.open(store);
   const componentToken = `farm_${randomBytes(32).toString('base64url')}`;
-  const srm = await startSrmServer({ leases, port: 0, host: '127.0.0.1', componentToken });
+  const srm = await startSrmServer({ leases, port: 0, host, componentToken });
   const agent: AgentServices = {
     FARM_COMPONENT_TOKEN: componentToken,
     OPENAI_BASE_URL: model.baseURL,

@@ -1,0 +1,212 @@
+/** @farm-kubernetes (waits for the test cluster and its real node; run last) */
+// Jobs mode on the real node: the agent and build Jobs are containers of the farm's image under containerd,
+// shaped by the chart itself — the orchestrator's and the builder's settings are read from the Deployments
+// `helm template` renders (FARM_JOB_POD: the chart's pod and container security, node selection; resources,
+// service accounts, pull policy), not from a copy. The pods reach Kafka, the git server, the scripted model
+// and the srm on the node's gateway, as a cluster's pods reach its services.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { BatchV1Api, CoreV1Api, type KubeConfig, type V1Deployment, type V1Pod } from '@kubernetes/client-node';
+import { failedStepName, farm } from '@farm/proto';
+import { KafkaBus } from '@farm/bus';
+import { getRequest, kubernetesJobLauncherFromEnv } from '@farm/orchestrator';
+import { builderConfigSchema, createBuildLauncher } from '@farm/builder';
+import { loadConfig } from '@farm/runtime';
+import { ADD_LOWER, MULTI_REPO_FILES, agentStep, planStep } from '@farm/cli/testing';
+import {
+  adminKubeConfig,
+  createTestNamespace,
+  deleteTestNamespace,
+  orchestratorAsChartServiceAccount,
+  renderChart,
+} from '@farm/orchestrator/testing';
+import { remoteBranchSha } from '@farm/git';
+import { createPgStore, type SqlStore } from '@farm/store';
+import { testRealNode, type TestRealNode } from '../../../../scripts/local-services/kubernetes-later';
+import { REAL_NODE_LABEL, REAL_NODE_TAINT } from '../../../../scripts/local-services/real-node/real-node';
+import { startFarmHarness, testLog, type AgentServices, type FarmHarness } from './farm-harness';
+import type { KubernetesJobLauncher } from '@farm/orchestrator';
+
+const phasesOf = (ts: farm.v1.PhaseTransition[]) => ts.filter((t) => !t.taskId).map((t) => farm.v1.Phase[t.toPhase]);
+const ONE_ITEM = [{ id: 'str', goal: 'Add lower to the strings module', symbols: ['upper'] }];
+const RELEASE = 'agent-farm';
+
+const admin = adminKubeConfig();
+const batch = admin.makeApiClient(BatchV1Api);
+const core = admin.makeApiClient(CoreV1Api);
+
+describe('jobs mode on a real node: agent and build Jobs as containers, as the chart shapes them', () => {
+  const topicPrefix = `real-${Date.now()}.`;
+  let node: TestRealNode;
+  let bus: KafkaBus;
+  let store: SqlStore;
+  let ns: string;
+  let asOrchestrator: KubeConfig;
+  let asBuilder: KubeConfig;
+  let h: FarmHarness<KubernetesJobLauncher> | undefined;
+
+  beforeAll(async () => {
+    node = await testRealNode();
+    if (!process.env.FARM_TEST_KAFKA_POD_BROKERS)
+      throw new Error('Kafka has no listener for pods (FARM_TEST_KAFKA_POD_BROKERS)');
+    bus = await KafkaBus.connect({
+      brokers: process.env.KAFKA_BROKERS!.split(','),
+      clientId: 'real-node-jobs-test',
+      topicPrefix,
+    });
+    store = createPgStore(process.env.DATABASE_URL!);
+  });
+  beforeEach(async () => {
+    ns = await createTestNamespace(admin, 'real-jobs');
+    ({ kubeConfig: asOrchestrator, builderKubeConfig: asBuilder } = await orchestratorAsChartServiceAccount(admin, ns));
+  });
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+    await deleteTestNamespace(admin, ns);
+  });
+  afterAll(async () => {
+    await bus.close();
+    await store.close();
+  });
+
+  /** The chart's values for this cluster: the node's image, never pulled, Jobs on the real node. */
+  const chartValues = () => {
+    const [repository, tag] = node.image.split(/:(?=[^:]+$)/);
+    return [
+      '--set',
+      'launcher.mode=jobs',
+      '--set',
+      `image.repository=${repository}`,
+      '--set',
+      `image.tag=${tag}`,
+      '--set',
+      'image.pullPolicy=Never',
+      '--set-json',
+      `jobs.nodeSelector=${JSON.stringify(REAL_NODE_LABEL)}`,
+      '--set-json',
+      `jobs.tolerations=${JSON.stringify([{ key: REAL_NODE_TAINT.key, operator: 'Exists', effect: REAL_NODE_TAINT.effect }])}`,
+    ];
+  };
+
+  /** A rendered Deployment's plain env values, as its container gets them, with a kubeconfig of its ServiceAccount. */
+  async function chartEnv(component: 'orchestrator' | 'builder', kc: KubeConfig): Promise<Record<string, string>> {
+    const objects = await renderChart(admin, RELEASE, ns, chartValues());
+    const deployment = objects.find(
+      (o) => o.kind === 'Deployment' && o.metadata?.name === `${RELEASE}-${component}`,
+    ) as V1Deployment;
+    const env = Object.fromEntries(
+      deployment
+        .spec!.template.spec!.containers[0].env!.filter((e) => e.value !== undefined)
+        .map((e) => [e.name, e.value!]),
+    );
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'farm-kc-')), 'config');
+    writeFileSync(file, kc.exportConfig());
+    return { ...env, KUBECONFIG: file };
+  }
+
+  /** The agents' ConfigMap and Secret under the chart's names, with the addresses pods reach. */
+  async function agentConfig(agent: AgentServices, extra: Record<string, string>, env: Record<string, string>) {
+    await core.createNamespacedConfigMap(ns, {
+      metadata: { name: env.FARM_AGENT_CONFIGMAP ?? env.FARM_BUILD_CONFIGMAP },
+      data: {
+        KAFKA_BROKERS: process.env.FARM_TEST_KAFKA_POD_BROKERS!,
+        FARM_TOPIC_PREFIX: topicPrefix,
+        OPENAI_BASE_URL: agent.OPENAI_BASE_URL,
+        FARM_LLM_MAX_RETRIES: agent.FARM_LLM_MAX_RETRIES,
+        FARM_SRM_URL: agent.FARM_SRM_URL,
+        ...extra,
+      },
+    });
+    await core.createNamespacedSecret(ns, {
+      metadata: { name: env.FARM_AGENT_SECRET },
+      stringData: { OPENAI_API_KEY: agent.OPENAI_API_KEY, FARM_COMPONENT_TOKEN: agent.FARM_COMPONENT_TOKEN },
+    });
+  }
+
+  async function startOnRealNode(
+    script: Parameters<typeof startFarmHarness>[2],
+    agentSettings: Record<string, string>,
+  ) {
+    const orchestratorEnv = await chartEnv('orchestrator', asOrchestrator);
+    const builderEnv = await chartEnv('builder', asBuilder);
+    return startFarmHarness(
+      bus,
+      store,
+      script,
+      async (agent) => {
+        await agentConfig(agent, agentSettings, orchestratorEnv);
+        return kubernetesJobLauncherFromEnv(bus, testLog.child({ component: 'job-launcher' }), orchestratorEnv);
+      },
+      {
+        serviceHost: node.gateway,
+        buildsFor: async (farmBus) =>
+          createBuildLauncher(loadConfig(builderConfigSchema, builderEnv), {
+            bus: farmBus,
+            log: testLog.child({ component: 'build-launcher' }),
+            env: builderEnv,
+          }),
+      },
+    );
+  }
+
+  const podsOf = async (id: string, managedBy: string): Promise<V1Pod[]> =>
+    (
+      await core.listNamespacedPod(
+        ns,
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+        `farm.dev/change-request-id=${id},app.kubernetes.io/managed-by=${managedBy}`,
+      )
+    ).body.items;
+
+  test('with the chart’s defaults the sandbox cannot confine the checks in the pod: the task is refused, saying which setting accepts the risk', async () => {
+    h = await startOnRealNode({ chat: [planStep(ONE_ITEM), agentStep('Add lower', ADD_LOWER)] }, {});
+    const repo = await h.seed('real-refused.git', MULTI_REPO_FILES);
+    const id = await h.submit({ repoUrl: repo.url, title: 'Lower-case strings' });
+    const ts = await h.watch(id);
+    expect(phasesOf(ts).at(-1)).toBe('FAILED');
+    const own = h.results.filter((r) => r.changeRequestId === id);
+    expect(own.map((r) => [farm.v1.CommitStatus[r.status], failedStepName(r.failedStep)])).toEqual([
+      ['HARD_FAIL', 'check'],
+    ]);
+    expect(own[0].notes.join('\n')).toMatch(/FARM_SANDBOX_ACCEPT_RISK/);
+    const [pod] = await podsOf(id, 'farm-orchestrator');
+    expect(pod.spec!.nodeName).toBe(node.name);
+    expect(await remoteBranchSha(repo.url, `agt/${own[0].taskId}`)).toBeUndefined();
+  }, 240_000);
+
+  test('with the risk accepted, a change request reaches DONE through an agent Job and a build Job in containers', async () => {
+    h = await startOnRealNode(
+      { chat: [planStep(ONE_ITEM), agentStep('Add lower', ADD_LOWER)] },
+      { FARM_SANDBOX_ACCEPT_RISK: 'all' }, // what the chart's sandbox.acceptRisk renders into the agents' ConfigMap
+    );
+    const repo = await h.seed('real-done.git', MULTI_REPO_FILES);
+    const id = await h.submit({ repoUrl: repo.url, title: 'Lower-case strings' });
+    const ts = await h.watch(id);
+    expect(phasesOf(ts).at(-1)).toBe('DONE');
+    const state = await getRequest(store, id);
+    expect(state!.tasks.map((t) => t.status)).toEqual(['SUCCESS']);
+    expect(await remoteBranchSha(repo.url, state!.tasks[0].branch)).toBe(state!.tasks[0].commitSha);
+    const build = h.builds.filter((b) => b.changeRequestId === id);
+    expect(build.map((b) => farm.v1.BuildStatus[b.status])).toEqual(['BUILD_PASSED']);
+    expect(await remoteBranchSha(repo.url, `farm/${id}`)).toBe(build[0].commitSha);
+
+    // Both ran on the real node, from the image, with the chart's securityContext.
+    const chart = JSON.parse((await chartEnv('orchestrator', asOrchestrator)).FARM_JOB_POD) as {
+      securityContext: object;
+      containerSecurityContext: object;
+    };
+    for (const pod of [...(await podsOf(id, 'farm-orchestrator')), ...(await podsOf(id, 'farm-builder'))]) {
+      expect(pod.spec!.nodeName).toBe(node.name);
+      expect(pod.spec!.containers[0].image).toBe(node.image);
+      expect(pod.spec!.securityContext).toEqual(chart.securityContext);
+      expect(pod.spec!.containers[0].securityContext).toEqual(chart.containerSecurityContext);
+      expect(pod.status!.containerStatuses![0].containerID).toMatch(/^containerd:\/\//);
+    }
+    expect((await batch.listNamespacedJob(ns)).body.items).toHaveLength(2);
+  }, 300_000);
+});
