@@ -7,7 +7,15 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { BatchV1Api, CoreV1Api, type KubeConfig, type V1Deployment, type V1Pod } from '@kubernetes/client-node';
+import {
+  BatchV1Api,
+  CoreV1Api,
+  NetworkingV1Api,
+  type KubeConfig,
+  type V1Deployment,
+  type V1NetworkPolicy,
+  type V1Pod,
+} from '@kubernetes/client-node';
 import { failedStepName, farm } from '@farm/proto';
 import { KafkaBus } from '@farm/bus';
 import { getRequest, kubernetesJobLauncherFromEnv } from '@farm/orchestrator';
@@ -35,6 +43,7 @@ const RELEASE = 'agent-farm';
 const admin = adminKubeConfig();
 const batch = admin.makeApiClient(BatchV1Api);
 const core = admin.makeApiClient(CoreV1Api);
+const net = admin.makeApiClient(NetworkingV1Api);
 
 describe('jobs mode on a real node: agent and build Jobs as containers, as the chart shapes them', () => {
   const topicPrefix = `real-${Date.now()}.`;
@@ -151,6 +160,29 @@ describe('jobs mode on a real node: agent and build Jobs as containers, as the c
     );
   }
 
+  /** The chart's NetworkPolicy for the Jobs' pods, its destinations the harness' services on the gateway. */
+  async function applyEgressPolicy(harness: FarmHarness<KubernetesJobLauncher>) {
+    const env = await chartEnv('orchestrator', asOrchestrator);
+    const config = (await core.readNamespacedConfigMap(env.FARM_AGENT_CONFIGMAP, ns)).body.data!;
+    const portOf = (url: string) => Number(new URL(url).port);
+    const to = (port: number) =>
+      JSON.stringify({ ipBlocks: [{ cidr: `${node.gateway}/32` }], peers: [], ports: [{ port, protocol: 'TCP' }] });
+    const [policy] = await renderChart(admin, RELEASE, ns, [
+      ...chartValues(),
+      '-s',
+      'templates/networkpolicy.yaml',
+      '--set-json',
+      `networkPolicy.codeEgress.bus=${to(Number(config.KAFKA_BROKERS.split(':').at(-1)))}`,
+      '--set-json',
+      `networkPolicy.codeEgress.gitRemotes=${to(portOf(harness.git.url))}`,
+      '--set-json',
+      `networkPolicy.codeEgress.model=${to(portOf(config.OPENAI_BASE_URL))}`,
+      '--set-json',
+      `networkPolicy.codeEgress.extraEgress=[{"to":[{"ipBlock":{"cidr":"${node.gateway}/32"}}],"ports":[{"port":${portOf(config.FARM_SRM_URL)},"protocol":"TCP"}]}]`,
+    ]);
+    await net.createNamespacedNetworkPolicy(ns, policy as V1NetworkPolicy);
+  }
+
   const podsOf = async (id: string, managedBy: string): Promise<V1Pod[]> =>
     (
       await core.listNamespacedPod(
@@ -184,6 +216,8 @@ describe('jobs mode on a real node: agent and build Jobs as containers, as the c
       { chat: [planStep(ONE_ITEM), agentStep('Add lower', ADD_LOWER)] },
       { FARM_SANDBOX_ACCEPT_RISK: 'all' }, // what the chart's sandbox.acceptRisk renders into the agents' ConfigMap
     );
+    // Under the chart's own egress policy, opened for exactly the bus, git server, model and srm the pods use.
+    await applyEgressPolicy(h);
     const repo = await h.seed('real-done.git', MULTI_REPO_FILES);
     const id = await h.submit({ repoUrl: repo.url, title: 'Lower-case strings' });
     const ts = await h.watch(id);
