@@ -2,6 +2,7 @@ import { jobNamespace, jobPodSetting, kubeConfigFromEnv, kubernetesQuantity as q
 import type { EventBus } from '@farm/bus';
 import { loadConfig, z, type Logger } from '@farm/runtime';
 import { DEFAULT_CAP_CONFIGMAP, KubernetesJobLauncher } from './kubernetes-launcher';
+import { watchEgressPolicy, type EgressPolicyWatch } from './egress-policy-watch';
 
 /** FARM_LAUNCHER=jobs settings; the Helm chart sets them on the orchestrator from its values. */
 export const jobsLauncherConfigSchema = z.object({
@@ -30,7 +31,34 @@ export const jobsLauncherConfigSchema = z.object({
   FARM_LAUNCHER_CONFIGMAP: z.string().default(DEFAULT_CAP_CONFIGMAP),
   /** app.kubernetes.io/instance of the Jobs: the Helm release, so two farms can share a namespace. */
   FARM_RELEASE: z.string().default('agent-farm'),
+  /**
+   * The NetworkPolicy that limits the Jobs' egress (the chart's `<release>-code-egress`): checked at start and
+   * every 5 minutes, /readyz fails while it is missing or another policy reopens egress. Unset: not checked.
+   */
+  FARM_EGRESS_POLICY: z.string().min(1).optional(),
 });
+
+/** The egress policy check of jobs mode, or undefined (with a warning) when the operator turned it off. */
+export function egressPolicyWatchFromEnv(
+  log: Logger,
+  env: NodeJS.ProcessEnv = process.env,
+): EgressPolicyWatch | undefined {
+  const c = loadConfig(jobsLauncherConfigSchema, env);
+  if (!c.FARM_EGRESS_POLICY) {
+    log.warn(
+      'the egress of the agent pods is not checked (FARM_EGRESS_POLICY unset: networkPolicy.codeEgress.enabled=false); they reach what the cluster lets them',
+    );
+    return undefined;
+  }
+  const kubeConfig = kubeConfigFromEnv(env);
+  return watchEgressPolicy({
+    kubeConfig,
+    namespace: jobNamespace(c.FARM_K8S_NAMESPACE, kubeConfig),
+    release: c.FARM_RELEASE,
+    policy: c.FARM_EGRESS_POLICY,
+    log,
+  });
+}
 
 /** The Job launcher configured from the environment, talking to the cluster it runs in (or ~/.kube/config). */
 export function kubernetesJobLauncherFromEnv(

@@ -5,6 +5,7 @@ import { HttpSymbolLeases } from '@farm/srm-client';
 import { Orchestrator } from './orchestrator';
 import { orchestratorConfigSchema, orchestratorOptionsFrom, stateLayout } from './config';
 import { createTaskLauncher } from './launcher-from-config';
+import { egressPolicyWatchFromEnv } from './kubernetes-launcher-config';
 import { resumeLaunches } from './resume-launches';
 import { changeRequestApi } from './http-api';
 import { kubernetesAuthenticatorFromEnv } from '@farm/access';
@@ -24,6 +25,8 @@ void runService(log, config.FARM_METRICS_PORT, async () => {
   const bus = await connectKafka(config, 'orchestrator', log);
   const store = await openStore(config.DATABASE_URL, stateLayout(config.FARM_STATE_DIR).database, log);
   const launcher = createTaskLauncher(config, { bus, log });
+  // Jobs mode: the agent pods' egress as the chart means it, else /readyz says why.
+  const egress = config.FARM_LAUNCHER === 'jobs' ? egressPolicyWatchFromEnv(log) : undefined;
   await resumeLaunches(store, launcher);
   const orchestrator = new Orchestrator({
     bus,
@@ -44,7 +47,9 @@ void runService(log, config.FARM_METRICS_PORT, async () => {
   return {
     routes: changeRequestApi({ store, orchestrator, log, access, forgeWebhooks: forge?.webhooks }),
     health: () => bus.health(),
+    readiness: egress && (() => egress.readiness()),
     stop: async () => {
+      egress?.stop();
       await forge?.bridge.stop();
       await orchestrator.stop();
       await launcher.close();

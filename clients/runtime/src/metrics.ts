@@ -26,7 +26,8 @@ export type HealthCheck = () => HealthStatus | Promise<HealthStatus>;
 
 /**
  * Serves GET /metrics (Prometheus text format), GET /healthz (200 `ok`, or 503 with the health check's
- * reasons as JSON) and the service's own routes. Port 0 picks a free port; every address unless `host` says.
+ * reasons as JSON), GET /readyz (the same, with the readiness check's reasons added) and the service's own
+ * routes. Port 0 picks a free port; every address unless `host` says.
  */
 export async function serveMetrics(
   port: number,
@@ -34,6 +35,7 @@ export async function serveMetrics(
   routes?: RouteHandler,
   health?: HealthCheck,
   host = '0.0.0.0',
+  readiness?: HealthCheck,
 ): Promise<{ port: number; close(): Promise<void> }> {
   const server = http.createServer(async (req, res) => {
     if (routes) {
@@ -52,8 +54,10 @@ export async function serveMetrics(
     if (req.url === '/metrics') {
       res.setHeader('content-type', metricsRegistry.contentType);
       res.end(await metricsRegistry.metrics());
-    } else if (req.url === '/healthz') {
-      const status = health ? await health() : { healthy: true, reasons: [] };
+    } else if (req.url === '/healthz' || req.url === '/readyz') {
+      const checks = req.url === '/readyz' ? [health, readiness] : [health];
+      const results = await Promise.all(checks.map((c) => (c ? c() : { healthy: true, reasons: [] })));
+      const status = { healthy: results.every((r) => r.healthy), reasons: results.flatMap((r) => r.reasons) };
       if (status.healthy) res.end('ok');
       else {
         res.statusCode = 503;

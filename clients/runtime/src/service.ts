@@ -7,6 +7,11 @@ export interface RunningService {
   routes?: RouteHandler;
   /** What /healthz reports (e.g. the bus's consumers); always healthy when omitted. */
   health?: HealthCheck;
+  /**
+   * What /readyz reports besides /healthz: a condition under which the process should get no traffic but a
+   * restart cannot help (a readiness probe, not a liveness probe).
+   */
+  readiness?: HealthCheck;
 }
 
 /**
@@ -32,7 +37,9 @@ export async function runService(
   }
   collectProcessMetrics();
   const metrics =
-    metricsPort === undefined ? undefined : await serveMetrics(metricsPort, log, service.routes, service.health, host);
+    metricsPort === undefined
+      ? undefined
+      : await serveMetrics(metricsPort, log, service.routes, service.health, host, service.readiness);
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;

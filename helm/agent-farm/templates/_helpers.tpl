@@ -51,7 +51,8 @@ app.kubernetes.io/instance: {{ .root.Release.Name }}
 {{/*
 One app: a Deployment running `node <entry>` (a built entry, dist/<name>.mjs) in the farm image, and its Service.
 (dict "root" $ "name" "srm" "entry" "dist/srm.mjs" "values" .Values.srm "port" 9470
-      "env" (list ...) "secretEnv" true "serviceAccount" "..." "workVolume" "4Gi" "strategy" "Recreate")
+      "env" (list ...) "secretEnv" true "serviceAccount" "..." "workVolume" "4Gi" "strategy" "Recreate"
+      "readyPath" "/readyz")
 */}}
 {{- define "farm.app" -}}
 {{- $root := .root -}}
@@ -125,8 +126,9 @@ spec:
             - secretRef:
                 name: {{ $root.Values.secret.name }}
             {{- end }}
+          # readyPath (the orchestrator's /readyz): /healthz, and what a restart cannot fix (the Jobs' egress policy).
           readinessProbe:
-            httpGet: { path: /healthz, port: http }
+            httpGet: { path: {{ .readyPath | default "/healthz" }}, port: http }
             periodSeconds: 10
           livenessProbe:
             httpGet: { path: /healthz, port: http }
