@@ -71,6 +71,7 @@ describe('jobs mode on a real node: agent and build Jobs as containers, as the c
     ({ kubeConfig: asOrchestrator, builderKubeConfig: asBuilder } = await orchestratorAsChartServiceAccount(admin, ns));
   });
   afterEach(async () => {
+    extraValues = [];
     await h?.close();
     h = undefined;
     await deleteTestNamespace(admin, ns);
@@ -81,6 +82,7 @@ describe('jobs mode on a real node: agent and build Jobs as containers, as the c
   });
 
   /** The chart's values for this cluster: the node's image, never pulled, Jobs on the real node. */
+  let extraValues: string[] = [];
   const chartValues = () => {
     const [repository, tag] = node.image.split(/:(?=[^:]+$)/);
     return [
@@ -96,6 +98,7 @@ describe('jobs mode on a real node: agent and build Jobs as containers, as the c
       `jobs.nodeSelector=${JSON.stringify(REAL_NODE_LABEL)}`,
       '--set-json',
       `jobs.tolerations=${JSON.stringify([{ key: REAL_NODE_TAINT.key, operator: 'Exists', effect: REAL_NODE_TAINT.effect }])}`,
+      ...extraValues,
     ];
   };
 
@@ -243,4 +246,21 @@ describe('jobs mode on a real node: agent and build Jobs as containers, as the c
     }
     expect((await batch.listNamespacedJob(ns)).body.items).toHaveLength(2);
   }, 300_000);
+
+  test('an agent past the chart’s memory limit is OOMKilled by the kernel and the task fails saying so', async () => {
+    extraValues = ['--set', 'jobs.resources.limits.memory=40Mi', '--set', 'jobs.resources.requests.memory=40Mi'];
+    h = await startOnRealNode(
+      { chat: [planStep(ONE_ITEM), agentStep('Add lower', ADD_LOWER)] },
+      { FARM_SANDBOX_ACCEPT_RISK: 'all' },
+    );
+    const repo = await h.seed('real-oom.git', MULTI_REPO_FILES);
+    const id = await h.submit({ repoUrl: repo.url, title: 'Lower-case strings' });
+    const ts = await h.watch(id);
+    expect(phasesOf(ts).at(-1)).toBe('FAILED');
+    const own = h.results.filter((r) => r.changeRequestId === id);
+    expect(own.map((r) => farm.v1.CommitStatus[r.status])).toEqual(['HARD_FAIL']);
+    expect(own[0].notes.join('\n')).toMatch(/out of memory: the agent was OOMKilled at its 40Mi limit/);
+    const pods = await podsOf(id, 'farm-orchestrator');
+    expect(pods.map((p) => p.status!.containerStatuses![0].state!.terminated!.reason)).toContain('OOMKilled');
+  }, 240_000);
 });
