@@ -1,5 +1,13 @@
 import type { V1Job, V1ResourceRequirements } from '@kubernetes/client-node';
-import { FARM_CONTAINER_SECURITY, FARM_POD_SECURITY, envFromRefs, jobName, labelValue } from '@farm/kube';
+import {
+  FARM_CONTAINER_SECURITY,
+  FARM_POD_SECURITY,
+  envFromRefs,
+  jobName,
+  labelValue,
+  sandboxPodParts,
+  type SandboxPodSettings,
+} from '@farm/kube';
 import { encodeBuildRequestBase64, type farm } from '@farm/proto';
 import { imageEntryArgs } from '@farm/runtime';
 
@@ -21,6 +29,8 @@ export interface BuildJobSettings {
   workVolumeSizeLimit?: string;
   /** app.kubernetes.io/instance of the Jobs (the Helm release). */
   instance?: string;
+  /** The sandbox sidecar that runs the repository's checks (@farm/kube sandboxPodParts); on by default. */
+  sandbox?: SandboxPodSettings;
 }
 
 export const BUILD_CONTAINER = 'build';
@@ -46,10 +56,19 @@ export function buildJobFor(request: farm.v1.IBuildRequest, s: BuildJobSettings)
     'app.kubernetes.io/managed-by': BUILD_MANAGED_BY,
     [CHANGE_REQUEST_LABEL]: labelValue(request.changeRequestId!),
   };
+  // The repository's checks run in the sandbox sidecar, which shares only the checkouts (not the work dir).
+  const sandbox = sandboxPodParts({
+    ...s.sandbox,
+    image: s.image,
+    imagePullPolicy: s.imagePullPolicy ?? 'IfNotPresent',
+    checkoutDir: `${workDir}/checkouts`,
+    checkoutSizeLimit: s.workVolumeSizeLimit ?? '8Gi',
+  });
   const env = {
     FARM_BUILD_REQUEST: encodeBuildRequestBase64(request),
     FARM_WORK_DIR: workDir,
     HOME: '/tmp',
+    ...sandbox.env,
   };
   return {
     apiVersion: 'batch/v1',
@@ -74,6 +93,8 @@ export function buildJobFor(request: farm.v1.IBuildRequest, s: BuildJobSettings)
           automountServiceAccountToken: false, // the build never talks to the Kubernetes API
           enableServiceLinks: false,
           securityContext: FARM_POD_SECURITY,
+          ...sandbox.pod,
+          ...(sandbox.initContainers ? { initContainers: sandbox.initContainers } : {}),
           containers: [
             {
               name: BUILD_CONTAINER,
@@ -90,12 +111,14 @@ export function buildJobFor(request: farm.v1.IBuildRequest, s: BuildJobSettings)
               volumeMounts: [
                 { name: 'work', mountPath: workDir },
                 { name: 'tmp', mountPath: '/tmp' },
+                ...sandbox.mounts,
               ],
             },
           ],
           volumes: [
             { name: 'work', emptyDir: { sizeLimit: s.workVolumeSizeLimit ?? '8Gi' } },
             { name: 'tmp', emptyDir: { sizeLimit: '1Gi' } },
+            ...sandbox.volumes,
           ],
         },
       },

@@ -1,6 +1,12 @@
 import path from 'node:path';
 import type { EventBus } from '@farm/bus';
-import { jobNamespace, kubeConfigFromEnv, kubernetesQuantity as quantity } from '@farm/kube';
+import {
+  jobNamespace,
+  kubeConfigFromEnv,
+  kubernetesQuantity as quantity,
+  sandboxPodConfigSchema,
+  sandboxPodFromConfig,
+} from '@farm/kube';
 import { entryScript, loadConfig, z, type Logger } from '@farm/runtime';
 import { checkSandboxConfigSchema } from '@farm/sandbox';
 import { buildCheckTimeoutSchema } from './build-job-config';
@@ -77,6 +83,7 @@ export function createBuildLauncher(
     });
   }
   const c = loadConfig(buildJobsConfigSchema, env);
+  const sandbox = sandboxPodFromConfig(loadConfig(sandboxPodConfigSchema, env)); // FARM_SANDBOX_*: the sidecar
   const kubeConfig = kubeConfigFromEnv(env);
   return new KubernetesBuildLauncher({
     kubeConfig,
@@ -97,6 +104,7 @@ export function createBuildLauncher(
       ttlSecondsAfterFinished: c.FARM_BUILD_TTL_S,
       workVolumeSizeLimit: c.FARM_BUILD_WORK_SIZE,
       instance: c.FARM_RELEASE,
+      sandbox,
     },
   });
 }

@@ -1,4 +1,12 @@
-import { FARM_CONTAINER_SECURITY, FARM_POD_SECURITY, envFromRefs, jobName, labelValue } from '@farm/kube';
+import {
+  FARM_CONTAINER_SECURITY,
+  FARM_POD_SECURITY,
+  envFromRefs,
+  jobName,
+  labelValue,
+  sandboxPodParts,
+  type SandboxPodSettings,
+} from '@farm/kube';
 import type { V1Job, V1ResourceRequirements } from '@kubernetes/client-node';
 import { encodeTaskBase64, type farm } from '@farm/proto';
 import { imageEntryArgs } from '@farm/runtime';
@@ -27,6 +35,8 @@ export interface AgentJobSettings {
   instance?: string;
   /** Extra labels, e.g. for network policies. */
   labels?: Record<string, string>;
+  /** The sandbox sidecar that runs the repository's commands (@farm/kube sandboxPodParts); on by default. */
+  sandbox?: SandboxPodSettings;
 }
 
 export const CONTAINER_NAME = 'agent';
@@ -71,7 +81,15 @@ export function buildAgentJob(task: farm.v1.ICodingTask, s: AgentJobSettings): V
     [LABELS.dispatch]: String(task.dispatch ?? 0),
     ...s.labels,
   };
-  const env = { ...s.env, FARM_TASK: taskB64, FARM_WORK_DIR: workDir, HOME: '/tmp' };
+  // The repository's commands run in the sandbox sidecar, which shares only the checkouts (not the work dir).
+  const sandbox = sandboxPodParts({
+    ...s.sandbox,
+    image: s.image,
+    imagePullPolicy: s.imagePullPolicy ?? 'IfNotPresent',
+    checkoutDir: `${workDir}/checkouts`,
+    checkoutSizeLimit: s.workVolumeSizeLimit ?? '4Gi',
+  });
+  const env = { ...s.env, FARM_TASK: taskB64, FARM_WORK_DIR: workDir, HOME: '/tmp', ...sandbox.env };
   return {
     apiVersion: 'batch/v1',
     kind: 'Job',
@@ -105,6 +123,8 @@ export function buildAgentJob(task: farm.v1.ICodingTask, s: AgentJobSettings): V
           automountServiceAccountToken: false, // the agent never talks to the Kubernetes API
           enableServiceLinks: false,
           securityContext: FARM_POD_SECURITY,
+          ...sandbox.pod,
+          ...(sandbox.initContainers ? { initContainers: sandbox.initContainers } : {}),
           containers: [
             {
               name: CONTAINER_NAME,
@@ -122,12 +142,14 @@ export function buildAgentJob(task: farm.v1.ICodingTask, s: AgentJobSettings): V
               volumeMounts: [
                 { name: 'work', mountPath: workDir },
                 { name: 'tmp', mountPath: '/tmp' },
+                ...sandbox.mounts,
               ],
             },
           ],
           volumes: [
             { name: 'work', emptyDir: { sizeLimit: s.workVolumeSizeLimit ?? '4Gi' } },
             { name: 'tmp', emptyDir: { sizeLimit: '1Gi' } },
+            ...sandbox.volumes,
           ],
         },
       },

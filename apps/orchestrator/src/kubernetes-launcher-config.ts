@@ -1,4 +1,10 @@
-import { jobNamespace, kubeConfigFromEnv, kubernetesQuantity as quantity } from '@farm/kube';
+import {
+  jobNamespace,
+  kubeConfigFromEnv,
+  kubernetesQuantity as quantity,
+  sandboxPodConfigSchema,
+  sandboxPodFromConfig,
+} from '@farm/kube';
 import type { EventBus } from '@farm/bus';
 import { loadConfig, z, type Logger } from '@farm/runtime';
 import { DEFAULT_CAP_CONFIGMAP, KubernetesJobLauncher } from './kubernetes-launcher';
@@ -37,6 +43,7 @@ export function kubernetesJobLauncherFromEnv(
   env: NodeJS.ProcessEnv = process.env,
 ): KubernetesJobLauncher {
   const c = loadConfig(jobsLauncherConfigSchema, env);
+  const sandbox = sandboxPodFromConfig(loadConfig(sandboxPodConfigSchema, env)); // FARM_SANDBOX_*: the sidecar
   const kubeConfig = kubeConfigFromEnv(env);
   const namespace = jobNamespace(c.FARM_K8S_NAMESPACE, kubeConfig);
   const launcher = new KubernetesJobLauncher({
@@ -61,6 +68,7 @@ export function kubernetesJobLauncherFromEnv(
       ttlSecondsAfterFinished: c.FARM_JOB_TTL_S,
       workVolumeSizeLimit: c.FARM_JOB_WORK_SIZE,
       instance: c.FARM_RELEASE,
+      sandbox,
     },
   });
   void launcher.start(); // adopt Jobs left by a previous orchestrator before the first launch

@@ -3,3 +3,4 @@ export * from './kube-config';
 export * from './names';
 export * from './jobs';
 export * from './job-watcher';
+export * from './sandbox-pod';
