@@ -215,3 +215,35 @@ spec:
 {{- define "farm.componentTokenEnv" -}}
 {{- include "farm.secretEnv" (dict "name" "FARM_COMPONENT_TOKEN" "secret" (.Values.auth.componentToken.existingSecret | default .Values.secret.name) "key" .Values.auth.componentToken.key) }}
 {{- end -}}
+
+{{/*
+FARM_SANDBOX_*: the sandbox sidecar of the Job pods, for the orchestrator (agent Jobs) and the builder (build Jobs).
+Takes (dict "root" . "resources" <the sidecar's resources>).
+*/}}
+{{- define "farm.sandboxEnv" -}}
+{{- $s := .root.Values.sandbox -}}
+- name: FARM_SANDBOX_SIDECAR
+  value: {{ ternary "on" "off" $s.sidecar | quote }}
+- name: FARM_SANDBOX_SECCOMP
+  value: {{ $s.seccompProfile.type | quote }}
+{{- with $s.seccompProfile.localhostProfile }}
+- name: FARM_SANDBOX_SECCOMP_PROFILE
+  value: {{ . | quote }}
+{{- end }}
+{{- with $s.runtimeClassName }}
+- name: FARM_SANDBOX_RUNTIME_CLASS
+  value: {{ . | quote }}
+{{- end }}
+{{- if not (eq $s.hostUsers nil) }}
+- name: FARM_SANDBOX_HOST_USERS
+  value: {{ toString $s.hostUsers | quote }}
+{{- end }}
+- name: FARM_SANDBOX_CPU_REQUEST
+  value: {{ toString .resources.requests.cpu | quote }}
+- name: FARM_SANDBOX_MEMORY_REQUEST
+  value: {{ toString .resources.requests.memory | quote }}
+- name: FARM_SANDBOX_CPU_LIMIT
+  value: {{ toString .resources.limits.cpu | quote }}
+- name: FARM_SANDBOX_MEMORY_LIMIT
+  value: {{ toString .resources.limits.memory | quote }}
+{{- end -}}
