@@ -19,7 +19,10 @@ async function main(): Promise<unknown> {
   if (op === 'checks') {
     const [repo, stepsFile] = args;
     const steps = JSON.parse(readFileSync(stepsFile, 'utf8')) as CheckStep[];
-    return runChecks(repo, steps, { ceilings: { timeoutSeconds: 60, maxProcesses: 64 } });
+    return runChecks(repo, steps, {
+      ceilings: { timeoutSeconds: 60, maxProcesses: 64 },
+      limits: { maxFileBytes: 16 * 1024 * 1024 },
+    });
   }
   throw new Error(`unknown operation ${op}`);
 }

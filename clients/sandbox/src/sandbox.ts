@@ -15,9 +15,12 @@
  *   Otherwise it becomes RLIMIT_AS of 4x the value per process: address space, not memory, because Node
  *   (~0.7 GB at start), V8 heaps and JVMs reserve much more virtual memory than they touch, and a tight
  *   RLIMIT_AS makes them fail at start-up rather than when they use too much.
- * - `maxProcesses` is a cgroup pids limit where possible. RLIMIT_NPROC, the fallback, counts every process
- *   of the user (the farm's own included) and does not apply to root at all — not even inside a user
- *   namespace — so without cgroups a fork bomb is only stopped by the timeout.
+ * - `maxProcesses` is a cgroup pids limit where possible. RLIMIT_NPROC, the fallback, does not apply to real
+ *   root (a farm run as root without a user namespace: a fork bomb is then stopped only by the timeout). In
+ *   the run's own user namespace (set inside it, as here) it counts the run's own tasks, threads included, and
+ *   holds for its root too (measured on Linux 6.18 in the sandbox runner's container: a fork bomb under
+ *   `maxProcesses` 64 got `fork: retry: Resource temporarily unavailable` and the step went on); without a
+ *   user namespace it counts every process of the user (the farm's own included).
  * - `maxFileBytes` is RLIMIT_FSIZE (per file written).
  * Writes: with a mount namespace everything but the checkout, the run's home and a private /tmp and
  * /dev/shm is read-only, for root too, and the command holds no capabilities (namespace-setup.ts); without
