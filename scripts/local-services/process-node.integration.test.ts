@@ -188,7 +188,7 @@ test('deleting a running pod stops its process (SIGTERM) and removes the pod', a
   expect(existsSync(join(out, 'termed'))).toBe(true);
 });
 
-test("a native sidecar starts first (its startup probe awaited), serves the pod, and is stopped once the others end", async () => {
+test('a native sidecar starts first (its startup probe awaited), serves the pod, and is stopped once the others end', async () => {
   // The farm's own: the sandbox runner that the agent and build Jobs get (@farm/kube), and a main container that
   // asks it for its confinement as the agent does at start.
   const sandbox = sandboxPodParts({

@@ -311,8 +311,7 @@ export class ProcessNode {
       };
       const cur = p.statuses.get(c.name)!;
       if (p.stopped) return; // terminate() reports the end of a deleted pod
-      const restart =
-        !p.finishing && (restartPolicy === 'Always' || (restartPolicy === 'OnFailure' && exitCode !== 0));
+      const restart = !p.finishing && (restartPolicy === 'Always' || (restartPolicy === 'OnFailure' && exitCode !== 0));
       if (restart) {
         p.statuses.set(c.name, {
           ...cur,
