@@ -167,8 +167,9 @@ function serve(
     if (!answered) caller.abort();
   });
   conn.on('end', () => {
+    if (answered) return;
     if (!started) refuse('the request ended before its newline');
-    else if (!answered) caller.abort(); // the caller closed its side: it will not read the answer
+    else caller.abort(); // the caller closed its side: it will not read the answer
   });
   conn.on('data', (d: Buffer) => {
     if (started || answered) return;
