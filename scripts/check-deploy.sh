@@ -93,6 +93,6 @@ fi
 
 step "the Grafana dashboard loads and names only exported metrics"
 KAFKA_BROKERS=${KAFKA_BROKERS:-unused} DATABASE_URL=${DATABASE_URL:-unused} NODE_OPTIONS=--experimental-vm-modules \
-  npx jest scripts/k8s/dashboard.test.ts
+  npx jest -c jest.unit.config.js scripts/k8s/dashboard.test.ts
 
 step "deploy checks passed"

@@ -16,7 +16,7 @@ export const CONFINED = [
   '--tmpfs=/work:rw,exec,U',
 ];
 /** Every container a test starts carries its pid: one left by a killed run is removed by the next. */
-const OWNER_LABEL = 'farm.test.owner';
+export const OWNER_LABEL = 'farm.test.owner';
 /** conmon kills a container after this, even if the process that started it is gone. */
 const MAX_SECONDS = 120;
 

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { CoreV1Api, KubeConfig, type V1Pod } from '@kubernetes/client-node';
+import { sandboxPodParts } from '../../clients/kube/src';
 import { PROCESS_NODE_FARM_IMAGE } from './local-kubernetes';
 import { mapPath } from './process-node';
 
@@ -185,6 +186,44 @@ test('deleting a running pod stops its process (SIGTERM) and removes the pod', a
     await new Promise((r) => setTimeout(r, 200));
   }
   expect(existsSync(join(out, 'termed'))).toBe(true);
+});
+
+test('a native sidecar starts first (its startup probe awaited), serves the pod, and is stopped once the others end', async () => {
+  // The farm's own: the sandbox runner that the agent and build Jobs get (@farm/kube), and a main container that
+  // asks it for its confinement as the agent does at start.
+  const sandbox = sandboxPodParts({
+    image,
+    imagePullPolicy: 'Never',
+    checkoutDir: '/work/checkouts',
+    checkoutSizeLimit: '1Gi',
+  });
+  const env = { ...sandbox.env, OUT: `/app/.cache/test-node/${ns}` };
+  await core.createNamespacedPod(ns, {
+    metadata: { name: 'with-sidecar' },
+    spec: {
+      restartPolicy: 'Never',
+      initContainers: sandbox.initContainers,
+      containers: [
+        {
+          name: 'agent',
+          image,
+          workingDir: '/app',
+          command: ['sh', '-c', 'node --import tsx scripts/image/pod-sandbox-agent.ts status > "$OUT/status"'],
+          env: Object.entries(env).map(([name, value]) => ({ name, value })),
+          volumeMounts: sandbox.mounts,
+        },
+      ],
+      volumes: sandbox.volumes,
+    },
+  });
+  const pod = await waitForPod('with-sidecar', (p) => p.status?.phase === 'Succeeded', 'the pod to complete');
+  const status = JSON.parse(readFileSync(join(out, 'status'), 'utf8')) as { missing: unknown[]; runner: string };
+  expect(status.missing).toEqual([]);
+  expect(status.runner).toMatch(/\/sandbox-control\/runner\.sock$/); // the pod's shared directory, on this machine
+  expect(pod.status!.containerStatuses!.map((c) => c.name)).toEqual(['agent']);
+  const [sidecar] = pod.status!.initContainerStatuses!;
+  expect(sidecar.name).toBe('sandbox');
+  expect(sidecar.state!.terminated).toBeDefined(); // stopped after the agent ended; its exit code decides nothing
 });
 
 test('container paths map onto the longest mapped prefix', () => {

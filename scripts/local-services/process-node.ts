@@ -6,7 +6,9 @@
  * What it honours: each container's command and args (else the image's entrypoint and cmd), env (value,
  * secretKeyRef, configMapKeyRef, fieldRef to the pod's name/namespace/uid/node), envFrom (ConfigMaps and
  * Secrets, optional and prefix included; a missing one gives CreateContainerConfigError like a kubelet),
- * workingDir, emptyDir/ConfigMap/Secret volumes (a directory per pod), restartPolicy, pod deletion (SIGTERM,
+ * workingDir, emptyDir/ConfigMap/Secret volumes (a directory per pod), restartPolicy, native sidecars (init
+ * containers with restartPolicy Always: started first, their exec startup probe awaited, restarted when they
+ * end, stopped once the other containers have ended; other init containers are not run), pod deletion (SIGTERM,
  * SIGKILL after the grace period, status Failed, then delete with grace 0) and status reporting (phase,
  * conditions, containerStatuses with state.terminated.exitCode and reason; 128+signal when killed).
  *
@@ -14,6 +16,7 @@
  * and the image itself: only images it was told about run; any other waits in ErrImagePull, like a kubelet
  * that cannot pull. A known image maps its paths onto this machine (see ProcessNodeImage).
  */
+import { execFile } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, posix } from 'node:path';
@@ -51,6 +54,8 @@ export interface ProcessNodeOptions {
 }
 
 const STRATEGIC = { headers: { 'Content-Type': PatchUtils.PATCH_FORMAT_STRATEGIC_MERGE_PATCH } };
+/** Starts a container's process; its environment and working directory, for its exec probes. */
+type Launch = (() => Guarded) & { env: Record<string, string>; cwd: string };
 const now = () => new Date();
 type Phase = 'Pending' | 'Running' | 'Succeeded' | 'Failed';
 const CONFIG_RETRY_MS = 2000;
@@ -63,6 +68,10 @@ interface RunningPod {
   /** Container name -> its current process. */
   procs: Map<string, Guarded>;
   statuses: Map<string, V1ContainerStatus>;
+  /** The names of its native sidecars (init containers with restartPolicy Always). */
+  sidecars: Set<string>;
+  /** Its other containers have ended: the sidecars are being stopped, not restarted. */
+  finishing?: boolean;
   startTime: Date;
   phase: Phase;
   /** The status updates in flight, in order. */
@@ -214,6 +223,7 @@ export class ProcessNode {
       dir: join(this.dir, `${meta.namespace}_${meta.name}_${meta.uid}`),
       procs: new Map(),
       statuses: new Map(),
+      sidecars: new Set((spec.initContainers ?? []).filter((c) => c.restartPolicy === 'Always').map((c) => c.name)),
       startTime: now(),
       phase: 'Pending',
       reports: Promise.resolve(),
@@ -222,8 +232,9 @@ export class ProcessNode {
     this.pods.set(p.uid, p);
     mkdirSync(p.dir, { recursive: true });
 
-    const prepared: { c: V1Container; launch?: () => Guarded; waiting?: { reason: string; message: string } }[] = [];
-    for (const c of spec.containers) {
+    const prepared: { c: V1Container; launch?: Launch; waiting?: { reason: string; message: string } }[] = [];
+    const sidecars = (spec.initContainers ?? []).filter((c) => p.sidecars.has(c.name));
+    for (const c of [...sidecars, ...spec.containers]) {
       try {
         prepared.push({ c, launch: await this.prepare(pod, p, c) });
       } catch (err) {
@@ -252,12 +263,33 @@ export class ProcessNode {
         }, CONFIG_RETRY_MS).unref();
       return;
     }
-    for (const { c, launch } of prepared) this.startContainer(p, c, launch!, spec.restartPolicy ?? 'Always');
+    // Sidecars first, each awaited through its startup probe, as a kubelet does; then the other containers.
+    for (const { c, launch } of prepared.filter((x) => p.sidecars.has(x.c.name))) {
+      this.startContainer(p, c, launch!, 'Always');
+      await this.awaitStartup(p, c, launch!);
+    }
+    for (const { c, launch } of prepared.filter((x) => !p.sidecars.has(x.c.name)))
+      this.startContainer(p, c, launch!, spec.restartPolicy ?? 'Always');
     await this.report(p, 'Running');
   }
 
+  /** Runs a container's exec startup probe (with its environment, on this machine) until it passes or gives up. */
+  private async awaitStartup(p: RunningPod, c: V1Container, launch: Launch): Promise<void> {
+    const probe = c.startupProbe?.exec?.command;
+    if (!probe?.length) return;
+    const tries = c.startupProbe!.failureThreshold ?? 3;
+    for (let i = 0; i < tries && !p.stopped; i++) {
+      const passed = await new Promise<boolean>((resolve) =>
+        execFile(probe[0], probe.slice(1), { env: launch.env, cwd: launch.cwd, timeout: 5000 }, (err) => resolve(!err)),
+      );
+      if (passed) return;
+      await sleep((c.startupProbe!.periodSeconds ?? 10) * 1000);
+    }
+    this.opts.log.warn('process node: a sidecar never passed its startup probe', { pod: p.name, container: c.name });
+  }
+
   private startContainer(p: RunningPod, c: V1Container, launch: () => Guarded, restartPolicy: string): void {
-    if (p.stopped) return;
+    if (p.stopped || (p.finishing && p.sidecars.has(c.name))) return;
     const proc = launch();
     p.procs.set(c.name, proc);
     const startedAt = now();
@@ -279,7 +311,7 @@ export class ProcessNode {
       };
       const cur = p.statuses.get(c.name)!;
       if (p.stopped) return; // terminate() reports the end of a deleted pod
-      const restart = restartPolicy === 'Always' || (restartPolicy === 'OnFailure' && exitCode !== 0);
+      const restart = !p.finishing && (restartPolicy === 'Always' || (restartPolicy === 'OnFailure' && exitCode !== 0));
       if (restart) {
         p.statuses.set(c.name, {
           ...cur,
@@ -297,11 +329,20 @@ export class ProcessNode {
       }
       p.statuses.set(c.name, { ...cur, ready: false, started: false, state: { terminated } });
       p.procs.delete(c.name);
-      if (p.procs.size) {
+      if (p.sidecars.has(c.name) && p.finishing) return; // stopped below, once the others had ended
+      const others = [...p.procs.keys()].filter((name) => !p.sidecars.has(name));
+      if (others.length) {
         await this.report(p, 'Running').catch((err) => this.warn('status update failed', p, err));
         return;
       }
-      const failed = [...p.statuses.values()].some((s) => (s.state?.terminated?.exitCode ?? 0) !== 0);
+      // The other containers have ended: the sidecars are stopped (their exit codes do not decide the phase).
+      p.finishing = true;
+      await Promise.all(
+        [...p.procs.entries()].filter(([name]) => p.sidecars.has(name)).map(([, sidecar]) => sidecar.stop(2000)),
+      );
+      const failed = [...p.statuses.values()]
+        .filter((s) => !p.sidecars.has(s.name))
+        .some((s) => (s.state?.terminated?.exitCode ?? 0) !== 0);
       await this.report(p, failed ? 'Failed' : 'Succeeded').catch((err) => this.warn('status update failed', p, err));
     });
   }
@@ -367,8 +408,10 @@ export class ProcessNode {
 
   private async sendStatus(p: RunningPod): Promise<void> {
     const phase = p.phase;
-    const statuses = [...p.statuses.values()];
-    const ready = phase === 'Running' && statuses.every((s) => s.ready);
+    const all = [...p.statuses.values()];
+    const statuses = all.filter((s) => !p.sidecars.has(s.name));
+    const sidecarStatuses = all.filter((s) => p.sidecars.has(s.name));
+    const ready = phase === 'Running' && all.every((s) => s.ready);
     const t = now();
     const condition = (type: string, status: boolean, reason?: string) => ({
       type,
@@ -396,6 +439,7 @@ export class ProcessNode {
             condition('Ready', ready, terminal ? 'PodCompleted' : undefined),
           ],
           containerStatuses: statuses,
+          ...(sidecarStatuses.length ? { initContainerStatuses: sidecarStatuses } : {}),
         },
       },
       undefined,
@@ -408,7 +452,7 @@ export class ProcessNode {
   }
 
   /** Resolves image, environment, volumes and paths; throws a ContainerWaiting when a kubelet would wait. */
-  private async prepare(pod: V1Pod, p: RunningPod, c: V1Container): Promise<() => Guarded> {
+  private async prepare(pod: V1Pod, p: RunningPod, c: V1Container): Promise<Launch> {
     const image = this.opts.images[c.image ?? ''];
     if (!image)
       throw new ContainerWaiting(
@@ -450,7 +494,10 @@ export class ProcessNode {
       HOSTNAME: p.name,
       ...env,
     };
-    return () => spawnGuarded(argv[0], argv.slice(1), { env: fullEnv, cwd, logFile });
+    return Object.assign(() => spawnGuarded(argv[0], argv.slice(1), { env: fullEnv, cwd, logFile }), {
+      env: fullEnv,
+      cwd,
+    });
   }
 
   private async envValue(pod: V1Pod, e: NonNullable<V1Container['env']>[number]): Promise<string | undefined> {

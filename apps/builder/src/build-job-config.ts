@@ -17,4 +17,6 @@ export const buildJobConfigSchema = z.object({
   FARM_BUILD_SPOOL_DIR: z.string().optional(),
   /** Where the build checks the repository out. */
   FARM_WORK_DIR: z.string().default(path.join(os.tmpdir(), 'farm-build')),
+  /** Where the checkouts go instead (a Job pod: the directory shared with its sandbox runner); default FARM_WORK_DIR. */
+  FARM_CHECKOUT_DIR: z.string().optional(),
 });

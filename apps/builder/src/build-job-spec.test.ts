@@ -1,3 +1,4 @@
+import { sandboxPodParts } from '@farm/kube';
 import { decodeBuildRequestBase64, farm } from '@farm/proto';
 import { buildJobFor, buildJobNameFor } from './build-job-spec';
 
@@ -43,6 +44,40 @@ describe('the build Job', () => {
     expect(container.securityContext!.readOnlyRootFilesystem).toBe(true);
     expect(container.securityContext!.capabilities!.drop).toEqual(['ALL']);
     expect(container.envFrom).toEqual([{ configMapRef: { name: 'farm-config' } }, { secretRef: { name: 'git' } }]);
-    expect(container.volumeMounts!.map((m) => m.mountPath)).toEqual(['/work', '/tmp']);
+    expect(container.volumeMounts!.map((m) => m.mountPath)).toEqual([
+      '/work',
+      '/tmp',
+      '/work/checkouts',
+      '/run/farm-sandbox',
+    ]);
+  });
+
+  test("runs the repository's checks in the sandbox sidecar, which shares only the checkouts and holds no Secret", () => {
+    const pod = buildJobFor(request, { ...settings, secretName: 'git', configMapName: 'farm-config' }).spec!.template
+      .spec!;
+    const build = pod.containers[0];
+    const env = Object.fromEntries(build.env!.map((e) => [e.name, e.value]));
+    expect(env.FARM_SANDBOX_RUNNER).toBe('/run/farm-sandbox/runner.sock');
+    expect(env.FARM_CHECKOUT_DIR).toBe('/work/checkouts');
+    const [sandbox] = pod.initContainers!;
+    expect(sandbox.name).toBe('sandbox');
+    expect(sandbox.restartPolicy).toBe('Always');
+    expect(sandbox.args).toEqual(['node', 'dist/sandbox-runner.mjs']);
+    expect(sandbox.envFrom).toBeUndefined();
+    expect(sandbox.securityContext!.seccompProfile).toEqual({ type: 'Unconfined' });
+    expect(sandbox.volumeMounts!.map((m) => m.mountPath)).toEqual(['/work/checkouts', '/run/farm-sandbox', '/tmp']);
+    // the agent Job's sidecar (one function for both), its checkouts volume sized like the work volume
+    const shared = sandboxPodParts({
+      image: settings.image,
+      imagePullPolicy: 'IfNotPresent',
+      checkoutDir: '/work/checkouts',
+      checkoutSizeLimit: '8Gi',
+    });
+    expect(pod.initContainers).toEqual(shared.initContainers);
+    expect(pod.volumes!.slice(2)).toEqual(shared.volumes);
+    // without the sidecar, the build container is as it was
+    const plain = buildJobFor(request, { ...settings, sandbox: { runner: false } }).spec!.template.spec!;
+    expect(plain.initContainers).toBeUndefined();
+    expect(plain.containers[0].volumeMounts!.map((m) => m.mountPath)).toEqual(['/work', '/tmp']);
   });
 });

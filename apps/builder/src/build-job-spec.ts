@@ -1,5 +1,14 @@
 import type { V1Job, V1ResourceRequirements } from '@kubernetes/client-node';
-import { envFromRefs, jobContainerSecurity, jobName, jobPodFields, labelValue, type JobPodSettings } from '@farm/kube';
+import {
+  envFromRefs,
+  jobContainerSecurity,
+  jobName,
+  jobPodFields,
+  labelValue,
+  sandboxPodParts,
+  type JobPodSettings,
+  type SandboxPodSettings,
+} from '@farm/kube';
 import { encodeBuildRequestBase64, type farm } from '@farm/proto';
 import { imageEntryArgs } from '@farm/runtime';
 
@@ -23,6 +32,8 @@ export interface BuildJobSettings {
   instance?: string;
   /** The chart's pod security, node selection and runtime class (FARM_JOB_POD); the farm's defaults otherwise. */
   pod?: JobPodSettings;
+  /** The sandbox sidecar that runs the repository's checks (@farm/kube sandboxPodParts); on by default. */
+  sandbox?: SandboxPodSettings;
 }
 
 export const BUILD_CONTAINER = 'build';
@@ -48,10 +59,20 @@ export function buildJobFor(request: farm.v1.IBuildRequest, s: BuildJobSettings)
     'app.kubernetes.io/managed-by': BUILD_MANAGED_BY,
     [CHANGE_REQUEST_LABEL]: labelValue(request.changeRequestId!),
   };
+  // The repository's checks run in the sandbox sidecar, which shares only the checkouts (not the work dir).
+  const sandbox = sandboxPodParts({
+    ...s.sandbox,
+    image: s.image,
+    imagePullPolicy: s.imagePullPolicy ?? 'IfNotPresent',
+    containerSecurity: jobContainerSecurity(s.pod),
+    checkoutDir: `${workDir}/checkouts`,
+    checkoutSizeLimit: s.workVolumeSizeLimit ?? '8Gi',
+  });
   const env = {
     FARM_BUILD_REQUEST: encodeBuildRequestBase64(request),
     FARM_WORK_DIR: workDir,
     HOME: '/tmp',
+    ...sandbox.env,
   };
   return {
     apiVersion: 'batch/v1',
@@ -76,6 +97,8 @@ export function buildJobFor(request: farm.v1.IBuildRequest, s: BuildJobSettings)
           automountServiceAccountToken: false, // the build never talks to the Kubernetes API
           enableServiceLinks: false,
           ...jobPodFields(s.pod),
+          ...sandbox.pod,
+          ...(sandbox.initContainers ? { initContainers: sandbox.initContainers } : {}),
           containers: [
             {
               name: BUILD_CONTAINER,
@@ -92,12 +115,14 @@ export function buildJobFor(request: farm.v1.IBuildRequest, s: BuildJobSettings)
               volumeMounts: [
                 { name: 'work', mountPath: workDir },
                 { name: 'tmp', mountPath: '/tmp' },
+                ...sandbox.mounts,
               ],
             },
           ],
           volumes: [
             { name: 'work', emptyDir: { sizeLimit: s.workVolumeSizeLimit ?? '8Gi' } },
             { name: 'tmp', emptyDir: { sizeLimit: '1Gi' } },
+            ...sandbox.volumes,
           ],
         },
       },

@@ -7,7 +7,7 @@ import { configureGitCredentials, gitCredentialsConfigSchema } from '@farm/git';
 import { ConfigError, createLogger, errorMessage, loadConfig } from '@farm/runtime';
 import { BUILD_BAD_INPUT_EXIT_CODE, BUILD_REPORTED_EXIT_CODE } from './build-launcher';
 import { buildJobConfigSchema } from './build-job-config';
-import { checkCeilingsFromConfig } from '@farm/sandbox';
+import { checkCeilingsFromConfig, reportConfinement, sandboxRunnerFromEnv } from '@farm/sandbox';
 import { runBuild } from './run-build';
 
 async function main(): Promise<number> {
@@ -29,9 +29,14 @@ async function main(): Promise<number> {
     throw err;
   }
   log.info('build started', { changeRequestId: request.changeRequestId, branches: request.branches.length });
+  // The pod's sandbox runner, said once at start; a gap refuses the checks with the reason.
+  if (sandboxRunnerFromEnv())
+    await reportConfinement(log).catch((err: unknown) =>
+      log.error('the sandbox runner does not answer: the checks will fail', { err: errorMessage(err) }),
+    );
   const result = await runBuild(request, {
     log,
-    workRoot: config.FARM_WORK_DIR,
+    workRoot: config.FARM_CHECKOUT_DIR ?? config.FARM_WORK_DIR,
     checkTimeoutMs: config.FARM_BUILD_CHECK_TIMEOUT_S * 1000,
     checkCeilings: checkCeilingsFromConfig(config),
     checkWritableDirs: config.FARM_CHECK_WRITABLE_DIRS,

@@ -1,6 +1,13 @@
 import path from 'node:path';
 import type { EventBus } from '@farm/bus';
-import { jobNamespace, jobPodSetting, kubeConfigFromEnv, kubernetesQuantity as quantity } from '@farm/kube';
+import {
+  jobNamespace,
+  jobPodSetting,
+  kubeConfigFromEnv,
+  kubernetesQuantity as quantity,
+  sandboxPodConfigSchema,
+  sandboxPodFromConfig,
+} from '@farm/kube';
 import { entryScript, loadConfig, z, type Logger } from '@farm/runtime';
 import { checkSandboxConfigSchema } from '@farm/sandbox';
 import { buildCheckTimeoutSchema } from './build-job-config';
@@ -79,6 +86,7 @@ export function createBuildLauncher(
     });
   }
   const c = loadConfig(buildJobsConfigSchema, env);
+  const sandbox = sandboxPodFromConfig(loadConfig(sandboxPodConfigSchema, env)); // FARM_SANDBOX_*: the sidecar
   const kubeConfig = kubeConfigFromEnv(env);
   return new KubernetesBuildLauncher({
     kubeConfig,
@@ -100,6 +108,7 @@ export function createBuildLauncher(
       workVolumeSizeLimit: c.FARM_BUILD_WORK_SIZE,
       instance: c.FARM_RELEASE,
       pod: c.FARM_JOB_POD,
+      sandbox,
     },
   });
 }

@@ -3,8 +3,14 @@ import { busConfigSchema } from '@farm/bus';
 import { buildJobConfigSchema, buildJobsConfigSchema, builderConfigSchema } from '@farm/builder';
 import { gitCredentialsConfigSchema } from '@farm/git';
 import { agentConfigSchema, agentWorkerConfigSchema } from '@farm/coding-agent';
+import { sandboxRunnerConfigSchema } from '@farm/sandbox';
 import { codePlannerConfigSchema } from '@farm/code-planner';
-import { forgeSetupConfigSchema, jobsLauncherConfigSchema, orchestratorConfigSchema } from '@farm/orchestrator';
+import {
+  forgeSetupConfigSchema,
+  jobsLauncherConfigSchema,
+  orchestratorConfigSchema,
+  sandboxPodConfigSchema,
+} from '@farm/orchestrator';
 import { ragConfigFields } from '@farm/rag-service';
 import { requestPlannerConfigSchema } from '@farm/request-planner';
 import { runtimeConfigSchema, type z } from '@farm/runtime';
@@ -23,6 +29,8 @@ export const CONFIG_SCHEMAS: Record<string, z.AnyZodObject> = {
   'orchestrator (forge)': forgeSetupConfigSchema,
   builder: builderConfigSchema,
   'builder (jobs launcher)': buildJobsConfigSchema,
+  'orchestrator and builder (jobs: the sandbox sidecar)': sandboxPodConfigSchema,
+  'sandbox runner': sandboxRunnerConfigSchema,
   'build process': buildJobConfigSchema,
   'request-planner': requestPlannerConfigSchema,
   'code-planner': codePlannerConfigSchema,

@@ -38,6 +38,8 @@ export interface AgentServices {
 export interface AgentSettings {
   /** Where task checkouts are made; each task gets its own temporary directory. */
   workRoot: string;
+  /** Where the task's checkout directory is made (default workRoot): nothing else of the agent's goes there. */
+  checkoutRoot?: string;
   /** Attempts after the first (default 2). */
   maxRetries: number;
   checkTimeoutMs: number;
@@ -123,6 +125,7 @@ export function agentDepsFromConfig(config: AgentConfig, log: Logger, secrets: (
       // Never in a prompt, a tool result, a log line or the trajectory, even when a repository contains them.
       secrets: [config.OPENAI_API_KEY, ...secrets].filter((s): s is string => !!s),
       workRoot: config.FARM_WORK_DIR,
+      checkoutRoot: config.FARM_CHECKOUT_DIR,
       trajectoryDir: config.FARM_TRAJECTORY_DIR,
       maxRetries: config.FARM_MAX_RETRIES,
       checkTimeoutMs: config.FARM_CHECK_TIMEOUT_S * 1000,

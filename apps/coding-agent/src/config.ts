@@ -45,6 +45,11 @@ export const agentConfigSchema = componentTokenConfigSchema.extend({
   /** One JSONL trajectory per task (prompts, answers, applied diffs, checks) goes here when set. */
   FARM_TRAJECTORY_DIR: z.string().optional(),
   FARM_WORK_DIR: z.string().default(path.join(os.tmpdir(), 'farm-agent')),
+  /**
+   * Where the task's checkout goes instead (a Job pod: the directory shared with its sandbox runner, which must
+   * hold nothing else of the agent's); default FARM_WORK_DIR.
+   */
+  FARM_CHECKOUT_DIR: z.string().optional(),
   FARM_GIT_AUTHOR_NAME: z.string().default('agent-farm'),
   FARM_GIT_AUTHOR_EMAIL: z.string().default('agent@agent-farm.local'),
   /** The srm service, for claiming the task's leases; without it leases are not claimed. */

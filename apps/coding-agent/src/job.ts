@@ -4,6 +4,7 @@ import { farm } from '@farm/proto';
 import { SpoolDirBus, Topics, connectKafkaFromEnv, type EventBus } from '@farm/bus';
 import { configureGitCredentials, gitCredentialsConfigSchema } from '@farm/git';
 import { ConfigError, createLogger, errorMessage, loadConfig } from '@farm/runtime';
+import { reportConfinement, sandboxRunnerFromEnv } from '@farm/sandbox';
 import { agentDepsFromConfig } from './agent-deps';
 import { loadAgentConfig } from './config';
 import { BadTaskInput, readTask } from './read-task';
@@ -27,6 +28,11 @@ async function main(): Promise<number> {
     if (config.FARM_AGENT_SPOOL_DIR) bus = new SpoolDirBus(config.FARM_AGENT_SPOOL_DIR, log);
     else if (config.KAFKA_BROKERS) bus = await connectKafkaFromEnv(`coding-agent-${task.id}`, log);
     else throw new ConfigError('KAFKA_BROKERS is required when the agent does not run under a one-machine farm');
+    // The pod's sandbox runner, said once at start; a gap (or no answer) refuses the task in its set-up.
+    if (sandboxRunnerFromEnv())
+      await reportConfinement(log).catch((err: unknown) =>
+        log.error('the sandbox runner does not answer: the task will be refused', { err: errorMessage(err) }),
+      );
     const result = await runCodingTask(task, agentDepsFromConfig(config, log, [gitCredentials.FARM_GIT_TOKEN]));
     await bus.publish(Topics.commitResults, farm.v1.CommitResult.fromObject(result));
     await bus.close();

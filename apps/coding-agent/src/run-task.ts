@@ -35,7 +35,8 @@ export async function runCodingTask(task: farm.v1.ICodingTask, deps: AgentDeps):
   // The strategy the task would run, until one has run (a task completed from an earlier push reports it too).
   let strategy: StrategyName = chooseStrategy(task, deps).name;
   try {
-    const outcome = await withWorkDir(deps.settings.workRoot, task.id!, async (workDir) => {
+    const checkouts = deps.settings.checkoutRoot ?? deps.settings.workRoot;
+    const outcome = await withWorkDir(checkouts, task.id!, async (workDir) => {
       const setup = await setUpTask(task, workDir, deps, run);
       if (setup.kind === 'pushed') return republishPushed(task, setup.commit, deps, run);
       if (setup.kind === 'failed') return setup;

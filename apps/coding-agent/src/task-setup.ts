@@ -3,7 +3,15 @@ import path from 'node:path';
 import { farm } from '@farm/proto';
 import { cloneAtCommit, type RemoteBranchCommit } from '@farm/git';
 import { FarmError, errorMessage } from '@farm/runtime';
-import { checkPlanFor, confinementStatus, describeGaps, firstUnrunnableStep, type CheckPlan } from '@farm/sandbox';
+import {
+  checkPlanFor,
+  confinementStatus,
+  describeStatus,
+  firstUnrunnableStep,
+  SandboxRunnerUnavailable,
+  type CheckPlan,
+  type ConfinementStatus,
+} from '@farm/sandbox';
 import type { AgentDeps } from './agent-deps';
 import { retrieveContext, type RetrievedContext } from './retrieve-context';
 import { branchFor, pushedCommit } from './task-branch';
@@ -45,9 +53,17 @@ export async function setUpTask(
   deps: AgentDeps,
   run: TaskRun,
 ): Promise<TaskSetup> {
-  // Fail closed before spending anything: the task's checks would run without a guarantee nobody gave up.
-  const { missing, isolation } = await confinementStatus();
-  if (missing.length) return hardFail(F.STEP_CHECK, describeGaps(missing));
+  // Fail closed before spending anything: the task's checks would run without a guarantee nobody gave up
+  // (here, or in the pod's sandbox runner, which must answer).
+  let status: ConfinementStatus;
+  try {
+    status = await confinementStatus();
+  } catch (err) {
+    if (err instanceof SandboxRunnerUnavailable) return hardFail(F.STEP_CHECK, errorMessage(err));
+    throw err;
+  }
+  const { missing, isolation } = status;
+  if (missing.length) return hardFail(F.STEP_CHECK, describeStatus(status));
 
   const url = task.repo?.url ?? '';
   const pushed = await pushedCommit(url, branchFor(task.id!), run.log);

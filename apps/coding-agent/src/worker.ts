@@ -2,7 +2,7 @@
 import { busConfigSchema, connectKafka } from '@farm/bus';
 import { configureGitCredentials, gitCredentialsConfigSchema } from '@farm/git';
 import { createLogger, loadConfigOrExit, runService } from '@farm/runtime';
-import { describeGaps, reportConfinement } from '@farm/sandbox';
+import { describeStatus, reportConfinement } from '@farm/sandbox';
 import { agentDepsFromConfig } from './agent-deps';
 import { agentConfigSchema, agentWorkerConfigSchema } from './config';
 import { startAgentWorker } from './worker-pool';
@@ -16,11 +16,11 @@ void runService(log, config.FARM_METRICS_PORT, async () => {
   const bus = await connectKafka(config, 'coding-agent', log);
   const sub = await startAgentWorker(bus, deps, config.FARM_AGENT_GROUP);
   // A replica whose sandbox cannot confine the checks refuses every task: unhealthy, and says why.
-  const { missing } = await reportConfinement(log);
+  const confinement = await reportConfinement(log);
   const health = () => {
     const status = bus.health();
-    if (!missing.length) return status;
-    return { healthy: false, reasons: [...status.reasons, describeGaps(missing)] };
+    if (!confinement.missing.length) return status;
+    return { healthy: false, reasons: [...status.reasons, describeStatus(confinement)] };
   };
   return { stop: async () => (await sub.stop(), await bus.close()), health };
 });

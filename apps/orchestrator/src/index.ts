@@ -22,6 +22,8 @@ export {
 } from './config';
 export { createTaskLauncher } from './launcher-from-config';
 export { jobsLauncherConfigSchema, kubernetesJobLauncherFromEnv } from './kubernetes-launcher-config';
+/** FARM_SANDBOX_*: the sandbox sidecar of the Job pods (the builder reads the same). */
+export { sandboxPodConfigSchema } from '@farm/kube';
 export {
   listRequests,
   getRequest,

@@ -1,4 +1,5 @@
 import type { V1ContainerStateWaiting, V1Job, V1JobCondition, V1Pod } from '@kubernetes/client-node';
+import { SANDBOX_CONTAINER } from '@farm/kube';
 import { BAD_INPUT_EXIT_CODE, CONTAINER_NAME, REPORTED_EXIT_CODES } from './kubernetes-job-spec';
 import type { JobOutcome } from './kubernetes-metrics';
 
@@ -19,11 +20,17 @@ export interface Diagnosis {
   why: string;
 }
 
-/** The outcome and the words for an agent container stuck waiting for a reason in STUCK_WAITING. */
-export function describeStuck(waiting: V1ContainerStateWaiting, image: string): { outcome: JobOutcome; why: string } {
+/** The outcome and the words for a container (the agent's, or its sandbox sidecar's) stuck for a reason in STUCK_WAITING. */
+export function describeStuck(
+  waiting: V1ContainerStateWaiting,
+  image: string,
+  container = CONTAINER_NAME,
+): { outcome: JobOutcome; why: string } {
   const outcome = STUCK_WAITING[waiting.reason!];
   const what =
-    outcome === 'image_pull_failed' ? `image ${image} could not be pulled` : 'the agent container could not start';
+    outcome === 'image_pull_failed'
+      ? `image ${image} could not be pulled`
+      : `the ${container} container could not start`;
   return { outcome, why: `${what} (${waiting.reason}${waiting.message ? `: ${waiting.message}` : ''})` };
 }
 
@@ -34,8 +41,13 @@ export function diagnose(job: V1Job, failed: V1JobCondition, pods: V1Pod[]): Dia
   const exit = ended.find((t) => REPORTED_EXIT_CODES.includes(t.exitCode));
   if (exit)
     return { outcome: 'agent_failed', reported: true, why: `the agent exited ${exit.exitCode} after reporting` };
-  const stuck = statuses.find((c) => c.state?.waiting?.reason && STUCK_WAITING[c.state.waiting.reason]);
-  if (stuck) return { ...describeStuck(stuck.state!.waiting!, stuck.image), reported: false };
+  const sidecars = pods
+    .flatMap((p) => p.status?.initContainerStatuses ?? [])
+    .filter((c) => c.name === SANDBOX_CONTAINER);
+  const stuck = [...statuses, ...sidecars].find(
+    (c) => c.state?.waiting?.reason && STUCK_WAITING[c.state.waiting.reason],
+  );
+  if (stuck) return { ...describeStuck(stuck.state!.waiting!, stuck.image, stuck.name), reported: false };
   const limit = job.spec?.template.spec?.containers.find((c) => c.name === CONTAINER_NAME)?.resources?.limits?.memory;
   if (ended.some((t) => t.reason === 'OOMKilled'))
     return {

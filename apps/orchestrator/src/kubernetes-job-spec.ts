@@ -1,4 +1,13 @@
-import { envFromRefs, jobContainerSecurity, jobName, jobPodFields, labelValue, type JobPodSettings } from '@farm/kube';
+import {
+  envFromRefs,
+  jobContainerSecurity,
+  jobName,
+  jobPodFields,
+  labelValue,
+  sandboxPodParts,
+  type JobPodSettings,
+  type SandboxPodSettings,
+} from '@farm/kube';
 import type { V1Job, V1ResourceRequirements } from '@kubernetes/client-node';
 import { encodeTaskBase64, type farm } from '@farm/proto';
 import { imageEntryArgs } from '@farm/runtime';
@@ -29,6 +38,8 @@ export interface AgentJobSettings {
   labels?: Record<string, string>;
   /** The chart's pod security, node selection and runtime class (FARM_JOB_POD); the farm's defaults otherwise. */
   pod?: JobPodSettings;
+  /** The sandbox sidecar that runs the repository's commands (@farm/kube sandboxPodParts); on by default. */
+  sandbox?: SandboxPodSettings;
 }
 
 export const CONTAINER_NAME = 'agent';
@@ -73,7 +84,16 @@ export function buildAgentJob(task: farm.v1.ICodingTask, s: AgentJobSettings): V
     [LABELS.dispatch]: String(task.dispatch ?? 0),
     ...s.labels,
   };
-  const env = { ...s.env, FARM_TASK: taskB64, FARM_WORK_DIR: workDir, HOME: '/tmp' };
+  // The repository's commands run in the sandbox sidecar, which shares only the checkouts (not the work dir).
+  const sandbox = sandboxPodParts({
+    ...s.sandbox,
+    image: s.image,
+    imagePullPolicy: s.imagePullPolicy ?? 'IfNotPresent',
+    containerSecurity: jobContainerSecurity(s.pod),
+    checkoutDir: `${workDir}/checkouts`,
+    checkoutSizeLimit: s.workVolumeSizeLimit ?? '4Gi',
+  });
+  const env = { ...s.env, FARM_TASK: taskB64, FARM_WORK_DIR: workDir, HOME: '/tmp', ...sandbox.env };
   return {
     apiVersion: 'batch/v1',
     kind: 'Job',
@@ -107,6 +127,8 @@ export function buildAgentJob(task: farm.v1.ICodingTask, s: AgentJobSettings): V
           automountServiceAccountToken: false, // the agent never talks to the Kubernetes API
           enableServiceLinks: false,
           ...jobPodFields(s.pod),
+          ...sandbox.pod,
+          ...(sandbox.initContainers ? { initContainers: sandbox.initContainers } : {}),
           containers: [
             {
               name: CONTAINER_NAME,
@@ -124,12 +146,14 @@ export function buildAgentJob(task: farm.v1.ICodingTask, s: AgentJobSettings): V
               volumeMounts: [
                 { name: 'work', mountPath: workDir },
                 { name: 'tmp', mountPath: '/tmp' },
+                ...sandbox.mounts,
               ],
             },
           ],
           volumes: [
             { name: 'work', emptyDir: { sizeLimit: s.workVolumeSizeLimit ?? '4Gi' } },
             { name: 'tmp', emptyDir: { sizeLimit: '1Gi' } },
+            ...sandbox.volumes,
           ],
         },
       },

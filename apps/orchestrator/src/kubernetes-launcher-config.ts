@@ -1,4 +1,11 @@
-import { jobNamespace, jobPodSetting, kubeConfigFromEnv, kubernetesQuantity as quantity } from '@farm/kube';
+import {
+  jobNamespace,
+  jobPodSetting,
+  kubeConfigFromEnv,
+  kubernetesQuantity as quantity,
+  sandboxPodConfigSchema,
+  sandboxPodFromConfig,
+} from '@farm/kube';
 import type { EventBus } from '@farm/bus';
 import { loadConfig, z, type Logger } from '@farm/runtime';
 import { DEFAULT_CAP_CONFIGMAP, KubernetesJobLauncher } from './kubernetes-launcher';
@@ -67,6 +74,7 @@ export function kubernetesJobLauncherFromEnv(
   env: NodeJS.ProcessEnv = process.env,
 ): KubernetesJobLauncher {
   const c = loadConfig(jobsLauncherConfigSchema, env);
+  const sandbox = sandboxPodFromConfig(loadConfig(sandboxPodConfigSchema, env)); // FARM_SANDBOX_*: the sidecar
   const kubeConfig = kubeConfigFromEnv(env);
   const namespace = jobNamespace(c.FARM_K8S_NAMESPACE, kubeConfig);
   const launcher = new KubernetesJobLauncher({
@@ -92,6 +100,7 @@ export function kubernetesJobLauncherFromEnv(
       workVolumeSizeLimit: c.FARM_JOB_WORK_SIZE,
       instance: c.FARM_RELEASE,
       pod: c.FARM_JOB_POD,
+      sandbox,
     },
   });
   void launcher.start(); // adopt Jobs left by a previous orchestrator before the first launch

@@ -208,11 +208,24 @@ describe('KubernetesJobLauncher on a real control plane', () => {
     const env = Object.fromEntries(c.env!.map((e) => [e.name, e.value!]));
     expect(farm.v1.CodingTask.decode(Buffer.from(env.FARM_TASK, 'base64')).toJSON()).toEqual(t.toJSON());
     expect(env.FARM_WORK_DIR).toBe('/work');
-    expect(c.volumeMounts).toEqual([
+    expect(env.FARM_CHECKOUT_DIR).toBe('/work/checkouts');
+    expect(env.FARM_SANDBOX_RUNNER).toBe('/run/farm-sandbox/runner.sock');
+    expect(c.volumeMounts!.map(({ name, mountPath }) => ({ name, mountPath }))).toEqual([
       { name: 'work', mountPath: '/work' },
       { name: 'tmp', mountPath: '/tmp' },
+      { name: 'checkouts', mountPath: '/work/checkouts' },
+      { name: 'sandbox-control', mountPath: '/run/farm-sandbox' },
     ]);
-    expect(pod.volumes!.map((v) => !!v.emptyDir)).toEqual([true, true]);
+    expect(pod.volumes!.map((v) => !!v.emptyDir)).toEqual([true, true, true, true, true]);
+    // the repository's commands run in the sandbox sidecar: no Secret, no ConfigMap, its own seccomp profile
+    const [sandbox] = pod.initContainers!;
+    expect(sandbox).toMatchObject({
+      name: 'sandbox',
+      restartPolicy: 'Always',
+      args: ['node', 'dist/sandbox-runner.mjs'],
+    });
+    expect(sandbox.envFrom).toBeUndefined();
+    expect(sandbox.securityContext!.seccompProfile).toEqual({ type: 'Unconfined' });
   });
 
   test('a Job that completes counts as succeeded and publishes nothing on the agent’s behalf', async () => {
@@ -509,6 +522,9 @@ describe('KubernetesJobLauncher on a real control plane', () => {
       FARM_JOB_MEMORY_LIMIT: '6Gi',
       FARM_JOB_DEADLINE_S: '900',
       FARM_JOB_BACKOFF_LIMIT: '0',
+      FARM_SANDBOX_SECCOMP: 'Localhost',
+      FARM_SANDBOX_SECCOMP_PROFILE: 'farm/sandbox-runner.json',
+      FARM_SANDBOX_MEMORY_LIMIT: '3Gi',
     });
     launchers.push(l);
     const t = farm.v1.CodingTask.create({
@@ -525,5 +541,11 @@ describe('KubernetesJobLauncher on a real control plane', () => {
     expect(c.image).toBe('registry.example.com/agent-farm:0.2.0');
     expect(c.resources).toEqual({ requests: { cpu: '500m', memory: '1Gi' }, limits: { cpu: '2', memory: '6Gi' } });
     expect(c.envFrom).toEqual([{ secretRef: { name: 'farm-a-secrets' } }]);
+    const sandbox = job.spec!.template.spec!.initContainers![0];
+    expect(sandbox.securityContext!.seccompProfile).toEqual({
+      type: 'Localhost',
+      localhostProfile: 'farm/sandbox-runner.json',
+    });
+    expect(sandbox.resources!.limits).toMatchObject({ memory: '3Gi' });
   });
 });

@@ -67,6 +67,33 @@ describe('the stuck-pod scan', () => {
     expect(scanStuck(['agt-d'], since, stuck, 10_000, 500).expired).toEqual([]);
   });
 
+  test('a sandbox sidecar stuck before the agent started fails the Job, naming the sidecar', () => {
+    const waitingSidecar: V1Pod = {
+      metadata: { labels: { 'batch.kubernetes.io/job-name': 'agt-f' } },
+      status: {
+        initContainerStatuses: [
+          {
+            name: 'sandbox',
+            image: 'registry.example.com/agent-farm:1.2.3',
+            imageID: '',
+            ready: false,
+            restartCount: 0,
+            state: { waiting: { reason: 'CreateContainerError', message: 'seccomp profile not found' } },
+          },
+        ],
+        containerStatuses: [pod('agt-f', 'agent', { reason: 'PodInitializing' }).status!.containerStatuses![0]],
+      },
+    };
+    const expired = scanStuck(['agt-f'], new Map(), stuckContainers([waitingSidecar]), 5, 0).expired;
+    expect(expired).toEqual([
+      {
+        jobName: 'agt-f',
+        outcome: 'cannot_start',
+        why: 'Kubernetes Job agt-f: the sandbox container could not start (CreateContainerError: seccomp profile not found)',
+      },
+    ]);
+  });
+
   test('with no grace a stuck Job fails at the first scan', () => {
     expect(scanStuck(['agt-b'], new Map(), stuckContainers(pods), 5, 0).expired.map((e) => e.outcome)).toEqual([
       'cannot_start',

@@ -1,12 +1,15 @@
 import type { V1ContainerStateWaiting, V1Pod } from '@kubernetes/client-node';
+import { SANDBOX_CONTAINER } from '@farm/kube';
 import { CONTAINER_NAME } from './kubernetes-job-spec';
 import { STUCK_WAITING, describeStuck } from './kubernetes-job-diagnosis';
 import type { JobOutcome } from './kubernetes-metrics';
 
-/** An agent container waiting for something that will not come (its image, a missing Secret). */
+/** An agent (or its sandbox sidecar's) container waiting for something that will not come (its image, a missing Secret). */
 export interface StuckContainer {
   waiting: V1ContainerStateWaiting;
   image: string;
+  /** `agent`, or `sandbox` (the sidecar, which the agent waits for). */
+  container: string;
 }
 
 /** A Job to fail now: its agent container has been stuck for longer than the grace. */
@@ -16,14 +19,22 @@ export interface StuckJob {
   why: string;
 }
 
-/** The Jobs among `pods` whose agent container is stuck, by Job name. */
+/** The Jobs among `pods` whose agent container, or the sandbox sidecar it waits for, is stuck, by Job name. */
 export function stuckContainers(pods: readonly V1Pod[]): Map<string, StuckContainer> {
   const stuck = new Map<string, StuckContainer>();
   for (const pod of pods) {
     const jobName = pod.metadata?.labels?.['batch.kubernetes.io/job-name'] ?? pod.metadata?.labels?.['job-name'];
-    const c = pod.status?.containerStatuses?.find((s) => s.name === CONTAINER_NAME);
-    const waiting = c?.state?.waiting;
-    if (jobName && waiting?.reason && STUCK_WAITING[waiting.reason]) stuck.set(jobName, { waiting, image: c!.image });
+    const candidates = [
+      pod.status?.containerStatuses?.find((s) => s.name === CONTAINER_NAME),
+      pod.status?.initContainerStatuses?.find((s) => s.name === SANDBOX_CONTAINER),
+    ];
+    for (const c of candidates) {
+      const waiting = c?.state?.waiting;
+      if (jobName && waiting?.reason && STUCK_WAITING[waiting.reason]) {
+        stuck.set(jobName, { waiting, image: c!.image, container: c!.name });
+        break;
+      }
+    }
   }
   return stuck;
 }
@@ -47,7 +58,7 @@ export function scanStuck(
     const since = stuckSince.get(jobName) ?? now;
     if (now - since < graceMs) next.set(jobName, since);
     else {
-      const { outcome, why } = describeStuck(s.waiting, s.image);
+      const { outcome, why } = describeStuck(s.waiting, s.image, s.container);
       expired.push({ jobName, outcome, why: `Kubernetes Job ${jobName}: ${why}` });
     }
   }

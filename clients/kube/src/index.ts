@@ -4,3 +4,4 @@ export * from './names';
 export * from './jobs';
 export * from './job-watcher';
 export * from './job-pod';
+export * from './sandbox-pod';

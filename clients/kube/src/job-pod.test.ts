@@ -9,14 +9,12 @@ test('the chart’s settings replace the farm’s defaults; empty ones leave the
       nodeSelector: { pool: 'repo-code' },
       tolerations: [{ key: 'repo-code', operator: 'Exists', effect: 'NoSchedule' }],
       affinity: {},
-      runtimeClassName: 'gvisor',
     }),
   );
   expect(jobPodFields(pod)).toEqual({
     securityContext: { runAsUser: 1000, seccompProfile: { type: 'Localhost', localhostProfile: 'farm.json' } },
     nodeSelector: { pool: 'repo-code' },
     tolerations: [{ key: 'repo-code', operator: 'Exists', effect: 'NoSchedule' }],
-    runtimeClassName: 'gvisor',
   });
   expect(jobContainerSecurity(pod)).toEqual({ readOnlyRootFilesystem: true });
   expect(jobPodFields(undefined)).toEqual({ securityContext: FARM_POD_SECURITY });

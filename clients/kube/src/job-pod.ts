@@ -4,7 +4,8 @@ import { FARM_CONTAINER_SECURITY, FARM_POD_SECURITY } from './jobs';
 
 /**
  * Where and how the farm's Job pods run, as the operator set it in the chart (FARM_JOB_POD, JSON): the chart's
- * own pod and container security, node selection and runtime class, the same for agent and build Jobs. The
+ * own pod and container security and node selection, the same for agent and build Jobs (the runtime class and
+ * user namespaces are the sandbox's settings: sandbox-pod.ts). The
  * Kubernetes objects inside are checked by the API server when a Job is created; here only their shape.
  */
 export interface JobPodSettings {
@@ -13,7 +14,6 @@ export interface JobPodSettings {
   nodeSelector?: Record<string, string>;
   tolerations?: V1Toleration[];
   affinity?: V1Affinity;
-  runtimeClassName?: string;
   priorityClassName?: string;
 }
 
@@ -25,7 +25,6 @@ const jobPodSchema = z
     nodeSelector: z.record(z.string(), z.string()).optional(),
     tolerations: z.array(object).optional(),
     affinity: object.optional(),
-    runtimeClassName: z.string().min(1).optional(),
     priorityClassName: z.string().min(1).optional(),
   })
   .strict();
@@ -51,7 +50,6 @@ export function jobPodFields(pod: JobPodSettings | undefined) {
     ...(pod?.nodeSelector && Object.keys(pod.nodeSelector).length ? { nodeSelector: pod.nodeSelector } : {}),
     ...(pod?.tolerations?.length ? { tolerations: pod.tolerations } : {}),
     ...(pod?.affinity && Object.keys(pod.affinity).length ? { affinity: pod.affinity } : {}),
-    ...(pod?.runtimeClassName ? { runtimeClassName: pod.runtimeClassName } : {}),
     ...(pod?.priorityClassName ? { priorityClassName: pod.priorityClassName } : {}),
   };
 }

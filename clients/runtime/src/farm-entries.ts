@@ -23,6 +23,7 @@ export const FARM_ENTRIES = {
   cli: 'apps/cli/src/main.ts',
   'git-server': 'clients/git/src/git-http-server-main.ts',
   'command-helper': 'clients/runtime/src/command-helper-main.ts',
+  'sandbox-runner': 'clients/sandbox/src/sandbox-runner-main.ts',
   'scripted-llm': 'clients/scripted-llm/src/main.ts',
 } as const;
 

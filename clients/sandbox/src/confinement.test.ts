@@ -15,6 +15,7 @@ const FULL: Isolation = {
   endsWithParent: true,
   externalTimeout: true,
   processTree: 'pid-namespace',
+  proc: 'own',
   limits: 'prlimit',
   memory: 'cgroup',
   processes: 'cgroup',
@@ -35,7 +36,34 @@ describe('confinement gaps', () => {
     expect(risks({ processTree: 'process-group', endsWithParent: false })).toEqual(['processes']);
     expect(risks({ endsWithParent: false })).toEqual(['processes']); // no setpriv: outlives the agent
     const pod = { network: 'unavailable', filesystem: 'unrestricted', processTree: 'process-group' } as const;
-    expect(risks({ ...pod, endsWithParent: false })).toEqual(['network', 'filesystem', 'processes']);
+    expect(risks({ ...pod, endsWithParent: false, proc: 'host' })).toEqual(['network', 'filesystem', 'processes']);
+  });
+
+  it("counts a PID namespace that sees its container's /proc only in the sandbox runner", () => {
+    const containerProc = { ...FULL, proc: 'container' } as const;
+    // anywhere else that /proc shows the farm's own processes, whose environments hold its secrets
+    expect(confinementGaps(containerProc).map((g) => g.risk)).toEqual(['processes']);
+    expect(describeGaps(confinementGaps(containerProc))).toContain("no /proc of the command's own");
+    expect(confinementGaps(containerProc, { runner: true })).toEqual([]);
+    // the runner still needs the PID namespace itself and the parent-death signal
+    expect(confinementGaps({ ...containerProc, endsWithParent: false }, { runner: true }).map((g) => g.risk)).toEqual([
+      'processes',
+    ]);
+  });
+
+  it("needs the runner's mount namespace for the network too: it hides the runner's socket", () => {
+    const noMount = { ...FULL, filesystem: 'unrestricted' } as const;
+    expect(confinementGaps(noMount).map((g) => g.risk)).toEqual(['filesystem']);
+    const inRunner = confinementGaps(noMount, { runner: true });
+    expect(inRunner.map((g) => g.risk)).toEqual(['network', 'filesystem']);
+    expect(inRunner[0].consequence).toContain('control socket');
+  });
+
+  it("names the runner container's chart values when the runner lacks a guarantee", () => {
+    const text = describeGaps(confinementGaps({ ...FULL, network: 'unavailable' }), { runner: true });
+    expect(text).toContain('sandbox runner container');
+    expect(text).toContain('sandbox.seccompProfile');
+    expect(text).toContain('FARM_SANDBOX_ACCEPT_RISK=network (Helm value sandbox.acceptRisk)');
   });
 
   it('says what is missing and the exact setting that accepts only that', () => {
@@ -63,5 +91,16 @@ describe('FARM_SANDBOX_ACCEPT_RISK', () => {
 
   it('refuses a word it does not know, naming the ones it does', () => {
     expect(() => parse('network,everything')).toThrow(/FARM_SANDBOX_ACCEPT_RISK.*network, filesystem, processes, all/s);
+  });
+});
+
+describe('FARM_SANDBOX_RUNNER', () => {
+  it('is unset unless given (commands run here), else an absolute socket path', () => {
+    expect(loadConfig(sandboxRiskConfigSchema, {}).FARM_SANDBOX_RUNNER).toBeUndefined();
+    const socket = '/run/farm-sandbox/runner.sock';
+    expect(loadConfig(sandboxRiskConfigSchema, { FARM_SANDBOX_RUNNER: socket }).FARM_SANDBOX_RUNNER).toBe(socket);
+    expect(() => loadConfig(sandboxRiskConfigSchema, { FARM_SANDBOX_RUNNER: 'runner.sock' })).toThrow(
+      /FARM_SANDBOX_RUNNER.*absolute/s,
+    );
   });
 });

@@ -27,3 +27,17 @@ export class ChecksConfigInvalid extends FarmError {
     super(`${file} is invalid:\n  ${problems.join('\n  ')}`, { retryable: false, details: { file, problems } });
   }
 }
+
+/**
+ * The sandbox runner (FARM_SANDBOX_RUNNER: a pod's sidecar container) did not answer: its socket is not there or
+ * refuses connections, or it went away before answering. Nothing of the request's command is left running.
+ */
+export class SandboxRunnerUnavailable extends FarmError {
+  constructor(socketPath: string, why: string, options: Omit<FarmErrorOptions, 'retryable'> = {}) {
+    super(`the sandbox runner at ${socketPath} ${why}`, {
+      ...options,
+      retryable: true, // a restarted runner answers again
+      details: { ...options.details, socketPath },
+    });
+  }
+}

@@ -3,6 +3,7 @@ export {
   runSandboxed,
   detectIsolation,
   confinementStatus,
+  describeStatus,
   reportConfinement,
   sandboxEnv,
   DEFAULT_LIMITS,
@@ -11,13 +12,22 @@ export {
   type SandboxResult,
   type SandboxLimits,
   type KilledBy,
+  type ConfinementStatus,
 } from './sandbox';
+export {
+  startSandboxRunner,
+  sandboxRunnerConfigSchema,
+  type SandboxRunner,
+  type SandboxRunnerOptions,
+} from './remote-runner';
+export { sandboxRunnerClient, type SandboxRunnerClient, type RunnerStatus } from './runner-client';
 export type { Isolation } from './isolation';
 export {
   confinementGaps,
   unacceptedGaps,
   describeGaps,
   acceptedRisksFromEnv,
+  sandboxRunnerFromEnv,
   ConfinementUnavailable,
   sandboxRiskConfigSchema,
   RISKS,
@@ -44,7 +54,7 @@ export {
 export { dirFiles, snapshotFiles, UnplannedRepoPath, type RepoFiles } from './repo-files';
 export { explainFailure, headAndTail } from './output';
 export { firstUnrunnableStep, whyNotRunnable } from './runnable';
-export { CommandDenied, SandboxError, ChecksConfigInvalid } from './errors';
+export { CommandDenied, SandboxError, ChecksConfigInvalid, SandboxRunnerUnavailable } from './errors';
 export type { Network } from './isolation';
 export {
   checkSandboxConfigSchema,

@@ -6,6 +6,9 @@
  *   namespace whose end kills every process in it (also those that left the process group) and hides the
  *   host's processes and their environments in /proc, and a mount namespace in which only the checkout, the
  *   run's home and a private /tmp are writable (namespace-setup.ts; probed by writing inside and outside).
+ *   A container masks parts of /proc, and the kernel then refuses a fresh /proc for a new PID namespace: only
+ *   the sandbox runner (a container of its own holding no secret, see remote-runner.ts) is told to settle for a
+ *   PID namespace that sees its container's /proc (`pidWithoutOwnProc`); nothing else ever does.
  *   A user namespace comes first where allowed, so the command holds no capability on the host (it cannot
  *   setns() back into the host's network); the set-up then drops every capability in the namespace too.
  * - lifetime (util-linux `setpriv --pdeathsig`, coreutils `timeout`): the run dies with the process that
@@ -51,6 +54,12 @@ export interface Isolation {
   externalTimeout: boolean;
   /** How the whole tree is ended: a PID namespace also catches processes that left the process group. */
   processTree: 'pid-namespace' | 'process-group';
+  /**
+   * What the run's /proc shows: 'own' only its PID namespace's processes; 'container' the sandbox runner's
+   * container, whose processes hold no secret (runner mode only: a container's masked /proc cannot be mounted
+   * afresh); 'host' every process of this machine the user can see (no PID namespace).
+   */
+  proc: 'own' | 'container' | 'host';
   limits: LimitsTool;
   memory: 'cgroup' | 'address-space' | 'none';
   processes: 'cgroup' | 'rlimit-nproc' | 'none';
@@ -61,6 +70,8 @@ export interface NamespacePlan {
   args: string[];
   network: boolean;
   pid: boolean;
+  /** The PID namespace has a /proc of its own (`--mount-proc`); without it, /proc is the container's. */
+  ownProc: boolean;
   /** The namespace set-up runs first (see namespace-setup.ts); without it the command runs as unshare starts it. */
   setup: boolean;
   /** The run's own loopback interface is up. */
@@ -72,28 +83,40 @@ export interface NamespacePlan {
 const USER_NS = ['--user', '--map-root-user'];
 const NET_NS = ['--net'];
 const PID_NS = ['--pid', '--fork', '--kill-child', '--mount-proc']; // --mount-proc implies a mount namespace
+/** Runner mode only: a PID namespace that keeps the container's /proc (a masked /proc cannot be mounted afresh). */
+const PID_NS_CONTAINER_PROC = ['--pid', '--fork', '--kill-child', '--mount'];
 const MOUNT_NS = ['--mount'];
 
 export const NO_NAMESPACES: NamespacePlan = {
   args: [],
   network: false,
   pid: false,
+  ownProc: false,
   setup: false,
   loopback: false,
   filesystem: false,
 };
 
-const namespacePlans = new Map<Network, { plan: Promise<NamespacePlan>; until: number }>();
+const namespacePlans = new Map<string, { plan: Promise<NamespacePlan>; until: number }>();
 /** A plan short of the full one is probed again after this long: what failed may have been passing trouble. */
 const PARTIAL_PLAN_TTL_MS = 30_000;
 
-export function namespacesFor(network: Network): Promise<NamespacePlan> {
-  const cached = namespacePlans.get(network);
+export interface ProbeOptions {
+  /**
+   * The sandbox runner only (set by its entry, never detected): a PID namespace whose /proc cannot be mounted
+   * afresh still counts, after the ones that can. Its /proc then shows the runner's container.
+   */
+  pidWithoutOwnProc?: boolean;
+}
+
+export function namespacesFor(network: Network, opts: ProbeOptions = {}): Promise<NamespacePlan> {
+  const key = `${network}:${opts.pidWithoutOwnProc ? 'container-proc' : 'own-proc'}`;
+  const cached = namespacePlans.get(key);
   if (cached && Date.now() < cached.until) return cached.plan;
-  const plan = probeNamespaces(network);
-  namespacePlans.set(network, { plan, until: Infinity });
+  const plan = probeNamespaces(network, opts);
+  namespacePlans.set(key, { plan, until: Infinity });
   void plan.then((found) => {
-    if (!isFullPlan(network, found)) namespacePlans.set(network, { plan, until: Date.now() + PARTIAL_PLAN_TTL_MS });
+    if (!isFullPlan(network, found)) namespacePlans.set(key, { plan, until: Date.now() + PARTIAL_PLAN_TTL_MS });
   });
   return plan;
 }
@@ -102,19 +125,28 @@ function isFullPlan(network: Network, plan: NamespacePlan): boolean {
   return plan.pid && plan.filesystem && (network === 'host' || plan.network);
 }
 
-async function probeNamespaces(network: Network): Promise<NamespacePlan> {
+async function probeNamespaces(network: Network, opts: ProbeOptions): Promise<NamespacePlan> {
+  const containerProc = opts.pidWithoutOwnProc
+    ? [
+        [...USER_NS, ...NET_NS, ...PID_NS_CONTAINER_PROC],
+        [...NET_NS, ...PID_NS_CONTAINER_PROC],
+      ]
+    : [];
   const candidates =
     network === 'none'
       ? [
           [...USER_NS, ...NET_NS, ...PID_NS],
           [...NET_NS, ...PID_NS],
+          ...containerProc,
           [...USER_NS, ...NET_NS, ...MOUNT_NS],
           [...NET_NS, ...MOUNT_NS],
           [...USER_NS, ...NET_NS],
           NET_NS,
         ]
       : [];
-  candidates.push([...USER_NS, ...PID_NS], PID_NS, [...USER_NS, ...MOUNT_NS], MOUNT_NS);
+  candidates.push([...USER_NS, ...PID_NS], PID_NS);
+  if (opts.pidWithoutOwnProc) candidates.push([...USER_NS, ...PID_NS_CONTAINER_PROC], PID_NS_CONTAINER_PROC);
+  candidates.push([...USER_NS, ...MOUNT_NS], MOUNT_NS);
   for (const args of candidates) {
     if (await works('unshare', [...args, 'true'])) return { args, ...(await probeSetup(args)) };
   }
@@ -125,6 +157,7 @@ async function probeNamespaces(network: Network): Promise<NamespacePlan> {
 async function probeSetup(args: string[]): Promise<Omit<NamespacePlan, 'args'>> {
   const network = args.includes('--net');
   const pid = args.includes('--pid');
+  const ownProc = args.includes('--mount-proc');
   const mount = pid || args.includes('--mount');
   const dir = mkdtempSync(join(tmpdir(), 'farm-sandbox-probe-'));
   try {
@@ -151,9 +184,9 @@ async function probeSetup(args: string[]): Promise<Omit<NamespacePlan, 'args'>> 
       if (!seen) continue;
       const confined = seen.capabilities === 0 && existsSync(join(checkout, inside)) && !existsSync(outside);
       if (filesystem && !confined) continue;
-      return { network, pid, setup: true, loopback: network && seen.loopback, filesystem };
+      return { network, pid, ownProc, setup: true, loopback: network && seen.loopback, filesystem };
     }
-    return { network, pid, setup: false, loopback: false, filesystem: false };
+    return { network, pid, ownProc, setup: false, loopback: false, filesystem: false };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -10,6 +10,9 @@
  *   bound back writable at their own paths. That holds for root too: a read-only mount binds whoever owns
  *   the files. The directories are opened before /tmp is covered and bound through /proc/self/fd, because
  *   their paths may lie under the /tmp that is covered. The command runs in the first one, the checkout.
+ *   The sandbox runner also names directories to hide (its control socket's: an empty read-only tmpfs covers
+ *   them, since a socket on a read-only mount still accepts connections) and paths inside the writable ones
+ *   to keep read-only (the checkout's `.git`: hooks and config there run later with the agent's credentials).
  * - capabilities: all dropped (bounding set included, no new privileges), so the command cannot remount
  *   anything writable, write kernel settings in /proc/sys as uid 0, or leave its cgroup. (/proc is
  *   read-only too, so the command cannot set up user namespaces of its own.)
@@ -18,12 +21,26 @@
  * than the probe promised.
  */
 
-/** Arguments: network (0/1), filesystem (0/1), tmpfs size in bytes, the writable directories, `--`, the command. */
+/**
+ * Arguments: network (0/1), filesystem (0/1), tmpfs size in bytes, the writable directories, then optionally
+ * `--hide` and directories to cover, `--read-only` and paths to keep read-only, then `--` and the command.
+ */
 export const NAMESPACE_SETUP = String.raw`
 fail() { echo "farm-sandbox: $1" >&2; exit 125; }
-net=$1 fs=$2 tmpsize=$3 n=0
+net=$1 fs=$2 tmpsize=$3 n=0 nh=0 nr=0 group=w
 shift 3
-while [ "$1" != -- ]; do n=$((n + 1)); eval "dir$n=\$1"; shift; done
+while [ "$1" != -- ]; do
+  case $1 in
+    --hide) group=h ;;
+    --read-only) group=r ;;
+    *) case $group in
+         w) n=$((n + 1)); eval "dir$n=\$1" ;;
+         h) nh=$((nh + 1)); eval "hide$nh=\$1" ;;
+         r) nr=$((nr + 1)); eval "ro$nr=\$1" ;;
+       esac ;;
+  esac
+  shift
+done
 shift
 if [ "$net" = 1 ]; then
   ip link set lo up 2>/dev/null || ifconfig lo up 2>/dev/null ||
@@ -50,6 +67,12 @@ if [ "$fs" = 1 ]; then
     done
   }
   readonly_all 2>/dev/null || readonly_all 2>/dev/null || readonly_all || fail "cannot make the filesystem read-only"
+  i=1
+  while [ $i -le $nh ]; do
+    eval "h=\$hide$i"
+    if [ -d "$h" ]; then "$mount" -t tmpfs -o ro,size=4k,mode=0555 farm-hidden "$h" || fail "cannot hide $h"; fi
+    i=$((i + 1))
+  done
   "$mount" -t tmpfs -o "size=$tmpsize,mode=1777" farm-tmp /tmp || fail "cannot mount a private /tmp"
   if [ -d /dev/shm ]; then "$mount" -t tmpfs -o "size=$tmpsize,mode=1777" farm-shm /dev/shm || fail "cannot mount a private /dev/shm"; fi
   i=1
@@ -58,6 +81,15 @@ if [ "$fs" = 1 ]; then
     "$mkdir" -p "$dir" && "$mount" --no-canonicalize --bind /proc/self/fd/$((i + 2)) "$dir" &&
       "$mount" -o remount,bind,rw "$dir" || fail "cannot make $dir writable"
     eval "exec $((i + 2))<&-"
+    i=$((i + 1))
+  done
+  i=1
+  while [ $i -le $nr ]; do
+    eval "r=\$ro$i"
+    # a directory as it was made (never through a symlink a command may have planted), bound read-only onto itself
+    if [ -d "$r" ] && [ ! -L "$r" ]; then
+      "$mount" --no-canonicalize --bind "$r" "$r" && "$mount" -o remount,bind,ro "$r" || fail "cannot keep $r read-only"
+    fi
     i=$((i + 1))
   done
   cd "$dir1" || fail "cannot enter $dir1" # the old working directory is the read-only one below
@@ -77,9 +109,24 @@ export interface SetupPlan {
 /** File descriptors 3 to 9 hold the directories while /tmp is covered (sh redirects single-digit ones only). */
 export const MAX_WRITABLE_DIRS = 7;
 
+export interface SetupPaths {
+  /** Directories covered by an empty read-only tmpfs (the runner's control socket). */
+  hide?: string[];
+  /** Directories inside the writable ones kept read-only (a checkout's `.git`); absent ones are skipped. */
+  readOnly?: string[];
+}
+
 /** The argv prefix that runs the setup inside the namespaces and then the command after it (in `writable[0]`). */
-export function namespaceSetup(plan: SetupPlan, writable: string[], tmpBytes: number): string[] {
+export function namespaceSetup(
+  plan: SetupPlan,
+  writable: string[],
+  tmpBytes: number,
+  paths: SetupPaths = {},
+): string[] {
   if (writable.length > MAX_WRITABLE_DIRS) throw new RangeError(`at most ${MAX_WRITABLE_DIRS} writable directories`);
+  const markers = new Set(['--', '--hide', '--read-only']);
+  const all = [...writable, ...(paths.hide ?? []), ...(paths.readOnly ?? [])];
+  if (all.some((p) => markers.has(p))) throw new RangeError("a path cannot be one of the set-up's markers");
   return [
     'sh',
     '-c',
@@ -89,6 +136,8 @@ export function namespaceSetup(plan: SetupPlan, writable: string[], tmpBytes: nu
     plan.filesystem ? '1' : '0',
     String(tmpBytes),
     ...writable,
+    ...(paths.hide?.length ? ['--hide', ...paths.hide] : []),
+    ...(paths.readOnly?.length ? ['--read-only', ...paths.readOnly] : []),
     '--',
   ];
 }

@@ -15,22 +15,29 @@
  *   Otherwise it becomes RLIMIT_AS of 4x the value per process: address space, not memory, because Node
  *   (~0.7 GB at start), V8 heaps and JVMs reserve much more virtual memory than they touch, and a tight
  *   RLIMIT_AS makes them fail at start-up rather than when they use too much.
- * - `maxProcesses` is a cgroup pids limit where possible. RLIMIT_NPROC, the fallback, counts every process
- *   of the user (the farm's own included) and does not apply to root at all — not even inside a user
- *   namespace — so without cgroups a fork bomb is only stopped by the timeout.
+ * - `maxProcesses` is a cgroup pids limit where possible. RLIMIT_NPROC, the fallback, does not apply to real
+ *   root (a farm run as root without a user namespace: a fork bomb is then stopped only by the timeout). In
+ *   the run's own user namespace (set inside it, as here) it counts the run's own tasks, threads included, and
+ *   holds for its root too (measured on Linux 6.18 in the sandbox runner's container: a fork bomb under
+ *   `maxProcesses` 64 got `fork: retry: Resource temporarily unavailable` and the step went on); without a
+ *   user namespace it counts every process of the user (the farm's own included).
  * - `maxFileBytes` is RLIMIT_FSIZE (per file written).
  * Writes: with a mount namespace everything but the checkout, the run's home and a private /tmp and
  * /dev/shm is read-only, for root too, and the command holds no capabilities (namespace-setup.ts); without
  * one it can write whatever its user can. Reads are not confined: the command can read what its user can.
  * The PID namespace hides other processes' /proc/<pid>/environ (the farm's secrets); without it a command
  * running as the same user could read them there.
+ *
+ * Where FARM_SANDBOX_RUNNER names a sandbox runner (a pod's sidecar container that holds no credential and
+ * shares only the checkout, remote-runner.ts), the commands run there: this process sends each request over
+ * the runner's unix socket and gets the same result or error back. Without it (one machine) they run here.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { constants, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import { metricsRegistry, silentLogger, type Logger } from '@farm/runtime';
@@ -56,12 +63,15 @@ import {
   ConfinementUnavailable,
   describeGaps,
   RISKS,
+  sandboxRunnerFromEnv,
   unacceptedGaps,
   type ConfinementGap,
   type Risk,
 } from './confinement';
 import { MAX_WRITABLE_DIRS, namespaceSetup } from './namespace-setup';
 import { headAndTail, OutputCapture } from './output';
+import { sandboxRunnerClient } from './runner-client';
+import { withoutSecrets } from './secret-env';
 
 export interface SandboxLimits {
   cpuSeconds: number;
@@ -112,6 +122,8 @@ export interface SandboxRequest {
     lifetime?: LifetimeTools;
   };
   log?: Logger;
+  /** Ends the run (its whole tree) when aborted: the sandbox runner's caller went away. */
+  signal?: AbortSignal;
 }
 
 export type KilledBy = 'timeout' | 'memory' | 'cpu' | 'file-size' | 'processes';
@@ -143,20 +155,6 @@ const EXTERNAL_TIMEOUT_GRACE_MS = 2000;
 const PIPE_GRACE_MS = 2000;
 const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
-const SECRET_NAMES = [
-  /^OPENAI_/i,
-  /TOKEN/i,
-  /(^|_)KEY(_|$)/i,
-  /SECRET/i,
-  /PASS(WORD|WD)?(_|$)/i,
-  /CREDENTIAL/i,
-  /(^|_)AUTH(_|$)/i,
-  /^AWS_/i,
-  /^GIT_(ASKPASS|CONFIG|CREDENTIAL|SSH)/i, // GIT_CONFIG_* can carry http.extraHeader with a token
-  /^SSH_(AUTH_SOCK|ASKPASS)$/i,
-];
-const CREDENTIAL_IN_URL = /:\/\/[^/\s:@]+:[^/\s@]+@/;
-
 /** The environment a sandboxed command sees: a fixed base, then the caller's allowed variables. */
 export function sandboxEnv(
   extra: Record<string, string | undefined> = {},
@@ -174,12 +172,8 @@ export function sandboxEnv(
     GIT_CONFIG_NOSYSTEM: '1', // the host's /etc/gitconfig may name credential helpers
     GIT_TERMINAL_PROMPT: '0',
   };
-  const dropped: string[] = [];
-  for (const [name, value] of Object.entries(extra)) {
-    if (value === undefined) continue;
-    if (SECRET_NAMES.some((re) => re.test(name)) || CREDENTIAL_IN_URL.test(value)) dropped.push(name);
-    else env[name] = value;
-  }
+  const { kept, dropped } = withoutSecrets(extra);
+  Object.assign(env, kept);
   env.FARM_SANDBOX_RUN = runId; // marks the run's processes (see killMarked)
   return { env, dropped };
 }
@@ -210,10 +204,37 @@ let warnedNoNetworkNamespace = false;
 let warnedWeakIsolation = false;
 const sandboxMetrics = () => (metrics ??= createMetrics());
 
-/** What a run with this network mode gets on this machine (probed once per process). */
+/**
+ * Runner mode: set once by the sandbox runner's entry (remote-runner.ts), never detected. The runner's runs may
+ * keep its container's /proc in their PID namespace (nothing there holds a secret), hide `hide` (its control
+ * socket's directory), keep the checkout's `.git` read-only, and must stay under `checkoutRoot` when given.
+ */
+export interface RunnerHost {
+  hide: string[];
+  checkoutRoot?: string;
+}
+let runnerHost: RunnerHost | undefined;
+
+/** Makes this process the sandbox runner: its own runs, never a remote one (see RunnerHost). */
+export function becomeSandboxRunner(host: RunnerHost): void {
+  runnerHost = host;
+}
+
+/** The runner this process sends its commands to: FARM_SANDBOX_RUNNER, unless it is the runner itself. */
+function remoteRunner(): string | undefined {
+  return runnerHost ? undefined : sandboxRunnerFromEnv();
+}
+
+/** What a run with this network mode gets (probed once per process; the runner's, where there is one). */
 export async function detectIsolation(network: Network = 'none'): Promise<Isolation> {
+  const runner = remoteRunner();
+  if (runner) return (await sandboxRunnerClient(runner).status(network)).isolation;
+  return detectIsolationHere(network);
+}
+
+async function detectIsolationHere(network: Network): Promise<Isolation> {
   const [ns, tool, cgroup, lifetime] = await Promise.all([
-    namespacesFor(network),
+    namespacesFor(network, { pidWithoutOwnProc: runnerHost !== undefined }),
     limitsToolFor(),
     cgroupsFor(),
     lifetimeToolsFor(),
@@ -221,17 +242,39 @@ export async function detectIsolation(network: Network = 'none'): Promise<Isolat
   return isolationOf(network, ns, tool, cgroup !== undefined, lifetime);
 }
 
+/** What a run would get in this process and which guarantees it would lack (the sandbox runner's status answer). */
+export async function confinementHere(
+  network: Network = 'none',
+): Promise<{ isolation: Isolation; gaps: ConfinementGap[] }> {
+  const isolation = await detectIsolationHere(network);
+  return { isolation, gaps: confinementGaps(isolation, { runner: runnerHost !== undefined }) };
+}
+
+export interface ConfinementStatus {
+  isolation: Isolation;
+  missing: ConfinementGap[];
+  accepted: ConfinementGap[];
+  /** The sandbox runner's socket, when the commands run there. */
+  runner?: string;
+}
+
 /**
- * Whether repository commands can run here with the guarantees the operator did not give up: what is missing
- * (empty: they can). For a start-up report and for refusing a task before it spends anything.
+ * Whether repository commands can run with the guarantees the operator did not give up: what is missing
+ * (empty: they can), here or in the sandbox runner. For a start-up report and for refusing a task before it
+ * spends anything. A runner that does not answer throws SandboxRunnerUnavailable.
  */
 export async function confinementStatus(
   accepted: readonly Risk[] = acceptedRisksFromEnv(),
-): Promise<{ isolation: Isolation; missing: ConfinementGap[]; accepted: ConfinementGap[] }> {
-  const isolation = await detectIsolation('none');
-  const gaps = confinementGaps(isolation);
+): Promise<ConfinementStatus> {
+  const runner = remoteRunner();
+  const { isolation, gaps } = runner ? await sandboxRunnerClient(runner).status('none') : await confinementHere('none');
   const missing = unacceptedGaps(gaps, accepted);
-  return { isolation, missing, accepted: gaps.filter((g) => !missing.includes(g)) };
+  return { isolation, missing, accepted: gaps.filter((g) => !missing.includes(g)), ...(runner ? { runner } : {}) };
+}
+
+/** The refusal of a status with missing guarantees: what is missing, and the settings that give or accept it. */
+export function describeStatus(status: ConfinementStatus): string {
+  return describeGaps(status.missing, { runner: status.runner !== undefined });
 }
 
 let confinementGauge: Gauge<'risk' | 'state'> | undefined;
@@ -241,7 +284,7 @@ let confinementGauge: Gauge<'risk' | 'state'> | undefined;
  * (`farm_sandbox_confinement{risk,state}`: held, accepted or missing) and, when one is missing, an error line
  * naming it and the setting. Returns the status, for a health check.
  */
-export async function reportConfinement(log: Logger): Promise<Awaited<ReturnType<typeof confinementStatus>>> {
+export async function reportConfinement(log: Logger): Promise<ConfinementStatus> {
   const status = await confinementStatus();
   confinementGauge ??= new Gauge({
     name: 'farm_sandbox_confinement',
@@ -257,16 +300,20 @@ export async function reportConfinement(log: Logger): Promise<Awaited<ReturnType
         : 'held';
     for (const s of ['held', 'accepted', 'missing']) confinementGauge.set({ risk, state: s }, s === state ? 1 : 0);
   }
+  const where = status.runner ? { runner: status.runner } : {};
   if (status.missing.length)
     log.error('repository commands cannot be confined here: tasks will be refused', {
-      reason: describeGaps(status.missing),
+      reason: describeStatus(status),
       isolation: status.isolation,
+      ...where,
     });
   else if (status.accepted.length)
     log.warn('the sandbox runs repository commands without guarantees the operator gave up', {
       accepted: status.accepted.map((g) => g.risk),
       isolation: status.isolation,
+      ...where,
     });
+  else log.info('repository commands run confined', { isolation: status.isolation, ...where });
   return status;
 }
 
@@ -284,6 +331,7 @@ function isolationOf(
     endsWithParent: ns.pid && lifetime.parentDeathSignal,
     externalTimeout: lifetime.externalTimeout,
     processTree: ns.pid ? 'pid-namespace' : 'process-group',
+    proc: ns.pid ? (ns.ownProc ? 'own' : 'container') : 'host',
     limits: tool,
     memory: cgroup ? 'cgroup' : tool !== 'none' ? 'address-space' : 'none',
     processes: cgroup ? 'cgroup' : tool !== 'none' ? 'rlimit-nproc' : 'none',
@@ -326,6 +374,12 @@ function killMarked(runId: string): void {
   }
 }
 
+/** `dir` lies inside `root` (not `root` itself), by their paths. */
+function isStrictlyUnder(dir: string, root: string): boolean {
+  const rel = relative(resolve(root), resolve(dir));
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+}
+
 function signalFromExit(code: number | null): NodeJS.Signals | null {
   if (code === null || code <= 128 || code > 128 + 64) return null;
   const entry = Object.entries(constants.signals).find(([, n]) => n === code - 128);
@@ -337,9 +391,18 @@ const MEMORY_ERRORS =
 
 /**
  * Runs a command in the sandbox. Throws CommandDenied (not retryable) when the denylist refuses it and
- * SandboxError when it cannot be started; a command that fails, times out or hits a limit is a result.
+ * SandboxError when it cannot be started; a command that fails, times out or hits a limit is a result. With a
+ * sandbox runner (FARM_SANDBOX_RUNNER) it runs there, and a runner that does not answer throws
+ * SandboxRunnerUnavailable.
  */
 export async function runSandboxed(req: SandboxRequest): Promise<SandboxResult> {
+  const runner = remoteRunner();
+  if (runner) return sandboxRunnerClient(runner).run(req);
+  return runSandboxedHere(req);
+}
+
+/** Runs a command in this process's machine or container (the sandbox runner's way of running one). */
+export async function runSandboxedHere(req: SandboxRequest): Promise<SandboxResult> {
   if ((req.argv === undefined) === (req.command === undefined)) {
     throw new SandboxError('runSandboxed needs either argv or command');
   }
@@ -355,6 +418,11 @@ export async function runSandboxed(req: SandboxRequest): Promise<SandboxResult> 
   if (absent.length) throw new SandboxError(`writable directories ${absent.join(', ')} do not exist`);
   if ((req.writableDirs ?? []).length > MAX_WRITABLE_DIRS - 2)
     throw new SandboxError(`at most ${MAX_WRITABLE_DIRS - 2} writable directories besides the checkout`);
+  if (runnerHost?.checkoutRoot && !isStrictlyUnder(req.cwd, runnerHost.checkoutRoot))
+    throw new SandboxError(
+      `the sandbox runner runs commands only in checkouts under ${runnerHost.checkoutRoot}, not in ${req.cwd}`,
+    );
+  if (req.signal?.aborted) throw new SandboxError('the run was cancelled before it started');
   const log = req.log ?? silentLogger;
   const given = req.capabilities ?? {};
   const limits: SandboxLimits = { ...DEFAULT_LIMITS };
@@ -362,19 +430,20 @@ export async function runSandboxed(req: SandboxRequest): Promise<SandboxResult> 
     if (value !== undefined) limits[name as keyof SandboxLimits] = value; // an unset limit keeps its default
   const network = req.network ?? 'none';
   const [ns, tool, cgroupPlan, lifetime] = await Promise.all([
-    given.namespaces ?? namespacesFor(network),
+    given.namespaces ?? namespacesFor(network, { pidWithoutOwnProc: runnerHost !== undefined }),
     given.limitsTool ?? limitsToolFor(),
     given.cgroups !== undefined ? given.cgroups : cgroupsFor(),
     given.lifetime ?? lifetimeToolsFor(),
   ]);
 
+  const context = { runner: runnerHost !== undefined };
   const missing = unacceptedGaps(
-    confinementGaps(isolationOf(network, ns, tool, cgroupPlan !== undefined, lifetime)),
+    confinementGaps(isolationOf(network, ns, tool, cgroupPlan !== undefined, lifetime), context),
     req.acceptRisks ?? acceptedRisksFromEnv(),
   );
   if (missing.length) {
     sandboxMetrics().runs.inc({ outcome: 'unconfined' });
-    throw new ConfinementUnavailable(missing);
+    throw new ConfinementUnavailable(missing, context);
   }
 
   const home = await mkdtemp(join(tmpdir(), 'farm-sandbox-'));
@@ -426,7 +495,12 @@ export async function runSandboxed(req: SandboxRequest): Promise<SandboxResult> 
     ...dieWithParent,
     ...(lifetime.externalTimeout ? ['timeout', '-s', 'KILL', externalSeconds, ...dieWithParent] : []),
     ...(ns.args.length ? ['unshare', ...ns.args, '--'] : []),
-    ...(ns.setup ? namespaceSetup(ns, [req.cwd, home, ...(req.writableDirs ?? [])], limits.memoryBytes) : []),
+    ...(ns.setup
+      ? namespaceSetup(ns, [req.cwd, home, ...(req.writableDirs ?? [])], limits.memoryBytes, {
+          // the runner's checks share the checkout with a container that holds credentials and runs git there
+          ...(runnerHost ? { hide: runnerHost.hide, readOnly: [join(req.cwd, '.git')] } : {}),
+        })
+      : []),
     ...(ns.pid ? ['sh', '-c', NAMESPACE_INIT, 'farm-init'] : []),
     ...limitsPrefix(tool, limits, cgroup !== undefined),
     ...(req.argv ?? ['bash', '-c', req.command!]),
@@ -458,6 +532,8 @@ export async function runSandboxed(req: SandboxRequest): Promise<SandboxResult> 
       timedOut = true;
       killTree();
     }, req.timeoutMs);
+    const abort = () => killTree();
+    req.signal?.addEventListener('abort', abort, { once: true });
     outcome = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
       child.on('error', (err) =>
         reject(new SandboxError(`could not start ${argv[0]}: ${err.message}`, { cause: err })),
@@ -472,7 +548,10 @@ export async function runSandboxed(req: SandboxRequest): Promise<SandboxResult> 
         }, PIPE_GRACE_MS).unref();
       });
       child.on('close', (code, signal) => resolve({ code, signal }));
-    }).finally(() => clearTimeout(timer));
+    }).finally(() => {
+      clearTimeout(timer);
+      req.signal?.removeEventListener('abort', abort);
+    });
   } finally {
     cgroupStats = cgroup?.stats(); // before destroy() removes the files
     const cleanup = await Promise.allSettled([

@@ -220,7 +220,7 @@ spec:
 
 {{/*
 How the agent and build Job pods run (FARM_JOB_POD, JSON read by the orchestrator and the builder): the chart's
-own pod and container security, and the Jobs' node selection and runtime class.
+own pod and container security, and the Jobs' node selection (the runtime class: sandbox.runtimeClassName).
 */}}
 {{- define "farm.jobPod" -}}
 {{- $j := .Values.jobs -}}
@@ -228,7 +228,38 @@ own pod and container security, and the Jobs' node selection and runtime class.
 {{- with $j.nodeSelector }}{{ $_ := set $pod "nodeSelector" . }}{{ end -}}
 {{- with $j.tolerations }}{{ $_ := set $pod "tolerations" . }}{{ end -}}
 {{- with $j.affinity }}{{ $_ := set $pod "affinity" . }}{{ end -}}
-{{- with $j.runtimeClassName }}{{ $_ := set $pod "runtimeClassName" . }}{{ end -}}
 {{- with $j.priorityClassName }}{{ $_ := set $pod "priorityClassName" . }}{{ end -}}
 {{- toJson $pod -}}
+{{- end -}}
+
+{{/*
+FARM_SANDBOX_*: the sandbox sidecar of the Job pods, for the orchestrator (agent Jobs) and the builder (build Jobs).
+Takes (dict "root" . "resources" <the sidecar's resources>).
+*/}}
+{{- define "farm.sandboxEnv" -}}
+{{- $s := .root.Values.sandbox -}}
+- name: FARM_SANDBOX_SIDECAR
+  value: {{ ternary "on" "off" $s.sidecar | quote }}
+- name: FARM_SANDBOX_SECCOMP
+  value: {{ $s.seccompProfile.type | quote }}
+{{- with $s.seccompProfile.localhostProfile }}
+- name: FARM_SANDBOX_SECCOMP_PROFILE
+  value: {{ . | quote }}
+{{- end }}
+{{- with $s.runtimeClassName }}
+- name: FARM_SANDBOX_RUNTIME_CLASS
+  value: {{ . | quote }}
+{{- end }}
+{{- if not (eq $s.hostUsers nil) }}
+- name: FARM_SANDBOX_HOST_USERS
+  value: {{ toString $s.hostUsers | quote }}
+{{- end }}
+- name: FARM_SANDBOX_CPU_REQUEST
+  value: {{ toString .resources.requests.cpu | quote }}
+- name: FARM_SANDBOX_MEMORY_REQUEST
+  value: {{ toString .resources.requests.memory | quote }}
+- name: FARM_SANDBOX_CPU_LIMIT
+  value: {{ toString .resources.limits.cpu | quote }}
+- name: FARM_SANDBOX_MEMORY_LIMIT
+  value: {{ toString .resources.limits.memory | quote }}
 {{- end -}}
