@@ -40,6 +40,41 @@ const phasesOf = (ts: farm.v1.PhaseTransition[]) => ts.filter((t) => !t.taskId).
 const ONE_ITEM = [{ id: 'str', goal: 'Add lower to the strings module', symbols: ['upper'] }];
 const RELEASE = 'agent-farm';
 
+/**
+ * A repository check that tries what README "The sandbox" says it cannot: the agent's secrets (its env, every
+ * visible process's environ, the service-account token, the checkout), connections to what the pod may reach
+ * (`targets`, host:port), writes outside its checkout, a process left running for the next run to find. It
+ * prints a LEAK line for each success and then fails; it passes when nothing leaked.
+ */
+function hostileCheck(targets: string[]): string {
+  return `#!/bin/sh
+leak=0
+say() { echo "LEAK: $*"; leak=1; }
+key=test-"key" # the model key's value, spelt so that this file does not hold it
+env | grep -q -e "$key" -e FARM_COMPONENT_TOKEN -e OPENAI_API_KEY && say "a secret in my environment"
+for f in /proc/[0-9]*/environ; do
+  tr '\\0' '\\n' < "$f" 2>/dev/null | grep -q -e "$key" -e FARM_COMPONENT_TOKEN && say "a secret in $f"
+done
+[ -e /var/run/secrets/kubernetes.io/serviceaccount/token ] && say "the service-account token"
+grep -rqs "$key" . && say "a secret in the checkout"
+for p in /work /app /tmp/../work .. .git/hooks; do touch "$p/farm-hostile" 2>/dev/null && say "wrote $p/farm-hostile"; done
+grep -qs farm-leftover-marker /proc/[0-9]*/cmdline && say "a process of an earlier run is still running"
+(setsid node -e 'setInterval(() => {}, 1000)' farm-leftover-marker </dev/null >/dev/null 2>&1 &)
+node -e '
+  const net = require("net");
+  const targets = ${JSON.stringify(targets)};
+  let left = targets.length;
+  for (const t of targets) {
+    const [host, port] = [t.slice(0, t.lastIndexOf(":")), Number(t.slice(t.lastIndexOf(":") + 1))];
+    const s = net.connect({ host, port, timeout: 2000 });
+    s.on("connect", () => { console.log("LEAK: connected to " + t); process.exitCode = 1; s.destroy(); if (!--left) process.exit(); });
+    s.on("error", () => { if (!--left) process.exit(); });
+    s.on("timeout", () => { s.destroy(); if (!--left) process.exit(); });
+  }' || leak=1
+exit $leak
+`;
+}
+
 const admin = adminKubeConfig();
 const batch = admin.makeApiClient(BatchV1Api);
 const core = admin.makeApiClient(CoreV1Api);
@@ -198,7 +233,98 @@ describe('jobs mode on a real node: agent and build Jobs as containers, as the c
       )
     ).body.items;
 
-  test('with the chart’s defaults the sandbox cannot confine the checks in the pod: the task is refused, saying which setting accepts the risk', async () => {
+  test('with the chart’s defaults a hostile check runs confined in the sandbox sidecar: nothing leaks, the request is DONE', async () => {
+    h = await startOnRealNode({ chat: [planStep(ONE_ITEM), agentStep('Add lower', ADD_LOWER)] }, {});
+    // Under the chart's own egress policy, opened for exactly the bus, git server, model and srm the pods use.
+    await applyEgressPolicy(h);
+    const config = (
+      await core.readNamespacedConfigMap((await chartEnv('orchestrator', asOrchestrator)).FARM_AGENT_CONFIGMAP, ns)
+    ).body.data!;
+    const targets = [
+      config.KAFKA_BROKERS,
+      new URL(config.OPENAI_BASE_URL).host,
+      new URL(config.FARM_SRM_URL).host,
+      new URL(h.git.url).host,
+    ];
+    const repo = await h.seed('real-hostile.git', { ...MULTI_REPO_FILES, 'hostile.sh': hostileCheck(targets) });
+    const id = await h.submit({
+      repoUrl: repo.url,
+      title: 'Lower-case strings',
+      checkCommand: 'sh hostile.sh && node --test',
+    });
+    const ts = await h.watch(id);
+    const own = h.results.filter((r) => r.changeRequestId === id);
+    // A leak makes the check fail, and the task with it: its notes then carry the LEAK lines.
+    expect(own.flatMap((r) => r.notes).join('\n')).not.toMatch(/LEAK/);
+    expect(phasesOf(ts).at(-1)).toBe('DONE');
+    const state = await getRequest(store, id);
+    expect(state!.tasks.map((t) => t.status)).toEqual(['SUCCESS']);
+    expect(await remoteBranchSha(repo.url, state!.tasks[0].branch)).toBe(state!.tasks[0].commitSha);
+    const build = h.builds.filter((b) => b.changeRequestId === id);
+    expect(build.map((b) => farm.v1.BuildStatus[b.status])).toEqual(['BUILD_PASSED']);
+    expect(await remoteBranchSha(repo.url, `farm/${id}`)).toBe(build[0].commitSha);
+
+    // Both ran on the real node, from the image, with the chart's securityContext, each with its sandbox sidecar:
+    // a native sidecar without the Secret, its own seccomp profile (Unconfined), the chart's container security.
+    const chart = JSON.parse((await chartEnv('orchestrator', asOrchestrator)).FARM_JOB_POD) as {
+      securityContext: object;
+      containerSecurityContext: object;
+    };
+    // The results are published before the containers exit: wait for both pods to have ended.
+    let pods: V1Pod[] = [];
+    for (let i = 0; i < 240; i++) {
+      pods = [...(await podsOf(id, 'farm-orchestrator')), ...(await podsOf(id, 'farm-builder'))];
+      if (pods.length === 2 && pods.every((p) => p.status?.phase === 'Succeeded')) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(pods.map((p) => p.status!.phase)).toEqual(['Succeeded', 'Succeeded']);
+    for (const pod of pods) {
+      expect(pod.spec!.nodeName).toBe(node.name);
+      expect(pod.spec!.containers[0].image).toBe(node.image);
+      expect(pod.spec!.securityContext).toEqual(chart.securityContext);
+      expect(pod.spec!.containers[0].securityContext).toEqual(chart.containerSecurityContext);
+      expect(pod.status!.containerStatuses![0].containerID).toMatch(/^containerd:\/\//);
+      const [sidecar] = pod.spec!.initContainers!;
+      expect(sidecar).toMatchObject({ name: 'sandbox', restartPolicy: 'Always' });
+      expect(sidecar.envFrom ?? []).toEqual([]);
+      expect(sidecar.securityContext).toEqual({
+        ...chart.containerSecurityContext,
+        runAsUser: 1000,
+        runAsGroup: 1000,
+        seccompProfile: { type: 'Unconfined' },
+      });
+    }
+    expect((await batch.listNamespacedJob(ns)).body.items).toHaveLength(2);
+  }, 300_000);
+
+  test('the same check without the sidecar, the risk accepted, finds the secrets and the connections: the control', async () => {
+    extraValues = ['--set', 'sandbox.sidecar=false'];
+    h = await startOnRealNode(
+      { chat: [planStep(ONE_ITEM), agentStep('Add lower', ADD_LOWER)] },
+      { FARM_SANDBOX_ACCEPT_RISK: 'all' },
+    );
+    await applyEgressPolicy(h);
+    const config = (
+      await core.readNamespacedConfigMap((await chartEnv('orchestrator', asOrchestrator)).FARM_AGENT_CONFIGMAP, ns)
+    ).body.data!;
+    const repo = await h.seed('real-unconfined.git', {
+      ...MULTI_REPO_FILES,
+      'hostile.sh': hostileCheck([config.KAFKA_BROKERS, new URL(h.git.url).host]),
+    });
+    const id = await h.submit({ repoUrl: repo.url, title: 'Lower-case strings', checkCommand: 'sh hostile.sh' });
+    const ts = await h.watch(id);
+    expect(phasesOf(ts).at(-1)).toBe('FAILED');
+    const notes = h.results
+      .filter((r) => r.changeRequestId === id)
+      .flatMap((r) => r.notes)
+      .join('\n');
+    expect(notes).toMatch(/LEAK: a secret in \/proc\/\d+\/environ/); // the environment itself is scrubbed even so
+    expect(notes).toMatch(/LEAK: wrote \/work\/farm-hostile/);
+    expect(notes).toMatch(/LEAK: connected to /);
+  }, 300_000);
+
+  test('with the sidecar under RuntimeDefault the sandbox cannot confine the checks: the task is refused, naming the setting', async () => {
+    extraValues = ['--set', 'sandbox.seccompProfile.type=RuntimeDefault'];
     h = await startOnRealNode({ chat: [planStep(ONE_ITEM), agentStep('Add lower', ADD_LOWER)] }, {});
     const repo = await h.seed('real-refused.git', MULTI_REPO_FILES);
     const id = await h.submit({ repoUrl: repo.url, title: 'Lower-case strings' });
@@ -208,51 +334,15 @@ describe('jobs mode on a real node: agent and build Jobs as containers, as the c
     expect(own.map((r) => [farm.v1.CommitStatus[r.status], failedStepName(r.failedStep)])).toEqual([
       ['HARD_FAIL', 'check'],
     ]);
-    expect(own[0].notes.join('\n')).toMatch(/FARM_SANDBOX_ACCEPT_RISK/);
+    expect(own[0].notes.join('\n')).toMatch(/sandbox\.seccompProfile/);
     const [pod] = await podsOf(id, 'farm-orchestrator');
     expect(pod.spec!.nodeName).toBe(node.name);
     expect(await remoteBranchSha(repo.url, `agt/${own[0].taskId}`)).toBeUndefined();
   }, 240_000);
 
-  test('with the risk accepted, a change request reaches DONE through an agent Job and a build Job in containers', async () => {
-    h = await startOnRealNode(
-      { chat: [planStep(ONE_ITEM), agentStep('Add lower', ADD_LOWER)] },
-      { FARM_SANDBOX_ACCEPT_RISK: 'all' }, // what the chart's sandbox.acceptRisk renders into the agents' ConfigMap
-    );
-    // Under the chart's own egress policy, opened for exactly the bus, git server, model and srm the pods use.
-    await applyEgressPolicy(h);
-    const repo = await h.seed('real-done.git', MULTI_REPO_FILES);
-    const id = await h.submit({ repoUrl: repo.url, title: 'Lower-case strings' });
-    const ts = await h.watch(id);
-    expect(phasesOf(ts).at(-1)).toBe('DONE');
-    const state = await getRequest(store, id);
-    expect(state!.tasks.map((t) => t.status)).toEqual(['SUCCESS']);
-    expect(await remoteBranchSha(repo.url, state!.tasks[0].branch)).toBe(state!.tasks[0].commitSha);
-    const build = h.builds.filter((b) => b.changeRequestId === id);
-    expect(build.map((b) => farm.v1.BuildStatus[b.status])).toEqual(['BUILD_PASSED']);
-    expect(await remoteBranchSha(repo.url, `farm/${id}`)).toBe(build[0].commitSha);
-
-    // Both ran on the real node, from the image, with the chart's securityContext.
-    const chart = JSON.parse((await chartEnv('orchestrator', asOrchestrator)).FARM_JOB_POD) as {
-      securityContext: object;
-      containerSecurityContext: object;
-    };
-    for (const pod of [...(await podsOf(id, 'farm-orchestrator')), ...(await podsOf(id, 'farm-builder'))]) {
-      expect(pod.spec!.nodeName).toBe(node.name);
-      expect(pod.spec!.containers[0].image).toBe(node.image);
-      expect(pod.spec!.securityContext).toEqual(chart.securityContext);
-      expect(pod.spec!.containers[0].securityContext).toEqual(chart.containerSecurityContext);
-      expect(pod.status!.containerStatuses![0].containerID).toMatch(/^containerd:\/\//);
-    }
-    expect((await batch.listNamespacedJob(ns)).body.items).toHaveLength(2);
-  }, 300_000);
-
   test('an agent past the chart’s memory limit is OOMKilled by the kernel and the task fails saying so', async () => {
     extraValues = ['--set', 'jobs.resources.limits.memory=40Mi', '--set', 'jobs.resources.requests.memory=40Mi'];
-    h = await startOnRealNode(
-      { chat: [planStep(ONE_ITEM), agentStep('Add lower', ADD_LOWER)] },
-      { FARM_SANDBOX_ACCEPT_RISK: 'all' },
-    );
+    h = await startOnRealNode({ chat: [planStep(ONE_ITEM), agentStep('Add lower', ADD_LOWER)] }, {});
     const repo = await h.seed('real-oom.git', MULTI_REPO_FILES);
     const id = await h.submit({ repoUrl: repo.url, title: 'Lower-case strings' });
     const ts = await h.watch(id);
