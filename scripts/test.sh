@@ -55,7 +55,7 @@ image_build=$!
 # stale: the check fails when a bundle does not match its sources (as proto:check does for the contracts).
 pnpm build:check
 pnpm lint
-rm -f .cache/test-summary.*txt
+rm -f .cache/test-summary.*txt .cache/real-node-cost.txt
 status=0
 host_check() { node --import tsx scripts/local-services/real-node/host-check.ts "$@"; }
 node --import tsx scripts/local-services/real-node/cli.ts restore # what a killed earlier run left, first
@@ -71,11 +71,16 @@ fi
 summary=$(cat .cache/test-summary.unit.txt .cache/test-summary.integration.txt 2>/dev/null || true)
 wait "$go_tools" || echo "test.sh: the background build of the Go tools failed (.cache/go-tools.log); check-deploy builds them again" >&2
 wait "$image_build" || echo "test.sh: the background build of the image failed (.cache/image-build.log); its test built it again" >&2
-bash scripts/check-deploy.sh || status=$?
 # The host as found: after the lanes (whose real node put back what it changed), and after a node killed with a
-# running pod, whose leftovers the next start puts back (the `restore` it runs first).
-{ host_check killed-run && node --import tsx scripts/local-services/real-node/cli.ts restore &&
+# running pod, whose leftovers the next start puts back (the `restore` it runs first). The node starts while the
+# deploy checks run.
+host_check killed-run &
+killed_run=$!
+bash scripts/check-deploy.sh || status=$?
+{ wait "$killed_run" && node --import tsx scripts/local-services/real-node/cli.ts restore &&
   host_check compare .cache/host-before.json; } || status=1
-# Jest prints its own summary after the reporters; repeat the plain line of each lane so they close the output.
+# Jest prints its own summary after the reporters; repeat the plain line of each lane so they close the output,
+# with what the real node cost.
+cat .cache/real-node-cost.txt 2>/dev/null || true
 [ -n "$summary" ] && echo "$summary"
 exit $status

@@ -63,7 +63,11 @@ export async function startLocalKubernetes(
   let realNodeError = opts.realNode && 'unavailable' in opts.realNode ? opts.realNode.unavailable : undefined;
   if (opts.realNode && 'start' in opts.realNode) {
     try {
-      realNode = await opts.realNode.start({ kubeConfig, kubeconfigFile: plane.kubeconfig });
+      realNode = await opts.realNode.start({
+        kubeConfig,
+        kubeconfigFile: plane.kubeconfig,
+        costFile: resolve(CHECKOUT, '.cache/real-node-cost.txt'),
+      });
     } catch (err) {
       realNodeError = errorMessage(err);
       log.error('the real node did not start', { err });

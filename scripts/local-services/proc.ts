@@ -123,13 +123,19 @@ export function ownedTempDir(prefix: string): string {
   return dir;
 }
 
-/** Whether a process with this pid exists (one of another user's counts). */
+/** Whether a process with this pid exists (one of another user's counts; a zombie, killed but not reaped, does not). */
 export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  try {
+    // `pid (comm) S ...`: the state follows the last ')' (comm may hold one).
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return true; // no /proc here: the signal said it exists
   }
 }
 

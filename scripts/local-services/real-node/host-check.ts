@@ -95,7 +95,9 @@ async function killedRun(): Promise<void> {
     if (i > 240) throw new Error('the pod did not start');
     await new Promise((r) => setTimeout(r, 500));
   }
+  const gone = new Promise((r) => child.once('exit', r));
   child.kill('SIGKILL');
+  await gone; // reaped: its pid no longer counts as alive
   process.stdout.write('host-check: a node with a running pod was SIGKILLed; the next start puts the host back\n');
 }
 

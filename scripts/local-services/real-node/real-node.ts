@@ -71,7 +71,7 @@ export interface PreparedNode {
   /** The bridge's address, there from now on: services for pods bind it before the node starts. */
   gateway: string;
   /** On failure its processes are stopped; the host is put back by `abandon`. */
-  start(opts: { kubeConfig: KubeConfig; kubeconfigFile: string }): Promise<RealNode>;
+  start(opts: { kubeConfig: KubeConfig; kubeconfigFile: string; costFile?: string }): Promise<RealNode>;
   /** Puts the host back when the node was not started, or its start failed. */
   abandon(): Promise<void>;
 }
@@ -113,6 +113,8 @@ export async function prepareRealNode(log: Logger): Promise<PreparedNode> {
 async function startNode(opts: {
   kubeConfig: KubeConfig;
   kubeconfigFile: string;
+  /** Where to write one line of what the start cost (the test command prints it). */
+  costFile?: string;
   log: Logger;
   dir: string;
   root: string;
@@ -134,7 +136,8 @@ async function startNode(opts: {
   const started = Date.now();
   try {
     const [tools, image] = await Promise.all([ensureNodeTools(log), buildFarmImage(log)]);
-    log.info('real node: tools and image ready', { ms: Date.now() - started });
+    const readyMs = Date.now() - started;
+    log.info('real node: tools and image ready', { ms: readyMs });
     const sock = join(dir, 'containerd.sock');
     writeContainerdConfig(dir, root, sock);
     // Supervised as systemd would: a runtime that dies is started again (its containers keep running under
@@ -155,7 +158,9 @@ async function startNode(opts: {
       });
     };
     await startContainerd();
+    const importStarted = Date.now();
     const nodeImage = await importImages(sock, image.id, tools.pause, image.podman.run.bind(image.podman), dir, log);
+    const importMs = Date.now() - importStarted;
 
     const podLogsDir = join(dir, 'pod-logs');
     const kubeletPort = await freePort();
@@ -228,6 +233,13 @@ async function startNode(opts: {
       async () => (await run('iptables', ['-S', 'KUBE-ROUTER-FORWARD']).catch(() => '')).length > 0,
     );
     log.info('real node up', { node: REAL_NODE_NAME, image: nodeImage, dir, ms: Date.now() - started });
+    // What the node cost this run, for the test command's closing lines.
+    const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+    if (opts.costFile)
+      writeFileSync(
+        opts.costFile,
+        `real node: up in ${s(Date.now() - started)} (waiting for its tools and the image ${s(readyMs)}, importing the image ${s(importMs)})\n`,
+      );
     return {
       name: REAL_NODE_NAME,
       image: nodeImage,
@@ -372,6 +384,11 @@ async function importImages(
     rmSync(archive, { force: true });
     log.info('farm image imported into the node', { image: nodeImage, ms: Date.now() - started });
   }
+  // The store is kept between runs: only this build's image stays (containerd collects the layers no image uses).
+  const older = (await ctr(['images', 'ls', '-q']))
+    .split('\n')
+    .filter((name) => name.startsWith(`${IMAGE_REPO}:`) && name !== nodeImage);
+  if (older.length) await ctr(['images', 'rm', ...older]);
   return nodeImage;
 }
 

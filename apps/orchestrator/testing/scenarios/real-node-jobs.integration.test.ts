@@ -341,7 +341,14 @@ describe('jobs mode on a real node: agent and build Jobs as containers, as the c
   }, 240_000);
 
   test('an agent past the chart’s memory limit is OOMKilled by the kernel and the task fails saying so', async () => {
-    extraValues = ['--set', 'jobs.resources.limits.memory=40Mi', '--set', 'jobs.resources.requests.memory=40Mi'];
+    extraValues = [
+      '--set',
+      'jobs.resources.limits.memory=40Mi',
+      '--set',
+      'jobs.resources.requests.memory=40Mi',
+      '--set',
+      'jobs.backoffLimit=0', // one pod is enough to see it
+    ];
     h = await startOnRealNode({ chat: [planStep(ONE_ITEM), agentStep('Add lower', ADD_LOWER)] }, {});
     const repo = await h.seed('real-oom.git', MULTI_REPO_FILES);
     const id = await h.submit({ repoUrl: repo.url, title: 'Lower-case strings' });
@@ -353,4 +360,32 @@ describe('jobs mode on a real node: agent and build Jobs as containers, as the c
     const pods = await podsOf(id, 'farm-orchestrator');
     expect(pods.map((p) => p.status!.containerStatuses![0].state!.terminated!.reason)).toContain('OOMKilled');
   }, 240_000);
+
+  test('an agent pod deleted mid-task (kubectl delete pod): its container is stopped, the task runs again and the request is DONE', async () => {
+    // The model answers slowly, so the pod is deleted while the agent waits on it.
+    h = await startOnRealNode({ chat: [planStep(ONE_ITEM), agentStep('Add lower', ADD_LOWER, 8000)] }, {});
+    const repo = await h.seed('real-deleted.git', MULTI_REPO_FILES);
+    const id = await h.submit({ repoUrl: repo.url, title: 'Lower-case strings' });
+    let deleted: string | undefined;
+    const watching = h.watch(id);
+    for (let i = 0; i < 400 && !deleted; i++) {
+      const running = (await podsOf(id, 'farm-orchestrator')).find(
+        (p) => p.status?.containerStatuses?.find((c) => c.name === 'agent')?.state?.running,
+      );
+      if (running) {
+        deleted = running.metadata!.name!;
+        await core.deleteNamespacedPod(deleted, ns);
+      } else await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(deleted).toBeDefined();
+    const ts = await watching;
+    expect(phasesOf(ts).at(-1)).toBe('DONE');
+    const state = await getRequest(store, id);
+    expect(state!.tasks.map((t) => t.status)).toEqual(['SUCCESS']);
+    expect(await remoteBranchSha(repo.url, state!.tasks[0].branch)).toBe(state!.tasks[0].commitSha);
+    // The deleted pod is gone; the task's work was done by another pod.
+    const pods = await podsOf(id, 'farm-orchestrator');
+    expect(pods.map((p) => p.metadata!.name)).not.toContain(deleted);
+    expect(pods.length).toBeGreaterThanOrEqual(1);
+  }, 300_000);
 });
