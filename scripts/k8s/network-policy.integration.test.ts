@@ -4,10 +4,7 @@
 // rag-service and the git and model endpoints the values name are reachable; the orchestrator's port, another
 // release's srm, the database and any other port of an allowed host are not.
 import { createServer, type Server } from 'node:net';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { CoreV1Api, NetworkingV1Api, type V1NetworkPolicy, type V1Pod } from '@kubernetes/client-node';
-import { FARM_CONTAINER_SECURITY, FARM_POD_SECURITY } from '../../clients/kube/src';
 import {
   adminKubeConfig,
   createTestNamespace,
@@ -15,7 +12,7 @@ import {
   renderChart,
 } from '../../apps/orchestrator/testing/kubernetes-test-cluster';
 import { testRealNode, type TestRealNode } from '../local-services/kubernetes-later';
-import { REAL_NODE_LABEL, REAL_NODE_TAINT } from '../local-services/real-node/real-node';
+import { containerLog, podOnRealNode } from '../local-services/real-node/testing';
 
 const admin = adminKubeConfig();
 const core = admin.makeApiClient(CoreV1Api);
@@ -39,20 +36,8 @@ const hostServer = () =>
     s.listen(0, node.gateway, () => resolve((s.address() as { port: number }).port));
   });
 
-const onRealNode = (name: string, labels: Record<string, string>, command: string[]): V1Pod => ({
-  metadata: { name, labels },
-  spec: {
-    restartPolicy: 'Never',
-    nodeSelector: { ...REAL_NODE_LABEL },
-    tolerations: [{ key: REAL_NODE_TAINT.key, operator: 'Exists', effect: REAL_NODE_TAINT.effect }],
-    automountServiceAccountToken: false,
-    enableServiceLinks: false,
-    securityContext: FARM_POD_SECURITY,
-    containers: [
-      { name: 'main', image: node.image, imagePullPolicy: 'Never', securityContext: FARM_CONTAINER_SECURITY, command },
-    ],
-  },
-});
+const onRealNode = (name: string, labels: Record<string, string>, command: string[]): V1Pod =>
+  podOnRealNode(node, name, { command }, labels);
 
 /** A pod listening on `port` (and OTHER_PORT) with the labels of one of the chart's apps; resolves with its IP once it serves. */
 async function appPod(name: string, labels: Record<string, string>, port: number): Promise<string> {
@@ -72,13 +57,7 @@ async function appPod(name: string, labels: Record<string, string>, port: number
   throw new Error(`pod ${name} did not start`);
 }
 
-function logOf(name: string): string {
-  const dir = readdirSync(node.podLogsDir).find((d) => d.startsWith(`${ns}_${name}_`))!;
-  return readFileSync(join(node.podLogsDir, dir, 'main', '0.log'), 'utf8')
-    .split('\n')
-    .map((l) => l.split(' ').slice(3).join(' '))
-    .join('\n');
-}
+const logOf = (name: string) => containerLog(node, ns, name);
 
 beforeAll(async () => {
   node = await testRealNode();

@@ -8,14 +8,13 @@ import { promisify } from 'node:util';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CoreV1Api, type V1Container, type V1Pod } from '@kubernetes/client-node';
-import { FARM_CONTAINER_SECURITY, FARM_POD_SECURITY } from '../../../clients/kube/src';
 import {
   adminKubeConfig,
   createTestNamespace,
   deleteTestNamespace,
 } from '../../../apps/orchestrator/testing/kubernetes-test-cluster';
 import { testRealNode, type TestRealNode } from '../kubernetes-later';
-import { REAL_NODE_LABEL, REAL_NODE_TAINT } from './real-node';
+import { containerLog, podOnRealNode as podOnRealNodeOf, runToEnd as runPodToEnd } from './testing';
 
 const admin = adminKubeConfig();
 const core = admin.makeApiClient(CoreV1Api);
@@ -32,53 +31,9 @@ afterEach(async () => {
   await deleteTestNamespace(admin, ns);
 });
 
-/** A pod of the farm image on the real node, as the farm's Jobs run: uid 1000, read-only root, no capabilities. */
-function podOnRealNode(name: string, container: Partial<V1Container>): V1Pod {
-  return {
-    metadata: { name },
-    spec: {
-      restartPolicy: 'Never',
-      nodeSelector: { ...REAL_NODE_LABEL },
-      tolerations: [{ key: REAL_NODE_TAINT.key, operator: 'Exists', effect: REAL_NODE_TAINT.effect }],
-      automountServiceAccountToken: false,
-      enableServiceLinks: false,
-      securityContext: FARM_POD_SECURITY,
-      containers: [
-        {
-          name: 'main',
-          image: node.image,
-          imagePullPolicy: 'Never',
-          securityContext: FARM_CONTAINER_SECURITY,
-          volumeMounts: [{ name: 'tmp', mountPath: '/tmp' }],
-          ...container,
-        },
-      ],
-      volumes: [{ name: 'tmp', emptyDir: {} }],
-    },
-  };
-}
-
-async function runToEnd(pod: V1Pod, timeoutMs = 90_000): Promise<V1Pod> {
-  await core.createNamespacedPod(ns, pod);
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const now = (await core.readNamespacedPod(pod.metadata!.name!, ns)).body;
-    if (now.status?.phase === 'Succeeded' || now.status?.phase === 'Failed') return now;
-    if (Date.now() > deadline)
-      throw new Error(`pod ${pod.metadata!.name} not done: ${JSON.stringify(now.status?.containerStatuses)}`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
-}
-
-/** The container's output, from the kubelet's log files (the apiserver cannot reach a kubelet on loopback). */
-function logOf(pod: V1Pod, container = 'main'): string {
-  const dir = readdirSync(node.podLogsDir).find((d) => d.startsWith(`${ns}_${pod.metadata!.name}_`));
-  if (!dir) throw new Error(`no log directory of ${pod.metadata!.name}`);
-  return readFileSync(join(node.podLogsDir, dir, container, '0.log'), 'utf8')
-    .split('\n')
-    .map((l) => l.split(' ').slice(3).join(' ')) // `<time> <stream> <F|P> <text>`
-    .join('\n');
-}
+const podOnRealNode = (name: string, container: Partial<V1Container>) => podOnRealNodeOf(node, name, container);
+const runToEnd = (pod: V1Pod) => runPodToEnd(core, ns, pod);
+const logOf = (pod: V1Pod) => containerLog(node, ns, pod.metadata!.name!);
 
 const exec = promisify(execFile);
 
