@@ -7,6 +7,46 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Where the time goes, on standard output (what CI shows): each step with the clock and the seconds since the start.
+step() { echo "test.sh: $(date -u +%H:%M:%S) +$SECONDS s: $*"; }
+# Every process under this script (its background builds, a hung step), but not those under `self`.
+descendants() {
+  ps -eo pid=,ppid= | awk -v root="$1" -v self="${2:-0}" '{ parent[$1] = $2 }
+    END { for (p in parent) { x = p; while ((x in parent) && x != root && x != self && x > 1) x = parent[x]
+          if (x == root && p != root) print p } }'
+}
+# A run that hangs fails with what was running instead of at CI's limit with nothing said: past the deadline
+# (FARM_TEST_DEADLINE_S, 80 minutes by default: under CI's 90) the processes and the background logs' tails are
+# printed, then every process under this script is stopped and the run fails.
+watchdog() {
+  local me=$BASHPID pids
+  sleep "$1" & wait $! || return 0
+  trap '' TERM # outlives the EXIT trap's signal by the 10 s it gives before the KILL
+  echo "test.sh: still running after $1 s (FARM_TEST_DEADLINE_S): stopping it. What was running:"
+  ps -o pid,ppid,etimes,stat,args -p "$(descendants $$ "$me" | paste -sd, -)" 2>/dev/null | cut -c1-300 || true
+  for log in .cache/go-tools.log .cache/image-build.log; do
+    [ -f "$log" ] && { echo "--- tail of $log"; tail -n 20 "$log"; }
+  done
+  pids=$(descendants $$ "$me")
+  kill -TERM $$ # exits (with its EXIT trap) as soon as the step it waits for is stopped
+  # shellcheck disable=SC2086
+  [ -z "$pids" ] || kill -TERM $pids 2>/dev/null || true
+  sleep 10
+  # shellcheck disable=SC2086
+  [ -z "$pids" ] || kill -KILL $pids 2>/dev/null || true
+}
+watchdog "${FARM_TEST_DEADLINE_S:-4800}" &
+# On any exit (a failed step under set -e too), nothing this script started outlives it: a background build or the
+# watchdog would hold CI's output open.
+stop_background() {
+  local pids
+  pids=$(descendants $$)
+  # shellcheck disable=SC2086
+  [ -z "$pids" ] || kill -TERM $pids 2>/dev/null || true
+}
+trap stop_background EXIT
+step "installing what the tests need"
+
 need() { command -v "$1" >/dev/null 2>&1; }
 apt_install() {
   [ "$(id -u)" = 0 ] || { echo "missing: $* (install them, or run as root to let this script do it)" >&2; return 1; }
@@ -38,6 +78,7 @@ if [ "$(.cache/schemathesis/bin/schemathesis --version 2>/dev/null)" != "schemat
   .cache/schemathesis/bin/python -m pip install -q "schemathesis==$schemathesis_version"
 fi
 
+step "bootstrap: dependencies and bundles"
 bash scripts/bootstrap.sh
 . scripts/pnpm-env.sh
 pnpm_works || { echo "test.sh: pnpm is not usable after bootstrap" >&2; exit 1; }
@@ -53,6 +94,7 @@ node --import tsx scripts/image/build.ts >.cache/image-build.log 2>&1 &
 image_build=$!
 # The farm's processes run from their bundles (dist/), which bootstrap.sh built when they were missing or
 # stale: the check fails when a bundle does not match its sources (as proto:check does for the contracts).
+step "build:check, lint"
 pnpm build:check
 pnpm lint
 rm -f .cache/test-summary.*txt .cache/real-node-cost.txt
@@ -62,18 +104,23 @@ node --import tsx scripts/local-services/real-node/cli.ts restore # what a kille
 host_check record .cache/host-before.json
 # Two lanes, every test file in exactly one: what needs no service in parallel, then the integration tests one
 # at a time with the services (both run, whichever fails).
+step "proto:check, type check"
 if pnpm proto:check && pnpm exec tsc -p tsconfig.json; then
+  step "unit lane"
   pnpm test:unit || status=$?
+  step "integration lane"
   pnpm test:integration || status=$?
 else
   status=1
 fi
 summary=$(cat .cache/test-summary.unit.txt .cache/test-summary.integration.txt 2>/dev/null || true)
+step "waiting for the background builds"
 wait "$go_tools" || echo "test.sh: the background build of the Go tools failed (.cache/go-tools.log); check-deploy builds them again" >&2
 wait "$image_build" || echo "test.sh: the background build of the image failed (.cache/image-build.log); its test built it again" >&2
 # The host as found: after the lanes (whose real node put back what it changed), and after a node killed with a
 # running pod, whose leftovers the next start puts back (the `restore` it runs first). The node starts while the
 # deploy checks run.
+step "deploy checks, with a node killed mid-pod and the host compared"
 host_check killed-run &
 killed_run=$!
 bash scripts/check-deploy.sh || status=$?
@@ -81,6 +128,7 @@ bash scripts/check-deploy.sh || status=$?
   host_check compare .cache/host-before.json; } || status=1
 # Jest prints its own summary after the reporters; repeat the plain line of each lane so they close the output,
 # with what the real node cost.
+step "done"
 cat .cache/real-node-cost.txt 2>/dev/null || true
 [ -n "$summary" ] && echo "$summary"
 exit $status
