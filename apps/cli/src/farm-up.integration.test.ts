@@ -211,6 +211,38 @@ describe('farm up over its HTTP API, for a repository on this machine', () => {
     expect(again).toEqual({ changeRequestId: id, created: false });
   });
 
+  test('Ctrl-C while the planner waits for the model ends farm up in seconds; the next start plans the request to DONE', async () => {
+    // The model takes ten minutes to answer the planner: its call is in flight when the user presses Ctrl-C.
+    const slowPlan = { ...planStep([{ id: 'mul', goal: GOAL }]), fault: { delayMs: 600_000 } };
+    model.setScript({ chat: [slowPlan, agentStep(GOAL, ADD_MULTIPLY)] });
+    const repo = path.join(tmp, 'ctrl-c', 'my-app');
+    await makeLocalRepo(repo);
+    const env = await baseEnv('ctrl-c');
+    const logFile = path.join(tmp, 'ctrl-c', 'farm-up.log');
+    let up = await startFarmUp(env, logFile);
+    running.push(up);
+    const { changeRequestId: id } = await up.api.submit({ title: GOAL, repo: { url: repo, baseRef: 'main' } });
+    const planning = () =>
+      model.requests.filter((r) => String(r.messages[0]?.content).includes('You are the architect'));
+    for (let i = 0; i < 300 && planning().length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(planning()).toHaveLength(1);
+
+    const started = Date.now();
+    await stop(up, 'SIGINT');
+    const stoppedInMs = Date.now() - started;
+    expect(up.process.exitCode).toBe(0);
+    expect(stoppedInMs).toBeLessThan(15_000); // not the model's ten minutes, nor its retries
+    expect(await readFile(logFile, 'utf8')).not.toMatch(/fell back to a single item/); // stopping is not a failure
+
+    model.setScript({ chat: [planStep([{ id: 'mul', goal: GOAL }]), agentStep(GOAL, ADD_MULTIPLY)] });
+    up = await startFarmUp(env, logFile);
+    running.push(up);
+    const seen: farm.v1.PhaseTransition[] = [];
+    await follow(up.api, id, seen);
+    expect(farm.v1.Phase[seen.at(-1)!.toPhase]).toBe('DONE');
+    expect((await up.api.get(id)).request.phase).toBe('DONE');
+  });
+
   test('FARM_LAUNCHER=pool: requests run in a warm worker; a worker killed mid-task is reported and replaced; farm up killed mid-task, the task runs again to DONE', async () => {
     model.setScript({ chat: [planStep([{ id: 'mul', goal: GOAL }]), agentStep(GOAL, ADD_MULTIPLY, 3000)] });
     const repo = path.join(tmp, 'pool', 'my-app');

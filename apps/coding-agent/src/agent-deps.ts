@@ -7,7 +7,7 @@ import {
   type PatchModel,
   type ToolModel,
 } from '@farm/llm';
-import { HttpSymbolLeases, type SymbolLeases } from '@farm/srm-client';
+import { HttpSymbolLeases, type SymbolLeases, type TaskCommits } from '@farm/srm-client';
 import { RagClient, type RagApi } from '@farm/rag';
 import type { Logger } from '@farm/runtime';
 import { checkCeilingsFromConfig, type CheckCeilings } from '@farm/sandbox';
@@ -31,6 +31,11 @@ export interface AgentServices {
   rag?: RagApi;
   /** The srm, to claim the task's reserved leases before the push (and release them on a HARD_FAIL). */
   leases?: Pick<SymbolLeases, 'claim' | 'release'>;
+  /**
+   * The srm's record of the farm's commits: each commit is recorded before its push, and a commit found on the
+   * task's branch is adopted only when recorded. Without it no commit found there is adopted.
+   */
+  commits?: TaskCommits;
   log: Logger;
 }
 
@@ -90,6 +95,9 @@ export function agentDepsFromConfig(config: AgentConfig, log: Logger, secrets: (
     structuredOutput: config.FARM_LLM_STRUCTURED_OUTPUT === 'true',
     log,
   };
+  const srm = config.FARM_SRM_URL
+    ? new HttpSymbolLeases(config.FARM_SRM_URL, { componentToken: config.FARM_COMPONENT_TOKEN })
+    : undefined;
   return {
     services: {
       model: createPatchModel(client),
@@ -101,9 +109,8 @@ export function agentDepsFromConfig(config: AgentConfig, log: Logger, secrets: (
       rag: config.FARM_RAG_URL
         ? new RagClient({ baseUrl: config.FARM_RAG_URL, componentToken: config.FARM_COMPONENT_TOKEN })
         : undefined,
-      leases: config.FARM_SRM_URL
-        ? new HttpSymbolLeases(config.FARM_SRM_URL, { componentToken: config.FARM_COMPONENT_TOKEN })
-        : undefined,
+      leases: srm,
+      commits: srm,
       log,
     },
     settings: {

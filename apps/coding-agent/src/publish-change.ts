@@ -42,7 +42,7 @@ export async function publishChange(
   const delivery = await claimAndPush(
     task,
     { dir, url: task.repo?.url ?? '', branch, commitSha: commit.sha },
-    { leases: deps.services.leases, log: run.log },
+    { leases: deps.services.leases, commits: deps.services.commits, log: run.log },
     (step, fn) => run.observer.timed(step, attempt, fn),
   );
   if (delivery.kind === 'failed') return delivery;
@@ -66,6 +66,7 @@ export function republishPushed(
 ): Promise<TaskOutcome> {
   return completePushedBranch(task, task.repo?.url ?? '', branchFor(task.id!), pushed, {
     leases: deps.services.leases,
+    commits: deps.services.commits,
     log: run.log,
   });
 }

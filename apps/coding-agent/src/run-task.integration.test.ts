@@ -72,6 +72,9 @@ function agentDeps(baseURL: string, overrides: DepsOverrides = {}): AgentDeps {
   return {
     services: {
       model: createPatchModel({ baseURL, apiKey: 'k', model: 'coder', maxRetries: 0 }),
+      // As deployed: the srm records each commit before its push, and a commit found on the branch is adopted
+      // only when recorded.
+      commits: leases,
       log: silentLogger,
       ...overrides.services,
     },
@@ -375,14 +378,20 @@ describe('coding agent on a Python repo (pytest)', () => {
 describe("a task's branch is its own", () => {
   const script: ModelScript = { chat: [{ answer: { diff: PY_ADD_MULTIPLY } }] };
 
-  test('a foreign commit already on agt/<task> is neither reported nor overwritten', async () => {
-    for (const message of [
-      'hand-made fix\n',
-      'feat(x): y\n\nFarm-Task: another-task\nFarm-Dispatch: 1\nFarm-Change-Request: cr-x\n',
-    ]) {
+  test('a foreign commit already on agt/<task> is neither reported nor overwritten, even with this task’s trailers', async () => {
+    for (const [messageOf, why] of [
+      [() => 'hand-made fix\n', /no Farm-Task trailer/],
+      [() => 'feat(x): y\n\nFarm-Task: another-task\nFarm-Dispatch: 1\nFarm-Change-Request: cr-x\n', /another-task/],
+      // Trailers are text: someone who may push types this task's own, as if an earlier dispatch had pushed it.
+      [
+        (t: farm.v1.ICodingTask) =>
+          `fix(${t.id}): y\n\nFarm-Task: ${t.id}\nFarm-Dispatch: 1\nFarm-Change-Request: ${t.changeRequestId}\n`,
+        /trailers name dispatch 1 of this task, but the farm has no record of making it/,
+      ],
+    ] as const) {
       const { url, baseCommit, task } = await seedTask(PYTHON_REPO);
-      const foreign = await pushCommitOf(url, baseCommit, `agt/${task.id}`, message);
-      const { result, model } = await runSeeded(task, script);
+      const foreign = await pushCommitOf(url, baseCommit, `agt/${task.id}`, messageOf(task));
+      const { result, model } = await runSeeded(task, script, { services: { leases } });
       expect([S[result.status!], failedStepName(result.failedStep), result.commitSha ?? '']).toEqual([
         'HARD_FAIL',
         'branch',
@@ -391,9 +400,25 @@ describe("a task's branch is its own", () => {
       expect(result.notes!.join('\n')).toMatch(
         new RegExp(`holds commit ${foreign.slice(0, 12)}, which this task did not make`),
       );
+      expect(result.notes!.join('\n')).toMatch(why);
       expect(model.requests).toHaveLength(0); // no work done for a branch it could not deliver
       expect(await remoteBranchSha(url, `agt/${task.id}`)).toBe(foreign);
     }
+  });
+
+  test('a push the remote refuses (its pre-receive hook) ends the task at once with the remote’s words, leases given back', async () => {
+    const { url, task } = await seedTask(PYTHON_REPO);
+    const lease = await reserveFor(task);
+    const hook = path.join(git.gitDirFor(url)!, 'hooks', 'pre-receive');
+    await writeFile(hook, '#!/bin/sh\necho "pushes to agt/* are frozen until Monday" >&2\nexit 1\n', { mode: 0o755 });
+    const { result } = await runSeeded({ ...task, reservedLeases: [leaseRef(lease)] }, script, {
+      services: { leases, commits: leases },
+    });
+    // Not SOFT_FAIL: another dispatch would be refused the same way.
+    expect([S[result.status!], failedStepName(result.failedStep)]).toEqual(['HARD_FAIL', 'push']);
+    expect(result.notes!.join('\n')).toMatch(/pre-receive hook declined.*\n?.*frozen until Monday/s);
+    expect(await remoteBranchSha(url, `agt/${task.id}`)).toBeUndefined();
+    expect(await leases.liveLeases({ holder: task.id! })).toEqual([]);
   });
 
   test('a foreign commit pushed while the agent works makes its push fail, not succeed with that commit', async () => {
@@ -425,7 +450,7 @@ describe("a task's branch is its own", () => {
     const { url, task } = await seedTask(PYTHON_REPO);
     const lease = await reserveFor(task);
     const withLease = { ...task, reservedLeases: [leaseRef(lease)] };
-    // Dispatch 1 pushed and died before its claim and its result (as an agent killed after the push).
+    // Dispatch 1 recorded and pushed its commit, and died before its claim and its result (no leases service).
     const first = await runSeeded(withLease, script);
     expect(S[first.result.status!]).toBe('SUCCESS');
     const pushed = await readRemoteBranchCommit(url, `agt/${task.id}`);

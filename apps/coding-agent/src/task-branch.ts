@@ -7,7 +7,7 @@ import {
   type RemoteBranchCommit,
 } from '@farm/git';
 import { FarmError, errorMessage, type Logger } from '@farm/runtime';
-import { LeaseLost, LeaseNotFound, type SymbolLeases } from '@farm/srm-client';
+import { LeaseLost, LeaseNotFound, type SymbolLeases, type TaskCommits } from '@farm/srm-client';
 import { commitOwner } from './task-commit';
 import { hardFail, softFail, type TaskDelivered, type TaskFailed } from './task-outcome';
 
@@ -25,6 +25,8 @@ export type Delivery = TaskDelivered | TaskFailed;
 
 export interface BranchDeps {
   leases?: Pick<SymbolLeases, 'claim' | 'release'>;
+  /** The farm's record of its commits: written before each push, asked before adopting a commit found. */
+  commits?: TaskCommits;
   log: Logger;
 }
 
@@ -51,7 +53,8 @@ export async function completePushedBranch(
   pushed: RemoteBranchCommit,
   deps: BranchDeps,
 ): Promise<Delivery> {
-  const owner = commitOwner(task, pushed.message);
+  const owner = await ownCommit(task, pushed, deps);
+  if (owner.kind === 'failed') return owner;
   if (owner.kind === 'foreign') return foreignBranch(branch, pushed.sha, owner.reason);
   const claim = await claimOrRetract(task, url, branch, pushed.sha, deps);
   if (claim) return claim;
@@ -68,7 +71,8 @@ export async function completePushedBranch(
 }
 
 /**
- * Claims the task's leases for `commitSha`, then pushes it. Claiming first means a branch on the remote always
+ * Records `commitSha` as this dispatch's commit, claims the task's leases for it, then pushes it. Recording first
+ * means a commit of the farm's on the branch is always recorded (see ownCommit). Claiming before the push means a branch on the remote always
  * has its leases claimed: a refused claim (stale fencing token) pushes nothing, and an agent that dies between
  * the claim and the push leaves only the claim, which the next dispatch repeats with the same token. When the
  * push is refused because the branch exists, its tip decides: this task's commit (another agent of the task
@@ -81,7 +85,10 @@ export async function claimAndPush(
   timed: <T>(step: string, fn: () => Promise<T>) => Promise<T>,
 ): Promise<Delivery> {
   const { dir, url, branch, commitSha } = opts;
-  const refused = await timed('claim', () => claimLeases(task, commitSha, deps));
+  const refused = await timed(
+    'claim',
+    async () => (await recordCommit(task, commitSha, deps)) ?? claimLeases(task, commitSha, deps),
+  );
   if (refused) return refused;
   try {
     await timed('push', () => pushBranch({ dir, url, branch }));
@@ -94,7 +101,8 @@ export async function claimAndPush(
       const reason = `push failed: ${errorMessage(err)}`;
       return err instanceof FarmError && err.retryable ? softFail(F.STEP_PUSH, reason) : hardFail(F.STEP_PUSH, reason);
     }
-    const owner = commitOwner(task, theirs.message);
+    const owner = await ownCommit(task, theirs, deps);
+    if (owner.kind === 'failed') return owner;
     if (owner.kind === 'foreign') return foreignBranch(branch, theirs.sha, owner.reason);
     const claim = await timed('claim', () => claimOrRetract(task, url, branch, theirs.sha, deps));
     if (claim) return claim;
@@ -107,6 +115,61 @@ export async function claimAndPush(
       commitSha: theirs.sha,
       notes: [`another agent of this task (dispatch ${owner.dispatch}) pushed first; its commit is the result`],
     };
+  }
+}
+
+type Ownership = { kind: 'this-task'; dispatch: number } | { kind: 'foreign'; reason: string } | TaskFailed;
+
+/**
+ * Whether a commit found on the task's branch is this task's own: its trailers name the task, and the farm
+ * recorded it before an earlier dispatch pushed it. Trailers alone are refused: anyone who may push can type them.
+ * An srm that cannot answer now is a SOFT_FAIL (the next dispatch asks again), never an adoption.
+ */
+async function ownCommit(task: farm.v1.ICodingTask, commit: RemoteBranchCommit, deps: BranchDeps): Promise<Ownership> {
+  const owner = commitOwner(task, commit.message);
+  if (owner.kind === 'foreign') return owner;
+  if (!deps.commits) {
+    return { kind: 'foreign', reason: 'no srm (FARM_SRM_URL) holds the record of the farm’s commits to confirm it' };
+  }
+  try {
+    const record = await deps.commits.findCommit({
+      taskId: task.id ?? '',
+      changeRequestId: task.changeRequestId ?? '',
+      commitSha: commit.sha,
+    });
+    if (record) return { kind: 'this-task', dispatch: record.dispatch };
+  } catch (err) {
+    const reason = `could not ask the srm whether ${commit.sha.slice(0, 12)} is this task's: ${errorMessage(err)}`;
+    return err instanceof FarmError && err.retryable
+      ? softFail(F.STEP_BRANCH, reason)
+      : hardFail(F.STEP_BRANCH, reason);
+  }
+  return {
+    kind: 'foreign',
+    reason:
+      `its trailers name dispatch ${owner.dispatch} of this task, but the farm has no record of making it ` +
+      '(trailers are text anyone who may push can write)',
+  };
+}
+
+/** Writes the farm's record of the commit before it is pushed; a failure pushes nothing. */
+async function recordCommit(
+  task: farm.v1.ICodingTask,
+  commitSha: string,
+  deps: BranchDeps,
+): Promise<TaskFailed | undefined> {
+  if (!deps.commits) return undefined;
+  try {
+    await deps.commits.recordCommit({
+      taskId: task.id ?? '',
+      changeRequestId: task.changeRequestId ?? '',
+      commitSha,
+      dispatch: task.dispatch ?? 0,
+    });
+    return undefined;
+  } catch (err) {
+    const reason = `recording the commit failed: ${errorMessage(err)}`;
+    return err instanceof FarmError && err.retryable ? softFail(F.STEP_CLAIM, reason) : hardFail(F.STEP_CLAIM, reason);
   }
 }
 

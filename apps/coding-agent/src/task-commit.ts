@@ -16,10 +16,10 @@ export function taskCommitMessage(task: farm.v1.ICodingTask): string {
 }
 
 /**
- * Who made the commit at the tip of a task's branch, judged from its trailers alone. Any dispatch of this task
- * (of this change request) is the task's own: an agent that pushed and then died left it for the next one to
- * complete. Anything else (no trailers, another task's, another request's) is foreign: never reported as
- * this task's work.
+ * Whether a commit's trailers name this task (any dispatch of it, of this change request). Necessary, never
+ * sufficient: trailers are text anyone who may push can write, so a commit whose trailers match is the task's own
+ * only when the farm recorded it before its push (see ownCommit in task-branch.ts). Anything else (no trailers,
+ * another task's, another request's) is foreign: never reported as this task's work.
  */
 export type CommitOwner = { kind: 'this-task'; dispatch: number } | { kind: 'foreign'; reason: string };
 

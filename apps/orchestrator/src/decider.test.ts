@@ -375,6 +375,56 @@ describe('the orchestrator decider', () => {
     expect(d.effects).toEqual([{ kind: 'release-leases', changeRequestId: 'cr', phase }]);
   });
 
+  it('takes back the farm’s branch a build pushed after its request was cancelled; a branch the user named stays', () => {
+    const build = {
+      kind: 'build-result' as const,
+      build: {
+        changeRequestId: 'cr',
+        status: farm.v1.BuildStatus.BUILD_PASSED,
+        integrationBranch: 'farm/cr',
+        commitSha: 'sha-int',
+      },
+    };
+    const cancelled = request(P.CANCELLED, [task('a', T.TASK_SUCCESS)]);
+    const d = decide(cancelled, build, options);
+    expect([d.updates, d.events]).toEqual([[], []]);
+    expect(d.effects).toEqual([
+      {
+        kind: 'retract-integration-branch',
+        changeRequestId: 'cr',
+        repoUrl: cancelled.request!.repoUrl,
+        branch: 'farm/cr',
+        commitSha: 'sha-int',
+      },
+    ]);
+    cancelled.request!.integrationBranch = 'farm/pr-7';
+    expect(decide(cancelled, build, options).effects).toEqual([]);
+    // Nothing to take back when the build pushed nothing, or the request ended otherwise.
+    cancelled.request!.integrationBranch = '';
+    expect(decide(cancelled, { ...build, build: { ...build.build, commitSha: '' } }, options).effects).toEqual([]);
+    expect(decide(request(P.FAILED, [task('a', T.TASK_SUCCESS)]), build, options).effects).toEqual([]);
+  });
+
+  it('a cancel during BUILD takes back farm/<id> once the build has stopped; a branch the user named stays', () => {
+    const cancel = {
+      kind: 'cancel' as const,
+      command: { changeRequestId: 'cr', action: farm.v1.ControlAction.CANCEL },
+    };
+    const building = request(P.BUILD, [task('a', T.TASK_SUCCESS)]);
+    const d = decide(building, cancel, options);
+    expect(d.updates[0]).toMatchObject({ kind: 'move', to: P.CANCELLED });
+    expect(d.effects).toContainEqual({
+      kind: 'retract-integration-branch',
+      changeRequestId: 'cr',
+      repoUrl: building.request!.repoUrl,
+      branch: 'farm/cr',
+    });
+    building.request!.integrationBranch = 'farm/pr-7';
+    expect(decide(building, cancel, options).effects.map((e) => e.kind)).not.toContain('retract-integration-branch');
+    const coding = request(P.CODING, [task('a', T.TASK_DISPATCHED)]);
+    expect(decide(coding, cancel, options).effects.map((e) => e.kind)).not.toContain('retract-integration-branch');
+  });
+
   it('refuses illegal moves: events that do not fit the phase change nothing', () => {
     expect(canMove(P.DONE, P.RECEIVED)).toBe(false);
     expect(canMove(P.PLANNING, P.BUILD)).toBe(false);

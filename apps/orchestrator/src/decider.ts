@@ -141,7 +141,19 @@ export type Effect =
   | { kind: 'launch'; changeRequestId: string; task: farm.v1.ICodingTask }
   | { kind: 'stop-task'; taskId: string; changeRequestId: string }
   | { kind: 'cancel-launcher'; changeRequestId: string }
-  | { kind: 'release-leases'; changeRequestId: string; phase: Phase };
+  | { kind: 'release-leases'; changeRequestId: string; phase: Phase }
+  /**
+   * The farm's branch of a cancelled request is taken back: at `commitSha`, what a build that ran on after the
+   * cancel reported pushing; without one (cancelled during BUILD), whatever the branch holds once the build has
+   * had time to stop (a push already under way completes).
+   */
+  | {
+      kind: 'retract-integration-branch';
+      changeRequestId: string;
+      repoUrl: string;
+      branch: string;
+      commitSha?: string;
+    };
 
 export interface Decision {
   updates: StateUpdate[];
@@ -454,6 +466,17 @@ function decideFor(
 
 function onBuildResult(d: DecisionBuilder, build: farm.v1.IBuildResult): void {
   const cr = d.requireRequest();
+  if (cr.phase === P.CANCELLED && !cr.integrationBranch && build.integrationBranch && build.commitSha) {
+    // Its push was under way when the cancel came: a cancelled request leaves no branch of the farm's behind. A
+    // branch the user named is theirs (the build only added to it) and stays.
+    d.effects.push({
+      kind: 'retract-integration-branch',
+      changeRequestId: cr.id,
+      repoUrl: cr.repoUrl,
+      branch: build.integrationBranch,
+      commitSha: build.commitSha,
+    });
+  }
   if (cr.phase !== P.BUILD) return;
   d.update({ kind: 'set-integration-branch', branch: build.integrationBranch ?? '' });
   if (build.status === farm.v1.BuildStatus.BUILD_PASSED) {
@@ -471,6 +494,14 @@ function onCancel(d: DecisionBuilder, cmd: farm.v1.IControlCommand): void {
   }
   const cr = d.requireRequest();
   if (!canMove(cr.phase, P.CANCELLED)) return; // already final
+  if (cr.phase === P.BUILD && !cr.integrationBranch) {
+    d.effects.push({
+      kind: 'retract-integration-branch',
+      changeRequestId: cr.id,
+      repoUrl: cr.repoUrl,
+      branch: `farm/${cr.id}`,
+    });
+  }
   d.finish(
     P.CANCELLED,
     `cancelled${cmd.requestedBy ? ` by ${cmd.requestedBy}` : ''}${cmd.reason ? `: ${cmd.reason}` : ''}`,

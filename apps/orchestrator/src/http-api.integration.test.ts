@@ -760,7 +760,7 @@ describe("the forge's webhook route: signed deliveries only, each taken once, a 
   test('a verified delivery is taken (202) once; a replay is a 409; unverified ones are 401 and logged without the body', async () => {
     const body = issueEvent('team/app', 1);
     const first = await deliver(body, { 'x-gitea-delivery': 'd1', 'x-gitea-signature': sign(body) });
-    expect([first.status, await first.json()]).toEqual([202, { deliveryId: 'd1', acted: true }]);
+    expect([first.status, await first.json()]).toEqual([202, { deliveryId: 'd1', acted: true, deferredSeconds: 0 }]);
     const again = await deliver(body, { 'x-gitea-delivery': 'd1', 'x-gitea-signature': sign(body) });
     expect(again.status).toBe(409);
     for (const headers of [
@@ -785,19 +785,38 @@ describe("the forge's webhook route: signed deliveries only, each taken once, a 
     expect((await deliver(huge, { 'x-gitea-delivery': 'd4', 'x-gitea-signature': sign(huge) })).status).toBe(413);
   });
 
-  test("more deliveries a minute than the repository's rate are a 429 with Retry-After; other repositories go on", async () => {
-    const answers: number[] = [];
+  test("deliveries beyond the repository's rate are kept and due later, never refused; replays count toward nothing", async () => {
+    // One delivery and its replays: refused, they take none of team/busy's three places this minute.
+    const first = issueEvent('team/busy', 9);
+    for (let i = 0; i < 3; i++)
+      await deliver(first, { 'x-gitea-delivery': 'busy-9', 'x-gitea-signature': sign(first) });
+    const answers: [number, unknown][] = [];
     for (let n = 10; n < 14; n++) {
       const body = issueEvent('team/busy', n);
       const res = await deliver(body, { 'x-gitea-delivery': `busy-${n}`, 'x-gitea-signature': sign(body) });
-      answers.push(res.status);
-      if (res.status === 429) expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+      answers.push([res.status, ((await res.json()) as { deferredSeconds: number }).deferredSeconds]);
     }
-    expect(answers).toEqual([202, 202, 202, 429]);
-    const other = issueEvent('team/quiet', 1);
-    expect((await deliver(other, { 'x-gitea-delivery': 'quiet-1', 'x-gitea-signature': sign(other) })).status).toBe(
-      202,
+    expect(answers.map(([status, deferred]) => [status, (deferred as number) > 0])).toEqual([
+      [202, false],
+      [202, false],
+      [202, true],
+      [202, true],
+    ]);
+    // Kept in the inbox, due about a minute later: the bridge acts on it then.
+    const rows = await store.query<{ delivery_id: string; due_in_s: number }>(
+      `SELECT delivery_id, EXTRACT(EPOCH FROM next_attempt_at - now())::float8 AS due_in_s FROM forge_inbox
+       WHERE delivery_id LIKE 'gitea:busy-%' AND processed_at IS NULL ORDER BY delivery_id`,
     );
+    expect(rows.rows.map((r) => [r.delivery_id, r.due_in_s > 30])).toEqual([
+      ['gitea:busy-10', false],
+      ['gitea:busy-11', false],
+      ['gitea:busy-12', true],
+      ['gitea:busy-13', true],
+      ['gitea:busy-9', false],
+    ]);
+    const other = issueEvent('team/quiet', 1);
+    const quiet = await deliver(other, { 'x-gitea-delivery': 'quiet-1', 'x-gitea-signature': sign(other) });
+    expect([quiet.status, ((await quiet.json()) as { deferredSeconds: number }).deferredSeconds]).toEqual([202, 0]);
   });
 });
 

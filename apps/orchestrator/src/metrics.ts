@@ -17,7 +17,7 @@ const readState = () => (stateSource ? requestsByPhase(stateSource) : Promise.re
 export const orchestratorMetrics = {
   forgeWebhooks: new Counter({
     name: 'farm_forge_webhook_deliveries_total',
-    help: 'Forge webhook deliveries by answer: accepted, unverified, replayed, rate-limited, malformed',
+    help: 'Forge webhook deliveries by answer: accepted, deferred (over the repository pace, kept for later), unverified, replayed, malformed',
     labelNames: ['forge', 'answer'],
     registers: [metricsRegistry],
   }),

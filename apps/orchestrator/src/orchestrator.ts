@@ -1,3 +1,4 @@
+import { deleteRemoteBranch, remoteBranchSha } from '@farm/git';
 import { createHash } from 'node:crypto';
 import { farm, phaseName } from '@farm/proto';
 import {
@@ -66,6 +67,8 @@ export interface OrchestratorOptions {
   processedRetentionMs: number;
   /** How often the sweep prunes (at most). */
   pruneEveryMs: number;
+  /** After a cancel during BUILD, how long the build has to stop before the request's farm/<id> is deleted. */
+  retractAfterCancelMs: number;
 }
 
 export const DEFAULT_ORCHESTRATOR_OPTIONS: OrchestratorOptions = {
@@ -79,6 +82,9 @@ export const DEFAULT_ORCHESTRATOR_OPTIONS: OrchestratorOptions = {
   outboxRetentionMs: 7 * 24 * 3600_000,
   processedRetentionMs: 14 * 24 * 3600_000,
   pruneEveryMs: 10 * 60_000,
+  // A push that a stopped build had under way ends well within this (a git host silent for 2 minutes is the
+  // agents' own limit; a build's push is of one merge commit).
+  retractAfterCancelMs: 60_000,
 };
 
 export interface OrchestratorDeps {
@@ -95,6 +101,11 @@ export interface OrchestratorDeps {
    * FarmError to refuse the request); without it such URLs are refused. `farm up` keeps them in a file of its state.
    */
   takeCredentials?: (url: string) => string;
+  /**
+   * Deletes `branch` of the repository while it still holds `commitSha` (default: over git with the farm's
+   * credentials); answers whether it is gone.
+   */
+  retractBranch?: (repoUrl: string, branch: string, commitSha: string) => Promise<boolean>;
 }
 
 /** The default intake of URL credentials: none is accepted (they would travel with the request). */
@@ -126,6 +137,7 @@ function withoutUserInfo(url: string): string {
 export class Orchestrator {
   private readonly subs: Subscription[] = [];
   private readonly outbox: Outbox;
+  private readonly retractTimers = new Set<NodeJS.Timeout>();
   private readonly group: string;
   private readonly options: OrchestratorOptions;
   private deadlineTimer?: NodeJS.Timeout;
@@ -168,6 +180,8 @@ export class Orchestrator {
 
   async stop(): Promise<void> {
     clearInterval(this.deadlineTimer);
+    for (const timer of this.retractTimers) clearTimeout(timer);
+    this.retractTimers.clear();
     await Promise.all(this.subs.map((s) => s.stop()));
     await this.outbox.settled();
   }
@@ -357,6 +371,35 @@ export class Orchestrator {
     return moves;
   }
 
+  /**
+   * A cancel during BUILD: the builder stops the build, but a push already under way completes. Once that has had
+   * time, the branch is deleted at whatever it then holds (it is the farm's own, for this request only). Not
+   * durable: an orchestrator stopped meanwhile leaves it (the build-result path still takes back a reported push).
+   */
+  private retractLater(effect: Extract<Effect, { kind: 'retract-integration-branch' }>): void {
+    const timer = setTimeout(() => {
+      this.retractTimers.delete(timer);
+      void (async () => {
+        const tip = await remoteBranchSha(effect.repoUrl, effect.branch).catch(() => undefined);
+        if (tip) await this.retractBranch(effect, tip);
+      })();
+    }, this.options.retractAfterCancelMs);
+    timer.unref();
+    this.retractTimers.add(timer);
+  }
+
+  private async retractBranch(effect: { changeRequestId: string; repoUrl: string; branch: string }, sha: string) {
+    const retract = this.deps.retractBranch ?? deleteRemoteBranch;
+    const fields = { changeRequestId: effect.changeRequestId, branch: effect.branch, commitSha: sha };
+    try {
+      if (await retract(effect.repoUrl, effect.branch, sha))
+        this.deps.log.info('cancelled request’s branch deleted', fields);
+      else this.deps.log.warn('cancelled request’s branch kept: someone moved it on since', fields);
+    } catch (err) {
+      this.deps.log.error('could not delete the branch of a cancelled request', { ...fields, err });
+    }
+  }
+
   /** Runs one after-commit effect. */
   private async runEffect(effect: Effect): Promise<void> {
     switch (effect.kind) {
@@ -384,6 +427,10 @@ export class Orchestrator {
         return;
       case 'cancel-launcher':
         await this.deps.launcher.cancel(effect.changeRequestId);
+        return;
+      case 'retract-integration-branch':
+        if (effect.commitSha) await this.retractBranch(effect, effect.commitSha);
+        else this.retractLater(effect);
         return;
       case 'release-leases': {
         const released = (await this.deps.leases?.releaseForChangeRequest(effect.changeRequestId)) ?? 0;

@@ -1,5 +1,5 @@
 import { createJsonModel } from '@farm/llm';
-import { silentLogger } from '@farm/runtime';
+import { ProcessStopping, beginStopping, resetStoppingForTests, silentLogger } from '@farm/runtime';
 import { startScriptedModelServer } from '@farm/scripted-llm';
 import { farm } from '@farm/proto';
 import { PLAN_JSON_SCHEMA, planWithModel, validatePlanAnswer } from './plan-with-model';
@@ -141,4 +141,19 @@ test('a lenient answer still passes (missing lists and notes filled in), bounds 
   expect(() => validatePlanAnswer({ items: [{ ...good.items[0], id: 'Bad Id', goal: 'short' }] }, 5)).toThrow(
     'items.0.id: lowercase letters, digits and dashes, at most 31 chars; items.0.goal: say what to change in a full sentence',
   );
+});
+
+test('the process stopping mid-call is not a model failure: no fallback plan, the call’s error goes up', async () => {
+  const server = await startScriptedModelServer({ script: { chat: [{ fault: { delayMs: 600_000, status: 503 } }] } });
+  try {
+    const model = createJsonModel({ baseURL: server.baseURL, apiKey: 'k', model: 'planner', maxRetries: 3 });
+    const planning = planWithModel(cr, model, { maxItems: 5, log: silentLogger }).catch((e: unknown) => e);
+    while (server.requests.length === 0) await new Promise((r) => setTimeout(r, 10));
+    beginStopping('SIGINT');
+    // The bus hands the message back; the next start plans the request.
+    expect(await planning).toBeInstanceOf(ProcessStopping);
+  } finally {
+    resetStoppingForTests();
+    await server.close();
+  }
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { farm } from '@farm/proto';
 import { answerSchema, describeIssues, type ChatMessage, type JsonModel, type TokenUsage } from '@farm/llm';
-import { errorMessage, type Logger } from '@farm/runtime';
+import { causedByStopping, errorMessage, type Logger } from '@farm/runtime';
 import { planRequest } from './plan-request';
 
 const KINDS = ['feature', 'fix', 'refactor', 'test', 'docs'] as const;
@@ -87,6 +87,8 @@ export async function planWithModel(
       const { items, notes } = validatePlanAnswer(answer.value, opts.maxItems);
       return { plan: toPlan(cr, items, [notes, `planned by ${answer.model}`].filter(Boolean)), usage };
     } catch (err) {
+      // Stopping is not the model failing: no fallback plan; the request is planned again by the next start.
+      if (causedByStopping(err)) throw err;
       lastError = errorMessage(err);
       opts.log.warn('plan answer rejected', { changeRequestId: cr.changeRequestId, attempt, err: lastError });
       if (!content) break; // the model did not answer at all: asking again the same way will not help

@@ -6,7 +6,7 @@ import {
   SrmUnavailable,
   type SrmErrorBody,
 } from '@farm/srm-client';
-import { describeSymbolLeasesContract } from '@farm/srm-client/testing';
+import { describeSymbolLeasesContract, describeTaskCommitsContract } from '@farm/srm-client/testing';
 import { startSrmServer, type SrmServer } from './server';
 
 async function startOnPostgres(
@@ -35,6 +35,14 @@ describeSymbolLeasesContract('symbol leases over the srm HTTP API (integration, 
   return { leases: new HttpSymbolLeases(server.url, { componentToken: COMPONENT_TOKEN }), close };
 });
 
+describeTaskCommitsContract(
+  'the record of task commits over the srm HTTP API (integration, real PostgreSQL)',
+  async () => {
+    const { server, close } = await startOnPostgres(0, COMPONENT_TOKEN);
+    return { commits: new HttpSymbolLeases(server.url, { componentToken: COMPONENT_TOKEN }), close };
+  },
+);
+
 describe('the srm with FARM_COMPONENT_TOKEN', () => {
   let srm: Awaited<ReturnType<typeof startOnPostgres>>;
   beforeAll(async () => {
@@ -50,6 +58,11 @@ describe('the srm with FARM_COMPONENT_TOKEN', () => {
     });
     const other = new HttpSymbolLeases(srm.server.url, { retryForMs: 0, componentToken: `${COMPONENT_TOKEN}x` });
     await expect(other.releaseHolder('cr-x/a')).rejects.toThrow(/\(401\)/);
+    // Only the farm writes the record of its commits: someone who may push to agt/<task> cannot make theirs adopted.
+    const forged = { taskId: 'cr-x-a', changeRequestId: 'cr-x', commitSha: 'ab'.repeat(20), dispatch: 1 };
+    await expect(other.recordCommit(forged)).rejects.toThrow(/\(401\)/);
+    const farm = new HttpSymbolLeases(srm.server.url, { componentToken: COMPONENT_TOKEN });
+    expect(await farm.findCommit(forged)).toBeUndefined();
     const raw = await fetch(`${srm.server.url}/v1/leases`);
     expect([raw.status, raw.headers.get('www-authenticate')]).toEqual([401, 'Bearer realm="agent-farm"']);
     expect(((await raw.json()) as SrmErrorBody).error.kind).toBe('AccessDenied');

@@ -24,9 +24,15 @@ import {
   releaseRequestSchema,
   renewRequestSchema,
   reserveRequestSchema,
+  taskCommitQuerySchema,
+  taskCommitRecordSchema,
   type SrmErrorBody,
   type SymbolLeases,
+  type TaskCommits,
 } from '@farm/srm-client';
+
+/** What the srm keeps: the symbol leases and the record of the tasks' commits (one database). */
+export type SrmStore = SymbolLeases & TaskCommits;
 
 export interface SrmServer {
   port: number;
@@ -44,7 +50,7 @@ const STATUS: Record<string, number> = {
   StoreUnavailable: 503,
 };
 
-function routes(leases: SymbolLeases, healthy: () => Promise<boolean>): Route[] {
+function routes(leases: SrmStore, healthy: () => Promise<boolean>): Route[] {
   const ok = (body: unknown): Reply => ({ status: 200, body });
   // Its clients send JSON without always saying so; an empty body is {}.
   const body = async (r: EdgeRequest) => (await r.json({ optional: true, requireJsonType: false })) ?? {};
@@ -97,6 +103,22 @@ function routes(leases: SymbolLeases, healthy: () => Promise<boolean>): Route[] 
         return ok({ leases: (await leases.liveLeases(filter)).map(leaseToJson) });
       },
     },
+    {
+      method: 'POST',
+      path: '/v1/task-commits',
+      handler: async (r) => {
+        await leases.recordCommit(parseRequest(taskCommitRecordSchema, await body(r)));
+        return { status: 204 };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/v1/task-commits',
+      handler: async (r) => {
+        const query = parseRequest(taskCommitQuerySchema, Object.fromEntries(r.url.searchParams));
+        return ok({ commit: (await leases.findCommit(query)) ?? null });
+      },
+    },
     // Ready only when the database answers, so a load balancer stops sending to a replica that cannot.
     {
       method: 'GET',
@@ -140,7 +162,7 @@ function srmError(err: unknown, request: { method: string; path: string }): Http
  * /metrics and /healthz. Typed errors map to 400/404/409/410 with `{error: {kind, message, details}}`.
  */
 export async function startSrmServer(opts: {
-  leases: SymbolLeases;
+  leases: SrmStore;
   port: number;
   host?: string;
   log?: Logger;

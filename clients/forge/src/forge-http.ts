@@ -1,3 +1,4 @@
+import { causedByStopping, sleepUnlessStopping, stoppingSignal } from '@farm/runtime';
 import { ForgeApiError } from './forge';
 import { rateLimitOf } from './forge-rate-limit';
 
@@ -59,9 +60,10 @@ export class ForgeHttp {
             ...this.opts.authHeaders,
           },
           body: init.body === undefined ? undefined : JSON.stringify(init.body),
-          signal: AbortSignal.timeout(this.opts.timeoutMs ?? 30_000),
+          signal: AbortSignal.any([AbortSignal.timeout(this.opts.timeoutMs ?? 30_000), stoppingSignal()]),
         });
       } catch (err) {
+        if (causedByStopping(err)) throw stoppingSignal().reason as Error;
         if (attempt < retries) {
           await sleep(backoffMs(attempt));
           continue;
@@ -147,4 +149,5 @@ function retryAfterMs(headers: Headers): number | undefined {
 /** A forge that keeps answering "retry now" is not waited on forever. */
 const MAX_RATE_LIMIT_WAITS = 3;
 const backoffMs = (attempt: number) => Math.min(4000, 250 * 2 ** attempt);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** A wait between tries (a rate limit may mean a minute) ends when the process begins to stop. */
+const sleep = sleepUnlessStopping;

@@ -200,6 +200,44 @@ describe('repo ops (isomorphic-git)', () => {
     expect(await remoteBranchSha(url, 'agt/t1')).toBe(sha);
   });
 
+  it('a push the remote refuses (a pre-receive hook, 401/403) is final with its words; a 503 may pass later', async () => {
+    const { url, shas } = await repoWithHistory('refused.git', 1);
+    const dir = path.join(tmp, 'clone-refused');
+    await cloneAtCommit({ url, ref: 'main', commit: shas[1], dir });
+    await writeFile(path.join(dir, 'r.txt'), 'r\n');
+    await commitAll({ dir, message: 'refused push', author, branch: 'agt/r1' });
+
+    const hook = path.join(server.gitDirFor(url)!, 'hooks', 'pre-receive');
+    await writeFile(hook, '#!/bin/sh\necho "agt/* branches need a signed-off-by line" >&2\nexit 1\n', { mode: 0o755 });
+    const hooked = await pushBranch({ dir, url, branch: 'agt/r1' }).catch((e) => e);
+    expect(hooked).toBeInstanceOf(PushRejected);
+    expect(hooked.retryable).toBe(false);
+    expect(hooked.message).toMatch(/pre-receive hook declined/);
+    expect(hooked.message).toMatch(/need a signed-off-by line/);
+    await unlink(hook);
+
+    for (const [status, retryable] of [
+      [403, false],
+      [401, false],
+      [503, true],
+    ] as const) {
+      const proxy = await startGitProxy(server.url, async (req, res) => {
+        if (!req.url?.includes('git-receive-pack')) return false;
+        res.writeHead(status, { 'content-type': 'text/plain' }).end(`no pushes for you (${status})`);
+        return true;
+      });
+      try {
+        const err = await pushBranch({ dir, url: proxy.url(url), branch: 'agt/r1' }).catch((e) => e);
+        expect([err instanceof PushRejected, err.retryable]).toEqual([true, retryable]);
+        expect(err.message).toMatch(new RegExp(`HTTP ${status}.*no pushes for you`));
+      } finally {
+        proxy.close();
+      }
+    }
+    expect(await remoteBranchSha(url, 'agt/r1')).toBeUndefined();
+    expect(await pushBranch({ dir, url, branch: 'agt/r1' })).toMatch(/^[0-9a-f]{40}$/); // nothing was wrong with it
+  });
+
   it("pushes through a server that stays silent longer than Node's default 5 s idle timeout", async () => {
     const { url } = await repoWithHistory('slow.git', 1);
     const dir = path.join(tmp, 'clone-slow');

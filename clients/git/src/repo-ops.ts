@@ -360,19 +360,49 @@ export async function treeOfCommit(dir: string, oid: string): Promise<string> {
   return (await git.readCommit({ fs, dir, oid })).commit.tree;
 }
 
+/**
+ * Whether a failed push was the remote's answer (final: pushing again gets the same) or a failure to reach it
+ * (another try may pass), with the remote's own words. Final: a non-fast-forward (isomorphic-git sees it before
+ * sending), a ref the remote refused (a pre-receive hook, a protected branch) and a 4xx other than 408/429
+ * (401/403: these credentials may not push; 404: no such repository).
+ */
+export function pushRefusal(err: unknown, remoteSaid = ''): { final: boolean; reason: string } {
+  const words = remoteSaid.trim() ? ` (the remote said: ${remoteSaid.trim().slice(-1000)})` : '';
+  if (err instanceof git.Errors.PushRejectedError) return { final: true, reason: errorMessage(err) };
+  if (err instanceof git.Errors.GitPushError) {
+    return { final: true, reason: `the remote refused it:${err.data.prettyDetails}${words}` };
+  }
+  if (err instanceof git.Errors.HttpError) {
+    const { statusCode, statusMessage, response } = err.data;
+    const body = typeof response === 'string' && response.trim() ? `: ${response.trim().slice(0, 500)}` : '';
+    const final = statusCode >= 400 && statusCode < 500 && statusCode !== 408 && statusCode !== 429;
+    return { final, reason: `HTTP ${statusCode} ${statusMessage}${body}${words}` };
+  }
+  return { final: false, reason: `${errorMessage(err)}${words}` };
+}
+
 /** Pushes local `branch` to `refs/heads/<branch>` without force; returns the pushed commit sha. */
 export async function pushBranch(opts: { dir: string; url: string; branch: string }): Promise<string> {
   const { dir, url, branch } = opts;
   const sha = await git.resolveRef({ fs, dir, ref: `refs/heads/${branch}` });
+  // What the remote said on its way (a pre-receive hook's words arrive here, prefixed "remote:" by git).
+  const said: string[] = [];
   let result;
   try {
     result = await retryWhileRefused(() =>
-      git.push({ fs, ...remote(url), dir, ref: branch, remoteRef: `refs/heads/${branch}`, force: false }),
+      git.push({
+        fs,
+        ...remote(url),
+        dir,
+        ref: branch,
+        remoteRef: `refs/heads/${branch}`,
+        force: false,
+        onMessage: (m) => void said.push(m),
+      }),
     );
   } catch (err) {
-    // isomorphic-git detects non-fast-forward itself before sending; that is a conflict, not a glitch
-    const nonFf = err instanceof git.Errors.PushRejectedError;
-    throw new PushRejected(branch, errorMessage(err), !nonFf, err);
+    const refusal = pushRefusal(err, said.join(''));
+    throw new PushRejected(branch, refusal.reason, !refusal.final, err);
   }
   const status = result.refs[`refs/heads/${branch}`];
   if (!result.ok || (status && !status.ok)) {

@@ -2,7 +2,7 @@
 // start); it must come before the first import of 'openai' (openai's README, "Customizing the fetch client").
 import 'openai/shims/web';
 import OpenAI from 'openai';
-import { FarmError, errorMessage, silentLogger, z, type Logger } from '@farm/runtime';
+import { FarmError, causedByStopping, errorMessage, silentLogger, stoppingSignal, z, type Logger } from '@farm/runtime';
 import { ModelAnswerInvalid, ModelResponseMalformed, ModelUnavailable } from './errors';
 import { retryMalformedAnswers } from './malformed-answers';
 import { answerSchema } from './model-schema';
@@ -109,6 +109,10 @@ export function openaiClient(cfg: ModelClientConfig): OpenAI {
 /** Maps whatever the openai client threw (after its own retries) to a typed farm error. */
 export function toModelError(err: unknown): FarmError {
   if (err instanceof FarmError) return err;
+  // The process began to stop (see stoppingSignal): not the model's failure; its work is redone by the next start.
+  if (stoppingSignal().aborted && (err instanceof OpenAI.APIUserAbortError || causedByStopping(err))) {
+    return stoppingSignal().reason as FarmError;
+  }
   if (err instanceof OpenAI.APIConnectionTimeoutError) {
     return new ModelUnavailable('model API timed out', { retryable: true, cause: err, details: { timeout: true } });
   }
@@ -154,15 +158,18 @@ export function createJsonModel(cfg: ModelClientConfig): JsonModel {
       const ask = async (): Promise<OpenAI.ChatCompletion> => {
         let completion: OpenAI.ChatCompletion;
         try {
-          completion = await client.chat.completions.create({
-            model: cfg.model,
-            messages,
-            response_format:
-              cfg.structuredOutput && schema
-                ? { type: 'json_schema', json_schema: { name: schema.name, schema: schema.schema, strict: true } }
-                : { type: 'json_object' },
-            temperature: TEMPERATURE,
-          });
+          completion = await client.chat.completions.create(
+            {
+              model: cfg.model,
+              messages,
+              response_format:
+                cfg.structuredOutput && schema
+                  ? { type: 'json_schema', json_schema: { name: schema.name, schema: schema.schema, strict: true } }
+                  : { type: 'json_object' },
+              temperature: TEMPERATURE,
+            },
+            { signal: stoppingSignal() },
+          );
         } catch (err) {
           throw toModelError(err);
         }
@@ -223,13 +230,16 @@ export function createEmbedder(cfg: EmbedderConfig): Embedder {
     async embed(texts) {
       if (texts.length === 0) return [];
       try {
-        const res = await client.embeddings.create({
-          model: cfg.model,
-          input: texts,
-          // Plain floats: not every OpenAI-compatible server implements the client's default base64 encoding.
-          encoding_format: 'float',
-          ...(cfg.dimensions ? { dimensions: cfg.dimensions } : {}),
-        });
+        const res = await client.embeddings.create(
+          {
+            model: cfg.model,
+            input: texts,
+            // Plain floats: not every OpenAI-compatible server implements the client's default base64 encoding.
+            encoding_format: 'float',
+            ...(cfg.dimensions ? { dimensions: cfg.dimensions } : {}),
+          },
+          { signal: stoppingSignal() },
+        );
         return [...res.data].sort((a, b) => a.index - b.index).map((d) => d.embedding);
       } catch (err) {
         throw toModelError(err);

@@ -1,5 +1,5 @@
 import type OpenAI from 'openai';
-import { errorMessage, silentLogger } from '@farm/runtime';
+import { errorMessage, silentLogger, stoppingSignal } from '@farm/runtime';
 import { openaiClient, toModelError, usageOf, type ModelClientConfig, type TokenUsage } from './client';
 import { ModelResponseMalformed } from './errors';
 import { retryMalformedAnswers } from './malformed-answers';
@@ -76,18 +76,21 @@ export function createToolModel(cfg: ModelClientConfig): ToolModel {
       const ask = async (): Promise<ToolTurn> => {
         let completion: OpenAI.ChatCompletion;
         try {
-          completion = await client.chat.completions.create({
-            model: cfg.model,
-            messages: toOpenAiMessages(messages),
-            tools: tools.map((t) => ({
-              type: 'function' as const,
-              function: { name: t.name, description: t.description, parameters: t.parameters },
-            })),
-            tool_choice: 'auto',
-            // One call at a time keeps the trajectory a sequence the model can reason about step by step.
-            parallel_tool_calls: false,
-            temperature: TEMPERATURE,
-          });
+          completion = await client.chat.completions.create(
+            {
+              model: cfg.model,
+              messages: toOpenAiMessages(messages),
+              tools: tools.map((t) => ({
+                type: 'function' as const,
+                function: { name: t.name, description: t.description, parameters: t.parameters },
+              })),
+              tool_choice: 'auto',
+              // One call at a time keeps the trajectory a sequence the model can reason about step by step.
+              parallel_tool_calls: false,
+              temperature: TEMPERATURE,
+            },
+            { signal: stoppingSignal() },
+          );
         } catch (err) {
           throw toModelError(err);
         }

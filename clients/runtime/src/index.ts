@@ -9,3 +9,4 @@ export * from './background-work';
 export * from './farm-entries';
 export * from './state-layout';
 export * from './commands';
+export * from './stopping';

@@ -1,3 +1,4 @@
+import { sleepUnlessStopping, stoppingSignal } from './stopping';
 import { errorMessage } from './errors';
 
 /** The server refused the connection: nothing was sent, so trying again cannot apply anything twice. */
@@ -39,7 +40,12 @@ function someCause(err: unknown, test: (e: unknown) => boolean): boolean {
  */
 export async function retryWithBackoff<T>(
   fn: () => Promise<T>,
-  opts: { forMs: number; shouldRetry: (err: unknown) => boolean },
+  opts: {
+    forMs: number;
+    shouldRetry: (err: unknown) => boolean;
+    /** Tries no more once the process begins to stop (see stoppingSignal): the next start does the work. */
+    untilStopping?: boolean;
+  },
 ): Promise<T> {
   const deadline = Date.now() + opts.forMs;
   for (let attempt = 0; ; attempt++) {
@@ -47,7 +53,10 @@ export async function retryWithBackoff<T>(
       return await fn();
     } catch (err) {
       if (!opts.shouldRetry(err) || Date.now() >= deadline) throw err;
-      await new Promise((r) => setTimeout(r, Math.min(5000, 250 * 2 ** attempt, Math.max(0, deadline - Date.now()))));
+      if (opts.untilStopping && stoppingSignal().aborted) throw err;
+      const wait = Math.min(5000, 250 * 2 ** attempt, Math.max(0, deadline - Date.now()));
+      if (opts.untilStopping) await sleepUnlessStopping(wait).catch(() => Promise.reject(err));
+      else await new Promise((r) => setTimeout(r, wait));
     }
   }
 }
@@ -58,7 +67,7 @@ export async function retryWithBackoff<T>(
  * outlived the restart should wait for them rather than fail.
  */
 export function retryWhileRefused<T>(fn: () => Promise<T>, forMs = 90_000): Promise<T> {
-  return retryWithBackoff(fn, { forMs, shouldRetry: isConnectionRefused });
+  return retryWithBackoff(fn, { forMs, shouldRetry: isConnectionRefused, untilStopping: true });
 }
 
 /**
@@ -66,5 +75,5 @@ export function retryWhileRefused<T>(fn: () => Promise<T>, forMs = 90_000): Prom
  * before the answer, as when a restarting `farm up` took its git server down mid-request.
  */
 export function retryWhileUnreachable<T>(fn: () => Promise<T>, forMs = 90_000): Promise<T> {
-  return retryWithBackoff(fn, { forMs, shouldRetry: isConnectionLost });
+  return retryWithBackoff(fn, { forMs, shouldRetry: isConnectionLost, untilStopping: true });
 }

@@ -1,5 +1,6 @@
 import type { Logger } from './logger';
 import { ConfigError, errorMessage } from './errors';
+import { beginStopping } from './stopping';
 import { collectProcessMetrics, serveMetrics, type HealthCheck, type RouteHandler } from './metrics';
 
 export interface RunningService {
@@ -45,6 +46,7 @@ export async function runService(
     if (stopping) return;
     stopping = true;
     log.info('shutting down', { signal });
+    beginStopping(signal); // model and forge calls in flight end now; their work is redone by the next start
     service
       .stop()
       .then(() => metrics?.close())

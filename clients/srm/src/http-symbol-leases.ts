@@ -8,13 +8,14 @@ import {
   type ReserveRequest,
   type SymbolLeases,
 } from './lease';
+import type { TaskCommitQuery, TaskCommitRecord, TaskCommits } from './task-commits';
 
 /**
- * Client of the srm service's HTTP JSON API. Error responses become the same typed errors the Postgres
+ * Client of the srm service's HTTP JSON API (its leases and its record of the tasks' commits). Error responses become the same typed errors the Postgres
  * implementation throws (LeaseConflict, LeaseLost, ...); an unreachable or failing service is tried again for
  * a while (see `call`), then SrmUnavailable, which is retryable.
  */
-export class HttpSymbolLeases implements SymbolLeases {
+export class HttpSymbolLeases implements SymbolLeases, TaskCommits {
   private readonly baseUrl: string;
 
   constructor(
@@ -62,6 +63,15 @@ export class HttpSymbolLeases implements SymbolLeases {
     ).toString();
     const { leases } = await this.call<{ leases: LeaseJson[] }>('GET', `/v1/leases${query ? `?${query}` : ''}`);
     return leases.map(leaseFromJson);
+  }
+
+  async recordCommit(record: TaskCommitRecord): Promise<void> {
+    await this.call('POST', '/v1/task-commits', record);
+  }
+
+  async findCommit(query: TaskCommitQuery): Promise<TaskCommitRecord | undefined> {
+    const path = `/v1/task-commits?${new URLSearchParams(query).toString()}`;
+    return (await this.call<{ commit: TaskCommitRecord | null }>('GET', path)).commit ?? undefined;
   }
 
   private async leaseCall(leaseId: string, op: 'renew' | 'claim', body: object): Promise<Lease> {

@@ -1,7 +1,7 @@
 import { metricsRegistry } from '@farm/runtime';
 import { createPgliteStore, createPgStore, type SqlStore } from '@farm/store';
 import { PostgresSymbolLeases } from './postgres-symbol-leases';
-import { describeSymbolLeasesContract } from '../testing';
+import { describeSymbolLeasesContract, describeTaskCommitsContract } from '../testing';
 
 const openWith = (openStore: () => Promise<SqlStore>) => async () => {
   const store = await openStore();
@@ -24,6 +24,15 @@ describeSymbolLeasesContract(
   'symbol leases on PGlite (one machine)',
   openWith(() => createPgliteStore()),
 );
+
+describeTaskCommitsContract('the record of task commits on PostgreSQL (integration, real server)', async () => {
+  const { leases, close } = await openWith(async () => createPgStore(process.env.DATABASE_URL!))();
+  return { commits: leases, close };
+});
+describeTaskCommitsContract('the record of task commits on PGlite (one machine)', async () => {
+  const { leases, close } = await openWith(() => createPgliteStore())();
+  return { commits: leases, close };
+});
 
 test('the lease metrics count grants, conflicts and live leases', async () => {
   const store = await createPgliteStore();

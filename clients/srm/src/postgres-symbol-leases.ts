@@ -16,6 +16,13 @@ import {
 } from './lease';
 import { srmMetrics, trackLiveLeases, type LiveLeaseCounts } from './metrics';
 import { srmMigrations } from './schema';
+import {
+  taskCommitQuerySchema,
+  taskCommitRecordSchema,
+  type TaskCommitQuery,
+  type TaskCommitRecord,
+  type TaskCommits,
+} from './task-commits';
 
 interface LeaseRow extends Record<string, unknown> {
   id: string;
@@ -50,7 +57,7 @@ const lostRace = (err: unknown) => err instanceof ReserveRaced || RACE_CODES.has
  * partial unique index allows one blocking lease per (repo, symbol), tokens come from a sequence, and
  * expiry is compared with the database's now(), so the clocks of the callers do not matter.
  */
-export class PostgresSymbolLeases implements SymbolLeases {
+export class PostgresSymbolLeases implements SymbolLeases, TaskCommits {
   private untrack: () => void = () => undefined;
 
   constructor(
@@ -231,6 +238,31 @@ export class PostgresSymbolLeases implements SymbolLeases {
       [f.repo ?? null, f.holder ?? null, f.changeRequestId ?? null],
     );
     return rows.map(toLease);
+  }
+
+  async recordCommit(input: TaskCommitRecord): Promise<void> {
+    const r = parse(taskCommitRecordSchema, input);
+    // A repeated record (the agent's call retried) changes nothing: the first dispatch that made the commit stays.
+    await this.store.query(
+      `INSERT INTO srm_task_commits (task_id, commit_sha, change_request_id, dispatch) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (task_id, commit_sha) DO NOTHING`,
+      [r.taskId, r.commitSha.toLowerCase(), r.changeRequestId, r.dispatch],
+    );
+    this.log.info('task commit recorded', {
+      taskId: r.taskId,
+      changeRequestId: r.changeRequestId,
+      commitSha: r.commitSha,
+      dispatch: r.dispatch,
+    });
+  }
+
+  async findCommit(input: TaskCommitQuery): Promise<TaskCommitRecord | undefined> {
+    const q = parse(taskCommitQuerySchema, input);
+    const { rows } = await this.store.query<{ dispatch: number }>(
+      `SELECT dispatch FROM srm_task_commits WHERE task_id = $1 AND commit_sha = $2 AND change_request_id = $3`,
+      [q.taskId, q.commitSha.toLowerCase(), q.changeRequestId],
+    );
+    return rows[0] ? { ...q, commitSha: q.commitSha.toLowerCase(), dispatch: Number(rows[0].dispatch) } : undefined;
   }
 
   private async releaseWhere(column: 'holder' | 'change_request_id', value: string): Promise<number> {

@@ -25,4 +25,19 @@ CREATE INDEX srm_leases_live_by_holder ON srm_leases (holder) WHERE state IN ('A
 CREATE INDEX srm_leases_live_by_request ON srm_leases (change_request_id) WHERE state IN ('ACTIVE', 'CLAIMED');
 `,
   },
+  {
+    name: 'srm-002-task-commits',
+    sql: `
+-- The commits the farm's agents made, recorded before each push: what tells a task's own commit on agt/<task> from
+-- one someone else pushed with the same trailers. One row per pushed attempt; a few per task.
+CREATE TABLE srm_task_commits (
+  task_id text NOT NULL,
+  commit_sha text NOT NULL,
+  change_request_id text NOT NULL,
+  dispatch integer NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (task_id, commit_sha)
+);
+`,
+  },
 ];

@@ -1,1 +1,2 @@
 export * from './symbol-leases.contract';
+export * from './task-commits.contract';

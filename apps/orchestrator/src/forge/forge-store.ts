@@ -113,13 +113,19 @@ const toLink = (r: LinkRow): ForgeLink => ({
  */
 export async function takeDelivery(
   db: SqlExecutor,
-  d: { deliveryId: string; repo: string; event?: ForgeEvent },
+  d: {
+    deliveryId: string;
+    repo: string;
+    event?: ForgeEvent;
+    /** Due this long from now (the repository's pace). */ delayMs?: number;
+  },
 ): Promise<boolean> {
   const inserted = await db.query(
-    `INSERT INTO forge_inbox (delivery_id, repo, event, processed_at, outcome)
-     VALUES ($1, $2, $3::jsonb, CASE WHEN $3::jsonb IS NULL THEN now() END, CASE WHEN $3::jsonb IS NULL THEN 'ignored' ELSE '' END)
+    `INSERT INTO forge_inbox (delivery_id, repo, event, processed_at, outcome, next_attempt_at)
+     VALUES ($1, $2, $3::jsonb, CASE WHEN $3::jsonb IS NULL THEN now() END, CASE WHEN $3::jsonb IS NULL THEN 'ignored' ELSE '' END,
+             now() + $4::float8 * interval '1 millisecond')
      ON CONFLICT (delivery_id) DO NOTHING RETURNING delivery_id`,
-    [d.deliveryId, d.repo, d.event ? JSON.stringify(d.event) : null],
+    [d.deliveryId, d.repo, d.event ? JSON.stringify(d.event) : null, d.delayMs ?? 0],
   );
   return inserted.rows.length > 0;
 }

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { failedStepName, farm, taskStateName } from '@farm/proto';
 import { KafkaBus, type EventBus, type PublishOptions } from '@farm/bus';
 import { getRequest } from '@farm/orchestrator';
-import { remoteBranchSha } from '@farm/git';
+import { remoteBranchSha, seedBareRepo } from '@farm/git';
 import { createPgStore, type SqlStore } from '@farm/store';
 import { cancelChangeRequest } from '@farm/cli';
 import { startFarmHarness, type FarmHarness } from './farm-harness';
@@ -184,6 +184,30 @@ describe('planning and orchestration on Kafka and PostgreSQL', () => {
     await waitUntil(async () => (await h!.leases.liveLeases({ changeRequestId: id })).length === 0);
     const state = await getRequest(store, id);
     expect(state!.tasks.every((t) => t.status === 'CANCELLED')).toBe(true);
+  });
+
+  test('farm cancel during BUILD: farm/<id> that a push already under way leaves is deleted once the build has stopped', async () => {
+    h = await startFarmHarness(bus, store, threeItemScript(), undefined, {
+      orchestrator: { retractAfterCancelMs: 3_000 },
+    });
+    const repo = await h.seed('cancel-build.git', MULTI_REPO_FILES);
+    // Slow in the build only (its checkout is on farm/<id>), so the cancel comes while it runs.
+    const checkCommand = `case "$(git rev-parse --abbrev-ref HEAD)" in farm/*) sleep 60;; esac`;
+    const id = await h.submit({ repoUrl: repo.url, title: 'Extend the library', checkCommand });
+    let cancelled: Promise<void> | undefined;
+    const ts = await h.watch(id, (t) => {
+      if (cancelled || t.taskId || t.toPhase !== farm.v1.Phase.BUILD) return;
+      cancelled = (async () => {
+        await cancelChangeRequest(bus, id, 'not now');
+        // The build's push was already on its way: the branch appears after the cancel.
+        await seedBareRepo({ url: repo.url, branch: `farm/${id}`, files: { 'late.txt': 'late\n' }, message: 'late' });
+      })();
+    });
+    await cancelled;
+    expect(phasesOf(ts).slice(-2)).toEqual(['BUILD', 'CANCELLED']);
+    expect(await remoteBranchSha(repo.url, `farm/${id}`)).toMatch(/^[0-9a-f]{40}$/);
+    await waitUntil(async () => (await remoteBranchSha(repo.url, `farm/${id}`)) === undefined);
+    expect(await remoteBranchSha(repo.url, 'main')).toBe(repo.baseCommit); // nothing else touched
   });
 });
 
