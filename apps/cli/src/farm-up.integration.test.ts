@@ -239,7 +239,8 @@ describe('farm up over its HTTP API, for a repository on this machine', () => {
     running.push(up);
     const seen: farm.v1.PhaseTransition[] = [];
     await follow(up.api, id, seen);
-    expect(farm.v1.Phase[seen.at(-1)!.toPhase]).toBe('DONE');
+    const story = `${farm.v1.Phase[seen.at(-1)!.toPhase]}: ${seen.map((t) => t.reason).join(' | ')}`;
+    expect(story).toMatch(/^DONE: /);
     expect((await up.api.get(id)).request.phase).toBe('DONE');
   });
 

@@ -1,7 +1,8 @@
 import { farm } from '@farm/proto';
-import { Topics, type EventBus, type Subscription } from '@farm/bus';
+import { Topics, type EventBus, type MessageMeta, type Subscription } from '@farm/bus';
 import { RefNotFound, resolveRemoteRef } from '@farm/git';
 import { FarmError, errorMessage, type FarmErrorOptions, type Logger } from '@farm/runtime';
+import { LeaseConflict } from '@farm/srm-client';
 import { bundlePlan } from './bundle-plan';
 import { serializeSharedTouches } from './serialize-shared';
 import { cloneAndLocateSymbols, type SymbolLocator } from './locate-symbols';
@@ -26,7 +27,25 @@ export interface CodePlannerDeps {
   locateSymbols?: SymbolLocator;
   leases?: SymbolReserver;
   leaseTtlSeconds?: number;
+  /**
+   * How long a request whose symbols another request holds waits for them (asked again with the bus's backoff,
+   * up to a minute apart) before it fails naming the holder; default 10 minutes, under the orchestrator's
+   * planning deadline.
+   */
+  leaseWaitMs?: number;
+  now?: () => number;
 }
+
+/** The symbols are held by another request: asked again later, not failed (the bus redelivers the plan). */
+export class SymbolsHeld extends FarmError {
+  constructor(readonly conflict: LeaseConflict) {
+    super(`waiting for symbols held by another request: ${conflict.message}`, { retryable: true, cause: conflict });
+  }
+}
+
+/** Handler calls of a plan whose symbols are held, before the wait gives up (the deadline decides first). */
+const LEASE_WAIT_ATTEMPTS = 200;
+const OTHER_FAILURE_ATTEMPTS = 3;
 
 /** A plan that cannot become a bundle; the request fails with this reason instead of hanging. */
 class PlanningFailed extends FarmError {
@@ -91,6 +110,7 @@ export async function planBundle(
         ttlSeconds: deps.leaseTtlSeconds ?? 4 * 3600,
       });
     } catch (err) {
+      if (err instanceof LeaseConflict) throw new SymbolsHeld(err);
       if (err instanceof FarmError && !err.retryable)
         throw new PlanningFailed(`cannot reserve symbols: ${err.message}`);
       throw err;
@@ -113,15 +133,38 @@ let sharedLocator: SymbolLocator | undefined;
 const defaultLocator = () => (sharedLocator ??= cloneAndLocateSymbols());
 
 export async function startCodePlanner(deps: CodePlannerDeps): Promise<Subscription> {
-  return deps.bus.subscribe(Topics.plans, deps.group ?? 'code-planner', async (plan) => {
-    const log = deps.log.child({ changeRequestId: plan.changeRequestId });
+  const now = deps.now ?? Date.now;
+  const waitMs = deps.leaseWaitMs ?? 10 * 60_000;
+  /** When each waiting request first found its symbols held (a restart starts its wait again). */
+  const waitingSince = new Map<string, number>();
+  const handler = async (plan: farm.v1.Plan, meta: MessageMeta) => {
+    const id = plan.changeRequestId;
+    const log = deps.log.child({ changeRequestId: id });
     let bundle: farm.v1.ITaskBundle;
     try {
       bundle = await planBundle(plan, deps);
+      waitingSince.delete(id);
     } catch (err) {
-      if (!(err instanceof PlanningFailed)) throw err;
-      log.warn('planning failed', { err });
-      bundle = { changeRequestId: plan.changeRequestId, repo: plan.repo, planningError: err.message };
+      let failed = err;
+      if (err instanceof SymbolsHeld) {
+        const since = waitingSince.get(id) ?? now();
+        waitingSince.set(id, since);
+        if (now() - since < waitMs) {
+          log.info('symbols held by another request; asking again later', { conflicts: err.conflict.conflicts });
+          throw err;
+        }
+        waitingSince.delete(id);
+        failed = new PlanningFailed(
+          `${err.conflict.message} for longer than ${Math.round(waitMs / 1000)} s (the wait for its symbols)`,
+        );
+      }
+      // Any other passing failure (a git host away) gets the bus's usual three calls, then the dead-letter topic.
+      if (!(failed instanceof PlanningFailed) && meta.attempt >= OTHER_FAILURE_ATTEMPTS) {
+        throw new FarmError(errorMessage(failed), { retryable: false, cause: failed });
+      }
+      if (!(failed instanceof PlanningFailed)) throw failed;
+      log.warn('planning failed', { err: failed });
+      bundle = { changeRequestId: id, repo: plan.repo, planningError: failed.message };
     }
     log.info('task bundle ready', {
       baseCommit: bundle.repo?.baseCommit,
@@ -129,5 +172,7 @@ export async function startCodePlanner(deps: CodePlannerDeps): Promise<Subscript
       order: bundle.tasks?.map((t) => `${t.id}<-[${t.dependsOn?.join(',')}]`),
     });
     await deps.bus.publish(Topics.taskBundles, Topics.taskBundles.type.fromObject(bundle));
-  });
+  };
+  // Enough handler calls for the wait: its deadline ends it, not the dead-letter topic.
+  return deps.bus.subscribe(Topics.plans, deps.group ?? 'code-planner', handler, { maxAttempts: LEASE_WAIT_ATTEMPTS });
 }

@@ -1,4 +1,4 @@
-import { DecodeError, errorMessage, isRetryable, type Logger } from '@farm/runtime';
+import { DecodeError, causedByStopping, errorMessage, isRetryable, type Logger } from '@farm/runtime';
 import type { Handler, RawMessage, SubscribeOptions } from './bus';
 import { decodeMessage } from './codec';
 import type { TopicSpec } from './topics';
@@ -30,6 +30,12 @@ export interface DeliveryOutlets {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Longest a handler cut short by the process stopping waits for its bus to stop before handing back its message. */
+const STOPPING_HAND_BACK_WAIT_MS = 1_000;
+
+async function waitFor(condition: () => boolean, forMs: number): Promise<void> {
+  for (const deadline = Date.now() + forMs; !condition() && Date.now() < deadline;) await sleep(50);
+}
 
 /**
  * One message through decode, handler and retries; shared by every bus so their semantics match. A retryable
@@ -78,6 +84,13 @@ export async function deliverMessage<T>(
       return;
     } catch (err) {
       if (isStopping()) throw err; // hand the message back: it is redelivered after restart
+      if (causedByStopping(err)) {
+        // The process began to stop and cut the handler's call short: not the message's failure, so no attempt
+        // counts. Handed back when this bus stops too, or after a second (the process may stop its subscriptions
+        // first, and they wait for this handler): tried again meanwhile at most once a second.
+        await waitFor(isStopping, STOPPING_HAND_BACK_WAIT_MS);
+        throw err;
+      }
       const retryable = isRetryable(err) && attempt < maxAttempts;
       const later = retryable && tryInDelivery >= INLINE_ATTEMPTS;
       log.warn('handler failed', { topic: raw.topic, group, position: raw.position, attempt, retry: retryable, err });

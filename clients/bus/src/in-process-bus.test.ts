@@ -1,12 +1,12 @@
 import type { SqlExecutor, SqlStore } from '@farm/store';
 import { testPgliteStore } from '@farm/store/testing';
 import { farm } from '@farm/proto';
-import { silentLogger } from '@farm/runtime';
+import { ProcessStopping, beginStopping, resetStoppingForTests, silentLogger } from '@farm/runtime';
 import type { RawMessage } from './bus';
 import { InProcessBus } from './in-process-bus';
 import { openSqlBusJournal, type BusJournal } from './bus-journal';
 import { defineBusScenarios, waitFor } from '../testing/bus-scenarios';
-import { Topics } from './topics';
+import { DEAD_LETTER_TOPIC, Topics } from './topics';
 
 defineBusScenarios('in-process bus', () => new InProcessBus());
 
@@ -147,6 +147,38 @@ describe('journaled in-process bus across a restart', () => {
       expect(writes).toHaveLength(2); // the first message's position, then the last one's
       expect(writes[1]).toBeGreaterThan(writes[0]);
       expect(await redeliveredAfterReopen(store, ['planner'])).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('a handler cut short because the process is stopping', () => {
+  afterEach(() => resetStoppingForTests());
+
+  it('is not a failure of its message: nothing is dead-lettered, and the next start handles it', async () => {
+    const store = await testPgliteStore();
+    try {
+      const first = await InProcessBus.open(await openSqlBusJournal(store));
+      const deadLetters: RawMessage[] = [];
+      await first.subscribeRaw(DEAD_LETTER_TOPIC, 'watch', async (m) => void deadLetters.push(m));
+      let calls = 0;
+      await first.subscribe(
+        Topics.changeRequests,
+        'planner',
+        async () => {
+          calls++;
+          beginStopping('SIGINT'); // Ctrl-C while the handler's model call is in flight: the call ends so
+          throw new ProcessStopping('SIGINT');
+        },
+        { maxAttempts: 2 },
+      );
+      await first.publish(Topics.changeRequests, request('cr-9'));
+      await waitFor('the handler ran', () => (calls > 0 ? true : undefined));
+      await first.close(); // the stop reaches the bus
+      expect([calls, deadLetters]).toEqual([1, []]); // tried once, no attempt counted, nothing dead-lettered
+      resetStoppingForTests(); // the next start
+      expect(await redeliveredAfterReopen(store, ['planner'])).toEqual(['cr-9']);
     } finally {
       await store.close();
     }

@@ -25,7 +25,11 @@ export function beginStopping(reason: string): void {
 
 /** Whether `err` is (or was caused by) the process stopping, as opposed to a failure of the call itself. */
 export function causedByStopping(err: unknown): boolean {
-  return controller.signal.aborted && (err instanceof ProcessStopping || isAbort(err));
+  if (!controller.signal.aborted) return false;
+  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof ProcessStopping || isAbort(e)) return true;
+  }
+  return false;
 }
 
 const isAbort = (err: unknown) => {
