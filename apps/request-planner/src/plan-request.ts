@@ -1,4 +1,5 @@
-import { farm } from '@farm/proto';
+import type { farm } from '@farm/proto';
+import { kindOfGoal } from './goal-kind';
 
 /**
  * Turns a change request into a plan. For now one item covers the whole request; the model-driven
@@ -10,7 +11,9 @@ export function planRequest(cr: farm.v1.IChangeRequest, why = 'the whole request
     changeRequestId: cr.changeRequestId,
     repo: cr.repo,
     checkCommand: cr.checkCommand,
-    items: [{ itemId: 'item-1', goal, kind: farm.v1.TaskKind.FEATURE, pathHints: [], symbolHints: [], dependsOn: [] }],
+    items: [
+      { itemId: 'item-1', goal, kind: kindOfGoal(cr.title ?? ''), pathHints: [], symbolHints: [], dependsOn: [] },
+    ],
     notes: [`single-item plan: ${why}`],
   };
 }
