@@ -68,11 +68,47 @@ export async function demoCommand(o: { keep?: boolean; modelScript?: string }): 
   process.exitCode = await runDemo({ keep: o.keep, modelScript: o.modelScript });
 }
 
-export async function upCommand(): Promise<void> {
+export async function upCommand(o: { modelScript?: string } = {}): Promise<void> {
   const { farmUpConfigSchema, startFarmUp } = await import('./farm-up');
   const log = createLogger('farm');
-  const config = loadConfig(farmUpConfigSchema);
-  await runService(log, config.FARM_METRICS_PORT, () => startFarmUp(process.env, log), config.FARM_API_HOST);
+  // Trying the farm costs nothing: a scripted model on loopback answers the planner and the agents.
+  const scripted = o.modelScript ? await startScriptedModel(o.modelScript, log) : undefined;
+  const env = { ...process.env, ...scripted?.env };
+  const config = loadConfig(farmUpConfigSchema, env);
+  await runService(
+    log,
+    config.FARM_METRICS_PORT,
+    async () => {
+      const app = await startFarmUp(env, log);
+      return {
+        ...app,
+        stop: async () => {
+          await app.stop();
+          await scripted?.close();
+        },
+      };
+    },
+    config.FARM_API_HOST,
+  );
+}
+
+/** The project's scripted OpenAI-compatible model, answering from `file`, as `farm up`'s model. */
+async function startScriptedModel(file: string, log: ReturnType<typeof createLogger>) {
+  const { loadModelScript, startScriptedModelServer } = await import('@farm/scripted-llm');
+  const server = await startScriptedModelServer({ script: await loadModelScript(file) });
+  log.info('the model is the scripted one: answers come from the script, no model is paid', {
+    script: file,
+    url: server.baseURL,
+  });
+  return {
+    env: {
+      OPENAI_BASE_URL: server.baseURL,
+      OPENAI_API_KEY: 'scripted',
+      FARM_PLANNER_MODEL: process.env.FARM_PLANNER_MODEL ?? 'scripted-planner',
+      FARM_MODEL: process.env.FARM_MODEL ?? 'scripted-agent',
+    },
+    close: () => server.close(),
+  };
 }
 
 export async function listCommand(o: { limit: string; json?: boolean }): Promise<void> {

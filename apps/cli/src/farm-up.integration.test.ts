@@ -59,8 +59,8 @@ interface FarmUp {
   token: string;
 }
 
-async function startFarmUp(env: NodeJS.ProcessEnv, logFile: string): Promise<FarmUp> {
-  const child = spawn(FARM_BIN, ['up'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+async function startFarmUp(env: NodeJS.ProcessEnv, logFile: string, args: string[] = []): Promise<FarmUp> {
+  const child = spawn(FARM_BIN, ['up', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const log = createWriteStream(logFile, { flags: 'a' });
   child.stdout!.pipe(log);
   child.stderr!.pipe(log);
@@ -242,6 +242,29 @@ describe('farm up over its HTTP API, for a repository on this machine', () => {
     const story = `${farm.v1.Phase[seen.at(-1)!.toPhase]}: ${seen.map((t) => t.reason).join(' | ')}`;
     expect(story).toMatch(/^DONE: /);
     expect((await up.api.get(id)).request.phase).toBe('DONE');
+  });
+
+  test('farm up --model-script answers from the script, without any model configured: a request to DONE', async () => {
+    const dir = path.join(tmp, 'model-script');
+    const repo = path.join(dir, 'my-app');
+    await makeLocalRepo(repo);
+    const scriptFile = path.join(dir, 'script.json');
+    await writeFile(
+      scriptFile,
+      JSON.stringify({ chat: [planStep([{ id: 'mul', goal: GOAL }]), agentStep(GOAL, ADD_MULTIPLY)] }),
+    );
+    const env = await baseEnv('model-script');
+    for (const name of ['OPENAI_BASE_URL', 'OPENAI_API_KEY', 'FARM_PLANNER_MODEL', 'FARM_MODEL']) delete env[name];
+    const logFile = path.join(dir, 'farm-up.log');
+    model.requests.splice(0); // the suite's own scripted model: it must not be asked
+    const up = await startFarmUp(env, logFile, ['--model-script', scriptFile]);
+    running.push(up);
+    const { changeRequestId: id } = await up.api.submit({ title: GOAL, repo: { url: repo, baseRef: 'main' } });
+    const seen: farm.v1.PhaseTransition[] = [];
+    await follow(up.api, id, seen);
+    expect(farm.v1.Phase[seen.at(-1)!.toPhase]).toBe('DONE');
+    expect(await readFile(logFile, 'utf8')).toContain('the model is the scripted one');
+    expect(model.requests).toEqual([]);
   });
 
   test('FARM_LAUNCHER=pool: requests run in a warm worker; a worker killed mid-task is reported and replaced; farm up killed mid-task, the task runs again to DONE', async () => {

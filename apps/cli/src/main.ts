@@ -46,7 +46,11 @@ program
     'run the farm in this process: orchestrator, planners, build phase, srm and an agent process per task; ' +
       'the in-process bus and PGlite under FARM_STATE_DIR, or Kafka when KAFKA_BROKERS is set',
   )
-  .action(async () => (await commands()).upCommand());
+  .option(
+    '--model-script <file>',
+    'answer the planner and the agents from this scripted-model JSON file (no paid model; format: docs of `farm demo`)',
+  )
+  .action(async (o: { modelScript?: string }) => (await commands()).upCommand(o));
 
 program
   .command('list')

@@ -33,6 +33,19 @@ describe('a submitted change request', () => {
     });
   });
 
+  test('a multi-line title keeps its first line; the rest leads the description, nothing is lost', () => {
+    const input = parseChangeRequestInput({
+      ...valid,
+      title: '  Add retry to fetchJson\r\nwith exponential backoff,\nat most 3 tries \n',
+      description: 'See issue 12.',
+    });
+    expect([input.title, input.description]).toEqual([
+      'Add retry to fetchJson',
+      'with exponential backoff,\nat most 3 tries\n\nSee issue 12.',
+    ]);
+    expect(parseChangeRequestInput({ ...valid, title: 'One\nTwo' }).description).toBe('Two');
+  });
+
   test('proto field names and null (the default) are accepted as proto3 JSON allows', () => {
     const input = parseChangeRequestInput({
       change_request_id: 'cr-1',

@@ -93,10 +93,15 @@ export function parseChangeRequestInput(
   const id = given(fields, 'changeRequestId');
   const createdAtMs = given(fields, 'createdAtMs');
   const integrationBranch = given(fields, 'integrationBranch');
+  // A title is one line: what a multi-line one says after its first line leads the description, not lost.
+  const [title, ...more] = String(fields.title)
+    .replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '')
+    .split(/\r?\n/);
+  const description = [more.join('\n').trim(), String(given(fields, 'description') ?? '')].filter(Boolean);
   return {
     ...(id ? { changeRequestId: String(id) } : {}),
-    title: String(fields.title).replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, ''),
-    description: String(given(fields, 'description') ?? ''),
+    title: title.trimEnd(),
+    description: description.join('\n\n'),
     requestedBy: String(given(fields, 'requestedBy') ?? ''),
     checkCommand: String(given(fields, 'checkCommand') ?? ''),
     repo: {
