@@ -360,21 +360,26 @@ export async function treeOfCommit(dir: string, oid: string): Promise<string> {
   return (await git.readCommit({ fs, dir, oid })).commit.tree;
 }
 
-/** Pushes local `branch` to `refs/heads/<branch>` without force; returns the pushed commit sha. */
+/**
+ * Pushes local `branch` to `refs/heads/<branch>` without force; returns the pushed commit sha. The repository's
+ * commands may have written its .git: the local ref is named in full (a short name would find `refs/tags/<branch>`
+ * first) and no CORS proxy is read from its config (one would receive the push and its credentials).
+ */
 export async function pushBranch(opts: { dir: string; url: string; branch: string }): Promise<string> {
   const { dir, url, branch } = opts;
-  const sha = await git.resolveRef({ fs, dir, ref: `refs/heads/${branch}` });
+  const ref = `refs/heads/${branch}`;
+  const sha = await git.resolveRef({ fs, dir, ref });
   let result;
   try {
     result = await retryWhileRefused(() =>
-      git.push({ fs, ...remote(url), dir, ref: branch, remoteRef: `refs/heads/${branch}`, force: false }),
+      git.push({ fs, ...remote(url), dir, ref, remoteRef: ref, force: false, corsProxy: '' }),
     );
   } catch (err) {
     // isomorphic-git detects non-fast-forward itself before sending; that is a conflict, not a glitch
     const nonFf = err instanceof git.Errors.PushRejectedError;
     throw new PushRejected(branch, errorMessage(err), !nonFf, err);
   }
-  const status = result.refs[`refs/heads/${branch}`];
+  const status = result.refs[ref];
   if (!result.ok || (status && !status.ok)) {
     throw new PushRejected(branch, status?.error ?? result.error ?? 'unknown', false);
   }
