@@ -17,6 +17,7 @@ import {
   PathNotCommittable,
   pushBranch,
   readRepoState,
+  readVerifiedFile,
   remoteBranchSha,
   startGitHttpServer,
   type GitHttpServer,
@@ -287,4 +288,21 @@ test('the state of a checkout: HEAD, refs, config and hooks, as a check leaves t
   expect([...after.refs.keys()].filter((r) => !before.refs.has(r))).toEqual(['refs/tags/x']);
   expect(after.config).not.toBe(before.config);
   expect([...after.hooks.keys()].filter((h) => before.hooks.get(h) !== after.hooks.get(h))).toEqual(['pre-push']);
+});
+
+test('a file of the base commit is read as the base has it, whatever HEAD says; a planted blob is refused', async () => {
+  const { base, dir } = await checkoutOfBase();
+  await hostileCheck(dir);
+  const read = async (p: string) => {
+    const file = await readVerifiedFile(dir, base, p);
+    return file && `${file.mode} ${file.content.toString()}`;
+  };
+  expect(await read('README.md')).toBe('100644 # demo\n'); // HEAD's says "# owned"
+  expect(await read('readme-link')).toBe('120000 README.md');
+  expect(await read('run.sh')).toBe('100755 #!/bin/sh\necho hi\n');
+  expect(await read('src/deep/b.ts')).toBe('100644 export const b = 2;\n');
+  for (const none of ['src', 'passwd', 'src/nope.ts', 'README.md/x']) expect(await read(none)).toBeUndefined();
+  const blob = await gitCli(dir, 'rev-parse', `${base}:src/a.ts`);
+  await plantObject(dir, blob, 'blob', Buffer.from('export const a = "owned";\n'));
+  await expect(readVerifiedFile(dir, base, 'src/a.ts')).rejects.toBeInstanceOf(GitDataTampered);
 });

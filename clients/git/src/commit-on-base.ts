@@ -11,6 +11,7 @@ import {
   parseTree,
   readVerifiedObject,
   TREE_MODE,
+  verifiedTreeOf,
   writeVerifiedObject,
   type TreeEntry,
 } from './verified-objects';
@@ -49,7 +50,7 @@ export async function commitOnBase(opts: {
   const dotGit = await lstat(path.join(dir, '.git')).catch(() => undefined);
   if (!dotGit?.isDirectory()) throw new GitDataTampered(dir, '.git is no longer a directory');
 
-  const baseTree = treeOf(dir, base, await readVerifiedObject(dir, base, 'commit'));
+  const baseTree = await verifiedTreeOf(dir, base);
   const changes: Change[] = [];
   for (const filepath of new Set(opts.paths)) changes.push([filepath.split('/'), await workTreeFile(dir, filepath)]);
   // No tree left: every file was deleted.
@@ -64,12 +65,6 @@ export async function commitOnBase(opts: {
   });
   await git.writeRef({ fs, dir, ref: `refs/heads/${opts.branch}`, value: commit, force: true });
   return { commit, tree };
-}
-
-function treeOf(dir: string, commit: string, content: Buffer): string {
-  const tree = /^tree ([0-9a-f]{40})\n/.exec(content.toString('latin1'))?.[1];
-  if (!tree) throw new GitDataTampered(dir, `commit ${commit} names no tree`);
-  return tree;
 }
 
 /** A change to one tree: path components (relative to it) and the file there, undefined to remove it. */

@@ -129,3 +129,40 @@ export function compareTreeEntries(a: TreeEntry, b: TreeEntry): number {
   const next = (e: TreeEntry) => (e.name.length > common ? e.name[common] : isTreeEntry(e) ? 0x2f : 0);
   return next(a) - next(b);
 }
+
+/** The tree `commit` records, the commit checked against its name. */
+export async function verifiedTreeOf(dir: string, commit: string): Promise<string> {
+  const header = (await readVerifiedObject(dir, commit, 'commit')).toString('latin1');
+  const tree = /^tree ([0-9a-f]{40})\n/.exec(header)?.[1];
+  if (!tree) throw new GitDataTampered(dir, `commit ${commit} names no tree`);
+  return tree;
+}
+
+/** A file of a commit as git stores it: its mode (100644, 100755, 120000 for a symlink) and its bytes. */
+export interface StoredFile {
+  mode: string;
+  content: Buffer;
+}
+
+/**
+ * The file at `filepath` in `commit`, every object on the way checked against its name (GitDataTampered);
+ * undefined when the commit has no file there (nothing, a directory or a submodule).
+ */
+export async function readVerifiedFile(dir: string, commit: string, filepath: string): Promise<StoredFile | undefined> {
+  let tree = await verifiedTreeOf(dir, commit);
+  const parts = filepath.split('/');
+  for (const [i, part] of parts.entries()) {
+    const name = Buffer.from(part, 'utf8');
+    const entry = parseTree(await readVerifiedObject(dir, tree, 'tree')).find((e) => e.name.equals(name));
+    if (!entry) return undefined;
+    if (i < parts.length - 1) {
+      if (!isTreeEntry(entry)) return undefined;
+      tree = entry.oid;
+    } else if (isTreeEntry(entry) || entry.mode === '160000') {
+      return undefined;
+    } else {
+      return { mode: entry.mode, content: await readVerifiedObject(dir, entry.oid, 'blob') };
+    }
+  }
+  return undefined;
+}
