@@ -29,9 +29,6 @@ export async function publishChange(
   const { repoDir: dir, base } = workspace;
   const branch = branchFor(task.id!);
   const attempt = run.observer.attempts;
-  // Read before the commit, against the base: what the task's branch adds, for the result's report.
-  const committed = (await netChanges(dir, base)).filter((c) => ready.paths.includes(c.path));
-  const diff = run.redact(await unifiedTreeDiff(dir, base, committed, REPORT_LIMITS.diffChars));
   const discarded = await noteDiscardedByChecks(dir, base, workspace.startState);
   if (discarded.length) run.log.warn('the checks changed the checkout’s git data; not delivered', { discarded });
   const commit = await run.observer
@@ -47,6 +44,9 @@ export async function publishChange(
     )
     .catch((err: unknown) => ({ err }));
   if ('err' in commit) return hardFail(F.STEP_COMMIT, `commit failed: ${errorMessage(commit.err)}`);
+  // What the task's branch adds to the base, for the result's report.
+  const committed = (await netChanges(dir, base)).filter((c) => ready.paths.includes(c.path));
+  const diff = run.redact(await unifiedTreeDiff(dir, base, committed, REPORT_LIMITS.diffChars));
   const delivery = await claimAndPush(
     task,
     { dir, url: task.repo?.url ?? '', branch, commitSha: commit.commit },

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { lstat, readFile, readlink } from 'node:fs/promises';
 import path from 'node:path';
 import { FILE_HEADERS_ONLY, formatPatch, structuredPatch, type StructuredPatch } from 'diff';
 import { readVerifiedFile } from '@farm/git';
@@ -19,11 +19,16 @@ export async function unifiedTreeDiff(
   const parts: string[] = [];
   for (const c of changes) {
     const before = c.change === 'added' ? '' : ((await readVerifiedFile(dir, base, c.path))?.content.toString() ?? '');
-    const after = c.change === 'deleted' ? '' : await readFile(path.join(dir, c.path), 'utf8');
+    const after = c.change === 'deleted' ? '' : await workTreeText(path.join(dir, c.path));
     parts.push(unifiedDiff(c.path, before, after, c.change));
   }
   const text = parts.join('');
   return text.length > maxChars ? `${text.slice(0, maxChars)}\n[... diff cut at ${maxChars} characters ...]\n` : text;
+}
+
+/** A file's text as git stores it: a symlink is its target's name, never what it points at. */
+async function workTreeText(file: string): Promise<string> {
+  return (await lstat(file)).isSymbolicLink() ? readlink(file) : readFile(file, 'utf8');
 }
 
 /** Past this many edits the diff shows the whole file replaced (Myers' algorithm grows with the edits). */

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import git from 'isomorphic-git';
@@ -97,4 +97,13 @@ test('a check that commits the agent’s change and tags it: the change is still
   const changes = await ws.agentChanges();
   expect(changes).toEqual([{ path: 'app.py', change: 'modified' }]); // out.txt is the check's
   expect(await ws.unifiedDiff(changes)).toBe('--- a/app.py\n+++ b/app.py\n@@ -1,1 +1,1 @@\n-x = 1\n+x = 2\n');
+});
+
+test('a symlink in the change shows in the diff as the name it points at, never as what it points at', async () => {
+  await symlink('/etc/passwd', path.join(root, 'passwd'));
+  const changes = await netChanges(root, base);
+  expect(changes).toEqual([{ path: 'passwd', change: 'added' }]);
+  expect(await unifiedTreeDiff(root, base, changes)).toBe(
+    '--- /dev/null\n+++ b/passwd\n@@ -0,0 +1,1 @@\n+/etc/passwd\n',
+  );
 });
