@@ -102,9 +102,9 @@ function replayModel(calls: PlannedCall[], stats: TaskStats): ToolModel {
 
 async function replay(c: RealCommit, drift: Drift, work: string, elide = true): Promise<TaskStats> {
   const root = mkdtempSync(path.join(work, `${c.id}-${drift}-`));
-  await checkoutParent(c, root);
+  const base = await checkoutParent(c, root);
   const stats: TaskStats = { edits: 0, firstTryOk: 0, turns: 0, promptTokens: 0, cachedTokens: 0, landed: false };
-  const toolbox = new AgentToolBox({ root, redact: (t) => t, checks: checksOf(c), checkTimeoutSeconds: 60 });
+  const toolbox = new AgentToolBox({ root, base, redact: (t) => t, checks: checksOf(c), checkTimeoutSeconds: 60 });
   const outcome = await runToolLoop(
     { id: c.id, goal: c.message, repo: { url: 'bench' } },
     {
@@ -147,6 +147,9 @@ function exactOnlyFirstTries(c: RealCommit, drift: Drift): number {
   return ok;
 }
 
+/** The base commit of a tree that is no git checkout (never read: nothing there compares with a base). */
+const NO_BASE = '0'.repeat(40);
+
 const sum = (xs: TaskStats[], k: keyof TaskStats) => xs.reduce((n, s) => n + Number(s[k]), 0);
 
 /** Each commit's hunks drifted by `profile`, seed by seed, as edit_file calls on the file as it was. */
@@ -157,7 +160,8 @@ async function hunkReplays(
   work: string,
 ): Promise<{ edits: { verdict: EditVerdict }[] }[]> {
   const root = mkdtempSync(path.join(work, `hunks-${profile.name}-`));
-  const toolbox = new AgentToolBox({ root, redact: (t) => t, checks: [], checkTimeoutSeconds: 60 });
+  // Not a git checkout: edits only, nothing is compared with a base.
+  const toolbox = new AgentToolBox({ root, base: NO_BASE, redact: (t) => t, checks: [], checkTimeoutSeconds: 60 });
   const replays: { edits: { verdict: EditVerdict }[] }[] = [];
   for (const c of commits)
     for (let seed = 1; seed <= seeds; seed++) {

@@ -26,6 +26,9 @@ import { silentLogger } from '@farm/runtime';
 
 const ROOT = path.resolve(__dirname, '..');
 
+/** The base commit of a tree that is no git checkout (never read: nothing there compares with a base). */
+const NO_BASE = '0'.repeat(40);
+
 interface ScriptedCall {
   name: string;
   args: Record<string, unknown>;
@@ -116,6 +119,7 @@ function replayModel(calls: ScriptedCall[]): ToolModel {
 async function toolLoopRound(dir: string, calls: ScriptedCall[], trajectoryDir: string): Promise<number> {
   const toolbox = new AgentToolBox({
     root: dir,
+    base: NO_BASE, // a copy of the sources, not a checkout: the scripted calls compare nothing with a base
     redact: secretRedactor(['sk-bench-secret-value']),
     checks: [],
     checkTimeoutSeconds: 60,

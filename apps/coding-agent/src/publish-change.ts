@@ -1,7 +1,8 @@
 import { farm } from '@farm/proto';
-import { commitAll, treeOfCommit, type RemoteBranchCommit } from '@farm/git';
+import { commitOnBase, type RemoteBranchCommit } from '@farm/git';
 import { errorMessage } from '@farm/runtime';
 import type { AgentDeps } from './agent-deps';
+import { noteDiscardedByChecks } from './discarded-by-checks';
 import { branchFor, claimAndPush, completePushedBranch } from './task-branch';
 import { taskCommitMessage } from './task-commit';
 import { hardFail, type ChangeReady, type TaskOutcome } from './task-outcome';
@@ -14,8 +15,9 @@ import { REPORT_LIMITS } from './trajectory-report';
 const F = farm.v1.FailedStep;
 
 /**
- * The change a strategy left in the tree becomes the task's commit on `agt/<task>`: committed, its leases
- * claimed, pushed (see claimAndPush). The strategy's notes and lesson go with it.
+ * The change a strategy left in the tree becomes the task's commit on `agt/<task>`: made on the base commit from
+ * the change's paths alone (whatever the repository's checks did to HEAD, refs or .git is left out, and said in
+ * the notes), its leases claimed, pushed (see claimAndPush). The strategy's notes and lesson go with it.
  */
 export async function publishChange(
   task: farm.v1.ICodingTask,
@@ -24,33 +26,39 @@ export async function publishChange(
   deps: AgentDeps,
   run: TaskRun,
 ): Promise<TaskOutcome> {
-  const dir = workspace.repoDir;
+  const { repoDir: dir, base } = workspace;
   const branch = branchFor(task.id!);
   const attempt = run.observer.attempts;
-  // Read before the commit, against the base: what the task's branch adds, for the result's report.
-  const committed = (await netChanges(dir)).filter((c) => ready.paths.includes(c.path));
-  const diff = run.redact(await unifiedTreeDiff(dir, committed, REPORT_LIMITS.diffChars));
+  const discarded = await noteDiscardedByChecks(dir, base, workspace.startState);
+  if (discarded.length) run.log.warn('the checks changed the checkout’s git data; not delivered', { discarded });
   const commit = await run.observer
     .timed('commit', attempt, () =>
-      commitAll({ dir, paths: ready.paths, branch, author: deps.settings.author, message: taskCommitMessage(task) }),
+      commitOnBase({
+        dir,
+        base,
+        paths: ready.paths,
+        branch,
+        author: deps.settings.author,
+        message: taskCommitMessage(task),
+      }),
     )
-    .then(
-      (sha) => ({ sha }),
-      (err: unknown) => ({ err }),
-    );
+    .catch((err: unknown) => ({ err }));
   if ('err' in commit) return hardFail(F.STEP_COMMIT, `commit failed: ${errorMessage(commit.err)}`);
+  // What the task's branch adds to the base, for the result's report.
+  const committed = (await netChanges(dir, base)).filter((c) => ready.paths.includes(c.path));
+  const diff = run.redact(await unifiedTreeDiff(dir, base, committed, REPORT_LIMITS.diffChars));
   const delivery = await claimAndPush(
     task,
-    { dir, url: task.repo?.url ?? '', branch, commitSha: commit.sha },
+    { dir, url: task.repo?.url ?? '', branch, commitSha: commit.commit },
     { leases: deps.services.leases, commits: deps.services.commits, log: run.log },
     (step, fn) => run.observer.timed(step, attempt, fn),
   );
   if (delivery.kind === 'failed') return delivery;
   // Which tree the checks passed on: a build of exactly this tree need not run them again.
-  const verification = ready.verification && { ...ready.verification, treeSha: await treeOfCommit(dir, commit.sha) };
+  const verification = ready.verification && { ...ready.verification, treeSha: commit.tree };
   return {
     ...delivery,
-    notes: [...delivery.notes, ...ready.notes],
+    notes: [...delivery.notes, ...ready.notes, ...discarded],
     diff,
     ...(verification ? { verification } : {}),
     ...(ready.lesson && deps.settings.lessons !== false ? { lesson: ready.lesson } : {}),

@@ -47,7 +47,7 @@ const retrieved = (c: RealCommit) => c.changed.map((f) => `${f}:\n${fileBefore(c
 /** The commit replayed through the tool loop with the scripted model sending `drift`ed edits. */
 async function replay(c: RealCommit, drift: Drift, kind?: farm.v1.TaskKind) {
   const root = path.join(tmp, `${c.id}-${drift}-${n++}`);
-  await checkoutParent(c, root);
+  const base = await checkoutParent(c, root);
   server.setScript({
     chat: plannedCalls(c, drift).map((p) => ({ toolCalls: [{ name: p.name, arguments: p.args }] })),
   });
@@ -60,7 +60,7 @@ async function replay(c: RealCommit, drift: Drift, kind?: farm.v1.TaskKind) {
     },
     new TaskBudget(DEFAULT_BUDGET),
   );
-  const toolbox = new AgentToolBox({ root, redact: (t) => t, checks: checksOf(c), checkTimeoutSeconds: 60 });
+  const toolbox = new AgentToolBox({ root, base, redact: (t) => t, checks: checksOf(c), checkTimeoutSeconds: 60 });
   const outcome = await runToolLoop(
     { id: `${c.id}-${drift}`, goal: c.message, repo: { url: 'unused' }, ...(kind ? { kind } : {}) },
     { toolbox, repoDir: root, context: { text: retrieved(c), omitted: [] } },

@@ -1,8 +1,10 @@
 // The coding agent on real git (smart HTTP), the scripted model through the real openai client, the sandbox
 // and the srm (PostgreSQL), for a generated Python repo (pytest) and a generated Node repo (jest).
+import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { failedStepName, farm } from '@farm/proto';
 import {
   commitAll,
@@ -60,6 +62,12 @@ afterAll(async () => {
 });
 
 const NPM_CACHE = path.join(os.homedir(), '.npm');
+const exec = promisify(execFile);
+/** Native git, away from the machine's config. */
+const gitCli = async (cwd: string, ...args: string[]) =>
+  (
+    await exec('git', args, { cwd, env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' } })
+  ).stdout.trim();
 
 /** A test's own services and settings, over the defaults of `agentDeps`. */
 interface DepsOverrides {
@@ -484,6 +492,53 @@ describe("a task's branch is its own", () => {
     expect([S[again.result.status!], failedStepName(again.result.failedStep)]).toEqual(['HARD_FAIL', 'claim']);
     expect(again.result.notes!.join('\n')).toMatch(new RegExp(`lease lost.*agt/${task.id} deleted`));
     expect(await remoteBranchSha(url, `agt/${task.id}`)).toBeUndefined();
+  });
+});
+
+describe("a hostile repository's check changes nothing that is delivered", () => {
+  /**
+   * The repository's check commits a symlink to /etc/passwd and a binary on top of whatever the agent changed,
+   * tags that commit, rewrites .git/config, then lets the tests pass.
+   */
+  const HOSTILE_CHECK = [
+    'ln -sf /etc/passwd passwd',
+    "printf '\\000\\001\\002\\377' > blob.bin",
+    'git add -A',
+    'git -c user.name=check -c user.email=check@example.com commit -qm "check: a few more files"',
+    'git tag owned',
+    'git config user.name evil',
+  ].join('\n');
+
+  test('the pushed commit is the base plus the task’s change; what the check committed is named in the notes', async () => {
+    const { url, baseCommit, task } = await seedTask(
+      { ...PYTHON_REPO, 'check.sh': `${HOSTILE_CHECK}\n` },
+      { checkCommand: 'sh check.sh && python3 -m pytest -q -p no:cacheprovider' },
+    );
+    const { result } = await runSeeded(task, { chat: [{ answer: { diff: PY_ADD_MULTIPLY } }] });
+    expect([S[result.status!], result.branchName]).toEqual(['SUCCESS', `agt/${task.id}`]);
+    expect(await remoteBranchSha(url, `agt/${task.id}`)).toBe(result.commitSha);
+
+    // What anyone fetching the branch gets, read with native git.
+    const pushed = path.join(tmp, `pushed-${task.id}`);
+    await gitCli(tmp, 'clone', '-q', '-b', `agt/${task.id}`, url, pushed);
+    expect(await gitCli(pushed, 'rev-parse', 'HEAD^@')).toBe(baseCommit); // one commit, its parent the base
+    expect(await gitCli(pushed, 'log', '-1', '--format=%B')).toMatch(new RegExp(`Farm-Task: ${task.id}$`, 'm'));
+    expect(await gitCli(pushed, 'diff', '--name-status', baseCommit, 'HEAD')).toBe('M\tcalc.py');
+    expect(await readFile(path.join(pushed, 'calc.py'), 'utf8')).toMatch(/def multiply\(a, b\):\n {4}return a \* b/);
+    expect(await gitCli(tmp, 'ls-remote', url)).not.toMatch(/owned/);
+
+    const notes = result.notes!.join('\n');
+    expect(notes).toMatch(
+      new RegExp(
+        `a check moved HEAD from ${baseCommit.slice(0, 12)} to [0-9a-f]{12} \\(1 commit\\); they are not delivered`,
+      ),
+    );
+    expect(notes).toMatch(/a check created refs: refs\/tags\/owned; they are not pushed/);
+    expect(notes).toMatch(/a check changed \.git\/config/);
+    // The result's diff is the change against the base: the check committed it, and it is still there.
+    expect(result.report!.diff).toMatch(/^--- a\/calc\.py\n\+\+\+ b\/calc\.py\n/);
+    expect(result.report!.diff).toMatch(/\+def multiply/);
+    expect(result.report!.diff).not.toMatch(/passwd|blob\.bin/);
   });
 });
 

@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { farm } from '@farm/proto';
-import { cloneAtCommit, type RemoteBranchCommit } from '@farm/git';
+import { cloneAtCommit, readRepoState, type RemoteBranchCommit, type RepoState } from '@farm/git';
 import { FarmError, errorMessage } from '@farm/runtime';
 import {
   checkPlanFor,
@@ -23,6 +23,13 @@ const F = farm.v1.FailedStep;
 /** A checkout of the task's base commit, what retrieval found for its goal, and the checks its change must pass. */
 export interface TaskWorkspace {
   repoDir: string;
+  /**
+   * The commit the task starts from. The repository's checks can move HEAD and rewrite .git: the change is
+   * measured against this commit and committed on it, never on what HEAD says then.
+   */
+  base: string;
+  /** The checkout's git data before any of the repository's commands ran (to say what they changed). */
+  startState: RepoState;
   context: RetrievedContext;
   plan: CheckPlan;
 }
@@ -70,22 +77,23 @@ export async function setUpTask(
   if (pushed) return { kind: 'pushed', commit: pushed };
 
   const repoDir = path.join(workDir, 'repo');
-  const cloneError = await run.observer
+  const cloned = await run.observer
     .timed('clone', 0, () =>
       cloneAtCommit({ url, ref: task.repo?.baseRef || 'main', commit: task.repo?.baseCommit ?? '', dir: repoDir }),
     )
     .then(
-      () => undefined,
-      (err: unknown) => err,
+      ({ commit }) => ({ commit }),
+      (err: unknown) => ({ err }),
     );
-  if (cloneError) {
+  if ('err' in cloned) {
     // Network or server trouble outlasting the clone's own retries: another dispatch tries again; a missing
     // ref or commit is final.
-    const reason = `clone failed: ${errorMessage(cloneError)}`;
-    return cloneError instanceof FarmError && cloneError.retryable
+    const reason = `clone failed: ${errorMessage(cloned.err)}`;
+    return cloned.err instanceof FarmError && cloned.err.retryable
       ? softFail(F.STEP_CLONE, reason)
       : hardFail(F.STEP_CLONE, reason);
   }
+  const startState = await readRepoState(repoDir);
   const context = await run.observer.timed('retrieve', 0, () =>
     retrieveContext(task, repoDir, {
       rag: deps.services.rag,
@@ -100,5 +108,5 @@ export async function setUpTask(
   const checkPath = deps.settings.checkEnv?.PATH ?? process.env.PATH ?? '';
   const unrunnable = await firstUnrunnableStep(plan.steps, checkPath, isolation.filesystem === 'checkout-only');
   if (unrunnable) return hardFail(F.STEP_CHECK, `the check "${unrunnable.name}" cannot run: ${unrunnable.reason}`);
-  return { kind: 'workspace', workspace: { repoDir, context, plan } };
+  return { kind: 'workspace', workspace: { repoDir, base: cloned.commit, startState, context, plan } };
 }

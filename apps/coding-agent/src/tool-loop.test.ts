@@ -31,12 +31,13 @@ const approve = { value: { approved: true, objections: [] } };
 const object = (...objections: string[]) => ({ value: { approved: false, objections } });
 
 let root: string;
+let base: string;
 beforeEach(async () => {
   root = await mkdtemp(path.join(os.tmpdir(), 'tool-loop-'));
   await writeFile(path.join(root, 'calc.py'), ADD);
   await git.init({ fs, dir: root, defaultBranch: 'main' });
   await git.add({ fs, dir: root, filepath: 'calc.py' });
-  await git.commit({ fs, dir: root, message: 'base', author: { name: 't', email: 't@t' } });
+  base = await git.commit({ fs, dir: root, message: 'base', author: { name: 't', email: 't@t' } });
 });
 afterEach(() => rm(root, { recursive: true, force: true }));
 
@@ -61,6 +62,7 @@ async function runLoop(script: ToolModelStep[], opts: LoopOptions = {}) {
   );
   const toolbox = new AgentToolBox({
     root,
+    base,
     redact: (t) => t,
     checks: opts.checks ?? [CHECK],
     checkTimeoutSeconds: 30,

@@ -19,7 +19,7 @@ import { reviewDiff, type ReviewVerdict } from './review-diff';
 import { hardFail, softFail, type TaskFailed } from './task-outcome';
 import type { AgentToolBox, ToolOutcome } from './tools/agent-tools';
 import type { Redactor } from './tools/redact-secrets';
-import { unifiedTreeDiff, type TreeChange } from './tools/tree-diff';
+import type { TreeChange } from './tools/tree-diff';
 import { describeVerification, verificationRecord } from './verify-change';
 import type { TaskObserver } from './task-observer';
 import { cutMiddle, REPORT_LIMITS } from './trajectory-report';
@@ -290,7 +290,7 @@ async function finishGate(
   if (verification.unverifiedReason && !reviewing) return unverified();
   if (reviewing) {
     const round = observer.verdicts.length + 1;
-    const diff = deps.redact(await unifiedTreeDiff(ctx.repoDir, changes));
+    const diff = deps.redact(await ctx.toolbox.unifiedDiff(changes));
     let verdict: farm.v1.IReviewVerdict;
     let acceptUnverified = false;
     try {

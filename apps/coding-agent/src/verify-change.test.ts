@@ -58,6 +58,7 @@ test('a behaviour goal is unverified when the change is tests-only or its tests 
 
 describe('the differential, run in the sandbox', () => {
   let root: string;
+  let base: string;
   const commitBase = async (files: Record<string, string>) => {
     await git.init({ fs, dir: root, defaultBranch: 'main' });
     for (const [file, text] of Object.entries(files)) {
@@ -65,7 +66,7 @@ describe('the differential, run in the sandbox', () => {
       await writeFile(path.join(root, file), text);
       await git.add({ fs, dir: root, filepath: file });
     }
-    await git.commit({ fs, dir: root, message: 'base', author: { name: 't', email: 't@t' } });
+    base = await git.commit({ fs, dir: root, message: 'base', author: { name: 't', email: 't@t' } });
   };
   const write = (file: string, text: string) => writeFile(path.join(root, file), text);
   beforeEach(async () => {
@@ -81,6 +82,7 @@ describe('the differential, run in the sandbox', () => {
     await write('test/mul.test.js', NODE_TEST);
     const ws = new Workspace({
       root,
+      base,
       checks: [{ name: 'test', run: 'node --test' }],
       skippedChecks: [{ name: 'lint', reason: 'eslint is not installed here' }],
       checkTimeoutSeconds: 60,
@@ -122,6 +124,7 @@ describe('the differential, run in the sandbox', () => {
     await write('tests/test_add.py', 'from calc import add\n\ndef test_add():\n    assert add(2, 3) == 5\n');
     const ws = new Workspace({
       root,
+      base,
       checks: [{ name: 'test', run: 'python3 -m pytest -q -p no:cacheprovider' }],
       checkTimeoutSeconds: 60,
       env: { PYTHONPATH: '.' },

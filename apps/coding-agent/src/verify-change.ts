@@ -1,10 +1,9 @@
-import fs from 'node:fs';
-import { cp, rm, writeFile } from 'node:fs/promises';
+import { cp, rm } from 'node:fs/promises';
 import path from 'node:path';
-import git from 'isomorphic-git';
 import { farm } from '@farm/proto';
 import type { CheckStep, ChecksResult } from '@farm/sandbox';
 import type { TreeChange } from './tools/tree-diff';
+import { restoreFromBase } from './work-tree';
 
 const K = farm.v1.TaskKind;
 const R = farm.v1.TestRunOutcome;
@@ -76,8 +75,10 @@ export function verifiedChecks(
 
 export interface VerifyInput {
   kind?: farm.v1.TaskKind | null;
-  /** The task's checkout, HEAD at the base commit, the change in the work tree. */
+  /** The task's checkout, the change in the work tree. */
   repoDir: string;
+  /** The commit the task started from. */
+  base: string;
   changes: TreeChange[];
   /** The check plan's steps and what it skipped. */
   steps: CheckStep[];
@@ -118,7 +119,7 @@ async function runDifferential(input: VerifyInput, tests: string[]): Promise<far
   const { step: narrowed, narrowed: isNarrowed } = narrowTestStep(step, tests);
   const baseDir = `${input.repoDir}.base`;
   try {
-    await copyOfBaseWithTests(input.repoDir, baseDir, input.changes, tests);
+    await copyOfBaseWithTests(input, baseDir, tests);
     const base = outcomeOf(await input.runSteps(baseDir, [narrowed]));
     // The whole test step already passed on the branch; a narrowed one runs there too (it may select more).
     const branch = isNarrowed
@@ -142,25 +143,11 @@ async function runDifferential(input: VerifyInput, tests: string[]): Promise<far
  * A copy of the checkout (installed dependencies included, .git left out) with every change undone except the
  * change's test files.
  */
-async function copyOfBaseWithTests(
-  repoDir: string,
-  baseDir: string,
-  changes: TreeChange[],
-  tests: string[],
-): Promise<void> {
-  const gitDir = path.join(repoDir, '.git');
-  await cp(repoDir, baseDir, { recursive: true, verbatimSymlinks: true, filter: (src) => src !== gitDir });
-  const head = await git.resolveRef({ fs, dir: repoDir, ref: 'HEAD' });
-  for (const c of changes) {
-    if (tests.includes(c.path)) continue;
-    const target = path.join(baseDir, c.path);
-    if (c.change === 'added') {
-      await rm(target, { force: true });
-      continue;
-    }
-    const { blob } = await git.readBlob({ fs, dir: repoDir, oid: head, filepath: c.path });
-    await fs.promises.mkdir(path.dirname(target), { recursive: true });
-    await writeFile(target, blob);
+async function copyOfBaseWithTests(input: VerifyInput, baseDir: string, tests: string[]): Promise<void> {
+  const gitDir = path.join(input.repoDir, '.git');
+  await cp(input.repoDir, baseDir, { recursive: true, verbatimSymlinks: true, filter: (src) => src !== gitDir });
+  for (const c of input.changes) {
+    if (!tests.includes(c.path)) await restoreFromBase(input.repoDir, input.base, baseDir, c.path);
   }
 }
 

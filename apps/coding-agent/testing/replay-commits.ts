@@ -33,14 +33,14 @@ export const fileAfter = (c: RealCommit, rel: string): string =>
   readFileSync(path.join(DATA, c.id, 'after', rel), 'utf8');
 
 /** The commit's parent (the kept files) as a git checkout in `dir`, committed as the base. */
-export async function checkoutParent(c: RealCommit, dir: string): Promise<void> {
+export async function checkoutParent(c: RealCommit, dir: string): Promise<string> {
   await cp(path.join(DATA, c.id, 'before'), dir, { recursive: true });
   await git.init({ fs, dir, defaultBranch: 'main' });
   for (const rel of await readdir(dir, { recursive: true })) {
     if (rel.startsWith('.git') || !fs.statSync(path.join(dir, rel)).isFile()) continue;
     await git.add({ fs, dir, filepath: rel.split(path.sep).join('/') });
   }
-  await git.commit({ fs, dir, message: `parent of ${c.commit}`, author: { name: 't', email: 't@t' } });
+  return git.commit({ fs, dir, message: `parent of ${c.commit}`, author: { name: 't', email: 't@t' } });
 }
 
 /**

@@ -381,10 +381,15 @@ export function pushRefusal(err: unknown, remoteSaid = ''): { final: boolean; re
   return { final: false, reason: `${errorMessage(err)}${words}` };
 }
 
-/** Pushes local `branch` to `refs/heads/<branch>` without force; returns the pushed commit sha. */
+/**
+ * Pushes local `branch` to `refs/heads/<branch>` without force; returns the pushed commit sha. The repository's
+ * commands may have written its .git: the local ref is named in full (a short name would find `refs/tags/<branch>`
+ * first) and no CORS proxy is read from its config (one would receive the push and its credentials).
+ */
 export async function pushBranch(opts: { dir: string; url: string; branch: string }): Promise<string> {
   const { dir, url, branch } = opts;
-  const sha = await git.resolveRef({ fs, dir, ref: `refs/heads/${branch}` });
+  const ref = `refs/heads/${branch}`;
+  const sha = await git.resolveRef({ fs, dir, ref });
   // What the remote said on its way (a pre-receive hook's words arrive here, prefixed "remote:" by git).
   const said: string[] = [];
   let result;
@@ -394,9 +399,10 @@ export async function pushBranch(opts: { dir: string; url: string; branch: strin
         fs,
         ...remote(url),
         dir,
-        ref: branch,
-        remoteRef: `refs/heads/${branch}`,
+        ref,
+        remoteRef: ref,
         force: false,
+        corsProxy: '',
         onMessage: (m) => void said.push(m),
       }),
     );
@@ -404,7 +410,7 @@ export async function pushBranch(opts: { dir: string; url: string; branch: strin
     const refusal = pushRefusal(err, said.join(''));
     throw new PushRejected(branch, refusal.reason, !refusal.final, err);
   }
-  const status = result.refs[`refs/heads/${branch}`];
+  const status = result.refs[ref];
   if (!result.ok || (status && !status.ok)) {
     throw new PushRejected(branch, status?.error ?? result.error ?? 'unknown', false);
   }

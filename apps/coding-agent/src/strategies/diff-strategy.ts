@@ -18,7 +18,7 @@ const F = farm.v1.FailedStep;
 async function runDiffStrategy({ task, workspace, deps, run }: StrategyInput): Promise<StrategyOutcome> {
   const { observer, log } = run;
   const { services, settings } = deps;
-  const { repoDir, context, plan } = workspace;
+  const { repoDir, base, context, plan } = workspace;
   /** What went wrong on the last attempt, for the next prompt. */
   let lastFailure: string | undefined;
   let firstFailure: string | undefined;
@@ -27,6 +27,7 @@ async function runDiffStrategy({ task, workspace, deps, run }: StrategyInput): P
   // Owns the check runs, so a tree the checks passed on is not checked again (e.g. by the verification).
   const checkRuns = new Workspace({
     root: repoDir,
+    base,
     checks: plan.steps,
     checkTimeoutSeconds: Math.round(settings.checkTimeoutMs / 1000),
     checkCeilings: settings.checkCeilings,
@@ -95,7 +96,7 @@ async function runDiffStrategy({ task, workspace, deps, run }: StrategyInput): P
         firstFailure ??= why;
         lastFailure = `The diff applied, but a check failed. ${why}`;
         log.warn('self-check failed', { attempt, step: checks.failed?.name, exitCode: checks.failed?.exitCode });
-        await revertFiles(repoDir, applied.files);
+        await revertFiles(repoDir, base, applied.files);
         continue;
       }
       passed = checks;
@@ -109,7 +110,7 @@ async function runDiffStrategy({ task, workspace, deps, run }: StrategyInput): P
       firstFailure ??= `not verified: ${verification.unverifiedReason}`;
       lastFailure = `The diff applied and the checks pass, but the change is not verified: ${verification.unverifiedReason}. Make the change the goal asks for, with tests that fail without it.`;
       log.warn('change not verified', { attempt, reason: verification.unverifiedReason });
-      await revertFiles(repoDir, applied.files);
+      await revertFiles(repoDir, base, applied.files);
       continue;
     }
     observer.patchResult('applied');

@@ -14,9 +14,10 @@ async function runToolStrategy({
   run,
 }: StrategyInput): Promise<StrategyOutcome | StrategyUnsupported> {
   const { services, settings } = deps;
-  const { repoDir, context, plan } = workspace;
+  const { repoDir, base, context, plan } = workspace;
   const toolbox = new AgentToolBox({
     root: repoDir,
+    base,
     redact: run.redact,
     checks: plan.steps,
     skippedChecks: plan.skipped,

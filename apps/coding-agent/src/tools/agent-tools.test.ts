@@ -12,6 +12,7 @@ const KEY = 'sk-live-abcdef0123456789';
 let root: string;
 let outside: string;
 let tools: AgentToolBox;
+let base: string;
 
 async function write(rel: string, content: string | Buffer) {
   await mkdir(path.dirname(path.join(root, rel)), { recursive: true });
@@ -20,9 +21,9 @@ async function write(rel: string, content: string | Buffer) {
 const run = (name: string, args: Record<string, unknown> = {}) => tools.call(name, JSON.stringify(args));
 
 beforeEach(async () => {
-  const base = await mkdtemp(path.join(os.tmpdir(), 'agent-tools-'));
-  root = path.join(base, 'repo');
-  outside = path.join(base, 'outside');
+  const tmp = await mkdtemp(path.join(os.tmpdir(), 'agent-tools-'));
+  root = path.join(tmp, 'repo');
+  outside = path.join(tmp, 'outside');
   await mkdir(outside);
   await writeFile(path.join(outside, 'secret.txt'), 'outside the tree');
   await write('.gitignore', 'dist/\n*.log\n');
@@ -39,9 +40,10 @@ beforeEach(async () => {
   // a checkout: the tools compare the tree with HEAD (what the checks changed is not the agent's change)
   await git.init({ fs, dir: root, defaultBranch: 'main' });
   await git.add({ fs, dir: root, filepath: '.' });
-  await git.commit({ fs, dir: root, message: 'base', author: { name: 't', email: 't@t' } });
+  base = await git.commit({ fs, dir: root, message: 'base', author: { name: 't', email: 't@t' } });
   tools = new AgentToolBox({
     root,
+    base,
     redact: secretRedactor([KEY]),
     checks: [{ name: 'test', run: 'test -f src/app.ts && echo made > check-output.txt' }],
     checkTimeoutSeconds: 30,
@@ -100,6 +102,7 @@ describe('exploring the checkout', () => {
   test('search and find_symbol read only text files within the read limit; read_file says why it will not', async () => {
     const small = new AgentToolBox({
       root,
+      base,
       redact: (t) => t,
       checks: [],
       checkTimeoutSeconds: 30,

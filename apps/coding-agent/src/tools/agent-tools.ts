@@ -94,6 +94,11 @@ export class AgentToolBox {
     return this.workspace.agentChanges();
   }
 
+  /** The unified diff of `changes` against the base commit (what the reviewer reads). */
+  unifiedDiff(changes: TreeChange[]): Promise<string> {
+    return this.workspace.unifiedDiff(changes);
+  }
+
   /** What verifies the agent's change once the checks passed on it: the checks and the differential of its tests. */
   verifyChange(kind: farm.v1.TaskKind | null | undefined, checks: WorkspaceChecks): Promise<farm.v1.IVerification> {
     return this.workspace.verify(kind, checks);

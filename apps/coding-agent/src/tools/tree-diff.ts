@@ -1,28 +1,34 @@
-import fs from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { lstat, readFile, readlink } from 'node:fs/promises';
 import path from 'node:path';
 import { FILE_HEADERS_ONLY, formatPatch, structuredPatch, type StructuredPatch } from 'diff';
-import git from 'isomorphic-git';
-import type { TreeChange } from './workspace';
+import { readVerifiedFile } from '@farm/git';
 
-export type { TreeChange } from './workspace';
-
-async function headText(dir: string, filepath: string): Promise<string> {
-  const oid = await git.resolveRef({ fs, dir, ref: 'HEAD' });
-  const { blob } = await git.readBlob({ fs, dir, oid, filepath });
-  return Buffer.from(blob).toString('utf8');
+/** A path whose content the work tree changed against the base commit. */
+export interface TreeChange {
+  path: string;
+  change: 'added' | 'modified' | 'deleted';
 }
 
-/** A unified diff of the net change (what the reviewer reads), `maxChars` at most. */
-export async function unifiedTreeDiff(dir: string, changes: TreeChange[], maxChars = 60_000): Promise<string> {
+/** A unified diff of the net change against the `base` commit (what the reviewer reads), `maxChars` at most. */
+export async function unifiedTreeDiff(
+  dir: string,
+  base: string,
+  changes: TreeChange[],
+  maxChars = 60_000,
+): Promise<string> {
   const parts: string[] = [];
   for (const c of changes) {
-    const before = c.change === 'added' ? '' : await headText(dir, c.path);
-    const after = c.change === 'deleted' ? '' : await readFile(path.join(dir, c.path), 'utf8');
+    const before = c.change === 'added' ? '' : ((await readVerifiedFile(dir, base, c.path))?.content.toString() ?? '');
+    const after = c.change === 'deleted' ? '' : await workTreeText(path.join(dir, c.path));
     parts.push(unifiedDiff(c.path, before, after, c.change));
   }
   const text = parts.join('');
   return text.length > maxChars ? `${text.slice(0, maxChars)}\n[... diff cut at ${maxChars} characters ...]\n` : text;
+}
+
+/** A file's text as git stores it: a symlink is its target's name, never what it points at. */
+async function workTreeText(file: string): Promise<string> {
+  return (await lstat(file)).isSymbolicLink() ? readlink(file) : readFile(file, 'utf8');
 }
 
 /** Past this many edits the diff shows the whole file replaced (Myers' algorithm grows with the edits). */

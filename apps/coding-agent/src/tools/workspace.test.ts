@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import git from 'isomorphic-git';
@@ -7,17 +7,19 @@ import { unifiedTreeDiff } from './tree-diff';
 import { netChanges, Workspace } from './workspace';
 
 let root: string;
+let base: string;
 
 beforeEach(async () => {
   root = await mkdtemp(path.join(os.tmpdir(), 'workspace-'));
   await writeFile(path.join(root, 'app.py'), 'x = 1\n');
   await git.init({ fs, dir: root, defaultBranch: 'main' });
   await git.add({ fs, dir: root, filepath: '.' });
-  await git.commit({ fs, dir: root, message: 'base', author: { name: 't', email: 't@t' } });
+  base = await git.commit({ fs, dir: root, message: 'base', author: { name: 't', email: 't@t' } });
 });
 afterEach(() => rm(root, { recursive: true, force: true }));
 
-const workspace = (checks: { name: string; run: string }[]) => new Workspace({ root, checks, checkTimeoutSeconds: 30 });
+const workspace = (checks: { name: string; run: string }[]) =>
+  new Workspace({ root, base, checks, checkTimeoutSeconds: 30 });
 
 test('what the checks leave behind is not the agent’s change until a tool changes it', async () => {
   const ws = workspace([{ name: 'build', run: 'echo built > out.txt && echo lock > app.lock' }]);
@@ -46,7 +48,7 @@ test('the net change of a work tree: edits undone and files that came and went a
     await writeFile(path.join(dir, 'b.txt'), 'b\n');
     await writeFile(path.join(dir, '.gitignore'), 'build/\n');
     for (const f of ['a.txt', 'b.txt', '.gitignore']) await git.add({ fs, dir, filepath: f });
-    await git.commit({ fs, dir, message: 'base', author: { name: 't', email: 't@t' } });
+    const treeBase = await git.commit({ fs, dir, message: 'base', author: { name: 't', email: 't@t' } });
 
     await writeFile(path.join(dir, 'a.txt'), 'a changed\n');
     await writeFile(path.join(dir, 'b.txt'), 'b\n'); // rewritten with the same content
@@ -55,12 +57,12 @@ test('the net change of a work tree: edits undone and files that came and went a
     await writeFile(path.join(dir, 'build/out.js'), 'ignored');
     await fs.promises.rm(path.join(dir, '.gitignore'));
     await writeFile(path.join(dir, '.gitignore'), 'build/\n'); // deleted and recreated the same
-    const changes = await netChanges(dir);
+    const changes = await netChanges(dir, treeBase);
     expect(changes).toEqual([
       { path: 'a.txt', change: 'modified' },
       { path: 'new.txt', change: 'added' },
     ]);
-    expect(await unifiedTreeDiff(dir, changes)).toBe(
+    expect(await unifiedTreeDiff(dir, treeBase, changes)).toBe(
       '--- a/a.txt\n+++ b/a.txt\n@@ -1,1 +1,1 @@\n-a\n+a changed\n--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1,1 @@\n+new\n',
     );
   } finally {
@@ -84,4 +86,24 @@ test('a passing check run is reused on the same tree; any edit, or a failure, ru
   expect([(await ws.runRepositoryChecks()).ok, await runs()]).toEqual([false, 4]);
   await writeFile(path.join(root, 'app.py'), 'x = 2\n'); // back to a tree that passed before: checked again
   expect([(await ws.runRepositoryChecks()).reused, await runs()]).toEqual([undefined, 5]);
+});
+
+test('a check that commits the agent’s change and tags it: the change is still measured against the base', async () => {
+  const commitAll = 'git add -A && git -c user.name=c -c user.email=c@c commit -qm check && git tag checked';
+  const ws = workspace([{ name: 'sneaky', run: `echo made > out.txt && ${commitAll}` }]);
+  await writeFile(path.join(root, 'app.py'), 'x = 2\n');
+  expect((await ws.runRepositoryChecks()).ok).toBe(true);
+  expect(await git.resolveRef({ fs, dir: root, ref: 'HEAD' })).not.toBe(base); // HEAD holds the check's commit
+  const changes = await ws.agentChanges();
+  expect(changes).toEqual([{ path: 'app.py', change: 'modified' }]); // out.txt is the check's
+  expect(await ws.unifiedDiff(changes)).toBe('--- a/app.py\n+++ b/app.py\n@@ -1,1 +1,1 @@\n-x = 1\n+x = 2\n');
+});
+
+test('a symlink in the change shows in the diff as the name it points at, never as what it points at', async () => {
+  await symlink('/etc/passwd', path.join(root, 'passwd'));
+  const changes = await netChanges(root, base);
+  expect(changes).toEqual([{ path: 'passwd', change: 'added' }]);
+  expect(await unifiedTreeDiff(root, base, changes)).toBe(
+    '--- /dev/null\n+++ b/passwd\n@@ -0,0 +1,1 @@\n+/etc/passwd\n',
+  );
 });

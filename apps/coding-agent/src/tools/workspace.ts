@@ -7,20 +7,18 @@ import type { farm } from '@farm/proto';
 import { silentLogger, type Logger } from '@farm/runtime';
 import { describeFailure, runChecks, type CheckCeilings, type CheckStep, type ChecksResult } from '@farm/sandbox';
 import { verifyChange } from '../verify-change';
+import { unifiedTreeDiff, type TreeChange } from './tree-diff';
 import type { RepositoryChecks } from './agent-tool';
 
-export interface TreeChange {
-  path: string;
-  change: 'added' | 'modified' | 'deleted';
-}
+export type { TreeChange } from './tree-diff';
 
 /**
- * The net change of the work tree against HEAD: files whose content differs (untracked files that the
- * repository does not ignore count as added). Edits that were undone, and files created then deleted, are not
- * in it; that is what gets committed.
+ * The net change of the work tree against the `base` commit (not HEAD, which a check may have moved): files
+ * whose content differs (untracked files that the repository does not ignore count as added). Edits that were
+ * undone, and files created then deleted, are not in it; that is what gets committed.
  */
-export async function netChanges(dir: string): Promise<TreeChange[]> {
-  const matrix = await git.statusMatrix({ fs, dir });
+export async function netChanges(dir: string, base: string): Promise<TreeChange[]> {
+  const matrix = await git.statusMatrix({ fs, dir, ref: base });
   const changes: TreeChange[] = [];
   for (const [filepath, head, workdir] of matrix) {
     if (head === 0 && workdir === 2) changes.push({ path: filepath, change: 'added' });
@@ -36,6 +34,8 @@ export type WorkspaceChecks = ChecksResult & { reused?: true };
 export interface WorkspaceOptions {
   /** The task's checkout. */
   root: string;
+  /** The commit the checkout started from: the agent's change is what the tree changed against it. */
+  base: string;
   /** The repository's checks (the same steps the diff strategy runs). */
   checks: CheckStep[];
   /** The default and the most a check step may ask for. */
@@ -77,9 +77,10 @@ export class Workspace implements RepositoryChecks {
       this.log.info('checks reused: they passed on this tree', { steps: this.lastPass.result.steps.length });
       return { ...this.lastPass.result, reused: true };
     }
-    const before = new Set((await netChanges(this.opts.root)).map((c) => c.path));
+    const before = new Set((await netChanges(this.opts.root, this.opts.base)).map((c) => c.path));
     const result = await this.runStepsIn(this.opts.root, this.opts.checks);
-    for (const c of await netChanges(this.opts.root)) if (!before.has(c.path)) this.checkArtifacts.add(c.path);
+    for (const c of await netChanges(this.opts.root, this.opts.base))
+      if (!before.has(c.path)) this.checkArtifacts.add(c.path);
     // Only a pass is kept: a failure is run again (the model may be waiting out a flaky test).
     this.lastPass = result.ok ? { key, result } : undefined;
     return result;
@@ -102,6 +103,7 @@ export class Workspace implements RepositoryChecks {
     const verification = await verifyChange({
       kind,
       repoDir: this.opts.root,
+      base: this.opts.base,
       changes: await this.agentChanges(),
       steps: this.opts.checks,
       skipped: this.opts.skippedChecks ?? [],
@@ -140,11 +142,16 @@ export class Workspace implements RepositoryChecks {
     for (const p of paths) this.checkArtifacts.delete(p);
   }
 
+  /** A unified diff of `changes` against the base commit, `maxChars` at most (see unifiedTreeDiff). */
+  unifiedDiff(changes: TreeChange[], maxChars?: number): Promise<string> {
+    return unifiedTreeDiff(this.opts.root, this.opts.base, changes, maxChars);
+  }
+
   /**
    * The net change of the tree against the base commit that the agent made (with its tools or commands),
    * without what the checks left behind: what is reviewed and committed.
    */
   async agentChanges(): Promise<TreeChange[]> {
-    return (await netChanges(this.opts.root)).filter((c) => !this.checkArtifacts.has(c.path));
+    return (await netChanges(this.opts.root, this.opts.base)).filter((c) => !this.checkArtifacts.has(c.path));
   }
 }
