@@ -99,7 +99,7 @@ export async function claimAndPush(
     if (!theirs) {
       // The host could not take it now (timeout, 5xx): another dispatch pushes again; a refusal is final.
       const reason = `push failed: ${errorMessage(err)}`;
-      return err instanceof FarmError && err.retryable ? softFail(F.STEP_PUSH, reason) : hardFail(F.STEP_PUSH, reason);
+      return failedBy(F.STEP_PUSH, reason, err);
     }
     const owner = await ownCommit(task, theirs, deps);
     if (owner.kind === 'failed') return owner;
@@ -140,9 +140,7 @@ async function ownCommit(task: farm.v1.ICodingTask, commit: RemoteBranchCommit, 
     if (record) return { kind: 'this-task', dispatch: record.dispatch };
   } catch (err) {
     const reason = `could not ask the srm whether ${commit.sha.slice(0, 12)} is this task's: ${errorMessage(err)}`;
-    return err instanceof FarmError && err.retryable
-      ? softFail(F.STEP_BRANCH, reason)
-      : hardFail(F.STEP_BRANCH, reason);
+    return failedBy(F.STEP_BRANCH, reason, err);
   }
   return {
     kind: 'foreign',
@@ -169,7 +167,7 @@ async function recordCommit(
     return undefined;
   } catch (err) {
     const reason = `recording the commit failed: ${errorMessage(err)}`;
-    return err instanceof FarmError && err.retryable ? softFail(F.STEP_CLAIM, reason) : hardFail(F.STEP_CLAIM, reason);
+    return failedBy(F.STEP_CLAIM, reason, err);
   }
 }
 
@@ -221,9 +219,7 @@ async function claimLeases(
       }
       // The srm could not answer: another dispatch can claim with the same token later.
       const reason = `claiming leases failed: ${errorMessage(err)}`;
-      return err instanceof FarmError && err.retryable
-        ? softFail(F.STEP_CLAIM, reason)
-        : hardFail(F.STEP_CLAIM, reason);
+      return failedBy(F.STEP_CLAIM, reason, err);
     }
   }
   return undefined;
@@ -236,4 +232,9 @@ export async function releaseLeases(task: farm.v1.ICodingTask, deps: BranchDeps)
       ?.release(lease.id!, lease.fencingToken || undefined)
       .catch((err) => deps.log.warn('lease release failed', { leaseId: lease.id, err }));
   }
+}
+
+/** A step that failed with `err`: SOFT_FAIL (another dispatch tries again) when the error may pass, else HARD_FAIL. */
+function failedBy(step: farm.v1.FailedStep, reason: string, err: unknown): TaskFailed {
+  return err instanceof FarmError && err.retryable ? softFail(step, reason) : hardFail(step, reason);
 }
