@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Where the time goes, on standard output (what CI shows): each step with the clock and the seconds since the start.
-step() { echo "test.sh: $(date -u +%H:%M:%S) +$SECONDS s: $*"; }
+step() { echo "test.sh: $(date -u +%H:%M:%S) +$SECONDS s (load $(cut -d' ' -f1-3 /proc/loadavg)): $*"; }
 # Every process under this script (its background builds, a hung step), but not those under `self`.
 descendants() {
   ps -eo pid=,ppid= | awk -v root="$1" -v self="${2:-0}" '{ parent[$1] = $2 }
@@ -24,6 +24,10 @@ watchdog() {
   trap '' TERM # outlives the EXIT trap's signal by the 10 s it gives before the KILL
   echo "test.sh: still running after $1 s (FARM_TEST_DEADLINE_S): stopping it. What was running:"
   ps -o pid,ppid,etimes,stat,args -p "$(descendants $$ "$me" | paste -sd, -)" 2>/dev/null | cut -c1-300 || true
+  echo "--- the machine: load, memory, the busiest processes"
+  cat /proc/loadavg
+  free -m || true
+  ps -eo pid,ppid,etimes,pcpu,rss,stat,args --sort=-pcpu 2>/dev/null | head -n 15 | cut -c1-200 || true
   for log in .cache/go-tools.log .cache/image-build.log; do
     [ -f "$log" ] && { echo "--- tail of $log"; tail -n 20 "$log"; }
   done
@@ -82,6 +86,9 @@ step "bootstrap: dependencies and bundles"
 bash scripts/bootstrap.sh
 . scripts/pnpm-env.sh
 pnpm_works || { echo "test.sh: pnpm is not usable after bootstrap" >&2; exit 1; }
+# What a killed earlier run left (its real node's processes, bridge, rules, mounts) goes first, before it slows or
+# disturbs anything here.
+node --import tsx scripts/local-services/real-node/cli.ts restore
 # The Go tools (Kubernetes control plane + helm, the manifest validator, Gitea) build in the background from here on,
 # cached outside the clone: a cold build overlaps lint, tsc and every test that needs no cluster; the cluster's
 # tests run last and wait for it (scripts/local-services/kubernetes-later.ts), check-deploy.sh after them.
@@ -92,15 +99,15 @@ go_tools=$!
 # waits for it.
 node --import tsx scripts/image/build.ts >.cache/image-build.log 2>&1 &
 image_build=$!
+step "build:check, lint"
 # The farm's processes run from their bundles (dist/), which bootstrap.sh built when they were missing or
 # stale: the check fails when a bundle does not match its sources (as proto:check does for the contracts).
-step "build:check, lint"
 pnpm build:check
-pnpm lint
+# Ten minutes is far beyond what lint takes (under one): past it, something is wrong with the machine, not the code.
+timeout --kill-after=10 600 pnpm lint || { echo "test.sh: lint failed or ran past 10 minutes (load $(cat /proc/loadavg))"; exit 1; }
 rm -f .cache/test-summary.*txt .cache/real-node-cost.txt
 status=0
 host_check() { node --import tsx scripts/local-services/real-node/host-check.ts "$@"; }
-node --import tsx scripts/local-services/real-node/cli.ts restore # what a killed earlier run left, first
 host_check record .cache/host-before.json
 # Two lanes, every test file in exactly one: what needs no service in parallel, then the integration tests one
 # at a time with the services (both run, whichever fails).
