@@ -20,7 +20,9 @@ export async function ensureFarmUpToken(
   await tokens.revoke(FARM_UP_TOKEN_NAME, 'farm-up').catch((err) => {
     if (!(err instanceof TokenNotFound)) throw err;
   });
-  const { token } = await tokens.create({ name: FARM_UP_TOKEN_NAME, scopes: ['admin'] }, 'farm-up');
+  const { token } = await tokens.create({ name: FARM_UP_TOKEN_NAME, scopes: ['admin'] }, 'farm-up', {
+    untilRevoked: true,
+  });
   writeFileSync(file, `${token}\n`, { mode: 0o600 });
   chmodSync(file, 0o600); // writeFileSync keeps the mode of a file that was there
   return { token, created: true };

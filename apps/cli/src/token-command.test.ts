@@ -88,3 +88,24 @@ test('without an admin token the commands are refused with the API’s reason; b
   jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
   await expect(farm('token', 'create', '--name', 'x', '--scopes', 'read,root')).rejects.toThrow(/not root/);
 });
+
+test('farm token create --expires-in: the token works until then, is refused after, and list says expired', async () => {
+  const created = JSON.parse(
+    await farm('token', 'create', '--name', 'short', '--scopes', 'read', '--expires-in', '2h', '--json'),
+  );
+  const lifetimeS = (Date.parse(created.expiresAt) - Date.parse(created.createdAt)) / 1000;
+  expect(lifetimeS).toBe(7200);
+  const read = () => fetch(`${base}/v1/change-requests`, { headers: { authorization: `Bearer ${created.token}` } });
+  expect((await read()).status).toBe(200);
+  expect(await farm('token', 'list')).toMatch(/^short +read .* live/m);
+  // Two hours later (the database's clock decides).
+  await store.query(`UPDATE farm_access_tokens SET expires_at = now() - interval '1 second' WHERE id = $1`, [
+    created.id,
+  ]);
+  expect((await read()).status).toBe(401);
+  expect(await farm('token', 'list')).toMatch(/^short +read .* expired /m);
+  jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  await expect(farm('token', 'create', '--name', 'x', '--scopes', 'read', '--expires-in', 'soon')).rejects.toThrow(
+    /a duration such as 30d/,
+  );
+});

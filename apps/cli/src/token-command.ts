@@ -18,18 +18,33 @@ export function parseScopes(value: string): Scope[] {
   return scopes as Scope[];
 }
 
-export function formatTokens(tokens: Token[]): string {
+/** `30d`, `12h`, `45m`, `3600s` or `3600` as seconds; anything else is refused before anything is asked. */
+export function parseDuration(value: string): number {
+  const m = /^(\d+)\s*(d|h|m|s)?$/.exec(value.trim());
+  if (!m) throw new InvalidArgumentError('a duration such as 30d, 12h, 45m or 3600s');
+  return Number(m[1]) * { d: 86_400, h: 3600, m: 60, s: 1 }[(m[2] ?? 's') as 'd' | 'h' | 'm' | 's'];
+}
+
+/** A token's state as of `now`: live, expired or revoked. */
+function tokenState(t: Token, now: number): string {
+  if (t.revokedAt) return `revoked ${t.revokedAt.slice(0, 10)}`;
+  if (t.expiresAt && Date.parse(t.expiresAt) <= now) return `expired ${t.expiresAt.slice(0, 10)}`;
+  return 'live';
+}
+
+export function formatTokens(tokens: Token[], now = Date.now()): string {
   if (!tokens.length) return 'no tokens';
   const rows = tokens.map((t) => [
     t.name,
     t.scopes.join(','),
     t.createdBy,
     t.createdAt.slice(0, 19).replace('T', ' '),
+    t.expiresAt ? t.expiresAt.slice(0, 19).replace('T', ' ') : 'never',
     t.lastUsedAt ? t.lastUsedAt.slice(0, 19).replace('T', ' ') : '-',
-    t.revokedAt ? `revoked ${t.revokedAt.slice(0, 10)}` : 'live',
+    tokenState(t, now),
     t.id,
   ]);
-  const header = ['NAME', 'SCOPES', 'CREATED BY', 'CREATED', 'LAST USED', 'STATE', 'ID'];
+  const header = ['NAME', 'SCOPES', 'CREATED BY', 'CREATED', 'EXPIRES', 'LAST USED', 'STATE', 'ID'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   return [header, ...rows]
     .map((r) =>
@@ -51,14 +66,20 @@ export function registerTokenCommand(program: Command): void {
     .description('create a token; prints it once (the farm keeps only its hash)')
     .requiredOption('--name <name>', 'what it is for, e.g. ci-bot (unique among live tokens)')
     .requiredOption('--scopes <list>', `comma-separated: ${SCOPES.join(', ')}`, parseScopes)
+    .option(
+      '--expires-in <duration>',
+      'how long it lives, e.g. 30d or 12h (default: the operator’s FARM_TOKEN_TTL_S, else until revoked)',
+      parseDuration,
+    )
     .option('--json', 'print JSON')
-    .action(async (o: { name: string; scopes: Scope[]; json?: boolean }) => {
-      const created = await (await cliApi()).createToken(o.name, o.scopes);
+    .action(async (o: { name: string; scopes: Scope[]; expiresIn?: number; json?: boolean }) => {
+      const created = await (await cliApi()).createToken(o.name, o.scopes, o.expiresIn);
+      const until = created.expiresAt ? `expires ${created.expiresAt}` : 'lives until revoked';
       process.stdout.write(
         o.json
           ? `${JSON.stringify(created)}\n`
           : `${created.token}\n` +
-              `  token ${created.name} (${created.scopes.join(', ')}), id ${created.id}: shown only now; ` +
+              `  token ${created.name} (${created.scopes.join(', ')}), id ${created.id}, ${until}: shown only now; ` +
               'use it as FARM_TOKEN or in Authorization: Bearer\n',
       );
     });

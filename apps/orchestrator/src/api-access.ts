@@ -29,6 +29,10 @@ export const apiAccessConfigSchema = z.object({
   FARM_ADMIN_TOKEN: z.preprocess(emptyIsUnset, z.string().min(32).optional()),
   /** `read` makes /metrics ask for a bearer token with the read scope; `open` leaves it to anyone who reaches it. */
   FARM_METRICS_ACCESS: z.enum(['open', 'read']).default('open'),
+  /** Lifetime of a token created without one (seconds); unset: until revoked, or FARM_TOKEN_MAX_TTL_S when set. */
+  FARM_TOKEN_TTL_S: z.preprocess(emptyIsUnset, z.coerce.number().int().min(60).optional()),
+  /** The longest lifetime a token may be created with (seconds); unset: no limit. */
+  FARM_TOKEN_MAX_TTL_S: z.preprocess(emptyIsUnset, z.coerce.number().int().min(60).optional()),
 });
 export type ApiAccessConfig = z.infer<typeof apiAccessConfigSchema>;
 
@@ -38,7 +42,10 @@ export async function openApiAccess(
   config: Partial<ApiAccessConfig>,
   ...more: Authenticator[]
 ): Promise<ApiAccess> {
-  const tokens = await TokenStore.open(store);
+  const tokens = await TokenStore.open(store, {
+    defaultSeconds: config.FARM_TOKEN_TTL_S,
+    maxSeconds: config.FARM_TOKEN_MAX_TTL_S,
+  });
   const admin = config.FARM_ADMIN_TOKEN
     ? [new StaticTokenAuthenticator(config.FARM_ADMIN_TOKEN, bootstrapAdminPrincipal)]
     : [];

@@ -11,12 +11,12 @@ export function tokenRoutes(deps: { store: SqlStore; tokens: TokenStore }): Rout
   async function create(r: EdgeRequest): Promise<Reply> {
     const body = await r.json({ limit: 4096 });
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      throw badRequest('the body must be a JSON object: {"name", "scopes"}');
+      throw badRequest('the body must be a JSON object: {"name", "scopes", "expiresInSeconds"?}');
     }
-    const { name, scopes, ...other } = body as Record<string, unknown>;
+    const { name, scopes, expiresInSeconds, ...other } = body as Record<string, unknown>;
     const unknown = Object.keys(other)[0];
     if (unknown !== undefined) throw badRequest(`${unknown}: not a member of a token request`, unknown);
-    const created = await deps.tokens.create({ name, scopes }, subjectOf(r));
+    const created = await deps.tokens.create({ name, scopes, expiresInSeconds }, subjectOf(r));
     return json(201, created, { 'cache-control': 'no-store' });
   }
 

@@ -31,6 +31,10 @@ export const ACCESS_MIGRATIONS = [
       CREATE INDEX IF NOT EXISTS farm_audit_events_subject ON farm_audit_events (subject, id);
     `,
   },
+  {
+    name: 'access-002-token-expiry',
+    sql: `ALTER TABLE farm_access_tokens ADD COLUMN IF NOT EXISTS expires_at timestamptz;`,
+  },
 ];
 
 export const migrateAccess = (store: SqlStore) => migrate(store, ACCESS_MIGRATIONS);

@@ -13,6 +13,8 @@ export interface TokenRecord {
   scopes: Scope[];
   createdBy: string;
   createdAt: string;
+  /** Refused from then on; none: until revoked. */
+  expiresAt?: string;
   lastUsedAt?: string;
   revokedAt?: string;
   revokedBy?: string;
@@ -46,6 +48,30 @@ export class TokenNotFound extends FarmError {
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
 
+/** The operator's rule for token lifetimes: what a request that names none gets, and the most one may ask. */
+export interface TokenExpiryPolicy {
+  defaultSeconds?: number;
+  maxSeconds?: number;
+}
+
+/**
+ * How long a requested token lives, in seconds (undefined: until revoked): the request's own choice within the
+ * operator's maximum, else the operator's default (else the maximum).
+ */
+export function tokenLifetime(requested: unknown, policy: TokenExpiryPolicy = {}): number | undefined {
+  if (requested === undefined || requested === null) return policy.defaultSeconds ?? policy.maxSeconds;
+  if (typeof requested !== 'number' || !Number.isInteger(requested) || requested < 60) {
+    throw new InvalidTokenRequest('expiresInSeconds: a whole number of seconds, at least 60', 'expiresInSeconds');
+  }
+  if (policy.maxSeconds !== undefined && requested > policy.maxSeconds) {
+    throw new InvalidTokenRequest(
+      `expiresInSeconds: at most ${policy.maxSeconds} (the operator's FARM_TOKEN_MAX_TTL_S)`,
+      'expiresInSeconds',
+    );
+  }
+  return requested;
+}
+
 /** Checks a token request's name and scopes; the scopes deduplicated in the order SCOPES gives them. */
 export function parseTokenRequest(name: unknown, scopes: unknown): { name: string; scopes: Scope[] } {
   if (typeof name !== 'string' || !NAME.test(name)) {
@@ -74,6 +100,7 @@ type TokenRow = {
   last_used_at: Date | string | null;
   revoked_at: Date | string | null;
   revoked_by: string | null;
+  expires_at: Date | string | null;
 };
 
 const iso = (d: Date | string | null) => (d === null ? undefined : new Date(d).toISOString());
@@ -83,6 +110,7 @@ const toRecord = (r: TokenRow): TokenRecord => ({
   scopes: r.scopes,
   createdBy: r.created_by,
   createdAt: iso(r.created_at)!,
+  ...(r.expires_at ? { expiresAt: iso(r.expires_at) } : {}),
   ...(r.last_used_at ? { lastUsedAt: iso(r.last_used_at) } : {}),
   ...(r.revoked_at ? { revokedAt: iso(r.revoked_at), revokedBy: r.revoked_by ?? undefined } : {}),
 });
@@ -99,33 +127,43 @@ export const tokenPrincipal = (t: { name: string; scopes: readonly Scope[] }): P
  * with an audit event in the same transaction. Every check reads the table, so a revoke holds at once.
  */
 export class TokenStore {
-  private constructor(private readonly store: SqlStore) {}
+  private constructor(
+    private readonly store: SqlStore,
+    private readonly expiry: TokenExpiryPolicy,
+  ) {}
 
-  static async open(store: SqlStore): Promise<TokenStore> {
+  /** `expiry`: the operator's rule for the tokens created through the API (FARM_TOKEN_TTL_S, FARM_TOKEN_MAX_TTL_S). */
+  static async open(store: SqlStore, expiry: TokenExpiryPolicy = {}): Promise<TokenStore> {
     await migrateAccess(store);
-    return new TokenStore(store);
+    return new TokenStore(store, expiry);
   }
 
-  /** A new token; its secret is in this answer only. */
+  /**
+   * A new token; its secret is in this answer only. Its lifetime follows the operator's rule, unless `untilRevoked`
+   * (the first admin token a farm makes for its operator, who must not be locked out by a default).
+   */
   async create(
-    request: { name: unknown; scopes: unknown },
+    request: { name: unknown; scopes: unknown; expiresInSeconds?: unknown },
     createdBy: string,
+    options: { untilRevoked?: boolean } = {},
   ): Promise<TokenRecord & { token: string }> {
     const { name, scopes } = parseTokenRequest(request.name, request.scopes);
+    const lifetime = options.untilRevoked ? undefined : tokenLifetime(request.expiresInSeconds, this.expiry);
     const token = newToken();
     return this.store.transaction(async (tx) => {
       const taken = await tx.query('SELECT 1 FROM farm_access_tokens WHERE name = $1 AND revoked_at IS NULL', [name]);
       if (taken.rows.length) throw new TokenNameTaken(name);
       const { rows } = await tx.query<TokenRow>(
-        `INSERT INTO farm_access_tokens (id, name, token_hash, scopes, created_by) VALUES ($1, $2, $3, $4, $5)
+        `INSERT INTO farm_access_tokens (id, name, token_hash, scopes, created_by, expires_at)
+         VALUES ($1, $2, $3, $4, $5, now() + $6::float8 * interval '1 second')
          RETURNING *`,
-        [randomUUID(), name, hashToken(token), scopes, createdBy],
+        [randomUUID(), name, hashToken(token), scopes, createdBy, lifetime ?? null],
       );
       const created = toRecord(rows[0]);
       await recordAudit(tx, {
         subject: createdBy,
         action: 'token.create',
-        detail: { tokenId: created.id, name, scopes },
+        detail: { tokenId: created.id, name, scopes, ...(created.expiresAt ? { expiresAt: created.expiresAt } : {}) },
       });
       return { ...created, token };
     });
@@ -159,12 +197,12 @@ export class TokenStore {
     });
   }
 
-  /** The live token with this secret, noting its use; undefined for anything else. */
+  /** The live token with this secret (not revoked, not expired), noting its use; undefined for anything else. */
   async verify(token: string): Promise<TokenRecord | undefined> {
     if (!token.startsWith(TOKEN_PREFIX)) return undefined;
     const hash = hashToken(token);
     const { rows } = await this.store.query<TokenRow>(
-      'SELECT * FROM farm_access_tokens WHERE token_hash = $1 AND revoked_at IS NULL',
+      'SELECT * FROM farm_access_tokens WHERE token_hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())',
       [hash],
     );
     // The index found the row by its hash; compare once more in constant time rather than trust the lookup's.

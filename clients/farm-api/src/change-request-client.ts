@@ -83,9 +83,10 @@ export class ChangeRequestClient {
     return (await this.call('/v1/lessons', () => this.api.GET('/v1/lessons', { params: { query } }))).lessons;
   }
 
-  /** A new token (admin); its secret is in this answer only. */
-  createToken(name: string, scopes: Scope[]): Promise<NewToken> {
-    return this.call('/v1/tokens', () => this.api.POST('/v1/tokens', { body: { name, scopes } }));
+  /** A new token (admin), living `expiresInSeconds` or as the operator decides; its secret is in this answer only. */
+  createToken(name: string, scopes: Scope[], expiresInSeconds?: number): Promise<NewToken> {
+    const body = { name, scopes, ...(expiresInSeconds === undefined ? {} : { expiresInSeconds }) };
+    return this.call('/v1/tokens', () => this.api.POST('/v1/tokens', { body }));
   }
 
   /** The tokens without their secrets (admin). */

@@ -287,6 +287,8 @@ export interface components {
     TokenInput: {
       name: string;
       scopes: components['schemas']['Scope'][];
+      /** @description How long the token lives; at most FARM_TOKEN_MAX_TTL_S. Without it: FARM_TOKEN_TTL_S, else the maximum, else until revoked. */
+      expiresInSeconds?: number;
     };
     Token: {
       id: string;
@@ -296,6 +298,11 @@ export interface components {
       createdBy: string;
       /** Format: date-time */
       createdAt: string;
+      /**
+       * Format: date-time
+       * @description Refused from then on; absent until revoked.
+       */
+      expiresAt?: string;
       /**
        * Format: date-time
        * @description Noted at most once a minute.
@@ -312,6 +319,8 @@ export interface components {
       createdBy: string;
       /** Format: date-time */
       createdAt: string;
+      /** Format: date-time */
+      expiresAt?: string;
       /** @description The secret, `farm_` and 43 characters; shown only here. */
       token: string;
     };
@@ -994,7 +1003,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Verified and taken; `acted` says whether the event is one the farm acts on. */
+      /** @description Verified and taken; `acted` says whether the event is one the farm acts on. Nothing verified is refused for its rate (forges do not deliver again): beyond FARM_FORGE_WEBHOOK_RATE_PER_MIN deliveries a minute for a repository, a delivery is kept and acted on `deferredSeconds` later. */
       202: {
         headers: {
           [name: string]: unknown;
@@ -1003,6 +1012,7 @@ export interface operations {
           'application/json': {
             deliveryId: string;
             acted: boolean;
+            deferredSeconds: number;
           };
         };
       };
@@ -1018,17 +1028,6 @@ export interface operations {
       };
       409: components['responses']['Conflict'];
       413: components['responses']['TooLarge'];
-      /** @description More deliveries for the repository than FARM_FORGE_WEBHOOK_RATE_PER_MIN; see Retry-After. */
-      429: {
-        headers: {
-          /** @description seconds */
-          'Retry-After'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
       500: components['responses']['InternalError'];
     };
   };
