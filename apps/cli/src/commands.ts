@@ -63,9 +63,9 @@ export async function watchCommand(id: string, o: { json?: boolean; timeout?: nu
   }
 }
 
-export async function demoCommand(o: { keep?: boolean; modelScript?: string }): Promise<void> {
+export async function demoCommand(o: { keep?: boolean; modelScript?: string; serve?: boolean }): Promise<void> {
   const { runDemo } = await import('./demo');
-  process.exitCode = await runDemo({ keep: o.keep, modelScript: o.modelScript });
+  process.exitCode = await runDemo({ keep: o.keep, modelScript: o.modelScript, serve: o.serve });
 }
 
 export async function upCommand(o: { modelScript?: string } = {}): Promise<void> {

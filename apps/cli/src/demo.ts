@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { farm } from '@farm/proto';
 import { Topics } from '@farm/bus';
-import { createLogger } from '@farm/runtime';
+import { ConfigError, createLogger, errorMessage, serveMetrics, stateLayout } from '@farm/runtime';
 import { loadModelScript, startScriptedModelServer, type ModelScript } from '@farm/scripted-llm';
 import { startFarmUp, submitToFarm } from './farm-up';
 import { planStep } from './sample-repo';
@@ -45,6 +45,9 @@ async function createSampleRepo(dir: string): Promise<string> {
 export async function runDemo(opts: {
   keep?: boolean;
   modelScript?: string;
+  /** Keep the farm up afterwards, its API and console served, until `until` (Ctrl-C from the CLI). */
+  serve?: boolean;
+  until?: Promise<void>;
   out?: (line: string) => void;
 }): Promise<number> {
   const out = opts.out ?? ((line: string) => process.stdout.write(line + '\n'));
@@ -94,6 +97,7 @@ export async function runDemo(opts: {
     out(`\n${diff}`);
     out(`integrated    farm/${id} (the build merged the task branches and ran the repo's tests)`);
     out(`both branches were fetched back into ${repo}`);
+    if (opts.serve) await serveUntil(app, env, opts.until, out);
     out(
       opts.keep
         ? `kept          ${dir} (git -C ${repo} branch --list 'agt/*' 'farm/*')`
@@ -104,5 +108,31 @@ export async function runDemo(opts: {
     await app.stop();
     await model.close();
     if (!opts.keep) await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The demo's farm, still up: its API and console served on FARM_METRICS_PORT (9464 unless set) until `until`, so
+ * the request can be looked at in the browser; stopped and cleaned up afterwards as without it.
+ */
+async function serveUntil(
+  app: Awaited<ReturnType<typeof startFarmUp>>,
+  env: NodeJS.ProcessEnv,
+  until: Promise<void> | undefined,
+  out: (line: string) => void,
+): Promise<void> {
+  const port = Number(env.FARM_METRICS_PORT ?? 9464);
+  const server = await serveMetrics(port, undefined, app.routes, app.health, '127.0.0.1').catch((err: unknown) => {
+    throw new ConfigError(
+      `the demo's console cannot listen on 127.0.0.1:${port} (${errorMessage(err)}): set FARM_METRICS_PORT to a free port`,
+    );
+  });
+  const tokenFile = stateLayout(env.FARM_STATE_DIR!).adminToken;
+  out(`console       http://127.0.0.1:${server.port}/ (sign in with the token in ${tokenFile})`);
+  out(`              the farm stays up until Ctrl-C (FARM_METRICS_PORT chooses the port)`);
+  try {
+    await (until ?? new Promise<void>((resolve) => process.once('SIGINT', () => resolve())));
+  } finally {
+    await server.close();
   }
 }

@@ -38,6 +38,7 @@ program
   .description('run the whole farm on this machine against a generated sample repo with the scripted model')
   .option('--keep', 'keep the demo directory (repos, agent logs)')
   .option('--model-script <file>', 'answer from this scripted-model JSON file instead of the built-in one')
+  .option('--serve', 'afterwards keep the farm up with its console (FARM_METRICS_PORT, 9464) until Ctrl-C')
   .action(async (o) => (await commands()).demoCommand(o));
 
 program
