@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs';
 import { createLogger } from '@farm/runtime';
 import { ensureGitea, giteaCacheDir, startGitea } from './gitea';
+import { freePort } from './proc';
 
 // A cold build (when the test command's background build has not finished) is minutes.
 const COLD_BUILD_MS = 30 * 60_000;
@@ -10,9 +11,12 @@ const COLD_BUILD_MS = 30 * 60_000;
 test(
   'starts a Gitea whose admin token and new users’ tokens authenticate, and stops it',
   async () => {
-    const gitea = await startGitea();
+    // On the port asked for (gitea-up --port), as a how-to that names it needs.
+    const port = await freePort();
+    const gitea = await startGitea({ port });
     let stopped = false;
     try {
+      expect(gitea.url).toBe(`http://127.0.0.1:${port}`);
       const as = async (token: string) => {
         const res = await fetch(`${gitea.apiUrl}/user`, { headers: { authorization: `token ${token}` } });
         return { status: res.status, login: res.ok ? ((await res.json()) as { login: string }).login : undefined };

@@ -129,11 +129,13 @@ export interface LocalGitea {
 }
 
 /** Starts a throwaway Gitea (SQLite, offline, webhooks allowed to loopback) with an admin and its token. */
-export async function startGitea(opts: { log?: Logger } = {}): Promise<LocalGitea> {
+export async function startGitea(
+  opts: { log?: Logger; /** A free one when unset. */ port?: number } = {},
+): Promise<LocalGitea> {
   const log = opts.log ?? createLogger('local-services', { fields: { service: 'gitea' } });
   const { bin, staticRoot } = await ensureGitea(log);
   const dir = ownedTempDir('farm-gitea-');
-  const port = await freePort();
+  const port = opts.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const apiUrl = `${url}/api/v1`;
   const config = join(dir, 'app.ini');
