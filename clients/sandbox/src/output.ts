@@ -8,6 +8,8 @@ export class OutputCapture {
   private cut = 0;
   /** Characters received in all. */
   total = 0;
+  /** Lines received in all (newlines counted as they arrive). */
+  lines = 0;
 
   constructor(
     private readonly headMax = 256 * 1024,
@@ -16,6 +18,7 @@ export class OutputCapture {
 
   push(text: string): void {
     this.total += text.length;
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) this.lines++;
     if (this.head.length < this.headMax) {
       const take = text.slice(0, this.headMax - this.head.length);
       this.head += take;
@@ -75,4 +78,16 @@ export function explainFailure(output: string, max: number): string {
   const skipped =
     from > 0 ? `[... ${output.slice(0, from).split('\n').length - 1} lines before the failures omitted ...]\n` : '';
   return skipped + headAndTail(report, Math.max(0, max - skipped.length));
+}
+
+/**
+ * How much of a command's output is not in `shown`, said in a last line: what was cut while it ran and what was cut
+ * to explain it both count, so a 200 MB output is never reported as a few omitted lines. Nothing when whole.
+ */
+export function withCutNote(shown: string, whole: { total: number; lines: number }): string {
+  if (shown.length >= whole.total) return shown;
+  const cutChars = whole.total - shown.length;
+  const cutLines = Math.max(0, whole.lines - (shown.split('\n').length - 1));
+  const note = `[output: ${whole.total} characters in ${whole.lines} lines; about ${cutLines} lines (${cutChars} characters) not shown]`;
+  return `${shown}${shown.endsWith('\n') || !shown ? '' : '\n'}${note}`;
 }

@@ -388,8 +388,28 @@ describe('runSandboxed', () => {
     expect(result.output.length).toBeLessThan(2200);
     expect(result.output).toMatch(/^line 1\n/);
     expect(result.output).toMatch(/omitted/);
-    expect(result.output).toMatch(/line 5000\nthe error is here\n?$/);
+    // The last line says how much is not shown, of all the command printed.
+    const [, total, lines, notShown] =
+      /line 5000\nthe error is here\n\[output: (\d+) characters in (\d+) lines; about \d+ lines \((\d+) characters\) not shown\]$/.exec(
+        result.output,
+      )!;
+    expect([Number(total), Number(lines)]).toEqual([result.outputChars, 5001]);
+    expect(Number(notShown)).toBeGreaterThan(40_000);
     expect(result.outputChars).toBeGreaterThan(40_000);
+  });
+
+  it('an output far beyond what is kept in memory says how much of it was not kept, not a few omitted lines', async () => {
+    // About 8 MB: more than the capture keeps while the command runs (256 KB of start, 2 MB of end).
+    const result = await runSandboxed({
+      command: 'yes "abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz0123456789" | head -n 110000',
+      cwd: work,
+      timeoutMs: 60_000,
+      limits: { maxOutputBytes: 2000 },
+    });
+    const [, lines, notShown] =
+      /\[output: \d+ characters in (\d+) lines; about \d+ lines \((\d+) characters\) not shown\]$/.exec(result.output)!;
+    expect(Number(lines)).toBe(110_000);
+    expect(Number(notShown)).toBeGreaterThan(8_000_000);
   });
 });
 

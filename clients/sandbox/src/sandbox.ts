@@ -69,7 +69,7 @@ import {
   type Risk,
 } from './confinement';
 import { MAX_WRITABLE_DIRS, namespaceSetup } from './namespace-setup';
-import { headAndTail, OutputCapture } from './output';
+import { headAndTail, OutputCapture, withCutNote } from './output';
 import { sandboxRunnerClient } from './runner-client';
 import { withoutSecrets } from './secret-env';
 
@@ -583,7 +583,7 @@ export async function runSandboxedHere(req: SandboxRequest): Promise<SandboxResu
     'file-size': `a file reached the size limit of ${limits.maxFileBytes} bytes`,
     processes: `the limit of ${limits.maxProcesses} processes was reached`,
   };
-  const explained = (req.explainOutput ?? headAndTail)(text, limits.maxOutputBytes);
+  const explained = withCutNote((req.explainOutput ?? headAndTail)(text, limits.maxOutputBytes), capture);
   const output = killedBy
     ? `${explained}${explained.endsWith('\n') || !explained ? '' : '\n'}[sandbox: ${notes[killedBy]}]`
     : explained;
