@@ -31,6 +31,7 @@ import {
   entryScript,
   loadConfig,
   useCommandHelper,
+  watchStateWritable,
   z,
   type HealthStatus,
   type Logger,
@@ -260,6 +261,9 @@ export async function startFarmUp(given: NodeJS.ProcessEnv, log: Logger): Promis
       { store, orchestrator: app.orchestrator, log: log.child({ app: 'forge' }) },
     );
     if (forge) stack.push(() => forge.bridge.stop());
+    // A full disk under the state directory is said by /healthz, a gauge and the API's 503, not only by warnings.
+    const writable = watchStateWritable(config.FARM_STATE_DIR, { log });
+    stack.push(async () => writable.stop());
     const routes = changeRequestApi({
       store,
       orchestrator: app.orchestrator,
@@ -267,13 +271,18 @@ export async function startFarmUp(given: NodeJS.ProcessEnv, log: Logger): Promis
       access,
       resolveLocalRepo: (id, repo) => localRepos.prepare(id, repo),
       forgeWebhooks: forge?.webhooks,
+      refuseNewWork: () => writable.problem(),
     });
     // Agents and builds on this machine: a sandbox that cannot confine their checks makes every task fail.
     const { missing } = config.FARM_LAUNCHER === 'jobs' ? { missing: [] } : await reportConfinement(log);
     const health = () => {
       const status = bus.health();
-      if (!missing.length) return status;
-      return { healthy: false, reasons: [...status.reasons, describeGaps(missing)] };
+      const reasons = [
+        ...status.reasons,
+        ...writable.health().reasons,
+        ...(missing.length ? [describeGaps(missing)] : []),
+      ];
+      return { healthy: status.healthy && reasons.length === status.reasons.length, reasons };
     };
     return { bus, store, localRepos, routes, health, stop: unwind };
   } catch (err) {

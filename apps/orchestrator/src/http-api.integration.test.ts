@@ -35,6 +35,8 @@ describe.each(modes)('the HTTP API on %s and PostgreSQL', (_mode, openBus) => {
   const apiLog: string[] = [];
   let adminToken: string;
   let tokenWith: Awaited<ReturnType<typeof testApiAccess>>['tokenWith'];
+  /** What the farm's state watch would say (farm up: a full disk); undefined while it can write. */
+  let cannotWrite: string | undefined;
 
   beforeAll(async () => {
     ({ store, drop: dropSchema } = await storeInOwnSchema('http_api'));
@@ -51,6 +53,7 @@ describe.each(modes)('the HTTP API on %s and PostgreSQL', (_mode, openBus) => {
       log,
       access: tokens.access,
       events: { pollMs: 100, heartbeatMs: 300 },
+      refuseNewWork: () => cannotWrite,
     });
     server = await serveMetrics(0, silentLogger, api);
     base = `http://127.0.0.1:${server.port}`;
@@ -122,6 +125,33 @@ describe.each(modes)('the HTTP API on %s and PostgreSQL', (_mode, openBus) => {
     description: 'three attempts with backoff',
     repo: { url: 'https://git.example.com/app.git', baseRef: 'main' },
   };
+
+  test('while the farm cannot write its state (a full disk) a submission is a 503 with Retry-After and nothing is recorded; then it is taken', async () => {
+    const body = JSON.stringify({
+      changeRequestId: 'disk-1',
+      title: 'x',
+      repo: { url: 'https://git.example.com/a.git' },
+    });
+    const post = () =>
+      fetch(`${base}/v1/change-requests`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+        body,
+      });
+    cannotWrite = 'the state directory /var/farm cannot be written: ENOSPC: no space left on device';
+    try {
+      const refused = await post();
+      expect([refused.status, refused.headers.get('retry-after')]).toEqual([503, '30']);
+      expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/ENOSPC/);
+      const listed = await fetch(`${base}/v1/change-requests/disk-1`, {
+        headers: { authorization: `Bearer ${adminToken}` },
+      });
+      expect(listed.status).toBe(404);
+    } finally {
+      cannotWrite = undefined;
+    }
+    expect((await post()).status).toBe(202);
+  });
 
   test('bad input is a 4xx whose JSON error names the field, and nothing is written', async () => {
     const before = await countRows();

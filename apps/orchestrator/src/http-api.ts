@@ -36,6 +36,11 @@ export interface ChangeRequestApiDeps {
   resolveLocalRepo?: (changeRequestId: string, path: string) => Promise<string>;
   /** The forge's signed webhooks (POST /v1/forge/webhooks), when a forge and its webhook secret are set. */
   forgeWebhooks?: Omit<ForgeWebhookDeps, 'store' | 'log'>;
+  /**
+   * Why the farm cannot take new work now (its state cannot be written: a full disk), or undefined: a submission
+   * is then refused with 503 and Retry-After rather than accepted and left waiting.
+   */
+  refuseNewWork?: () => string | undefined;
 }
 
 /**
@@ -92,6 +97,11 @@ export function changeRequestApi(deps: ChangeRequestApiDeps): RouteHandler {
   }
 
   async function submit(r: EdgeRequest): Promise<Reply> {
+    const unable = deps.refuseNewWork?.();
+    if (unable) {
+      log.warn('submission refused: the farm cannot take new work now', { reason: unable });
+      throw new HttpError(503, `the farm cannot take new work now: ${unable}`, { headers: { 'retry-after': '30' } });
+    }
     const input = parseChangeRequestInput(await r.json(), {
       localRepos: !!deps.resolveLocalRepo,
       urlCredentials: true, // taken off or refused by the intake below, with its own reason

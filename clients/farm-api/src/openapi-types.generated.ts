@@ -775,6 +775,17 @@ export interface operations {
       413: components['responses']['TooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       500: components['responses']['InternalError'];
+      /** @description The farm cannot take new work now (its state cannot be written: a full disk); /healthz says why. Nothing was recorded: submit again after Retry-After. */
+      503: {
+        headers: {
+          /** @description seconds */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getChangeRequest: {

@@ -10,3 +10,4 @@ export * from './farm-entries';
 export * from './state-layout';
 export * from './commands';
 export * from './stopping';
+export * from './state-writability';
