@@ -109,3 +109,21 @@ test('farm token create --expires-in: the token works until then, is refused aft
     /a duration such as 30d/,
   );
 });
+
+test('a token that may only submit follows the requests it submitted, and no other', async () => {
+  const { token } = JSON.parse(await farm('token', 'create', '--name', 'bot', '--scopes', 'submit', '--json'));
+  const post = await submit(token);
+  expect(post.status).toBe(202);
+  const { changeRequestId: mine } = (await post.json()) as { changeRequestId: string };
+  const other = (await (await submit(adminToken)).json()) as { changeRequestId: string };
+  const read = (id: string, tail = '') =>
+    fetch(`${base}/v1/change-requests/${id}${tail}`, { headers: { authorization: `Bearer ${token}` } });
+  expect((await read(mine)).status).toBe(200);
+  const events = await read(mine, '/events');
+  expect([events.status, events.headers.get('content-type')]).toEqual([200, expect.stringMatching(/event-stream/)]);
+  await events.body?.cancel();
+  expect((await read(other.changeRequestId)).status).toBe(403);
+  expect((await fetch(`${base}/v1/change-requests`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(
+    403,
+  ); // the list is everyone's: read scope
+});

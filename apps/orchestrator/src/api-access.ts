@@ -10,7 +10,7 @@ import {
 } from '@farm/access';
 import type { Authorize, EdgeRequest } from '@farm/http-edge';
 import { z } from '@farm/runtime';
-import type { SqlStore } from '@farm/store';
+import type { SqlExecutor, SqlStore } from '@farm/store';
 import { scopeFor } from './api-scopes';
 
 /** Who may use the orchestrator's HTTP surface: its tokens, and whatever else authenticates (a cluster's). */
@@ -57,6 +57,41 @@ export async function openApiAccess(
 }
 
 /** The edge's auth hook: the request's bearer token must hold the scope its route asks for (api-scopes.ts). */
-export function authorizeByRoute(authenticator: Authenticator): Authorize {
-  return (r: EdgeRequest) => decideAccess(authenticator, r.req.headers.authorization, scopeFor(r.method, r.route));
+export function authorizeByRoute(
+  authenticator: Authenticator,
+  /** Who submitted a request (the audit's `submit` subjects); with it, `submit` reads what it submitted. */
+  submittersOf?: (changeRequestId: string) => Promise<string[]>,
+): Authorize {
+  return async (r: EdgeRequest) => {
+    const header = r.req.headers.authorization;
+    const scope = scopeFor(r.method, r.route);
+    const decision = await decideAccess(authenticator, header, scope);
+    if (!submittersOf || !('deny' in decision) || decision.deny !== 403 || !OWN_READS.has(`${r.method} ${r.route}`)) {
+      return decision;
+    }
+    // A token that may submit follows what it submitted (`farm submit --watch`), and nothing else.
+    const asSubmitter = await decideAccess(authenticator, header, 'submit');
+    if ('deny' in asSubmitter || !(await submittersOf(r.params.id)).includes(asSubmitter.principal.subject)) {
+      return decision;
+    }
+    return asSubmitter;
+  };
+}
+
+/** The reads of one request that its submitter may make with the `submit` scope alone. */
+const OWN_READS = new Set([
+  'GET /v1/change-requests/:id',
+  'GET /v1/change-requests/:id/events',
+  'GET /v1/change-requests/:id/tasks/:taskId/trajectory',
+  'GET /v1/change-requests/:id/tasks/:taskId/checks',
+  'GET /v1/change-requests/:id/tasks/:taskId/diff',
+]);
+
+/** The subjects that submitted a request, from the audit (one, unless the same id was submitted again). */
+export async function submittersFromAudit(store: SqlExecutor, changeRequestId: string): Promise<string[]> {
+  const { rows } = await store.query<{ subject: string }>(
+    `SELECT DISTINCT subject FROM farm_audit_events WHERE action = 'submit' AND change_request_id = $1`,
+    [changeRequestId],
+  );
+  return rows.map((row) => row.subject);
 }

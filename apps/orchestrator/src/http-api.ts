@@ -16,7 +16,7 @@ import { getRequest, listRequests, requestPhase, SUBMITTED } from './request-sto
 import { changeRequestSubmitter } from './submissions';
 import { forgeWebhookRoutes, type ForgeWebhookDeps } from './forge/forge-webhook-route';
 import { forgeView, linkFor } from './forge/forge-store';
-import { authorizeByRoute, type ApiAccess } from './api-access';
+import { authorizeByRoute, submittersFromAudit, type ApiAccess } from './api-access';
 import { scopeFor } from './api-scopes';
 import { tokenHttpError, tokenRoutes } from './token-api';
 import { taskRoutes } from './task-api';
@@ -52,7 +52,7 @@ export interface ChangeRequestApiDeps {
 export function changeRequestApi(deps: ChangeRequestApiDeps): RouteHandler {
   const log = deps.log.child({ api: 'change-requests' });
   const { accept } = changeRequestSubmitter(deps);
-  const authorize = authorizeByRoute(deps.access.authenticator);
+  const authorize = authorizeByRoute(deps.access.authenticator, (id) => submittersFromAudit(deps.store, id));
   const edge = createHttpEdge({
     prefix: '/v1',
     log,

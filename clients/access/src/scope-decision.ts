@@ -34,7 +34,7 @@ export async function decideAccess(
   if (!principal) {
     return {
       deny: 401,
-      message: 'the bearer token is not valid (unknown, revoked or malformed)',
+      message: 'the bearer token is not valid (unknown, revoked, expired or malformed)',
       headers: challenge('invalid_token'),
     };
   }
