@@ -44,3 +44,11 @@ test('an expired token is refused, as a revoked one is; its audit names the expi
 test.each([[0], [59], [1.5], ['3600'], [-1]])('a lifetime of %j is refused', (requested) => {
   expect(() => tokenLifetime(requested)).toThrow(/at least 60/);
 });
+
+test('a scope list longer than the scopes there are is refused, as the API document says (maxItems 4)', async () => {
+  const tokens = await TokenStore.open(store);
+  const refused = await tokens
+    .create({ name: 'h', scopes: ['read', 'read', 'submit', 'cancel', 'admin'] }, 'admin')
+    .catch((e) => e);
+  expect(refused).toMatchObject({ field: 'scopes', message: expect.stringMatching(/each at most once/) });
+});

@@ -80,8 +80,8 @@ export function parseTokenRequest(name: unknown, scopes: unknown): { name: strin
       'name',
     );
   }
-  if (!Array.isArray(scopes) || scopes.length === 0) {
-    throw new InvalidTokenRequest(`scopes: a non-empty list of ${SCOPES.join(', ')}`, 'scopes');
+  if (!Array.isArray(scopes) || scopes.length === 0 || scopes.length > SCOPES.length) {
+    throw new InvalidTokenRequest(`scopes: a non-empty list of ${SCOPES.join(', ')}, each at most once`, 'scopes');
   }
   const unknown = scopes.filter((s) => !SCOPES.includes(s as Scope));
   if (unknown.length) {
