@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 step() { echo "test.sh: $(date -u +%H:%M:%S) +$SECONDS s (load $(cut -d' ' -f1-3 /proc/loadavg)): $*"; }
 # Every process under this script (its background builds, a hung step), but not those under `self`.
 descendants() {
-  ps -eo pid=,ppid= | awk -v root="$1" -v self="${2:-0}" '{ parent[$1] = $2 }
+  { ps -eo pid=,ppid= 2>/dev/null || true; } | awk -v root="$1" -v self="${2:-0}" '{ parent[$1] = $2 }
     END { for (p in parent) { x = p; while ((x in parent) && x != root && x != self && x > 1) x = parent[x]
           if (x == root && p != root) print p } }'
 }
@@ -66,6 +66,7 @@ need promtool || apt_install prometheus            # promtool checks rules and m
 need chromium || apt_install chromium              # the console's browser tests (playwright-core drives it)
 # The farm's image, built from the Dockerfile and run by its test (scripts/image): podman, and debootstrap for the
 # node:24-slim stand-in (no image registry is needed).
+need ps && need free || apt_install procps         # the watchdog's and the clean-up's view of the processes
 need podman && need buildah && need debootstrap && need newuidmap && need fuse-overlayfs && need slirp4netns ||
   apt_install podman buildah uidmap debootstrap fuse-overlayfs slirp4netns
 # The real node of the Kubernetes tests (scripts/local-services/real-node): containerd and runc, the bridge CNI
