@@ -1,4 +1,4 @@
-import { DecodeError, causedByStopping, errorMessage, isRetryable, type Logger } from '@farm/runtime';
+import { DecodeError, causedByStopping, errorMessage, isOutage, isRetryable, type Logger } from '@farm/runtime';
 import type { Handler, RawMessage, SubscribeOptions } from './bus';
 import { decodeMessage } from './codec';
 import type { TopicSpec } from './topics';
@@ -7,6 +7,7 @@ import {
   INLINE_ATTEMPTS,
   NOT_BEFORE_HOLD_CAP_MS,
   inlineBackoffMs,
+  outageBackoffMs,
   readRedelivery,
   redeliveryDelayMs,
   redeliveryHeaders,
@@ -37,13 +38,59 @@ async function waitFor(condition: () => boolean, forMs: number): Promise<void> {
   for (const deadline = Date.now() + forMs; !condition() && Date.now() < deadline;) await sleep(50);
 }
 
+/** A message held in place while a service its handler needs is away; logged and measured once per outage. */
+class OutageHold {
+  private tries = 0;
+  private since = 0;
+  constructor(
+    private readonly raw: RawMessage,
+    private readonly group: string,
+    private readonly log: Logger,
+  ) {}
+
+  /** Waits before the next try; false when the bus began to stop meanwhile (the message is then handed back). */
+  async wait(err: unknown, backoffMs: number, isStopping: () => boolean): Promise<boolean> {
+    if (this.tries++ === 0) {
+      this.since = Date.now();
+      busMetrics.heldByOutage.inc({ topic: this.raw.topic, group: this.group });
+      this.log.warn('handler waits for a service that is away: message held, no attempt counted', {
+        topic: this.raw.topic,
+        group: this.group,
+        position: this.raw.position,
+        err,
+      });
+    }
+    const until = Date.now() + outageBackoffMs(this.tries, backoffMs);
+    while (Date.now() < until && !isStopping()) await sleep(Math.min(100, until - Date.now()));
+    return !isStopping();
+  }
+
+  /** The hold is over (handled, failed otherwise, or handed back). */
+  end(outcome: string): void {
+    if (this.tries === 0) return;
+    busMetrics.heldByOutage.dec({ topic: this.raw.topic, group: this.group });
+    this.log.info('held message released', {
+      topic: this.raw.topic,
+      group: this.group,
+      position: this.raw.position,
+      outcome,
+      heldMs: Date.now() - this.since,
+      tries: this.tries,
+    });
+    this.tries = 0;
+  }
+}
+
 /**
  * One message through decode, handler and retries; shared by every bus so their semantics match. A retryable
  * failure gets a few quick tries here (a couple of seconds at most, far below Kafka's session timeout); then
  * the message is re-published for this group with its attempt count and a not-before time, and the original
  * counts as handled, so later messages of the partition flow meanwhile. After `maxAttempts` handler calls in
- * all, or at once for a non-retryable error, it goes to the dead-letter topic. Resolves once the message is
- * handled, re-published or dead-lettered: only then may the caller commit its position.
+ * all, or at once for a non-retryable error, it goes to the dead-letter topic. A failure that says a service the
+ * handler needs is away (isOutage: the database restarting) is none of that message's doing and every later message
+ * would meet it too: the message is held here and tried again with backoff until the service is back, counting no
+ * attempt and copying nothing, however long the outage lasts (the partition waits with it). Resolves once the
+ * message is handled, re-published or dead-lettered: only then may the caller commit its position.
  */
 export async function deliverMessage<T>(
   spec: TopicSpec<T>,
@@ -77,45 +124,64 @@ export async function deliverMessage<T>(
     }
   }
   let attempt = prior.attempts;
-  for (let tryInDelivery = 1; ; tryInDelivery++) {
-    attempt++;
-    try {
-      await handler(message, { topic: raw.topic, key: raw.key, headers: raw.headers, position: raw.position, attempt });
-      return;
-    } catch (err) {
-      if (isStopping()) throw err; // hand the message back: it is redelivered after restart
-      if (causedByStopping(err)) {
-        // The process began to stop and cut the handler's call short: not the message's failure, so no attempt
-        // counts. Handed back when this bus stops too, or after a second (the process may stop its subscriptions
-        // first, and they wait for this handler): tried again meanwhile at most once a second.
-        await waitFor(isStopping, STOPPING_HAND_BACK_WAIT_MS);
-        throw err;
-      }
-      const retryable = isRetryable(err) && attempt < maxAttempts;
-      const later = retryable && tryInDelivery >= INLINE_ATTEMPTS;
-      log.warn('handler failed', { topic: raw.topic, group, position: raw.position, attempt, retry: retryable, err });
-      if (!retryable) {
-        await sendToDeadLetter(raw, group, err, attempt, firstPosition, outlets, log);
-        return;
-      }
-      if (later) {
-        const notBefore = Date.now() + redeliveryDelayMs(attempt, backoff);
-        await outlets.redeliver(
-          raw,
-          redeliveryHeaders(raw.headers, { attempts: attempt, notBefore, group, firstPosition }),
-        );
-        busMetrics.redeliveries.inc({ topic: raw.topic, group });
-        log.info('message re-published for a later redelivery', {
+  const hold = new OutageHold(raw, group, log);
+  try {
+    for (let tryInDelivery = 1; ; tryInDelivery++) {
+      attempt++;
+      try {
+        await handler(message, {
           topic: raw.topic,
-          group,
+          key: raw.key,
+          headers: raw.headers,
           position: raw.position,
-          attempts: attempt,
-          notBefore: new Date(notBefore).toISOString(),
+          attempt,
         });
+        hold.end('handled');
         return;
+      } catch (err) {
+        if (isStopping()) throw err; // hand the message back: it is redelivered after restart
+        if (isOutage(err) && !causedByStopping(err)) {
+          attempt--;
+          tryInDelivery--;
+          if (!(await hold.wait(err, backoff, isStopping))) throw err; // stopping: handed back, redelivered after restart
+          continue;
+        }
+        hold.end('failed');
+        if (causedByStopping(err)) {
+          // The process began to stop and cut the handler's call short: not the message's failure, so no attempt
+          // counts. Handed back when this bus stops too, or after a second (the process may stop its subscriptions
+          // first, and they wait for this handler): tried again meanwhile at most once a second.
+          await waitFor(isStopping, STOPPING_HAND_BACK_WAIT_MS);
+          throw err;
+        }
+        const retryable = isRetryable(err) && attempt < maxAttempts;
+        const later = retryable && tryInDelivery >= INLINE_ATTEMPTS;
+        log.warn('handler failed', { topic: raw.topic, group, position: raw.position, attempt, retry: retryable, err });
+        if (!retryable) {
+          await sendToDeadLetter(raw, group, err, attempt, firstPosition, outlets, log);
+          return;
+        }
+        if (later) {
+          const notBefore = Date.now() + redeliveryDelayMs(attempt, backoff);
+          await outlets.redeliver(
+            raw,
+            redeliveryHeaders(raw.headers, { attempts: attempt, notBefore, group, firstPosition }),
+          );
+          busMetrics.redeliveries.inc({ topic: raw.topic, group });
+          log.info('message re-published for a later redelivery', {
+            topic: raw.topic,
+            group,
+            position: raw.position,
+            attempts: attempt,
+            notBefore: new Date(notBefore).toISOString(),
+          });
+          return;
+        }
+        await sleep(inlineBackoffMs(tryInDelivery, backoff));
       }
-      await sleep(inlineBackoffMs(tryInDelivery, backoff));
     }
+  } finally {
+    hold.end('handed back'); // only when still held: the bus is stopping
   }
 }
 

@@ -1,7 +1,7 @@
 import type { SqlExecutor, SqlStore } from '@farm/store';
 import { testPgliteStore } from '@farm/store/testing';
 import { farm } from '@farm/proto';
-import { ProcessStopping, beginStopping, resetStoppingForTests, silentLogger } from '@farm/runtime';
+import { FarmError, ProcessStopping, beginStopping, resetStoppingForTests, silentLogger } from '@farm/runtime';
 import type { RawMessage } from './bus';
 import { InProcessBus } from './in-process-bus';
 import { openSqlBusJournal, type BusJournal } from './bus-journal';
@@ -179,6 +179,34 @@ describe('a handler cut short because the process is stopping', () => {
       expect([calls, deadLetters]).toEqual([1, []]); // tried once, no attempt counted, nothing dead-lettered
       resetStoppingForTests(); // the next start
       expect(await redeliveredAfterReopen(store, ['planner'])).toEqual(['cr-9']);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('a message held through an outage when the process stops', () => {
+  it('is handed back, not dead-lettered, and the next start handles it', async () => {
+    const store = await testPgliteStore();
+    try {
+      const first = await InProcessBus.open(await openSqlBusJournal(store));
+      const deadLetters: RawMessage[] = [];
+      await first.subscribeRaw(DEAD_LETTER_TOPIC, 'watch', async (m) => void deadLetters.push(m));
+      let tries = 0;
+      await first.subscribe(
+        Topics.changeRequests,
+        'orchestrator',
+        async () => {
+          tries++;
+          throw new FarmError('database unavailable', { retryable: true, outage: true });
+        },
+        { maxAttempts: 1 },
+      );
+      await first.publish(Topics.changeRequests, request('cr-7'));
+      await waitFor('held', () => (tries > 1 ? true : undefined));
+      await first.close(); // ends the hold: it does not wait for the database
+      expect(deadLetters).toEqual([]);
+      expect(await redeliveredAfterReopen(store, ['orchestrator'])).toEqual(['cr-7']);
     } finally {
       await store.close();
     }

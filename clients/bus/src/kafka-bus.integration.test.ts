@@ -1,4 +1,5 @@
-import { serveMetrics, silentLogger } from '@farm/runtime';
+import { FarmError, serveMetrics, silentLogger } from '@farm/runtime';
+import { farm } from '@farm/proto';
 import { KafkaBus } from './kafka-bus';
 import { Topics } from './topics';
 import { defineBusScenarios, waitFor } from '../testing/bus-scenarios';
@@ -54,8 +55,8 @@ describe('two farms on one Kafka cluster', () => {
 
 describe('a consumer that crashes', () => {
   it('is unhealthy on /healthz until the bus has restarted it, and the message it held is delivered again', async () => {
-    // The crash of the field report: a handler holds its message longer than the session timeout, the broker
-    // drops the member, and the commit fails with "The coordinator is not aware of this member", which
+    // The crash of the field report: a handler holds its message longer than the session timeout without a
+    // heartbeat, the broker drops the member, and the commit fails with "The coordinator is not aware of this member", which
     // KafkaJS does not restart from.
     const bus = await KafkaBus.connect({
       brokers: process.env.KAFKA_BROKERS!.split(','),
@@ -74,7 +75,9 @@ describe('a consumer that crashes', () => {
       const deliveries: string[] = [];
       await bus.subscribeRaw(Topics.control.name, 'slow', async (m) => {
         deliveries.push(m.value!.toString());
-        if (deliveries.length === 1) await new Promise((r) => setTimeout(r, 12_000));
+        // A handler that keeps the event loop busy past the session timeout: no heartbeat can go out meanwhile
+        // (one that merely waits that long keeps its membership: the bus sends heartbeats while it runs).
+        if (deliveries.length === 1) for (const end = Date.now() + 9_000; Date.now() < end;);
       });
       expect(await healthz()).toEqual({ status: 200, body: 'ok' });
       await bus.publishRaw(Topics.control.name, Buffer.from('held too long'), { key: 'k' });
@@ -93,6 +96,45 @@ describe('a consumer that crashes', () => {
       expect(await healthz()).toEqual({ status: 200, body: 'ok' });
     } finally {
       await health.close();
+      await bus.close();
+    }
+  }, 120_000);
+});
+
+describe('a message held through an outage longer than the session timeout', () => {
+  it('keeps its member in the group (heartbeats while it waits) and is handled once, with nothing copied', async () => {
+    const bus = await KafkaBus.connect({
+      brokers: process.env.KAFKA_BROKERS!.split(','),
+      clientId: 'outage-test',
+      partitions: 1,
+      topicPrefix: `outage-test-${Date.now()}.`,
+      sessionTimeoutMs: 6_000, // the broker's minimum
+    });
+    try {
+      const tries: number[] = [];
+      const handled: string[] = [];
+      const started = Date.now();
+      await bus.subscribe(
+        Topics.control,
+        'held',
+        async (m, meta) => {
+          tries.push(meta.attempt);
+          if (Date.now() - started < 15_000) {
+            throw new FarmError('database unavailable: connect ECONNREFUSED', { retryable: true, outage: true });
+          }
+          handled.push(m.changeRequestId);
+        },
+        { maxAttempts: 2 },
+      );
+      await bus.publish(Topics.control, farm.v1.ControlCommand.create({ changeRequestId: 'cr-held' }));
+      await waitFor('handled', () => (handled.length ? true : undefined), 60_000);
+      expect(bus.health()).toMatchObject({ healthy: true });
+      expect(new Set(tries)).toEqual(new Set([1])); // no attempt counted for the outage
+      // Nothing was re-published: the topic holds the one message, and it was not handled again.
+      await bus.publish(Topics.control, farm.v1.ControlCommand.create({ changeRequestId: 'cr-after' }));
+      await waitFor('the next one', () => (handled.length === 2 ? true : undefined), 60_000);
+      expect(handled).toEqual(['cr-held', 'cr-after']);
+    } finally {
       await bus.close();
     }
   }, 120_000);

@@ -13,6 +13,9 @@ import type {
 import { ALL_TOPIC_NAMES } from './topics';
 import { busMetrics } from './metrics';
 
+/** How often a member sends a heartbeat while one handler runs (KafkaJS sends at most one per heartbeatInterval). */
+const HANDLER_HEARTBEAT_MS = 1_000;
+
 export interface KafkaBusConfig {
   brokers: string[];
   clientId: string;
@@ -26,6 +29,12 @@ export interface KafkaBusConfig {
   sessionTimeoutMs?: number;
   /** First wait before the bus restarts a crashed consumer; doubles while restarts fail (default 500 ms). */
   consumerRestartBackoffMs?: number;
+  /**
+   * Longest an idle consumer's fetch waits at the broker for new messages (default 1 s; KafkaJS's own is 5 s).
+   * A message that arrives is answered at once either way; a consumer being stopped waits for its fetch in flight,
+   * so this bounds how long stopping a subscription (and the farm) takes.
+   */
+  fetchMaxWaitMs?: number;
   log?: Logger;
 }
 
@@ -135,6 +144,7 @@ export class KafkaBus extends BaseBus {
         groupId: target.kafkaGroup,
         allowAutoTopicCreation: false,
         sessionTimeout: this.config.sessionTimeoutMs,
+        maxWaitTimeInMs: this.config.fetchMaxWaitMs ?? 1_000,
       });
       subscription.consumer = consumer;
       this.consumers.set(consumer, target);
@@ -160,14 +170,21 @@ export class KafkaBus extends BaseBus {
       const joined = waitForGroupJoin(consumer);
       await consumer.run({
         autoCommit: false,
-        eachMessage: async ({ topic: t, partition, message }) => {
-          await handler({
-            topic,
-            key: message.key ? message.key.toString('utf8') : null,
-            value: message.value,
-            headers: stringHeaders(message.headers),
-            position: `${partition}:${message.offset}`,
-          });
+        eachMessage: async ({ topic: t, partition, message, heartbeat }) => {
+          // A handler can take long (a message held through a database outage): the member keeps telling the group
+          // it is alive, or the group would hand its partitions to another member meanwhile.
+          const alive = setInterval(() => heartbeat().catch(() => undefined), HANDLER_HEARTBEAT_MS);
+          try {
+            await handler({
+              topic,
+              key: message.key ? message.key.toString('utf8') : null,
+              value: message.value,
+              headers: stringHeaders(message.headers),
+              position: `${partition}:${message.offset}`,
+            });
+          } finally {
+            clearInterval(alive);
+          }
           await consumer.commitOffsets([{ topic: t, partition, offset: (BigInt(message.offset) + 1n).toString() }]);
         },
       });

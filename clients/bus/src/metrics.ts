@@ -14,6 +14,12 @@ export const busMetrics = {
     labelNames: ['topic', 'group'],
     registers: [metricsRegistry],
   }),
+  heldByOutage: new Gauge({
+    name: 'farm_bus_held_by_outage',
+    help: 'Messages held in place because a service their handler needs is away (no attempt counted), by topic and group',
+    labelNames: ['topic', 'group'],
+    registers: [metricsRegistry],
+  }),
   consumerRestarts: new Counter({
     name: 'farm_bus_consumer_restarts_total',
     help: 'Kafka consumers restarted by the bus after they crashed, by topic and group',

@@ -27,6 +27,17 @@ export const REDELIVERY_DELAY_CAP_MS = 60_000;
  */
 export const NOT_BEFORE_HOLD_CAP_MS = 2_000;
 
+/**
+ * Cap on the wait between tries of a message held through an outage (see deliverMessage): a service that comes
+ * back is noticed within this.
+ */
+export const OUTAGE_BACKOFF_CAP_MS = 5_000;
+
+/** The wait before the next try of a message held through an outage (try counts from 1). */
+export function outageBackoffMs(tryInOutage: number, baseMs: number): number {
+  return Math.min(Math.max(baseMs, 100) * 2 ** Math.min(tryInOutage - 1, 16), OUTAGE_BACKOFF_CAP_MS);
+}
+
 export interface Redelivery {
   /** Handler calls before this delivery (0 for a message the bus never redelivered). */
   attempts: number;

@@ -161,6 +161,48 @@ export function defineBusScenarios(name: string, makeBus: () => EventBus | Promi
       await watcher.stop();
     });
 
+    test('a message whose handler meets an outage is held in place: no attempt counted, nothing copied', async () => {
+      const id = randomUUID();
+      const { dead, sub: dlq } = await collectDeadLetters(`dlq-${id}`);
+      for (const title of ['held', 'next']) {
+        await bus.publish(Topics.changeRequests, Topics.changeRequests.type.fromObject(request(id, title)));
+      }
+      const tries: { title: string; attempt: number }[] = [];
+      const handled: string[] = [];
+      let serviceBack = false;
+      const sub = await bus.subscribe(
+        Topics.changeRequests,
+        `g-${id}`,
+        async (m, meta) => {
+          if (m.changeRequestId !== id) return;
+          tries.push({ title: m.title, attempt: meta.attempt });
+          if (!serviceBack) {
+            throw new FarmError('database unavailable: connect ECONNREFUSED', { retryable: true, outage: true });
+          }
+          handled.push(m.title);
+        },
+        // An outage longer than every attempt the subscription allows: still not dead-lettered.
+        { maxAttempts: 2, retryBackoffMs: 10 },
+      );
+      await waitFor('tries beyond maxAttempts', () => (tries.length > 4 ? true : undefined));
+      serviceBack = true;
+      await waitFor('both handled', () => (handled.length === 2 ? true : undefined));
+      expect(handled).toEqual(['held', 'next']); // the partition waited with it
+      expect(new Set(tries.map((t) => `${t.title}:${t.attempt}`))).toEqual(new Set(['held:1', 'next:1']));
+      // Another group reads the topic: the two messages as published, no copy of the held one.
+      await bus.publish(Topics.changeRequests, Topics.changeRequests.type.fromObject(request(id, 'marker')));
+      const other: string[] = [];
+      const watcher = await bus.subscribe(Topics.changeRequests, `other-${id}`, async (m, meta) => {
+        if (m.changeRequestId === id) other.push(`${m.title}:${meta.headers['x-farm-redelivery-group'] ?? ''}`);
+      });
+      await waitFor('marker', () => (other.some((o) => o.startsWith('marker')) ? true : undefined));
+      expect(other).toEqual(['held:', 'next:', 'marker:']);
+      expect(dead.filter((d) => d.key === id)).toEqual([]);
+      await sub.stop();
+      await watcher.stop();
+      await dlq.stop();
+    });
+
     test('a retryable failure that never succeeds ends in the dead-letter topic with its attempt count', async () => {
       const id = randomUUID();
       const { dead, sub: dlq } = await collectDeadLetters(`dlq-${id}`);

@@ -1,6 +1,12 @@
 export interface FarmErrorOptions {
   /** Whether trying the same thing again can help: every throw says so. */
   retryable: boolean;
+  /**
+   * A service the work needs is away (the database restarting, ...): the work itself did not fail, and every other
+   * piece of work that needs the service fails the same way until it is back. The bus holds such a message in place
+   * instead of counting an attempt (see isOutage).
+   */
+  outage?: boolean;
   details?: Record<string, unknown>;
   cause?: unknown;
 }
@@ -12,11 +18,13 @@ export interface FarmErrorOptions {
  */
 export class FarmError extends Error {
   readonly retryable: boolean;
+  readonly outage: boolean;
   readonly details: Record<string, unknown>;
   constructor(message: string, options: FarmErrorOptions) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.retryable = options.retryable;
+    this.outage = options.outage ?? false;
     this.details = options.details ?? {};
   }
 }
@@ -38,6 +46,18 @@ export class DecodeError extends FarmError {
 export function isRetryable(err: unknown): boolean {
   if (err instanceof FarmError) return err.retryable;
   return true; // unknown failures (I/O, timeouts) get the bus's bounded retries
+}
+
+/**
+ * Whether `err` is retryable and it, or an error it was caused by, says a service the work needs is away
+ * (FarmErrorOptions.outage): trying later helps, and counting it against the work would not be fair.
+ */
+export function isOutage(err: unknown): boolean {
+  if (!isRetryable(err)) return false;
+  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof FarmError && e.outage) return true;
+  }
+  return false;
 }
 
 export function errorMessage(err: unknown): string {

@@ -49,10 +49,13 @@ export class InvalidLeaseRequest extends FarmError {
   }
 }
 
-/** The srm service could not be reached or failed; trying again later can help. */
+/**
+ * The srm service could not be reached or failed; trying again later can help. `outage` when it is away (not
+ * reached, or 503: its database is), as opposed to an answer it could not give for this request.
+ */
 export class SrmUnavailable extends FarmError {
-  constructor(message: string, cause?: unknown) {
-    super(message, { retryable: true, cause });
+  constructor(message: string, cause?: unknown, outage = false) {
+    super(message, { retryable: true, outage, cause });
   }
 }
 
@@ -78,7 +81,7 @@ export function errorFromBody(body: SrmErrorBody, status: number): FarmError {
       return new InvalidLeaseRequest(d.problems as string[]);
     default:
       return status >= 500
-        ? new SrmUnavailable(`srm failed (${status}): ${message}`)
+        ? new SrmUnavailable(`srm failed (${status}): ${message}`, undefined, status === 503)
         : new FarmError(`srm refused the request (${status}): ${message}`, { retryable: false, details: d });
   }
 }

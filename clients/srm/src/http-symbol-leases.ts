@@ -110,7 +110,7 @@ export class HttpSymbolLeases implements SymbolLeases, TaskCommits {
         signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
       });
     } catch (err) {
-      throw new SrmUnavailable(`srm ${method} ${url} failed: ${describeFailure(err)}`, err);
+      throw new SrmUnavailable(`srm ${method} ${url} failed: ${describeFailure(err)}`, err, true);
     }
     const text = await res.text().catch((err: unknown) => {
       throw new SrmUnavailable(`srm ${method} ${url}: the answer broke off: ${describeFailure(err)}`, err);

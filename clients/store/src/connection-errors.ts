@@ -3,7 +3,7 @@ import { FarmError, errorMessage } from '@farm/runtime';
 /** The database could not be reached or dropped the connection (e.g. it restarted): trying again can help. */
 export class StoreUnavailable extends FarmError {
   constructor(message: string, cause: unknown) {
-    super(message, { retryable: true, cause });
+    super(message, { retryable: true, outage: true, cause });
   }
 }
 

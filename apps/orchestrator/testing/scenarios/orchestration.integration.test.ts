@@ -1,9 +1,11 @@
 // Planning and orchestration on real Kafka and PostgreSQL (started by the jest global set-up unless
 // KAFKA_BROKERS / DATABASE_URL are given), with the git server, the scripted model and agent processes.
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { failedStepName, farm, taskStateName } from '@farm/proto';
-import { KafkaBus, type EventBus, type PublishOptions } from '@farm/bus';
+import { DEAD_LETTER_TOPIC, KafkaBus, Topics, type EventBus, type PublishOptions } from '@farm/bus';
+import { silentLogger } from '@farm/runtime';
 import { getRequest } from '@farm/orchestrator';
 import { remoteBranchSha, seedBareRepo } from '@farm/git';
 import { createPgStore, type SqlStore } from '@farm/store';
@@ -18,6 +20,7 @@ import {
   agentStep,
   planStep,
 } from '@farm/cli/testing';
+import { startPostgres } from '../../../../scripts/local-services/postgres';
 
 const exec = promisify(execFile);
 const phasesOf = (ts: farm.v1.PhaseTransition[]) => ts.filter((t) => !t.taskId).map((t) => farm.v1.Phase[t.toPhase]);
@@ -209,7 +212,43 @@ describe('planning and orchestration on Kafka and PostgreSQL', () => {
     await waitUntil(async () => (await remoteBranchSha(repo.url, `farm/${id}`)) === undefined);
     expect(await remoteBranchSha(repo.url, 'main')).toBe(repo.baseCommit); // nothing else touched
   });
+
+  test('PostgreSQL away while a request arrives: its message waits in place (no copy, no dead letter), then DONE', async () => {
+    const pg = await startPostgres({ log: silentLogger }); // the test's own server: it is stopped and started
+    const own = createPgStore(pg.url);
+    try {
+      h = await startFarmHarness(bus, own, {
+        chat: [planStep([THREE_ITEMS[0]]), agentStep('Add multiply', ADD_MULTIPLY)],
+      });
+      const repo = await h.seed('outage.git', MULTI_REPO_FILES);
+      await pg.halt('fast');
+      const id = await h.submit({ repoUrl: repo.url, title: 'Add multiply' });
+      // Long enough for the orchestrator's redeliveries to have copied the message a few times (one every ~2 s).
+      await new Promise((r) => setTimeout(r, 10_000));
+      await pg.resume();
+      const ts = await h.watch(id);
+      expect(phasesOf(ts)).toEqual(['RECEIVED', 'PLANNING', 'CODING', 'BUILD', 'DONE']);
+      expect(await keyedMessages(bus, Topics.changeRequests.name, id)).toBe(1); // the one submitted
+      expect(await keyedMessages(bus, DEAD_LETTER_TOPIC, id)).toBe(0);
+    } finally {
+      await h?.close();
+      h = undefined;
+      await own.close();
+      await pg.stop();
+    }
+  });
 });
+
+/** How many messages keyed `key` a topic holds, read from its start by a group of its own. */
+async function keyedMessages(bus: EventBus, topic: string, key: string): Promise<number> {
+  const marker = `marker-${randomUUID()}`;
+  await bus.publishRaw(topic, Buffer.from('marker'), { key: marker });
+  const keys: (string | null)[] = [];
+  const sub = await bus.subscribeRaw(topic, `count-${randomUUID()}`, async (m) => void keys.push(m.key));
+  await waitUntil(async () => keys.includes(marker));
+  await sub.stop();
+  return keys.filter((k) => k === key).length;
+}
 
 /** A producer that sends everything twice (as a retrying producer may): a stand-in for duplicate delivery. */
 function duplicating(inner: EventBus): EventBus {
