@@ -10,7 +10,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { farm } from '@farm/proto';
-import { ALL_TOPIC_NAMES, CONTENT_TYPE_HEADER, JSON_CONTENT, KafkaBus, Topics } from '@farm/bus';
+import { ALL_TOPIC_NAMES, CONTENT_TYPE_HEADER, JSON_CONTENT, KafkaBus, Topics, readSpoolDir } from '@farm/bus';
 import { seedBareRepo, startGitHttpServer } from '@farm/git';
 import { startScriptedModelServer, type ScriptedModelServer } from '@farm/scripted-llm';
 import { ChangeRequestClient } from '@farm/farm-api';
@@ -634,7 +634,13 @@ describe('farm up over its HTTP API, for a repository on this machine', () => {
 
       // The broker goes away while the agent waits for the model; the agent finishes and spools its result.
       await kafka.pause();
-      await new Promise((r) => setTimeout(r, 20_000));
+      const agents = path.join(env.FARM_STATE_DIR!, 'agents');
+      for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
+        const dirs = await readdir(agents).catch(() => []);
+        if (dirs.some((d) => readSpoolDir(path.join(agents, d, 'out'), { withPublished: true }).length)) break;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      await new Promise((r) => setTimeout(r, 3_000)); // and farm up tries to publish it meanwhile
       await kafka.resume();
       await follow(up.api, id, seen);
 
