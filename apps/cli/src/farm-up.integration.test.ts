@@ -624,7 +624,11 @@ describe('farm up over its HTTP API, for a repository on this machine', () => {
       model.setScript({ chat: [planStep([{ id: 'mul', goal: GOAL }]), agentStep(GOAL, ADD_MULTIPLY, 6000)] });
       const repo = path.join(tmp, 'outage', 'my-app');
       await makeLocalRepo(repo);
-      const env = { ...(await baseEnv('outage')), KAFKA_BROKERS: kafka.brokers, FARM_TOPIC_PREFIX: 'outage.' };
+      const env: NodeJS.ProcessEnv = {
+        ...(await baseEnv('outage')),
+        KAFKA_BROKERS: kafka.brokers,
+        FARM_TOPIC_PREFIX: 'outage.',
+      };
       const up = await startFarmUp(env, path.join(tmp, 'outage', 'farm-up.log'));
       running.push(up);
       const callsBefore = codingCalls(model); // the model serves every test of this file
