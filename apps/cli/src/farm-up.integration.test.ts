@@ -15,7 +15,7 @@ import { seedBareRepo, startGitHttpServer } from '@farm/git';
 import { startScriptedModelServer, type ScriptedModelServer } from '@farm/scripted-llm';
 import { ChangeRequestClient } from '@farm/farm-api';
 import { isProcessAlive, silentLogger } from '@farm/runtime';
-import { ADD_MULTIPLY, MULTI_REPO_FILES, agentStep, planStep } from '../testing';
+import { ADD_LOWER, ADD_MULTIPLY, MULTI_REPO_FILES, agentStep, planStep } from '../testing';
 import { startKafka } from '../../../scripts/local-services/kafka';
 import { startPostgres } from '../../../scripts/local-services/postgres';
 
@@ -244,25 +244,47 @@ describe('farm up over its HTTP API, for a repository on this machine', () => {
     expect((await up.api.get(id)).request.phase).toBe('DONE');
   });
 
-  test('farm up --model-script answers from the script, without any model configured: a request to DONE', async () => {
+  test('farm up --model-script answers from the script, without any model configured; FARM_UNVERIFIED_CHANGES=deliver marks a change no test shows', async () => {
     const dir = path.join(tmp, 'model-script');
     const repo = path.join(dir, 'my-app');
     await makeLocalRepo(repo);
     const scriptFile = path.join(dir, 'script.json');
+    const UNTESTED = 'Add lower to the strings module';
     await writeFile(
       scriptFile,
-      JSON.stringify({ chat: [planStep([{ id: 'mul', goal: GOAL }]), agentStep(GOAL, ADD_MULTIPLY)] }),
+      JSON.stringify({
+        chat: [
+          { ...planStep([{ id: 'low', goal: UNTESTED }]), match: `CHANGE REQUEST: ${UNTESTED}` },
+          planStep([{ id: 'mul', goal: GOAL }]),
+          agentStep(GOAL, ADD_MULTIPLY),
+          agentStep(UNTESTED, ADD_LOWER.slice(0, ADD_LOWER.indexOf('--- /dev/null'))), // the function, no test
+        ],
+      }),
     );
-    const env = await baseEnv('model-script');
+    const env: NodeJS.ProcessEnv = { ...(await baseEnv('model-script')), FARM_UNVERIFIED_CHANGES: 'deliver' };
     for (const name of ['OPENAI_BASE_URL', 'OPENAI_API_KEY', 'FARM_PLANNER_MODEL', 'FARM_MODEL']) delete env[name];
     const logFile = path.join(dir, 'farm-up.log');
     model.requests.splice(0); // the suite's own scripted model: it must not be asked
     const up = await startFarmUp(env, logFile, ['--model-script', scriptFile]);
     running.push(up);
-    const { changeRequestId: id } = await up.api.submit({ title: GOAL, repo: { url: repo, baseRef: 'main' } });
-    const seen: farm.v1.PhaseTransition[] = [];
-    await follow(up.api, id, seen);
-    expect(farm.v1.Phase[seen.at(-1)!.toPhase]).toBe('DONE');
+    const verification = async (title: string) => {
+      const { changeRequestId: id } = await up.api.submit({ title, repo: { url: repo, baseRef: 'main' } });
+      const seen: farm.v1.PhaseTransition[] = [];
+      await follow(up.api, id, seen);
+      expect(farm.v1.Phase[seen.at(-1)!.toPhase]).toBe('DONE');
+      const [task] = (await up.api.get(id)).tasks;
+      return { ...task.verification, notes: task.notes };
+    };
+    // Its new test fails on the base and passes on the branch: verified.
+    const verified = await verification(GOAL);
+    expect(verified).toMatchObject({
+      differential: { testFiles: ['test/multiply.test.js'], base: 'TEST_RUN_FAILED', branch: 'TEST_RUN_PASSED' },
+    });
+    expect(verified).not.toHaveProperty('unverifiedReason');
+    // No test at all: delivered, as the operator chose, and said to be unverified wherever the task is shown.
+    const unverified = await verification(UNTESTED);
+    expect(unverified.unverifiedReason).toMatch(/^no test exercises the change/);
+    expect(unverified.notes).toMatch(/NOT VERIFIED: no test exercises the change/);
     expect(await readFile(logFile, 'utf8')).toContain('the model is the scripted one');
     expect(model.requests).toEqual([]);
   });

@@ -1,5 +1,6 @@
 // A repository and scripted answers for multi-task scenarios: a planner answer splitting a request into
-// items, and per-goal diffs for the agents (matched on the goal text in the agent's prompt).
+// items, and per-goal diffs for the agents (matched on the goal text in the agent's prompt). Each diff adds the
+// function and a test of its own that fails without it, so the change is verified (see verifyChange).
 
 import { SAMPLE_REPO_FILES } from '../src/sample-repo';
 export { planStep, type ItemSpec } from '../src/sample-repo';
@@ -43,6 +44,17 @@ export const ADD_MULTIPLY = `--- a/src/calculator.js
 +}
 +
 +module.exports = { add, subtract, multiply };
+--- /dev/null
++++ b/test/multiply.test.js
+@@ -0,0 +1,8 @@
++'use strict';
++const test = require('node:test');
++const assert = require('node:assert');
++const { multiply } = require('../src/calculator');
++
++test('multiply', () => {
++  assert.strictEqual(multiply(2, 3), 6);
++});
 `;
 
 /** Applies only on top of ADD_MULTIPLY: proves the divide task started from the multiply task's commit. */
@@ -58,6 +70,17 @@ export const ADD_DIVIDE_AFTER_MULTIPLY = `--- a/src/calculator.js
 +}
 +
 +module.exports = { add, subtract, multiply, divide };
+--- /dev/null
++++ b/test/divide.test.js
+@@ -0,0 +1,8 @@
++'use strict';
++const test = require('node:test');
++const assert = require('node:assert');
++const { divide } = require('../src/calculator');
++
++test('divide', () => {
++  assert.strictEqual(divide(6, 3), 2);
++});
 `;
 
 export const ADD_LOWER = `--- a/src/strings.js
@@ -72,6 +95,17 @@ export const ADD_LOWER = `--- a/src/strings.js
 +}
 +
 +module.exports = { upper, lower };
+--- /dev/null
++++ b/test/lower.test.js
+@@ -0,0 +1,8 @@
++'use strict';
++const test = require('node:test');
++const assert = require('node:assert');
++const { lower } = require('../src/strings');
++
++test('lower', () => {
++  assert.strictEqual(lower('A'), 'a');
++});
 `;
 
 /** Same line as ADD_MULTIPLY, different content: both apply to the base, they cannot both merge. */
@@ -87,6 +121,17 @@ export const ADD_POWER = `--- a/src/calculator.js
 +}
 +
 +module.exports = { add, subtract, power };
+--- /dev/null
++++ b/test/power.test.js
+@@ -0,0 +1,8 @@
++'use strict';
++const test = require('node:test');
++const assert = require('node:assert');
++const { power } = require('../src/calculator');
++
++test('power', () => {
++  assert.strictEqual(power(2, 3), 8);
++});
 `;
 
 /** An agent's answer for the task whose goal contains `goal`. */

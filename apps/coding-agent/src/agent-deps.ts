@@ -15,6 +15,7 @@ import type { AgentConfig } from './config';
 import type { ModelPrices } from './model-prices';
 import type { BudgetLimits } from './task-budget';
 import type { ToolLimits } from './tools/agent-tools';
+import type { UnverifiedPolicy } from './verify-change';
 
 /** `auto`: the tool loop when a tool model is configured, falling back to `diff` when the endpoint refuses tools. */
 export type StrategySetting = 'auto' | 'tools' | 'diff';
@@ -65,6 +66,8 @@ export interface AgentSettings {
   reviewRounds?: number;
   /** A reviewer's approval below this confidence (0..1) goes back to the agent (default 0.5). */
   reviewMinConfidence?: number;
+  /** What a FEATURE/FIX change no test shows to work may do (default 'review': pass only when the reviewer accepts). */
+  unverifiedChanges?: UnverifiedPolicy;
   /** Steps, tokens and cost a task may use (defaults in DEFAULT_BUDGET). */
   budget?: Partial<BudgetLimits>;
   /** US dollars per million tokens by model (default DEFAULT_MODEL_PRICES). */
@@ -117,6 +120,7 @@ export function agentDepsFromConfig(config: AgentConfig, log: Logger, secrets: (
       strategy: config.FARM_AGENT_STRATEGY,
       reviewRounds: config.FARM_REVIEW_ROUNDS,
       reviewMinConfidence: config.FARM_REVIEW_MIN_CONFIDENCE,
+      unverifiedChanges: config.FARM_UNVERIFIED_CHANGES,
       budget: {
         maxSteps: config.FARM_AGENT_MAX_STEPS,
         maxTokens: config.FARM_AGENT_MAX_TOKENS,

@@ -77,6 +77,11 @@ export const agentConfigSchema = componentTokenConfigSchema.extend({
   FARM_REVIEW_ROUNDS: z.coerce.number().int().min(0).max(10).default(2),
   /** A reviewer's approval below this confidence (0..1) goes back to the agent with its objections. */
   FARM_REVIEW_MIN_CONFIDENCE: z.coerce.number().min(0).max(1).default(0.5),
+  /**
+   * A FEATURE/FIX change no test shows to work: `review` passes it only when the reviewer accepts it explicitly,
+   * `deliver` passes it marked unverified, `refuse` never.
+   */
+  FARM_UNVERIFIED_CHANGES: z.enum(['review', 'deliver', 'refuse']).default('review'),
   /** Lessons from earlier tasks in the first prompt, and a lesson reported on SUCCESS. */
   FARM_LESSONS: onOff.default('on'),
 });

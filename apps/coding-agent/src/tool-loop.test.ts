@@ -17,6 +17,7 @@ import { TaskObserver } from './task-observer';
 import { runToolLoop, type ToolLoopOutcome } from './tool-loop';
 import { AgentToolBox } from './tools/agent-tools';
 import { TrajectoryReport } from './trajectory-report';
+import type { UnverifiedPolicy } from './verify-change';
 
 const S = farm.v1.CommitStatus;
 const ADD = 'def add(a, b):\n    return a + b\n';
@@ -49,6 +50,7 @@ interface LoopOptions {
   prices?: ModelPrices;
   checks?: CheckStep[];
   task?: farm.v1.ICodingTask;
+  unverifiedChanges?: UnverifiedPolicy;
 }
 
 /** Runs the loop on the checkout with `script` as the model; what it returned, saw and recorded. */
@@ -75,6 +77,7 @@ async function runLoop(script: ToolModelStep[], opts: LoopOptions = {}) {
       reviewer: opts.reviewer,
       reviewRounds: opts.reviewRounds ?? (opts.reviewer ? 2 : 0),
       reviewMinConfidence: opts.reviewMinConfidence,
+      unverifiedChanges: opts.unverifiedChanges,
       prices: opts.prices ?? {},
       contextWindowTokens: 100_000,
       redact: (t) => t,
@@ -239,6 +242,45 @@ describe('verified completion', () => {
     expect(String(reviewer.requests[1].at(-1)?.content)).toMatch(
       /NOT VERIFIED: the goal asks for behaviour, but the change only adds or changes tests/,
     );
+  });
+});
+
+describe('a behaviour change no test exercises (FARM_UNVERIFIED_CHANGES)', () => {
+  const FEATURE = { ...TASK, kind: farm.v1.TaskKind.FEATURE };
+  const twice = [addMultiply(), call('finish', { summary: 'done' }), call('finish', { summary: 'done' })];
+  const NO_TEST = /^no test exercises the change: it adds or changes no test/;
+
+  test('review (the default), no reviewer: refused at finish with the reason, then SOFT_FAIL at the verify step', async () => {
+    const { outcome, model } = await runLoop(twice, { task: FEATURE });
+    expect(model.toolResults()[1]).toMatch(/^finish refused: the change is not verified: no test exercises the change/);
+    const [status, step, reason] = failure(outcome);
+    expect([status, step]).toEqual(['SOFT_FAIL', 'verify']);
+    expect(reason).toMatch(/^not verified after 2 finish\(es\): no test exercises the change/);
+  });
+
+  test('review: passes when the reviewer accepts it explicitly, marked as such', async () => {
+    const reviewer = new ScriptedJsonModel([{ value: { approved: true, objections: [], accept_unverified: true } }]);
+    const { outcome } = await runLoop(twice.slice(0, 2), { task: FEATURE, reviewer });
+    expect(outcome).toMatchObject({
+      kind: 'finished',
+      verification: { unverifiedReason: expect.stringMatching(NO_TEST), acceptedByReviewer: true },
+    });
+  });
+
+  test('deliver: passes without a reviewer, marked unverified with the reason', async () => {
+    const { outcome } = await runLoop(twice.slice(0, 2), { task: FEATURE, unverifiedChanges: 'deliver' });
+    expect(outcome).toMatchObject({
+      kind: 'finished',
+      verification: { unverifiedReason: expect.stringMatching(NO_TEST) },
+    });
+    expect(outcome.kind === 'finished' && outcome.verification.acceptedByReviewer).toBeFalsy();
+  });
+
+  test('refuse: refused even when the reviewer accepts it', async () => {
+    const accepts = { value: { approved: true, objections: [], accept_unverified: true } };
+    const reviewer = new ScriptedJsonModel([accepts, accepts]);
+    const { outcome } = await runLoop(twice, { task: FEATURE, reviewer, unverifiedChanges: 'refuse' });
+    expect(failure(outcome).slice(0, 2)).toEqual(['SOFT_FAIL', 'verify']);
   });
 });
 

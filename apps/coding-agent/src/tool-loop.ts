@@ -20,7 +20,7 @@ import { hardFail, softFail, type TaskFailed } from './task-outcome';
 import type { AgentToolBox, ToolOutcome } from './tools/agent-tools';
 import type { Redactor } from './tools/redact-secrets';
 import type { TreeChange } from './tools/tree-diff';
-import { describeVerification, verificationRecord } from './verify-change';
+import { describeVerification, unverifiedMayPass, verificationRecord, type UnverifiedPolicy } from './verify-change';
 import type { TaskObserver } from './task-observer';
 import { cutMiddle, REPORT_LIMITS } from './trajectory-report';
 
@@ -41,6 +41,8 @@ export interface ToolLoopDeps {
   reviewRounds: number;
   /** An approval below this confidence (0..1) goes back to the agent like an objection; default 0.5. */
   reviewMinConfidence?: number;
+  /** What a change no test shows to work may do (see UnverifiedPolicy); default 'review'. */
+  unverifiedChanges?: UnverifiedPolicy;
   prices: ModelPrices;
   contextWindowTokens: number;
   /** Old re-readable tool outputs become stubs (default DEFAULT_ELISION); false keeps them whole. */
@@ -286,8 +288,9 @@ async function finishGate(
       output: `finish refused: the change is not verified: ${reason}. Make the change the goal asks for, with tests that fail without it and pass with it, then call finish again.`,
     };
   };
+  const policy = deps.unverifiedChanges ?? 'review';
   const reviewing = deps.reviewer && deps.reviewRounds > 0;
-  if (verification.unverifiedReason && !reviewing) return unverified();
+  if (verification.unverifiedReason && !reviewing && !unverifiedMayPass(policy, false)) return unverified();
   if (reviewing) {
     const round = observer.verdicts.length + 1;
     const diff = deps.redact(await ctx.toolbox.unifiedDiff(changes));
@@ -332,8 +335,8 @@ async function finishGate(
       return { output: `finish refused: the reviewer objected. Address this, then call finish again.\n${list}` };
     }
     if (verification.unverifiedReason) {
-      if (!acceptUnverified) return unverified();
-      verification.acceptedByReviewer = true;
+      if (!unverifiedMayPass(policy, acceptUnverified)) return unverified();
+      if (acceptUnverified) verification.acceptedByReviewer = true;
     }
     deps.log.info('reviewer approved', { round, confidence: verdict.confidence });
   }

@@ -7,7 +7,14 @@ import path from 'node:path';
 import git from 'isomorphic-git';
 import { farm } from '@farm/proto';
 import { Workspace } from './tools/workspace';
-import { describeVerification, isRunnableTest, isTestFile, narrowTestStep, unverifiedReason } from './verify-change';
+import {
+  describeVerification,
+  isRunnableTest,
+  isTestFile,
+  narrowTestStep,
+  unverifiedMayPass,
+  unverifiedReason,
+} from './verify-change';
 
 const K = farm.v1.TaskKind;
 const R = farm.v1.TestRunOutcome;
@@ -54,6 +61,39 @@ test('a behaviour goal is unverified when the change is tests-only or its tests 
   expect(unverifiedReason(K.DOCS, { differential: differential(R.TEST_RUN_FAILED, R.TEST_RUN_FAILED) })).toMatch(
     /fail on the branch/,
   );
+});
+
+test('a behaviour goal whose change no test exercises is unverified, saying so; other kinds are judged by their checks', () => {
+  expect(unverifiedReason(K.FEATURE, { checks: [{ name: 'test', ok: true }] })).toMatch(
+    /^no test exercises the change: it adds or changes no test/,
+  );
+  expect(unverifiedReason(K.FIX, {})).toMatch(/^no test exercises the change/);
+  for (const kind of [K.DOCS, K.REFACTOR, K.TEST, K.TASK_KIND_UNSPECIFIED])
+    expect(unverifiedReason(kind, {})).toBeUndefined();
+  // New tests that could not run on the base show nothing either.
+  expect(
+    unverifiedReason(K.FIX, {
+      differential: {
+        testFiles: ['t.test.js'],
+        base: R.TEST_RUN_NOT_RUN,
+        branch: R.TEST_RUN_NOT_RUN,
+        reason: 'the check plan has no test step',
+      },
+    }),
+  ).toBe(
+    "the change's tests (t.test.js) could not be run on the base commit (the check plan has no test step): nothing shows they fail without the change",
+  );
+});
+
+test.each([
+  ['review', false, false],
+  ['review', true, true],
+  ['deliver', false, true],
+  ['deliver', true, true],
+  ['refuse', false, false],
+  ['refuse', true, false],
+] as const)('FARM_UNVERIFIED_CHANGES=%s, accepted by the reviewer: %s -> may pass: %s', (policy, accepted, passes) => {
+  expect(unverifiedMayPass(policy, accepted)).toBe(passes);
 });
 
 describe('the differential, run in the sandbox', () => {

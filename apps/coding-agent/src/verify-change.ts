@@ -176,9 +176,25 @@ export function unverifiedReason(
     return `the change's tests (${d.testFiles!.join(', ')}) fail on the branch when run on their own (\`${d.command}\`)`;
   if (kind !== K.FEATURE && kind !== K.FIX) return undefined;
   if (v.testsOnly) return 'the goal asks for behaviour, but the change only adds or changes tests';
-  if (d?.base === R.TEST_RUN_PASSED)
+  if (!d)
+    return 'no test exercises the change: it adds or changes no test, so nothing shows it does what the goal asks (a test that fails without the change and passes with it would)';
+  if (d.base === R.TEST_RUN_PASSED)
     return `the change's tests (${d.testFiles!.join(', ')}) pass on the base commit without the change: they do not show the behaviour the goal asks for`;
+  if (d.base !== R.TEST_RUN_FAILED)
+    return `the change's tests (${d.testFiles!.join(', ')}) could not be run on the base commit${d.reason ? ` (${d.reason})` : ''}: nothing shows they fail without the change`;
   return undefined;
+}
+
+/**
+ * What a FEATURE/FIX change that is not verified (unverifiedReason) may do, by the operator's
+ * FARM_UNVERIFIED_CHANGES: `review` (the default) lets it pass only when the reviewer accepts it explicitly,
+ * `deliver` lets it pass marked as unverified, `refuse` never.
+ */
+export type UnverifiedPolicy = 'review' | 'deliver' | 'refuse';
+export const UNVERIFIED_POLICIES: readonly UnverifiedPolicy[] = ['review', 'deliver', 'refuse'];
+
+export function unverifiedMayPass(policy: UnverifiedPolicy, acceptedByReviewer: boolean): boolean {
+  return policy === 'deliver' || (policy === 'review' && acceptedByReviewer);
 }
 
 /** The verification as one line for the task's notes. */

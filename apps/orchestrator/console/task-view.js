@@ -126,6 +126,23 @@ function checksSection(checks) {
   );
 }
 
+/** Whether a test shows the change works: said first, and plainly, when none does (FARM_UNVERIFIED_CHANGES). */
+export function verificationFact(v) {
+  if (!v) return '—';
+  if (v.unverifiedReason)
+    return h(
+      'strong',
+      { class: 'unverified', 'data-testid': 'unverified' },
+      v.acceptedByReviewer
+        ? `Unverified, accepted by the reviewer: ${v.unverifiedReason}`
+        : `NOT VERIFIED: ${v.unverifiedReason}`,
+    );
+  const d = v.differential;
+  if (d && d.base === 'TEST_RUN_FAILED' && d.branch === 'TEST_RUN_PASSED')
+    return `Verified: ${d.testFiles.join(', ')} fail without the change and pass with it`;
+  return 'Checked: its checks pass (no test is asked of this kind of task)';
+}
+
 export async function taskView({ main, signal, refusal }, id, taskId) {
   const enc = `/v1/change-requests/${encodeURIComponent(id)}`;
   const base = `${enc}/tasks/${encodeURIComponent(taskId)}`;
@@ -170,6 +187,8 @@ export async function taskView({ main, signal, refusal }, id, taskId) {
       { class: 'facts' },
       h('dt', {}, 'Goal'),
       h('dd', {}, h('pre', {}, task.goal)),
+      h('dt', {}, 'Verification'),
+      h('dd', {}, verificationFact(task.verification)),
       h('dt', {}, 'Attempts'),
       h('dd', {}, `${task.attempts} over ${task.dispatch} dispatch(es)`),
       h('dt', {}, 'Tokens'),

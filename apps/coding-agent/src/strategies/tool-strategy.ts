@@ -36,6 +36,7 @@ async function runToolStrategy({
       reviewer: services.reviewModel,
       reviewRounds: settings.reviewRounds ?? 2,
       reviewMinConfidence: settings.reviewMinConfidence,
+      unverifiedChanges: settings.unverifiedChanges ?? 'review',
       prices: settings.prices ?? DEFAULT_MODEL_PRICES,
       contextWindowTokens: settings.contextWindowTokens ?? 100_000,
       redact: run.redact,

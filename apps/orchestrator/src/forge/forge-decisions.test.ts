@@ -225,6 +225,63 @@ describe('what the forge is told', () => {
       'http://farm/console/#/requests/cr-1',
     ])
       expect(text.body).toContain(part);
+    expect(text.body).not.toContain('Not verified');
+  });
+
+  test('a task delivered unverified is said before the tasks, in a section of its own, with the reason', () => {
+    const summary = {
+      id: 't1',
+      goal: 'Add a retry loop\nwith backoff',
+      status: 'SUCCESS',
+      dispatch: 1,
+      attempts: 1,
+      branch: 'agt/t1',
+      commitSha: 'x',
+      notes: '',
+      dependsOn: [],
+      tokens: { prompt: 0, completion: 0, total: 0 },
+      costUsd: 0,
+    };
+    const request = {
+      id: 'cr-2',
+      phase: 'DONE',
+      title: 'Retry',
+      repoUrl: '',
+      baseRef: 'main',
+      baseCommit: '',
+      reason: '',
+      integrationBranch: 'farm/cr-2',
+      tasksDone: 2,
+      tasksTotal: 2,
+      attempts: 2,
+      tokens: { prompt: 0, completion: 0, total: 0 },
+      costUsd: 0,
+      createdAt: '',
+      updatedAt: '',
+    };
+    const text = pullRequestText(
+      {
+        description: '',
+        request,
+        tasks: [
+          { ...summary, verification: { unverifiedReason: 'no test exercises the change' } },
+          {
+            ...summary,
+            id: 't2',
+            goal: 'Log it',
+            verification: { unverifiedReason: 'tests pass on the base', acceptedByReviewer: true },
+          },
+        ],
+      },
+      {},
+    );
+    expect(text.body).toContain(
+      [
+        '### Not verified by a test',
+        '- ⚠️ **Add a retry loop**: NOT VERIFIED: no test exercises the change',
+        "- ⚠️ **Log it**: unverified, accepted by the farm's reviewer: tests pass on the base",
+      ].join('\n'),
+    );
   });
 });
 

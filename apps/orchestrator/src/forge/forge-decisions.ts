@@ -170,6 +170,7 @@ export function pullRequestText(
     r.description.trim() ? r.description.trim() : request.title,
     '',
     ...(links.issue ? [`Closes #${links.issue.number}`, ''] : []),
+    ...verificationLines(tasks),
     '### Tasks',
     ...tasks.map((t) => `- **${firstLine(t.goal)}** (${t.status.toLowerCase()}): ${firstLine(t.notes, 300) || '—'}`),
     '',
@@ -181,6 +182,23 @@ export function pullRequestText(
     `Change request \`${request.id}\`${links.requestUrl ? `: ${links.requestUrl}` : ''}`,
   ];
   return { title: request.title.slice(0, 250), body: lines.join('\n') };
+}
+
+/** What the reviewer of the pull request must know first: a task whose change no test shows to work. */
+export function unverifiedNote(t: Pick<TaskSummary, 'verification'>): string | undefined {
+  const v = t.verification as { unverifiedReason?: string; acceptedByReviewer?: boolean } | undefined;
+  if (!v?.unverifiedReason) return undefined;
+  return v.acceptedByReviewer
+    ? `unverified, accepted by the farm's reviewer: ${v.unverifiedReason}`
+    : `NOT VERIFIED: ${v.unverifiedReason}`;
+}
+
+function verificationLines(tasks: TaskSummary[]): string[] {
+  const unverified = tasks.flatMap((t) => {
+    const note = unverifiedNote(t);
+    return note ? [`- ⚠️ **${firstLine(t.goal)}**: ${note}`] : [];
+  });
+  return unverified.length ? ['### Not verified by a test', ...unverified, ''] : [];
 }
 
 function checksOf(t: TaskSummary): string[] {

@@ -153,6 +153,9 @@ describe('the web console in headless Chromium, on a whole farm with the scripte
     await page.locator('.graph [data-task] a').first().click();
     await page.getByRole('heading', { name: /^Task / }).waitFor();
     await expect(page.getByTestId('diff').innerText()).resolves.toContain('+function multiply(a, b) {');
+    expect(await page.locator('dl.facts').innerText()).toContain(
+      'Verified: test/multiply.test.js fail without the change and pass with it',
+    );
     const events = await page
       .locator('[data-testid=trajectory] details')
       .evaluateAll((els) => els.map((e) => e.getAttribute('data-event')));
