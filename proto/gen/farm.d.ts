@@ -1876,7 +1876,8 @@ export namespace farm {
             STEP_DEADLINE = 13,
             STEP_COST_CAP = 14,
             STEP_LAUNCH = 15,
-            STEP_VERIFY = 16
+            STEP_VERIFY = 16,
+            STEP_BUDGET_ENVIRONMENT = 17
         }
 
         /** Properties of a VerifiedCheck. */

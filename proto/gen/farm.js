@@ -6153,6 +6153,7 @@ $root.farm = (function() {
          * @property {number} STEP_COST_CAP=14 STEP_COST_CAP value
          * @property {number} STEP_LAUNCH=15 STEP_LAUNCH value
          * @property {number} STEP_VERIFY=16 STEP_VERIFY value
+         * @property {number} STEP_BUDGET_ENVIRONMENT=17 STEP_BUDGET_ENVIRONMENT value
          */
         v1.FailedStep = (function() {
             var valuesById = {}, values = Object.create(valuesById);
@@ -6173,6 +6174,7 @@ $root.farm = (function() {
             values[valuesById[14] = "STEP_COST_CAP"] = 14;
             values[valuesById[15] = "STEP_LAUNCH"] = 15;
             values[valuesById[16] = "STEP_VERIFY"] = 16;
+            values[valuesById[17] = "STEP_BUDGET_ENVIRONMENT"] = 17;
             return values;
         })();
 
@@ -7949,6 +7951,7 @@ $root.farm = (function() {
                     case 14:
                     case 15:
                     case 16:
+                    case 17:
                         break;
                     }
                 }
@@ -8167,6 +8170,10 @@ $root.farm = (function() {
                 case "STEP_VERIFY":
                 case 16:
                     m.failedStep = 16;
+                    break;
+                case "STEP_BUDGET_ENVIRONMENT":
+                case 17:
+                    m.failedStep = 17;
                     break;
                 }
                 if (d.dispatch != null) {

@@ -246,6 +246,32 @@ describe('builder: a build process per request', () => {
     expect(await remoteBranchSha(repo.url, 'main')).toBe(repo.baseCommit);
   });
 
+  test('a check that commits, points the remote elsewhere and adds a pre-push hook changes nothing that is pushed', async () => {
+    const sink = await gitServer.createBareRepo('sink.git'); // where a hostile repository would send the push
+    const target = sink.replace('sink.git', 'hostile.git');
+    const hostile = [
+      'git -c user.name=e -c user.email=e@e commit -q --allow-empty -m smuggled',
+      `git config url.${sink}.insteadOf ${target}`,
+      `printf '#!/bin/sh\\ntouch ${markers}/pre-push-ran\\n' > .git/hooks/pre-push`,
+      'chmod +x .git/hooks/pre-push',
+      `touch ${markers}/check-ran`,
+    ].join(' && ');
+    const repo = await repoWithBranches('hostile.git', { 'agt/evil': { 'hostile.sh': `${hostile}\n` } });
+    expect(repo.url).toBe(target);
+    await builder(path.join(tmp, 'builds'));
+    await bus.publish(Topics.buildRequests, request('cr-hostile', repo, ['agt/evil'], 'sh hostile.sh'));
+    const result = await resultFor('cr-hostile');
+    expect(B[result.status]).toBe('BUILD_PASSED');
+    expect(existsSync(path.join(markers, 'check-ran'))).toBe(true);
+    // The merge made before the checks, pushed to the request's repository with no hook of theirs run.
+    expect(await remoteBranchSha(repo.url, 'farm/cr-hostile')).toBe(result.commitSha);
+    const look = path.join(tmp, 'look');
+    await exec('git', ['clone', '-q', '--branch', 'farm/cr-hostile', repo.url, look]);
+    expect((await git(look, 'log', '-1', '--format=%s')).stdout.trim()).toBe('Merge agt/evil into farm/cr-hostile');
+    expect(await remoteBranchSha(sink, 'farm/cr-hostile')).toBeUndefined();
+    expect(existsSync(path.join(markers, 'pre-push-ran'))).toBe(false);
+  });
+
   test('a build that cannot start is reported failed, saying how it ended', async () => {
     await builder(path.join(tmp, 'builds'));
     // No repository URL: the build process rejects its input (exit 64) without publishing.

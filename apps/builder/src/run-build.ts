@@ -85,9 +85,6 @@ async function buildOnce(request: farm.v1.IBuildRequest, deps: BuildDeps): Promi
     integrationBranch: branch,
     ...fields,
   });
-  /** The branch's tip on the remote now ('' when it is gone). */
-  const remoteTip = async (name: string) =>
-    (await git('ls-remote', 'origin', `refs/heads/${name}`)).stdout.split(/\s/)[0] ?? '';
   try {
     await exec('git', ['clone', '--quiet', '--no-checkout', url, repo], { env: { ...process.env, ...authEnv } });
     let start = request.repo?.baseCommit ?? '';
@@ -149,6 +146,11 @@ async function buildOnce(request: farm.v1.IBuildRequest, deps: BuildDeps): Promi
         return result(B.MERGE_CONFLICT, { conflictingPaths: paths, notes: [`merging ${agentBranch} conflicts`] });
       }
     }
+    // What is pushed is decided now, before any of the repository's commands run: the merge commit, copied into a
+    // bare repository of its own that the checks never see. After the checks nothing runs in the checkout with
+    // the credentials: its HEAD, refs, config (`url.*.insteadOf`, a proxy) and hooks are theirs to change.
+    const merged = (await git('rev-parse', 'HEAD')).stdout.trim();
+    const outbound = await outboundCopy(dir, repo, merged, branch);
     // The full suite, in the same sandbox as the agents' checks: the request's command, else what the repo implies.
     const { steps } = checkPlanFor(repo, request.checkCommand);
     const tree = (await git('rev-parse', 'HEAD^{tree}')).stdout.trim();
@@ -168,24 +170,26 @@ async function buildOnce(request: farm.v1.IBuildRequest, deps: BuildDeps): Promi
       const narrowed = checks.steps.flatMap((s) => s.notes.map((note) => `${s.name}: ${note}`));
       passed = steps.length ? [`passed: ${steps.map((s) => s.name).join(', ')}`, ...narrowed] : ['no checks found'];
     }
-    const { stdout: sha } = await git('rev-parse', 'HEAD');
+    const push = (...args: string[]) =>
+      outbound.git(authEnv, 'push', '--quiet', ...args, url, `${branch}:refs/heads/${branch}`);
     if (existing) {
       // Someone else's branch tip may have moved: never force. A push refused because the branch moved since
       // this build fetched it builds again on the new tip; any other refusal is the build's failure.
-      const pushed = await git('push', '--quiet', 'origin', `${branch}:refs/heads/${branch}`).then(
+      const pushed = await push().then(
         () => true,
         async (err: Error) => {
-          if ((await remoteTip(existing)) !== startTip) return false;
+          const tip = (await outbound.git(authEnv, 'ls-remote', url, `refs/heads/${existing}`)).stdout.split(/\s/)[0];
+          if ((tip ?? '') !== startTip) return false;
           throw err;
         },
       );
       if (!pushed) return 'moved';
     } else {
       // The integration branch is the farm's own: a rebuild replaces it.
-      await git('push', '--quiet', '--force', 'origin', `${branch}:refs/heads/${branch}`);
+      await push('--force');
     }
     return result(B.BUILD_PASSED, {
-      commitSha: sha.trim(),
+      commitSha: merged,
       notes: [...passed, ...moved],
     });
   } catch (err) {
@@ -194,4 +198,24 @@ async function buildOnce(request: farm.v1.IBuildRequest, deps: BuildDeps): Promi
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * A bare repository beside the checkout holding `commit` as `branch`, made before the checks run: the push goes
+ * from there, with git's defaults (no hooks, no configuration the checks wrote), to the URL given, never to a
+ * remote the checkout names. Objects are copied by a fetch, which re-hashes them.
+ */
+async function outboundCopy(dir: string, checkout: string, commit: string, branch: string) {
+  const bare = path.join(dir, 'outbound.git');
+  await exec('git', ['init', '--bare', '--quiet', bare]);
+  const git = (env: Record<string, string>, ...args: string[]) =>
+    exec('git', ['-c', 'core.hooksPath=/dev/null', ...args], {
+      cwd: bare,
+      env: { ...process.env, ...env },
+      maxBuffer: 64 * 1024 * 1024,
+    });
+  await git({}, 'fetch', '--quiet', '--no-tags', checkout, `refs/heads/${branch}:refs/heads/${branch}`);
+  const copied = (await git({}, 'rev-parse', `refs/heads/${branch}`)).stdout.trim();
+  if (copied !== commit) throw new Error(`the outbound copy of ${branch} is ${copied}, not the merge ${commit}`);
+  return { git };
 }

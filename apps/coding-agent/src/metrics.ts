@@ -64,8 +64,8 @@ export const agentMetrics = {
   }),
   budgetStops: new Counter({
     name: 'farm_agent_budget_stops_total',
-    help: 'Tasks ended by a budget, by budget (steps, tokens, cost)',
-    labelNames: ['budget'],
+    help: 'Tasks ended by a budget, by budget (steps, tokens, cost) and cause (task; environment: its checks timed out meanwhile, so it runs again)',
+    labelNames: ['budget', 'cause'],
     registers: [metricsRegistry],
   }),
 };

@@ -29,6 +29,8 @@ export class TaskObserver {
   private malformedRetries = 0;
   private readonly reviews: farm.v1.IReviewVerdict[] = [];
   private readonly durations: farm.v1.IStepDuration[] = [];
+  /** What in the environment failed the task meanwhile (a check that timed out): a budget stop after it is not final. */
+  private readonly environment: string[] = [];
 
   constructor(
     readonly trajectory: Trajectory,
@@ -111,8 +113,26 @@ export class TaskObserver {
     agentMetrics.reviews.inc({ verdict: verdict.approved && !verdict.belowConfidence ? 'approved' : 'objected' });
   }
 
-  budgetStopped(stop: BudgetStop): void {
-    agentMetrics.budgetStops.inc({ budget: stop.limit });
+  /** A check run whose steps timed out: the machine or a service may be slow, not the change wrong. */
+  checksRan(steps: { name: string; timedOut?: boolean; durationMs?: number }[]): void {
+    for (const s of steps)
+      if (s.timedOut)
+        this.environment.push(`check ${s.name} timed out after ${Math.round((s.durationMs ?? 0) / 1000)} s`);
+  }
+
+  /**
+   * A budget ran out. Its failure is final (STEP_BUDGET) when nothing in the environment failed the task meanwhile;
+   * otherwise (STEP_BUDGET_ENVIRONMENT) the budget may have gone to a slow machine, and the task is run again.
+   */
+  budgetStopped(stop: BudgetStop): { failedStep: farm.v1.FailedStep; reason: string } {
+    const cause = this.environment.length ? 'environment' : 'task';
+    agentMetrics.budgetStops.inc({ budget: stop.limit, cause });
+    if (cause === 'task') return { failedStep: farm.v1.FailedStep.STEP_BUDGET, reason: stop.reason };
+    const seen = [...new Set(this.environment)];
+    return {
+      failedStep: farm.v1.FailedStep.STEP_BUDGET_ENVIRONMENT,
+      reason: `${stop.reason}; meanwhile ${seen.slice(0, 3).join(', ')}${seen.length > 3 ? ` and ${seen.length - 3} more` : ''}: run again`,
+    };
   }
 
   /** What the task used, for its result. */

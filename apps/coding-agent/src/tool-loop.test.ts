@@ -51,6 +51,7 @@ interface LoopOptions {
   checks?: CheckStep[];
   task?: farm.v1.ICodingTask;
   unverifiedChanges?: UnverifiedPolicy;
+  checkTimeoutSeconds?: number;
 }
 
 /** Runs the loop on the checkout with `script` as the model; what it returned, saw and recorded. */
@@ -67,7 +68,7 @@ async function runLoop(script: ToolModelStep[], opts: LoopOptions = {}) {
     base,
     redact: (t) => t,
     checks: opts.checks ?? [CHECK],
-    checkTimeoutSeconds: 30,
+    checkTimeoutSeconds: opts.checkTimeoutSeconds ?? 30,
   });
   const outcome = await runToolLoop(
     opts.task ?? TASK,
@@ -242,6 +243,26 @@ describe('verified completion', () => {
     expect(String(reviewer.requests[1].at(-1)?.content)).toMatch(
       /NOT VERIFIED: the goal asks for behaviour, but the change only adds or changes tests/,
     );
+  });
+});
+
+describe('a budget stop', () => {
+  test('is final when the task spent it alone; when its checks timed out meanwhile it says so and is not final', async () => {
+    const own = await runLoop([addMultiply(), call('run_checks'), call('run_checks')], { budget: { maxSteps: 2 } });
+    expect(failure(own.outcome)).toEqual(['SOFT_FAIL', 'budget', 'step budget used up: 2 model calls, the limit is 2']);
+
+    const slow = await runLoop([addMultiply(), call('run_checks'), call('run_checks')], {
+      budget: { maxSteps: 2 },
+      checks: [{ name: 'test', run: 'sleep 5' }],
+      checkTimeoutSeconds: 1,
+    });
+    expect(failure(slow.outcome)).toEqual([
+      'SOFT_FAIL',
+      'budget-environment',
+      expect.stringMatching(
+        /^step budget used up: 2 model calls, the limit is 2; meanwhile check test timed out after \d+ s: run again$/,
+      ),
+    ]);
   });
 });
 

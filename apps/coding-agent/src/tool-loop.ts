@@ -127,8 +127,8 @@ export async function runToolLoop(
   for (;;) {
     const stop = budget.exhausted();
     if (stop) {
-      observer.budgetStopped(stop);
-      return softFail(F.STEP_BUDGET, stop.reason);
+      const stopped = observer.budgetStopped(stop);
+      return softFail(stopped.failedStep, stopped.reason);
     }
     const elided = deps.elision === false ? 0 : elideStaleOutputs(messages, deps.elision);
     const shortened = elided + fitConversation(messages, deps.contextWindowTokens);
@@ -176,6 +176,7 @@ export async function runToolLoop(
       const toolStarted = performance.now();
       let outcome: ToolOutcome = await toolbox.call(call.name, call.arguments);
       if (outcome.checks && !outcome.checks.ok) noteFailure(toolbox.describeChecks(outcome.checks));
+      if (outcome.checks) observer.checksRan(outcome.checks.steps);
       if (outcome.finish) {
         const gate = await finishGate(
           outcome.finish.summary,
@@ -254,6 +255,7 @@ async function finishGate(
   const checkText = ctx.toolbox.describeChecks(checks);
   const reused = checks.reused ? { reused: true } : {};
   observer.record('check', { attempt, ok: checks.ok, steps: checks.steps, isolation: checks.isolation, ...reused });
+  observer.checksRan(checks.steps);
   observer.record('reward', { attempt, reward: checks.ok ? 1 : 0, checksOk: checks.ok });
   observer.patchResult(checks.ok ? 'applied' : 'check_failed');
   if (!checks.ok) {

@@ -237,6 +237,20 @@ describe('the orchestrator decider', () => {
     },
   );
 
+  it('re-dispatches a budget stop the environment caused (its checks timed out), with the reason', () => {
+    const state = request(P.CODING, [task('a', T.TASK_DISPATCHED), task('b', T.TASK_DISPATCHED)]);
+    const reason =
+      'step budget used up: 40 model calls, the limit is 40; meanwhile check test timed out after 600 s: run again';
+    const d = run(
+      state,
+      result('a', S.SOFT_FAIL, { failedStep: farm.v1.FailedStep.STEP_BUDGET_ENVIRONMENT, notes: [reason] }),
+    );
+    expect(launched(d)).toEqual([
+      expect.objectContaining({ id: 'a', dispatch: 2, priorNotes: [`dispatch 1: ${reason}`] }),
+    ]);
+    expect(phases(d)).toEqual([]);
+  });
+
   it('fails the request on a HARD_FAIL and cancels the other tasks', () => {
     const state = request(P.CODING, [
       task('a', T.TASK_DISPATCHED),

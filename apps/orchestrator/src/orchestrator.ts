@@ -25,6 +25,7 @@ import {
   loadRequestState,
   nextTransitionSequence,
   pruneProcessed,
+  recentlyCancelled,
   recordProcessed,
   requestsInCoding,
   requestsInPhaseSince,
@@ -40,6 +41,8 @@ export type { OutboxWriter } from './outbox';
 
 const P = farm.v1.Phase;
 type Phase = farm.v1.Phase;
+/** How far back a start looks for cancelled requests whose branch may be left to take back. */
+const RETRACT_RESUME_WINDOW_MS = 60 * 60_000;
 
 /** Frees a change request's symbol leases when it ends (the srm client, or nothing). */
 export interface LeaseReleaser {
@@ -156,6 +159,7 @@ export class Orchestrator {
     measureStateFrom(this.deps.store);
     await this.flushOutbox(); // events a previous process committed but did not publish
     await this.dispatchReady(); // tasks ready but not started when a previous process stopped
+    await this.resumeRetractions(); // branches of cancelled requests a previous process was to take back
     const opts = { maxAttempts: 10, retryBackoffMs: 200 };
     const bus = this.deps.bus;
     this.subs.push(
@@ -373,19 +377,33 @@ export class Orchestrator {
 
   /**
    * A cancel during BUILD: the builder stops the build, but a push already under way completes. Once that has had
-   * time, the branch is deleted at whatever it then holds (it is the farm's own, for this request only). Not
-   * durable: an orchestrator stopped meanwhile leaves it (the build-result path still takes back a reported push).
+   * time, the branch is deleted at whatever it then holds (it is the farm's own, for this request only). An
+   * orchestrator stopped meanwhile does it at its next start (resumeRetractions).
    */
-  private retractLater(effect: Extract<Effect, { kind: 'retract-integration-branch' }>): void {
+  private retractLater(
+    effect: Extract<Effect, { kind: 'retract-integration-branch' }>,
+    afterMs = this.options.retractAfterCancelMs,
+  ): void {
     const timer = setTimeout(() => {
       this.retractTimers.delete(timer);
       void (async () => {
         const tip = await remoteBranchSha(effect.repoUrl, effect.branch).catch(() => undefined);
         if (tip) await this.retractBranch(effect, tip);
       })();
-    }, this.options.retractAfterCancelMs);
+    }, afterMs);
     timer.unref();
     this.retractTimers.add(timer);
+  }
+
+  /** The retractions a previous process had scheduled: every request cancelled in the last hour, when due. */
+  private async resumeRetractions(): Promise<void> {
+    for (const cr of await recentlyCancelled(this.deps.store, RETRACT_RESUME_WINDOW_MS)) {
+      const effect = { kind: 'retract-integration-branch' as const, changeRequestId: cr.id, repoUrl: cr.repoUrl };
+      this.retractLater(
+        { ...effect, branch: `farm/${cr.id}` },
+        Math.max(0, this.options.retractAfterCancelMs - cr.agoMs),
+      );
+    }
   }
 
   private async retractBranch(effect: { changeRequestId: string; repoUrl: string; branch: string }, sha: string) {

@@ -250,6 +250,23 @@ export async function requestsInPhaseSince(db: SqlExecutor, phase: Phase, limitM
   return stale.rows.map((r) => r.id);
 }
 
+/**
+ * Requests cancelled within the last `withinMs` that named no branch of their own, with how long ago (ms): a
+ * `farm/<id>` of theirs that a push under way at the cancel left is the farm's to take back, also after a restart.
+ */
+export async function recentlyCancelled(
+  db: SqlExecutor,
+  withinMs: number,
+): Promise<{ id: string; repoUrl: string; agoMs: number }[]> {
+  const rows = await db.query<{ id: string; repo_url: string; ago_ms: string | number }>(
+    `SELECT id, repo_url, (EXTRACT(EPOCH FROM (now() - updated_at)) * 1000)::bigint AS ago_ms FROM change_requests
+     WHERE phase = 'CANCELLED' AND integration_branch = ''
+     AND updated_at > now() - ($1::text || ' milliseconds')::interval ORDER BY updated_at LIMIT 100`,
+    [String(withinMs)],
+  );
+  return rows.rows.map((r) => ({ id: r.id, repoUrl: r.repo_url, agoMs: Number(r.ago_ms) }));
+}
+
 /** A dispatched task of a request in CODING, with its deadline and the store's clock (ms since the epoch). */
 export interface RunningTaskRow {
   id: string;

@@ -1,7 +1,7 @@
 // The task's commit is made from the base commit and the change's paths, whatever the repository's checks did
 // to the checkout's .git (commits, tags, config, planted objects): real git on both sides, served over HTTP.
 import { execFile } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, symlink, unlink, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -276,6 +276,36 @@ describe('commitOnBase', () => {
       ['README.md', 'docs/old.md', 'readme-link', 'run.sh/inside.txt', 'src/a.ts', 'src/deep/b.ts'].join('\n'),
     );
   });
+});
+test('writes nothing through a symlink a check planted in .git: linked object and ref directories are refused, a linked ref file replaced', async () => {
+  const outside = path.join(tmp, `outside-${++n}`);
+  await mkdir(outside);
+  const attempt = async (branch: string) => {
+    const { base, dir } = await checkoutOfBase();
+    const paths = await makeTheChange(dir);
+    return { dir, run: () => commitOnBase({ dir, base, paths, branch, message, author }) };
+  };
+  // Every loose-object directory a write could go to points outside the checkout.
+  const objects = await attempt('agt/t5');
+  for (let i = 0; i < 256; i++) {
+    const sub = path.join(objects.dir, '.git', 'objects', i.toString(16).padStart(2, '0'));
+    if (!(await lstat(sub).catch(() => undefined))) await symlink(outside, sub);
+  }
+  await expect(objects.run()).rejects.toBeInstanceOf(GitDataTampered);
+  // refs/heads/agt is a link to elsewhere.
+  const refs = await attempt('agt/t6');
+  await symlink(outside, path.join(refs.dir, '.git', 'refs', 'heads', 'agt'));
+  await expect(refs.run()).rejects.toThrow(/refs\/heads\/agt is a symlink/);
+  expect(await readdir(outside)).toEqual([]);
+  // The ref file itself is a link: replaced by the ref, the file it pointed to untouched.
+  const file = await attempt('agt/t7');
+  await writeFile(path.join(outside, 'target'), 'kept\n');
+  await mkdir(path.join(file.dir, '.git', 'refs', 'heads', 'agt'), { recursive: true });
+  await symlink(path.join(outside, 'target'), path.join(file.dir, '.git', 'refs', 'heads', 'agt', 't7'));
+  const { commit } = await file.run();
+  expect(await gitCli(file.dir, 'rev-parse', 'refs/heads/agt/t7')).toBe(commit);
+  expect(await readFile(path.join(outside, 'target'), 'utf8')).toBe('kept\n');
+  expect(await readdir(outside)).toEqual(['target']);
 });
 
 test('the state of a checkout: HEAD, refs, config and hooks, as a check leaves them', async () => {

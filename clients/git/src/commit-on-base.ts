@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { lstat, readFile, readlink } from 'node:fs/promises';
+import { lstat, readFile, readlink, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import git from 'isomorphic-git';
 import { FarmError } from '@farm/runtime';
@@ -10,6 +10,7 @@ import {
   isTreeEntry,
   parseTree,
   readVerifiedObject,
+  refuseLinkedGitDirs,
   TREE_MODE,
   verifiedTreeOf,
   writeVerifiedObject,
@@ -57,13 +58,17 @@ export async function commitOnBase(opts: {
   const tree = (await rewriteTree(dir, baseTree, changes)) ?? (await writeVerifiedObject(dir, 'tree', Buffer.alloc(0)));
   if (tree === baseTree) throw new NothingToCommit(dir);
 
-  const when = { ...opts.author, timestamp: Math.floor(Date.now() / 1000), timezoneOffset: 0 };
-  const commit = await git.writeCommit({
-    fs,
+  const when = { ...opts.author, timestamp: Math.floor(Date.now() / 1000) };
+  const commit = await writeVerifiedObject(
     dir,
-    commit: { message: opts.message, tree, parent: [base], author: when, committer: when },
-  });
-  await git.writeRef({ fs, dir, ref: `refs/heads/${opts.branch}`, value: commit, force: true });
+    'commit',
+    commitContent({ tree, parent: base, who: when, message: opts.message }),
+  );
+  // The ref is written where nothing the checks planted leads elsewhere: no linked directory, no linked file.
+  const ref = `refs/heads/${opts.branch}`;
+  await refuseLinkedGitDirs(dir, path.posix.dirname(ref));
+  await unlink(path.join(dir, '.git', ref)).catch(() => undefined); // the file, or the link itself
+  await git.writeRef({ fs, dir, ref, value: commit, force: true });
   return { commit, tree };
 }
 
@@ -133,4 +138,16 @@ async function workTreeFile(dir: string, filepath: string): Promise<WorkTreeFile
   if (stat.isSymbolicLink()) return { mode: '120000', content: await readlink(abs, { encoding: 'buffer' }) };
   if (!stat.isFile()) throw new PathNotCommittable(filepath, 'neither a file nor a symlink');
   return { mode: stat.mode & 0o100 ? '100755' : '100644', content: await readFile(abs) };
+}
+
+/** A commit object's content as git writes it (one parent; author and committer the same, in UTC). */
+function commitContent(c: {
+  tree: string;
+  parent: string;
+  who: Author & { timestamp: number };
+  message: string;
+}): Buffer {
+  const ident = `${c.who.name.replace(/[<>\n]/g, '')} <${c.who.email.replace(/[<>\n]/g, '')}> ${c.who.timestamp} +0000`;
+  const message = c.message.endsWith('\n') ? c.message : `${c.message}\n`;
+  return Buffer.from(`tree ${c.tree}\nparent ${c.parent}\nauthor ${ident}\ncommitter ${ident}\n\n${message}`, 'utf8');
 }

@@ -65,8 +65,24 @@ export async function readVerifiedObject(dir: string, oid: string, type: ObjectT
  * Stores `content` as a loose object and returns its name. A loose file already there under that name is kept
  * only when it holds exactly this object: one a check planted is replaced (isomorphic-git would keep it).
  */
+/**
+ * Refuses to write below `.git/<relDir>` when a directory on the way there is a symlink (a check can plant one, and
+ * a write through it would land outside the checkout); a directory not there yet is fine (it is made as one).
+ */
+export async function refuseLinkedGitDirs(dir: string, relDir: string): Promise<void> {
+  let at = path.join(dir, '.git');
+  for (const part of ['', ...relDir.split('/').filter(Boolean)]) {
+    at = part ? path.join(at, part) : at;
+    const stat = await lstat(at).catch(() => undefined);
+    if (!stat) return;
+    if (!stat.isDirectory())
+      throw new GitDataTampered(dir, `${path.relative(dir, at)} is a ${stat.isSymbolicLink() ? 'symlink' : 'file'}`);
+  }
+}
+
 export async function writeVerifiedObject(dir: string, type: ObjectType, content: Uint8Array): Promise<string> {
   const oid = sha1(type, content);
+  await refuseLinkedGitDirs(dir, `objects/${oid.slice(0, 2)}`);
   const loose = path.join(dir, '.git', 'objects', oid.slice(0, 2), oid.slice(2));
   const present = await lstat(loose).then(
     () => true,

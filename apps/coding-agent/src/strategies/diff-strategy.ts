@@ -40,8 +40,8 @@ async function runDiffStrategy({ task, workspace, deps, run }: StrategyInput): P
   for (let tried = 0; tried < maxAttempts; tried++) {
     const stop = observer.budget.exhausted();
     if (stop) {
-      observer.budgetStopped(stop);
-      return softFail(F.STEP_BUDGET, stop.reason);
+      const stopped = observer.budgetStopped(stop);
+      return softFail(stopped.failedStep, stopped.reason);
     }
     const attempt = observer.attemptStarted();
     const messages = buildPrompt(task, context, lastFailure).map((m) => ({ ...m, content: run.redact(m.content) }));
@@ -87,6 +87,7 @@ async function runDiffStrategy({ task, workspace, deps, run }: StrategyInput): P
       const checks = await observer.timed('check', attempt, () => checkRuns.runRepositoryChecks());
       const reused = checks.reused ? { reused: true } : {};
       observer.record('check', { attempt, ok: checks.ok, steps: checks.steps, isolation: checks.isolation, ...reused });
+      observer.checksRan(checks.steps);
       observer.record('reward', { attempt, reward: checks.ok ? 1 : 0, checksOk: checks.ok });
       if (!checks.ok) {
         observer.patchResult('check_failed');

@@ -189,7 +189,7 @@ describe('planning and orchestration on Kafka and PostgreSQL', () => {
     expect(state!.tasks.every((t) => t.status === 'CANCELLED')).toBe(true);
   });
 
-  test('farm cancel during BUILD: farm/<id> that a push already under way leaves is deleted once the build has stopped', async () => {
+  test('farm cancel during BUILD: farm/<id> that a push already under way leaves is deleted once the build has stopped, also by the next orchestrator', async () => {
     h = await startFarmHarness(bus, store, threeItemScript(), undefined, {
       orchestrator: { retractAfterCancelMs: 3_000 },
     });
@@ -204,6 +204,9 @@ describe('planning and orchestration on Kafka and PostgreSQL', () => {
         await cancelChangeRequest(bus, id, 'not now');
         // The build's push was already on its way: the branch appears after the cancel.
         await seedBareRepo({ url: repo.url, branch: `farm/${id}`, files: { 'late.txt': 'late\n' }, message: 'late' });
+        // The orchestrator that scheduled the deletion stops before it is due (its timer with it): the next one
+        // takes the branch back.
+        await h!.restartOrchestrator();
       })();
     });
     await cancelled;
