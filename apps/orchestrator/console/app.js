@@ -8,6 +8,7 @@ import { requestView } from '/console/request-view.js';
 import { requestsView } from '/console/requests-view.js';
 import { submitView } from '/console/submit-view.js';
 import { taskView } from '/console/task-view.js';
+import { tokensView } from '/console/tokens-view.js';
 
 const main = document.getElementById('main');
 const signOut = document.getElementById('sign-out');
@@ -23,6 +24,7 @@ const routes = [
   [/^#\/submit$/, (_m, ctx) => submitView(ctx)],
   [/^#\/lessons$/, (_m, ctx) => lessonsView(ctx)],
   [/^#\/health$/, (_m, ctx) => healthView(ctx)],
+  [/^#\/tokens$/, (_m, ctx) => tokensView(ctx)],
 ];
 
 /** What a view does with a refusal: 401 leaves for the 401 page; 403 and others are shown where they happened. */

@@ -232,6 +232,32 @@ describe('the web console in headless Chromium, on a whole farm with the scripte
     await shot('7-health');
   });
 
+  test('tokens: each with when it expires; one created with a lifetime says until when; a revoked one is marked', async () => {
+    const admin = await access.tokens.create({ name: `console-admin-${RUN}`, scopes: ['admin', 'read'] }, 'test');
+    await signIn(admin.token);
+    await page.getByRole('link', { name: 'Tokens' }).click();
+    const table = page.getByRole('table', { name: 'Tokens' });
+    const row = (name: string) => table.locator(`tr[data-token="${name}"]`);
+    await row(`console-${RUN}`).waitFor();
+    await page.getByLabel('Name').fill(`ci-bot-${RUN}`);
+    await page.getByRole('checkbox', { name: 'submit' }).check();
+    await page.getByLabel('Expires after').selectOption({ label: '7 days' });
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.getByTestId('new-token').waitFor();
+    const secret = await page.getByTestId('new-token').innerText();
+    expect(secret).toMatch(/^farm_/);
+    expect(await row(`ci-bot-${RUN}`).innerText()).toMatch(/read, submit\s+\d{4}-\d\d-\d\d \d\d:\d\d UTC \(in 6 d\)/);
+    // What the page says holds: the farm refuses the token after that time (its record says when).
+    const listed = (await access.tokens.list()).find((t) => t.name === `ci-bot-${RUN}`);
+    expect(Date.parse(listed!.expiresAt!) - Date.now()).toBeGreaterThan(6.9 * 86_400_000);
+    await shot('6-tokens');
+    await row(`ci-bot-${RUN}`).getByRole('button', { name: 'Revoke' }).click();
+    await row(`ci-bot-${RUN}`)
+      .getByText(/^revoked .* ago by /)
+      .waitFor();
+    expect(await access.tokens.verify(secret)).toBeUndefined();
+  });
+
   test('a token without the scope gets a 403 message; a revoked token the 401 page, and back to sign-in', async () => {
     await page.evaluate('sessionStorage.clear()');
     await signIn(READ_ONLY.token);
