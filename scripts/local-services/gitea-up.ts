@@ -1,6 +1,6 @@
 /**
- * A throwaway Gitea on this machine, for trying the farm's forge integration (README, "Pull requests on your
- * forge"): builds Gitea once (cached in ~/.cache/agent-farm), starts it on loopback with an admin account and
+ * A throwaway Gitea on this machine, for trying the farm's forge integration (docs/forges.md, "Pull requests on
+ * your forge"): builds Gitea once (cached in ~/.cache/agent-farm), starts it on loopback with an admin account and
  * prints what to export; Ctrl-C stops it and removes its data.
  *   node --import tsx scripts/local-services/gitea-up.ts [--port N]     (a free port unless given)
  */

@@ -18,7 +18,7 @@ import { srmConfigSchema } from '@farm/srm';
 import { cliConfigSchema } from './config';
 import { farmUpConfigSchema } from './farm-up';
 
-/** Every configuration schema of the farm, by the component that reads it (the README documents them all). */
+/** Every configuration schema of the farm, by the component that reads it (docs/configuration.md documents them all). */
 export const CONFIG_SCHEMAS: Record<string, z.AnyZodObject> = {
   runtime: runtimeConfigSchema,
   bus: busConfigSchema,

@@ -6,7 +6,7 @@ const P = farm.v1.Phase;
 const T = farm.v1.TaskState;
 
 describe('a phase transition as JSON', () => {
-  it('reads as the README example: every field, taskState empty on a request-level event', () => {
+  it('reads as the example in docs/api.md: every field, taskState empty on a request-level event', () => {
     const t = farm.v1.PhaseTransition.create({
       changeRequestId: 'retry-1',
       fromPhase: P.PLANNING,

@@ -63,7 +63,7 @@ beforeAll(async () => {
   gitea = await startGitea();
   admin = { apiUrl: gitea.apiUrl, token: gitea.token };
   reviewer = { apiUrl: gitea.apiUrl, token: (await gitea.createUser('reviewer')).token };
-  // The farm's account as the README tells an operator to set it up: a collaborator with write access and a
+  // The farm's account as docs/forges.md tells an operator to set it up: a collaborator with write access and a
   // token of the two scopes it needs, no more.
   const bot = await gitea.createUser(BOT, { scopes: FARM_TOKEN_SCOPES });
   forge = new GiteaForge({ webUrl: gitea.url, token: bot.token });

@@ -41,7 +41,7 @@ const ONE_ITEM = [{ id: 'str', goal: 'Add lower to the strings module', symbols:
 const RELEASE = 'agent-farm';
 
 /**
- * A repository check that tries what README "The sandbox" says it cannot: the agent's secrets (its env, every
+ * A repository check that tries what docs/security.md "The sandbox" says it cannot: the agent's secrets (its env, every
  * visible process's environ, the service-account token, the checkout), connections to what the pod may reach
  * (`targets`, host:port), writes outside its checkout, a process left running for the next run to find. It
  * prints a LEAK line for each success and then fails; it passes when nothing leaked.
