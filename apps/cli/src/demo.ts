@@ -16,6 +16,17 @@ import { watchChangeRequest } from './submit';
 const P = farm.v1.Phase;
 const run = promisify(execFile);
 
+/**
+ * The demo's own script for the scripted model: the planner's answer (one task) and the agent's (the diff). The
+ * same script, as JSON, is the complete example of docs/scripted-model.md (a unit test keeps the two equal).
+ */
+export const DEMO_SCRIPT: ModelScript = {
+  chat: [
+    planStep([{ id: 'multiply', goal: SAMPLE_REQUEST.description, paths: ['src/calculator.js'] }]),
+    { match: 'TASK GOAL:', repeat: true, answer: { diff: SAMPLE_DIFF, reasoning: 'Add multiply and its test.' } },
+  ],
+};
+
 /** The demo's repository: a work tree on this machine, as a user's own would be. */
 async function createSampleRepo(dir: string): Promise<string> {
   for (const [file, content] of Object.entries(SAMPLE_REPO_FILES)) {
@@ -53,14 +64,7 @@ export async function runDemo(opts: {
   const out = opts.out ?? ((line: string) => process.stdout.write(line + '\n'));
   const dir = await mkdtemp(path.join(os.tmpdir(), 'farm-demo-'));
   const log = createLogger('farm-demo', { level: (process.env.LOG_LEVEL as 'info') || 'warn' });
-  const script: ModelScript = opts.modelScript
-    ? await loadModelScript(opts.modelScript)
-    : {
-        chat: [
-          planStep([{ id: 'multiply', goal: SAMPLE_REQUEST.description, paths: ['src/calculator.js'] }]),
-          { repeat: true, answer: { diff: SAMPLE_DIFF, reasoning: 'Add multiply and its test.' } },
-        ],
-      };
+  const script: ModelScript = opts.modelScript ? await loadModelScript(opts.modelScript) : DEMO_SCRIPT;
   const model = await startScriptedModelServer({ script });
   const repo = path.join(dir, 'sample-calculator');
   const baseCommit = await createSampleRepo(repo);
