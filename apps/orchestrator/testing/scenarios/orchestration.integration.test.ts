@@ -194,8 +194,8 @@ describe('planning and orchestration on Kafka and PostgreSQL', () => {
       orchestrator: { retractAfterCancelMs: 3_000 },
     });
     const repo = await h.seed('cancel-build.git', MULTI_REPO_FILES);
-    // Slow in the build only (its checkout is on farm/<id>), so the cancel comes while it runs.
-    const checkCommand = `case "$(git rev-parse --abbrev-ref HEAD)" in farm/*) sleep 60;; esac`;
+    // The tests, then slow in the build only (its checkout is on farm/<id>), so the cancel comes while it runs.
+    const checkCommand = `node --test && case "$(git rev-parse --abbrev-ref HEAD)" in farm/*) sleep 60;; esac`;
     const id = await h.submit({ repoUrl: repo.url, title: 'Extend the library', checkCommand });
     let cancelled: Promise<void> | undefined;
     const ts = await h.watch(id, (t) => {
