@@ -19,6 +19,7 @@ import {
   noLongerWanted,
   issueRequest,
   pullRequestText,
+  unverifiedNote,
   retryDelayMs,
   reviewFollowUps,
   type BridgeSettings,
@@ -401,7 +402,12 @@ export class ForgeBridge {
       }
       case 'final-comment': {
         if (!link.issueNumber) return;
-        const reason = (await getRequest(store, id))?.request.reason ?? '';
+        const found = await getRequest(store, id);
+        const reason = found?.request.reason ?? '';
+        const unverified = (found?.tasks ?? []).flatMap((t) => {
+          const note = unverifiedNote(t);
+          return note ? [note] : [];
+        });
         const pull =
           effect.outcome === 'done' && link.origin === 'follow-up' && link.pullNumber
             ? await forge.getPullRequest(repo, link.pullNumber)
@@ -416,6 +422,7 @@ export class ForgeBridge {
             reason,
             headSha: pull?.headSha,
             pullState: pull?.state,
+            unverified,
           }),
           conversationOf(link),
         );

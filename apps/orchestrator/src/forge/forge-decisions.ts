@@ -245,6 +245,8 @@ export function commentText(
     headSha?: string;
     /** A follow-up's pull request now: closed or merged while the follow-up ran, its head is not the push. */
     pullState?: 'open' | 'closed' | 'merged';
+    /** What of a done request no test shows to work (unverifiedNote of its tasks). */
+    unverified?: string[];
   },
 ): string {
   const id = `\`${c.link.changeRequestId}\`${c.requestUrl ? ` (${c.requestUrl})` : ''}`;
@@ -263,6 +265,7 @@ export function commentText(
       c.link.origin === 'follow-up'
         ? `Pushed ${c.headSha ? c.headSha.slice(0, 12) : 'a commit'} for ${about} (change request ${id}).`
         : `Done: ${c.pullUrl ? `pull request ${c.pullUrl}` : 'the change is on its branch'} (change request ${id}).`;
+    if (c.unverified?.length) text += `\n\n⚠️ ${c.unverified.map((u) => firstLine(u, 300)).join('\n⚠️ ')}`;
   } else {
     const why = c.reason ? `: ${c.reason}` : '';
     text =

@@ -112,6 +112,9 @@ describe('the farm on a real Gitea: issues in, pull requests out, review comment
     const origin = new URL(gitea.url);
     await writeFile(credentials, `${origin.protocol}//farm-bot:${bot.token}@${origin.host}\n`, { mode: 0o600 });
     process.env.FARM_GIT_CREDENTIALS_FILE = credentials;
+    // This farm's operator lets a change no test shows through, marked (the review follow-ups below add none):
+    // the agents read it from their environment.
+    process.env.FARM_UNVERIFIED_CHANGES = 'deliver';
 
     store = await createPgliteStore();
     bus = new InProcessBus();
@@ -168,6 +171,7 @@ describe('the farm on a real Gitea: issues in, pull requests out, review comment
   });
 
   afterAll(async () => {
+    delete process.env.FARM_UNVERIFIED_CHANGES;
     if (process.env.FORGE_TEST_DUMP) {
       for (const r of farm.model.requests)
         process.stderr.write(`model: ${JSON.stringify(r).slice(0, 300)} … ${JSON.stringify(r).slice(-1500)}\n`);
@@ -329,6 +333,9 @@ describe('the farm on a real Gitea: issues in, pull requests out, review comment
     );
     expect(tasks.rows.map((t) => t.status)).toEqual(['SUCCESS', 'SUCCESS', 'SUCCESS']);
     await until(async () => (await comments(pullNumber)).filter((c) => c.body.startsWith('Pushed ')).length === 3);
+    // No test shows the coercions: delivered as the operator chose, and said so where the reviewer reads.
+    const pushed = (await comments(pullNumber)).filter((c) => c.body.startsWith('Pushed ')).map((c) => c.body);
+    expect(pushed.filter((b) => b.includes('⚠️ NOT VERIFIED: no test exercises the change'))).toHaveLength(2);
   });
 
   test('a follow-up that fails says why on the pull request and marks its commit failed', async () => {
