@@ -203,18 +203,21 @@ async function buildOnce(request: farm.v1.IBuildRequest, deps: BuildDeps): Promi
 /**
  * A bare repository beside the checkout holding `commit` as `branch`, made before the checks run: the push goes
  * from there, with git's defaults (no hooks, no configuration the checks wrote), to the URL given, never to a
- * remote the checkout names. Objects are copied by a fetch, which re-hashes them.
+ * remote the checkout names. The remote checks what it receives against the objects' names.
  */
 async function outboundCopy(dir: string, checkout: string, commit: string, branch: string) {
   const bare = path.join(dir, 'outbound.git');
-  await exec('git', ['init', '--bare', '--quiet', bare]);
+  // A local clone copies the object files as they are (no hard links the checks could write through).
+  await exec('git', [
+    ...['clone', '--bare', '--quiet', '--local', '--no-hardlinks', '--no-tags'],
+    ...['--single-branch', '--branch', branch, checkout, bare],
+  ]);
   const git = (env: Record<string, string>, ...args: string[]) =>
     exec('git', ['-c', 'core.hooksPath=/dev/null', ...args], {
       cwd: bare,
       env: { ...process.env, ...env },
       maxBuffer: 64 * 1024 * 1024,
     });
-  await git({}, 'fetch', '--quiet', '--no-tags', checkout, `refs/heads/${branch}:refs/heads/${branch}`);
   const copied = (await git({}, 'rev-parse', `refs/heads/${branch}`)).stdout.trim();
   if (copied !== commit) throw new Error(`the outbound copy of ${branch} is ${copied}, not the merge ${commit}`);
   return { git };
