@@ -609,6 +609,17 @@ describe('farm up over its HTTP API, for a repository on this machine', () => {
     };
     const id = await submitHere();
     expect((await up.api.get(id)).request.baseRef).toBe('master');
+    // Shown as the user's own repository, not as the mirror the farm serves it from: the API, `farm status`.
+    const shown = (await up.api.get(id)).request;
+    expect([shown.repoPath, shown.repoUrl]).toEqual([
+      repo,
+      expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/local\//),
+    ]);
+    expect((await up.api.list()).find((r) => r.id === id)?.repoPath).toBe(repo);
+    const status = await exec(FARM_BIN, ['status', id], {
+      env: { ...process.env, FARM_URL: up.url, FARM_TOKEN: up.token, KAFKA_BROKERS: '' },
+    });
+    expect(status.stdout).toContain(`repo:    ${repo} @ master`);
 
     // The in-place build and the sync back ran git from the command helper, not from farm up's big process.
     const lines = (await readFile(started, 'utf8')).split('\n').filter(Boolean);

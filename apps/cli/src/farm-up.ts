@@ -270,6 +270,7 @@ export async function startFarmUp(given: NodeJS.ProcessEnv, log: Logger): Promis
       log,
       access,
       resolveLocalRepo: (id, repo) => localRepos.prepare(id, repo),
+      localRepoPaths: (ids) => localRepos.paths(ids),
       forgeWebhooks: forge?.webhooks,
       refuseNewWork: () => writable.problem(),
     });

@@ -40,7 +40,7 @@ export function formatRequest(
   const head = [
     `${r.id}  ${r.phase}`,
     `title:   ${r.title}`,
-    `repo:    ${r.repoUrl} @ ${r.baseRef}${r.baseCommit ? ` (${r.baseCommit.slice(0, 12)})` : ''}`,
+    `repo:    ${r.repoPath ?? r.repoUrl} @ ${r.baseRef}${r.baseCommit ? ` (${r.baseCommit.slice(0, 12)})` : ''}`,
     `reason:  ${r.reason}`,
     `effort:  ${r.attempts} attempt(s), ${r.tokens.total} tokens (${r.tokens.prompt} prompt, ${r.tokens.completion} completion), ${formatCostUsd(r.costUsd)}`,
   ];

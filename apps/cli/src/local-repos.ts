@@ -151,6 +151,16 @@ export class LocalRepoMirrors {
     return this.syncs.run(row.mirror, { changeRequestId, path: row.path, branches });
   }
 
+  /** The path on this machine each of `ids` was submitted for (those submitted for a local repository). */
+  async paths(ids: string[]): Promise<Map<string, string>> {
+    if (!ids.length) return new Map();
+    const { rows } = await this.store.query<{ change_request_id: string; path: string }>(
+      'SELECT change_request_id, path FROM local_repos WHERE change_request_id = ANY($1::text[])',
+      [[...new Set(ids)]],
+    );
+    return new Map(rows.map((r) => [r.change_request_id, r.path]));
+  }
+
   /** The requests' rows, read in one query for the requests ending together. */
   private async findRows(ids: string[]): Promise<PromiseSettledResult<LocalRepoRow | undefined>[]> {
     const { rows } = await this.store.query<LocalRepoRow & { change_request_id: string }>(

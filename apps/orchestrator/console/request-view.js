@@ -112,7 +112,12 @@ export async function requestView({ main, signal, refusal }, id) {
         h('dt', {}, 'Title'),
         h('dd', {}, r.title),
         h('dt', {}, 'Repository'),
-        h('dd', {}, r.repoUrl),
+        h(
+          'dd',
+          {},
+          r.repoPath ?? r.repoUrl,
+          r.repoPath ? h('div', { class: 'muted' }, `served as ${r.repoUrl}`) : null,
+        ),
         h('dt', {}, 'Base'),
         h('dd', {}, r.baseRef, r.baseCommit ? h('span', { class: 'muted' }, ` @ ${r.baseCommit.slice(0, 12)}`) : null),
         h('dt', {}, 'Reason'),

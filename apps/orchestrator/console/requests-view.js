@@ -31,7 +31,7 @@ export async function requestsView({ main, signal, refusal }) {
     const shown = requests.filter(
       (r) =>
         (!phase.value || r.phase === phase.value) &&
-        (!q || [r.title, r.repoUrl, r.id].some((f) => f.toLowerCase().includes(q))),
+        (!q || [r.title, r.repoPath ?? r.repoUrl, r.id].some((f) => f.toLowerCase().includes(q))),
     );
     show(
       body,
@@ -59,7 +59,12 @@ export async function requestsView({ main, signal, refusal }) {
               ),
               h('td', {}, age(r.createdAt)),
               h('td', {}, usd(r.costUsd)),
-              h('td', {}, r.repoUrl, r.integrationBranch ? h('div', { class: 'muted' }, r.integrationBranch) : null),
+              h(
+                'td',
+                {},
+                r.repoPath ?? r.repoUrl,
+                r.integrationBranch ? h('div', { class: 'muted' }, r.integrationBranch) : null,
+              ),
             ),
           )
         : h(

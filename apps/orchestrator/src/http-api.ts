@@ -34,6 +34,8 @@ export interface ChangeRequestApiDeps {
    * URL the agents use instead (a mirror the farm serves). Its FarmErrors are the caller's fault (400).
    */
   resolveLocalRepo?: (changeRequestId: string, path: string) => Promise<string>;
+  /** `farm up`: the path on this machine each of these requests was submitted for (those that were). */
+  localRepoPaths?: (changeRequestIds: string[]) => Promise<Map<string, string>>;
   /** The forge's signed webhooks (POST /v1/forge/webhooks), when a forge and its webhook secret are set. */
   forgeWebhooks?: Omit<ForgeWebhookDeps, 'store' | 'log'>;
   /**
@@ -92,7 +94,9 @@ export function changeRequestApi(deps: ChangeRequestApiDeps): RouteHandler {
   }
 
   async function list(r: EdgeRequest): Promise<Reply> {
-    const changeRequests = await listRequests(deps.store, parseLimit(r.query('limit')));
+    const found = await listRequests(deps.store, parseLimit(r.query('limit')));
+    const paths = await deps.localRepoPaths?.(found.map((c) => c.id));
+    const changeRequests = paths ? found.map((c) => withPath(c, paths.get(c.id))) : found;
     return json(200, { changeRequests });
   }
 
@@ -123,7 +127,9 @@ export function changeRequestApi(deps: ChangeRequestApiDeps): RouteHandler {
     const found = await getRequest(deps.store, id);
     if (!found) throw unknown(id);
     const link = await linkFor(deps.store, id);
-    return json(200, link ? { ...found, forge: forgeView(link) } : found);
+    const path = (await deps.localRepoPaths?.([id]))?.get(id);
+    const shown = path ? { ...found, request: withPath(found.request, path) } : found;
+    return json(200, link ? { ...shown, forge: forgeView(link) } : shown);
   }
 
   async function events(r: EdgeRequest): Promise<void> {
@@ -191,3 +197,7 @@ function requestId(r: EdgeRequest): string {
   if (id.includes('\0')) throw unknown(encodeURIComponent(id));
   return id;
 }
+
+/** A request as the API shows it: with the user's own path when it was submitted for a repository on this machine. */
+const withPath = <T extends object>(summary: T, path: string | undefined): T & { repoPath?: string } =>
+  path ? { ...summary, repoPath: path } : summary;

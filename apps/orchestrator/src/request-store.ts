@@ -355,6 +355,8 @@ export interface RequestSummary {
   phase: string;
   title: string;
   repoUrl: string;
+  /** `farm up`: the repository on its machine the request was submitted for (set by the HTTP API). */
+  repoPath?: string;
   baseRef: string;
   baseCommit: string;
   reason: string;

@@ -405,7 +405,10 @@ export interface components {
       /** @description A Phase, or SUBMITTED while the orchestrator has not consumed the request yet. */
       phase: components['schemas']['Phase'] | 'SUBMITTED';
       title: string;
+      /** @description The URL the agents clone: for a repository on the machine of `farm up`, the mirror it serves */
       repoUrl: string;
+      /** @description `farm up`: the repository on its machine the request was submitted for (its branches are fetched back there) */
+      repoPath?: string;
       baseRef: string;
       /** @description Resolved by the code-planner; empty before */
       baseCommit: string;
