@@ -70,7 +70,7 @@ export async function tokensView(ctx, justCreated) {
     h('label', { for: 'token-name' }, 'Name', name),
     h(
       'fieldset',
-      {},
+      { class: 'choices' },
       h('legend', {}, 'Scopes'),
       scopes.map((c) => h('label', {}, c, ` ${c.value}`)),
     ),

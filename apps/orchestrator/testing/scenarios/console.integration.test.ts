@@ -234,6 +234,7 @@ describe('the web console in headless Chromium, on a whole farm with the scripte
 
   test('tokens: each with when it expires; one created with a lifetime says until when; a revoked one is marked', async () => {
     const admin = await access.tokens.create({ name: `console-admin-${RUN}`, scopes: ['admin', 'read'] }, 'test');
+    await page.goto(`${base}/`);
     await page.evaluate('sessionStorage.clear()');
     await signIn(admin.token);
     await page.getByRole('link', { name: 'Tokens' }).click();
