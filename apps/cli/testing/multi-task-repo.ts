@@ -32,6 +32,21 @@ test('what exists works', () => {
 `,
 };
 
+/** A diff creating test/<fn>.test.js, a test that `fn` of src/<module>.js gives `expected` for `call`. */
+function newTest(fn: string, module: string, call: string, expected: string): string {
+  const lines = [
+    "'use strict';",
+    "const test = require('node:test');",
+    "const assert = require('node:assert');",
+    `const { ${fn} } = require('../src/${module}');`,
+    '',
+    `test('${fn}', () => {`,
+    `  assert.strictEqual(${call}, ${expected});`,
+    '});',
+  ];
+  return `--- /dev/null\n+++ b/test/${fn}.test.js\n@@ -0,0 +1,${lines.length} @@\n${lines.map((l) => `+${l}\n`).join('')}`;
+}
+
 export const ADD_MULTIPLY = `--- a/src/calculator.js
 +++ b/src/calculator.js
 @@ -8,4 +8,8 @@ function subtract(a, b) {
@@ -44,18 +59,7 @@ export const ADD_MULTIPLY = `--- a/src/calculator.js
 +}
 +
 +module.exports = { add, subtract, multiply };
---- /dev/null
-+++ b/test/multiply.test.js
-@@ -0,0 +1,8 @@
-+'use strict';
-+const test = require('node:test');
-+const assert = require('node:assert');
-+const { multiply } = require('../src/calculator');
-+
-+test('multiply', () => {
-+  assert.strictEqual(multiply(2, 3), 6);
-+});
-`;
+${newTest('multiply', 'calculator', `multiply(2, 3)`, `6`)}`;
 
 /** Applies only on top of ADD_MULTIPLY: proves the divide task started from the multiply task's commit. */
 export const ADD_DIVIDE_AFTER_MULTIPLY = `--- a/src/calculator.js
@@ -70,18 +74,7 @@ export const ADD_DIVIDE_AFTER_MULTIPLY = `--- a/src/calculator.js
 +}
 +
 +module.exports = { add, subtract, multiply, divide };
---- /dev/null
-+++ b/test/divide.test.js
-@@ -0,0 +1,8 @@
-+'use strict';
-+const test = require('node:test');
-+const assert = require('node:assert');
-+const { divide } = require('../src/calculator');
-+
-+test('divide', () => {
-+  assert.strictEqual(divide(6, 3), 2);
-+});
-`;
+${newTest('divide', 'calculator', `divide(6, 3)`, `2`)}`;
 
 export const ADD_LOWER = `--- a/src/strings.js
 +++ b/src/strings.js
@@ -95,18 +88,7 @@ export const ADD_LOWER = `--- a/src/strings.js
 +}
 +
 +module.exports = { upper, lower };
---- /dev/null
-+++ b/test/lower.test.js
-@@ -0,0 +1,8 @@
-+'use strict';
-+const test = require('node:test');
-+const assert = require('node:assert');
-+const { lower } = require('../src/strings');
-+
-+test('lower', () => {
-+  assert.strictEqual(lower('A'), 'a');
-+});
-`;
+${newTest('lower', 'strings', `lower('A')`, `'a'`)}`;
 
 /** Same line as ADD_MULTIPLY, different content: both apply to the base, they cannot both merge. */
 export const ADD_POWER = `--- a/src/calculator.js
@@ -121,18 +103,7 @@ export const ADD_POWER = `--- a/src/calculator.js
 +}
 +
 +module.exports = { add, subtract, power };
---- /dev/null
-+++ b/test/power.test.js
-@@ -0,0 +1,8 @@
-+'use strict';
-+const test = require('node:test');
-+const assert = require('node:assert');
-+const { power } = require('../src/calculator');
-+
-+test('power', () => {
-+  assert.strictEqual(power(2, 3), 8);
-+});
-`;
+${newTest('power', 'calculator', `power(2, 3)`, `8`)}`;
 
 /** An agent's answer for the task whose goal contains `goal`. */
 export function agentStep(goal: string, diff: string, delayMs = 0) {
