@@ -542,6 +542,41 @@ describe("a hostile repository's check changes nothing that is delivered", () =>
   });
 });
 
+describe('a check that destroys its own checkout', () => {
+  test.each([
+    ['removes .git', 'rm -rf .git', /the checkout's git data \(\.git\) no longer holds the base commit [0-9a-f]{12}/],
+    [
+      'deletes the files of the change',
+      'find . -mindepth 1 -maxdepth 1 ! -name .git -exec rm -rf {} +',
+      /it deleted a file of the change: calc\.py/,
+    ],
+  ])('a check that %s ends the task at once naming the check as the cause', async (_what, destroy, why) => {
+    const { url, task } = await seedTask(
+      { ...PYTHON_REPO, 'check.sh': `${destroy}\n` },
+      { checkCommand: 'sh check.sh' },
+    );
+    const { result, prompts } = await runSeeded(task, { chat: [{ answer: { diff: PY_ADD_MULTIPLY } }] });
+    expect([S[result.status!], failedStepName(result.failedStep)]).toEqual(['HARD_FAIL', 'check']);
+    const notes = result.notes!.join('\n');
+    expect(notes).toMatch(/The check "[^"]+" \(`sh check\.sh`\) destroyed the checkout/);
+    expect(notes).toMatch(why);
+    expect(prompts).toHaveLength(1); // not three patch attempts
+    expect(await remoteBranchSha(url, `agt/${task.id}`)).toBeUndefined();
+  });
+
+  test('a check that removes HEAD only: the change is delivered as made, the note says HEAD moved', async () => {
+    const { url, baseCommit, task } = await seedTask(
+      { ...PYTHON_REPO, 'check.sh': 'rm -f .git/HEAD\n' },
+      { checkCommand: 'sh check.sh' },
+    );
+    const { result } = await runSeeded(task, { chat: [{ answer: { diff: PY_ADD_MULTIPLY } }] });
+    expect(S[result.status!]).toBe('SUCCESS');
+    expect(await remoteBranchSha(url, `agt/${task.id}`)).toBe(result.commitSha);
+    expect(result.report!.diff).toMatch(/\+def multiply/);
+    expect(result.notes!.join('\n')).toContain(`a check moved HEAD from ${baseCommit.slice(0, 12)} to no commit`);
+  });
+});
+
 test('an srm that cannot answer the claim: SOFT_FAIL (dispatched again), nothing pushed, the leases kept', async () => {
   const { url, task } = await seedTask(PYTHON_REPO);
   const lease = await reserveFor(task);

@@ -11,6 +11,7 @@ import {
   type ToolModel,
 } from '@farm/llm';
 import { errorMessage, type Logger } from '@farm/runtime';
+import { refusedCheckNote } from '@farm/sandbox';
 import { elideStaleOutputs, fitConversation, type ElisionOptions } from './conversation-window';
 import { renderLessons } from './lessons-prompt';
 import { agentMetrics } from './metrics';
@@ -261,10 +262,10 @@ async function finishGate(
   if (!checks.ok) {
     noteFailure(checkText);
     if (checks.failed?.denied) {
-      // The repository's own check is refused by the sandbox: nothing the model can change.
+      // The repository's own check is refused by the sandbox, or destroyed its checkout: nothing the model can change.
       return {
         output: `finish refused: ${checkText}`,
-        done: hardFail(F.STEP_CHECK, `sandbox refused a check: ${checkText}`),
+        done: hardFail(F.STEP_CHECK, refusedCheckNote(checks)!),
       };
     }
     return {

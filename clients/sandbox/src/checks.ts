@@ -352,6 +352,11 @@ export interface RunChecksOptions {
   writableDirs?: string[];
   /** Called after each step, for progress reports. */
   onStep?: (result: CheckStepResult) => void;
+  /**
+   * Judges the checkout after each step ran: a reason ends the run there with that step refused by it (a step
+   * that destroyed the checkout it was given leaves nothing the next step or the agent can trust).
+   */
+  afterStep?: (result: CheckStepResult) => Promise<{ rule: string; reason: string } | undefined>;
   log?: Logger;
 }
 
@@ -426,6 +431,11 @@ export async function runChecks(
           result = refused(`refused by the sandbox: ${err.message}`, { rule: 'confinement', reason: err.message });
         else throw err;
       }
+      const damage = await opts.afterStep?.(result);
+      if (damage) {
+        result = { ...result, ok: false, output: noted(damage.reason), denied: damage };
+        opts.log?.warn('check step damaged its checkout', { step: step.name, reason: damage.reason });
+      }
     }
     results.push(result);
     opts.onStep?.(result);
@@ -436,12 +446,27 @@ export async function runChecks(
   return { ok: !failed, steps: results, failed, isolation, durationMs: Math.round(performance.now() - started) };
 }
 
+/** The rule of a step that destroyed the checkout it ran in (see RunChecksOptions.afterStep). */
+export const CHECKOUT_DESTROYED = 'destroyed-checkout';
+
+/**
+ * Why a run whose failing step was refused (`failed.denied`) ends the task: nothing the model changes can make
+ * that step pass. Undefined when the run did not end so.
+ */
+export function refusedCheckNote(result: ChecksResult): string | undefined {
+  if (!result.failed?.denied) return undefined;
+  const text = describeFailure(result)!;
+  return result.failed.denied.rule === CHECKOUT_DESTROYED ? text : `sandbox refused a check: ${text}`;
+}
+
 /** The failure as the model should read it: which check, how it ended, and the output that explains it. */
 export function describeFailure(result: ChecksResult): string | undefined {
   const f = result.failed;
   if (!f) return undefined;
   const how = f.denied
-    ? 'was refused'
+    ? f.denied.rule === CHECKOUT_DESTROYED
+      ? 'destroyed the checkout'
+      : 'was refused'
     : f.killedBy
       ? `was stopped (${f.killedBy})`
       : `failed with exit code ${f.exitCode}`;

@@ -2,7 +2,7 @@ import { farm } from '@farm/proto';
 import { applyModelEdit, PatchRejected, type FuzzKind } from '@farm/patch';
 import { ModelAnswerInvalid } from '@farm/llm';
 import { errorMessage } from '@farm/runtime';
-import { describeFailure, type ChecksResult } from '@farm/sandbox';
+import { describeFailure, refusedCheckNote, type ChecksResult } from '@farm/sandbox';
 import { lessonFromTask } from '../lessons-prompt';
 import { costOfCall, DEFAULT_MODEL_PRICES } from '../model-prices';
 import { buildPrompt } from '../prompt';
@@ -91,8 +91,8 @@ async function runDiffStrategy({ task, workspace, deps, run }: StrategyInput): P
       observer.record('reward', { attempt, reward: checks.ok ? 1 : 0, checksOk: checks.ok });
       if (!checks.ok) {
         observer.patchResult('check_failed');
-        const denied = checks.failed?.denied;
-        if (denied) return hardFail(F.STEP_CHECK, `sandbox refused \`${checks.failed!.run}\`: ${denied.reason}`);
+        const refused = refusedCheckNote(checks);
+        if (refused) return hardFail(F.STEP_CHECK, refused);
         const why = describeFailure(checks) ?? 'a check failed';
         firstFailure ??= why;
         lastFailure = `The diff applied, but a check failed. ${why}`;

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import git from 'isomorphic-git';
 import { unifiedTreeDiff } from './tree-diff';
+import { refusedCheckNote } from '@farm/sandbox';
 import { netChanges, Workspace } from './workspace';
 
 let root: string;
@@ -29,6 +30,30 @@ test('what the checks leave behind is not the agent’s change until a tool chan
   expect(await ws.agentChanges()).toEqual([{ path: 'app.py', change: 'modified' }]);
   ws.changedByAgent(['out.txt']);
   expect((await ws.agentChanges()).map((c) => c.path)).toEqual(['app.py', 'out.txt']);
+});
+
+test.each([
+  ['removes .git', 'rm -rf .git', /git data \(\.git\) no longer holds the base commit/],
+  ['deletes a file of the change', 'rm app.py', /it deleted a file of the change: app\.py/],
+])('a check that %s stops the run there, named as having destroyed the checkout', async (_what, run, why) => {
+  const ws = workspace([
+    { name: 'wreck', run },
+    { name: 'test', run: 'echo ran > ran.txt' },
+  ]);
+  await writeFile(path.join(root, 'app.py'), 'x = 2\n');
+  const result = await ws.runRepositoryChecks();
+  expect([result.ok, result.steps.map((s) => s.name)]).toEqual([false, ['wreck']]);
+  expect(refusedCheckNote(result)).toMatch(new RegExp(`^The check "wreck" \\(\`${run}\`\\) destroyed the checkout:\n`));
+  expect(refusedCheckNote(result)).toMatch(why);
+});
+
+test('a check that deletes files outside the change is not a destroyed checkout (nor the agent’s change)', async () => {
+  await writeFile(path.join(root, 'notes.txt'), 'n\n');
+  const ws = workspace([{ name: 'clean', run: 'rm notes.txt' }]);
+  await writeFile(path.join(root, 'app.py'), 'x = 2\n');
+  const result = await ws.runRepositoryChecks();
+  expect([result.ok, refusedCheckNote(result)]).toEqual([true, undefined]);
+  expect(await ws.agentChanges()).toEqual([{ path: 'app.py', change: 'modified' }]);
 });
 
 test('a failing check is described with its output; no checks configured says so', async () => {

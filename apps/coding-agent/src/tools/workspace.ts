@@ -1,11 +1,18 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { lstat, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import git from 'isomorphic-git';
 import type { farm } from '@farm/proto';
 import { silentLogger, type Logger } from '@farm/runtime';
-import { describeFailure, runChecks, type CheckCeilings, type CheckStep, type ChecksResult } from '@farm/sandbox';
+import {
+  CHECKOUT_DESTROYED,
+  describeFailure,
+  runChecks,
+  type CheckCeilings,
+  type CheckStep,
+  type ChecksResult,
+} from '@farm/sandbox';
 import { verifyChange } from '../verify-change';
 import { unifiedTreeDiff, type TreeChange } from './tree-diff';
 import type { RepositoryChecks } from './agent-tool';
@@ -26,6 +33,28 @@ export async function netChanges(dir: string, base: string): Promise<TreeChange[
     else if (head === 1 && workdir === 2) changes.push({ path: filepath, change: 'modified' });
   }
   return changes;
+}
+
+/**
+ * What a command did to the checkout that leaves nothing to trust in it: the git data no longer holds the base
+ * commit (.git removed or emptied), or files of the agent's change (`agentFiles`) are gone.
+ * Undefined when neither; a check's other writes are told apart later (Workspace.checkArtifacts).
+ */
+export async function checkoutDamage(
+  root: string,
+  base: string,
+  agentFiles: TreeChange[],
+): Promise<string | undefined> {
+  try {
+    await git.readCommit({ fs, dir: root, oid: base });
+  } catch {
+    return `the checkout's git data (.git) no longer holds the base commit ${base.slice(0, 12)}: it was removed or damaged`;
+  }
+  const gone: string[] = [];
+  for (const c of agentFiles) if (!(await lstat(path.join(root, c.path)).catch(() => undefined))) gone.push(c.path);
+  if (!gone.length) return undefined;
+  const shown = gone.length > 10 ? `${gone.slice(0, 10).join(', ')} and ${gone.length - 10} more` : gone.join(', ');
+  return `it deleted ${gone.length === 1 ? 'a file' : `${gone.length} files`} of the change: ${shown}`;
 }
 
 /** A check run as the workspace hands it out: `reused` when it is the passing run of the same tree, not run again. */
@@ -58,6 +87,8 @@ export class Workspace implements RepositoryChecks {
   private readonly log: Logger;
   /** Files the checks created or changed (an install's lock file, a build's output) that no tool touched since. */
   private readonly checkArtifacts = new Set<string>();
+  /** Files a tool wrote (edit, create): the agent's work by intent, not by what the tree shows. */
+  private readonly toolWritten = new Set<string>();
   /** The last passing check run and the tree it ran on (see treeKey). */
   private lastPass?: { key: string; result: ChecksResult };
   /** The last verification and the tree (and task kind) it was made for: a finish on the same tree reuses it. */
@@ -77,8 +108,20 @@ export class Workspace implements RepositoryChecks {
       this.log.info('checks reused: they passed on this tree', { steps: this.lastPass.result.steps.length });
       return { ...this.lastPass.result, reused: true };
     }
-    const before = new Set((await netChanges(this.opts.root, this.opts.base)).map((c) => c.path));
-    const result = await this.runStepsIn(this.opts.root, this.opts.checks);
+    const changes = await netChanges(this.opts.root, this.opts.base);
+    const before = new Set(changes.map((c) => c.path));
+    // A file the base has and the agent changed, or one a tool wrote: a check that deletes it destroyed the work.
+    // (Others the agent's own commands left, scratch output a test's teardown may remove, just leave the change.)
+    const agentFiles = changes.filter(
+      (c) =>
+        !this.checkArtifacts.has(c.path) &&
+        (c.change === 'modified' || (c.change === 'added' && this.toolWritten.has(c.path))),
+    );
+    const result = await this.runStepsIn(this.opts.root, this.opts.checks, () =>
+      checkoutDamage(this.opts.root, this.opts.base, agentFiles),
+    );
+    // A checkout a check destroyed ends the task (refusedCheckNote); there is nothing left to tell apart.
+    if (result.failed?.denied?.rule === CHECKOUT_DESTROYED) return result;
     for (const c of await netChanges(this.opts.root, this.opts.base))
       if (!before.has(c.path)) this.checkArtifacts.add(c.path);
     // Only a pass is kept: a failure is run again (the model may be waiting out a flaky test).
@@ -86,12 +129,21 @@ export class Workspace implements RepositoryChecks {
     return result;
   }
 
-  /** Runs `steps` in `dir` in the sandbox with the limits of the repository's checks. */
-  runStepsIn(dir: string, steps: CheckStep[]): Promise<ChecksResult> {
+  /**
+   * Runs `steps` in `dir` in the sandbox with the limits of the repository's checks; `damage` judges the
+   * checkout after each step (see RunChecksOptions.afterStep).
+   */
+  runStepsIn(dir: string, steps: CheckStep[], damage?: () => Promise<string | undefined>): Promise<ChecksResult> {
     return runChecks(dir, steps, {
       ceilings: { ...this.opts.checkCeilings, timeoutSeconds: this.opts.checkTimeoutSeconds },
       env: this.opts.env,
       writableDirs: this.opts.writableDirs,
+      afterStep: damage
+        ? async () => {
+            const reason = await damage();
+            return reason ? { rule: CHECKOUT_DESTROYED, reason } : undefined;
+          }
+        : undefined,
       log: this.log,
     });
   }
@@ -139,7 +191,10 @@ export class Workspace implements RepositoryChecks {
 
   /** A tool changed these paths: they are the agent's change, whatever the checks did to them before. */
   changedByAgent(paths: string[]): void {
-    for (const p of paths) this.checkArtifacts.delete(p);
+    for (const p of paths) {
+      this.checkArtifacts.delete(p);
+      this.toolWritten.add(p);
+    }
   }
 
   /** A unified diff of `changes` against the base commit, `maxChars` at most (see unifiedTreeDiff). */
