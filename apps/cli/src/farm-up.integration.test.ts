@@ -620,6 +620,12 @@ describe('farm up over its HTTP API, for a repository on this machine', () => {
       env: { ...process.env, FARM_URL: up.url, FARM_TOKEN: up.token, KAFKA_BROKERS: '' },
     });
     expect(status.stdout).toContain(`repo:    ${repo} @ master`);
+    // Its lessons too, found by `--repo .` from inside it.
+    const lessons = await exec(FARM_BIN, ['lessons', '--repo', '.'], {
+      cwd: repo,
+      env: { ...process.env, FARM_URL: up.url, FARM_TOKEN: up.token, KAFKA_BROKERS: '' },
+    });
+    expect(lessons.stdout).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d  ${repo}  \\(task `, 'm'));
 
     // The in-place build and the sync back ran git from the command helper, not from farm up's big process.
     const lines = (await readFile(started, 'utf8')).split('\n').filter(Boolean);

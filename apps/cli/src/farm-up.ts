@@ -271,6 +271,7 @@ export async function startFarmUp(given: NodeJS.ProcessEnv, log: Logger): Promis
       access,
       resolveLocalRepo: (id, repo) => localRepos.prepare(id, repo),
       localRepoPaths: (ids) => localRepos.paths(ids),
+      localRepoPathsByUrl: () => localRepos.pathsByUrl(),
       forgeWebhooks: forge?.webhooks,
       refuseNewWork: () => writable.problem(),
     });

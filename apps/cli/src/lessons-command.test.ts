@@ -10,6 +10,7 @@ import type { SqlStore } from '@farm/store';
 import { testPgliteStore } from '@farm/store/testing';
 import { registerLessonsCommand } from './lessons-command';
 
+const LOCAL_PATH = process.cwd(); // a git repository's top directory: this checkout
 let store: SqlStore;
 let server: http.Server;
 let out: string[];
@@ -29,7 +30,14 @@ beforeAll(async () => {
   const bus = new InProcessBus();
   const orchestrator = new Orchestrator({ bus, store, launcher: new TaskTopicLauncher(bus), log: silentLogger });
   const { access, tokenWith } = await testApiAccess(store);
-  const routes = changeRequestApi({ store, orchestrator, log: silentLogger, access });
+  const routes = changeRequestApi({
+    store,
+    orchestrator,
+    log: silentLogger,
+    access,
+    // as `farm up` serves a repository of this machine: its tasks (and lessons) name the mirror's URL
+    localRepoPathsByUrl: async () => new Map([['http://git/greet.git', LOCAL_PATH]]),
+  });
   process.env.FARM_TOKEN = await tokenWith(['read']); // as a user who exported it
   server = http.createServer((req, res) => void routes(req, res).then((ok) => ok || res.writeHead(404).end()));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -66,6 +74,21 @@ test('farm lessons --repo lists that repository’s lessons: goal, files, what f
 test('farm lessons --json lists every repository’s lessons as JSON', async () => {
   await farm('lessons', '--json');
   expect((JSON.parse(out.join('')) as { taskId: string }[]).map((l) => l.taskId).sort()).toEqual(['task-1', 'task-2']);
+});
+
+test('a local repository’s lessons are shown by its path, and found by it (`--repo .` from inside it)', async () => {
+  await farm('lessons', '--repo', '.');
+  const text = out.join('');
+  expect(text).toContain(`${LOCAL_PATH}  (task task-2)`);
+  expect(text).not.toContain('calc');
+  out = [];
+  await farm('lessons', '--json');
+  const lessons = JSON.parse(out.join('')) as { taskId: string; repoUrl: string; repoPath?: string }[];
+  expect(lessons.find((l) => l.taskId === 'task-2')).toMatchObject({
+    repoUrl: 'http://git/greet.git',
+    repoPath: LOCAL_PATH,
+  });
+  expect(lessons.find((l) => l.taskId === 'task-1')).not.toHaveProperty('repoPath');
 });
 
 test('a bad --limit is refused before anything is asked', async () => {

@@ -161,6 +161,17 @@ export class LocalRepoMirrors {
     return new Map(rows.map((r) => [r.change_request_id, r.path]));
   }
 
+  /**
+   * Each local repository served so far: its mirror's URL (as tasks and lessons name it) and the path on this
+   * machine it mirrors.
+   */
+  async pathsByUrl(): Promise<Map<string, string>> {
+    const { rows } = await this.store.query<{ mirror: string; path: string }>(
+      'SELECT DISTINCT ON (mirror) mirror, path FROM local_repos ORDER BY mirror, change_request_id',
+    );
+    return new Map(rows.map((r) => [this.git.repoUrl(path.relative(this.git.root, r.mirror)), r.path]));
+  }
+
   /** The requests' rows, read in one query for the requests ending together. */
   private async findRows(ids: string[]): Promise<PromiseSettledResult<LocalRepoRow | undefined>[]> {
     const { rows } = await this.store.query<LocalRepoRow & { change_request_id: string }>(

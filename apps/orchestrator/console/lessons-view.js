@@ -9,7 +9,9 @@ export async function lessonsView({ main, signal }) {
   const render = () => {
     const q = search.value.trim().toLowerCase();
     const shown = lessons.filter(
-      (l) => !q || [l.goal, l.repoUrl, l.firstFailure, l.fix, ...l.files].some((f) => f.toLowerCase().includes(q)),
+      (l) =>
+        !q ||
+        [l.goal, l.repoPath ?? l.repoUrl, l.firstFailure, l.fix, ...l.files].some((f) => f.toLowerCase().includes(q)),
     );
     show(
       list,
@@ -22,7 +24,7 @@ export async function lessonsView({ main, signal }) {
               h('td', {}, l.files.join(', ')),
               h('td', {}, l.firstFailure || '—'),
               h('td', {}, l.fix),
-              h('td', {}, l.repoUrl),
+              h('td', {}, l.repoPath ?? l.repoUrl),
               h('td', {}, age(l.createdAt)),
             ),
           )

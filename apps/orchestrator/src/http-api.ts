@@ -36,6 +36,8 @@ export interface ChangeRequestApiDeps {
   resolveLocalRepo?: (changeRequestId: string, path: string) => Promise<string>;
   /** `farm up`: the path on this machine each of these requests was submitted for (those that were). */
   localRepoPaths?: (changeRequestIds: string[]) => Promise<Map<string, string>>;
+  /** Each local repository's mirror URL and the path it mirrors (`farm up`), to show lessons by path. */
+  localRepoPathsByUrl?: () => Promise<Map<string, string>>;
   /** The forge's signed webhooks (POST /v1/forge/webhooks), when a forge and its webhook secret are set. */
   forgeWebhooks?: Omit<ForgeWebhookDeps, 'store' | 'log'>;
   /**
@@ -86,11 +88,14 @@ export function changeRequestApi(deps: ChangeRequestApiDeps): RouteHandler {
       : undefined;
 
   async function lessons(r: EdgeRequest): Promise<Reply> {
-    const repoUrl = r.query('repo') || undefined;
     const limit = parseLimit(r.query('limit'));
+    const paths = await deps.localRepoPathsByUrl?.();
+    // A local repository may be named by its path as well as by the URL its tasks used.
+    const asked = r.query('repo') || undefined;
+    const repoUrl = asked && paths ? ([...paths].find(([, p]) => p === asked)?.[0] ?? asked) : asked;
     // No repository URL holds NUL (PostgreSQL text cannot): no lessons, rather than a failed query.
-    const lessons = repoUrl?.includes('\0') ? [] : await listLessons(deps.store, { repoUrl, limit });
-    return json(200, { lessons });
+    const found = repoUrl?.includes('\0') ? [] : await listLessons(deps.store, { repoUrl, limit });
+    return json(200, { lessons: paths ? found.map((l) => withPath(l, paths.get(l.repoUrl))) : found });
   }
 
   async function list(r: EdgeRequest): Promise<Reply> {

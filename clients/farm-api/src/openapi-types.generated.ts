@@ -481,6 +481,8 @@ export interface components {
     Lesson: {
       taskId: string;
       repoUrl: string;
+      /** @description The path on the farm's machine of the local repository this lesson's task worked on, when it was one (`farm up` serves such a repository to its agents at `repoUrl`). */
+      repoPath?: string;
       goal: string;
       files: string[];
       /** @description What failed first (empty when nothing did) */
@@ -1048,7 +1050,7 @@ export interface operations {
   listLessons: {
     parameters: {
       query?: {
-        /** @description Only the lessons of this repository (its clone URL as the tasks used it); empty is all. */
+        /** @description Only the lessons of this repository (its clone URL as the tasks used it, or the path of a local repository `farm up` served); empty is all. */
         repo?: string;
         limit?: number;
       };
