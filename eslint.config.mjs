@@ -65,6 +65,7 @@ export default tseslint.config(
           ],
         },
       ],
+      // Skips type imports and type-only re-exports: `pnpm lint` first runs scripts/import-cycles.ts, which counts them.
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
       'import-x/no-self-import': 'error',
     },

@@ -17,8 +17,11 @@ import type { BudgetLimits } from './task-budget';
 import type { ToolLimits } from './tools/agent-tools';
 import type { UnverifiedPolicy } from './verify-change';
 
+/** A way of turning the goal into a change: the tool loop, or one diff per attempt (strategies/). */
+export type StrategyName = 'tools' | 'diff';
+
 /** `auto`: the tool loop when a tool model is configured, falling back to `diff` when the endpoint refuses tools. */
-export type StrategySetting = 'auto' | 'tools' | 'diff';
+export type StrategySetting = 'auto' | StrategyName;
 
 /** What a task talks to: the models, the srm's leases, the rag-service and the log. */
 export interface AgentServices {

@@ -1,8 +1,8 @@
 import { failedStepName, farm } from '@farm/proto';
 import { errorMessage } from '@farm/runtime';
-import type { AgentDeps } from './agent-deps';
+import type { AgentDeps, StrategyName } from './agent-deps';
 import { publishChange, republishPushed } from './publish-change';
-import { chooseStrategy, runStrategy, type StrategyName } from './strategies/strategy';
+import { chooseStrategy, runStrategy } from './strategies/strategy';
 import { DEFAULT_BUDGET, TaskBudget } from './task-budget';
 import { branchFor, releaseLeases } from './task-branch';
 import { TaskObserver } from './task-observer';

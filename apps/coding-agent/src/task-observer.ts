@@ -1,7 +1,7 @@
 import { farm } from '@farm/proto';
 import type { TokenUsage } from '@farm/llm';
+import type { StrategyName } from './agent-deps';
 import { agentMetrics } from './metrics';
-import type { StrategyName } from './strategies/strategy';
 import type { BudgetStop, TaskBudget } from './task-budget';
 import type { TaskOutcome } from './task-outcome';
 import { resultRecord, type TaskUsage } from './task-result';

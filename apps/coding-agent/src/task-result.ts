@@ -1,6 +1,6 @@
 import { failedStepName, farm } from '@farm/proto';
 import type { TokenUsage } from '@farm/llm';
-import type { StrategyName } from './strategies/strategy';
+import type { StrategyName } from './agent-deps';
 import { branchFor } from './task-branch';
 import type { TaskOutcome } from './task-outcome';
 

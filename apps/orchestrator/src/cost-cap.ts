@@ -1,4 +1,5 @@
 import { z } from '@farm/runtime';
+import type { SqlExecutor } from '@farm/store';
 
 /**
  * The per-request cost cap: the agents report each task's model cost on its CommitResult (cost_usd); the
@@ -32,8 +33,14 @@ export function mayStartTask(input: { capUsd: number; spentUsd: number; taskId: 
   };
 }
 
-// Its SQL is the request store's.
-export { requestCostSoFar } from './request-store';
+/** What a change request's tasks have spent so far, over all their dispatches. */
+export async function requestCostSoFar(db: SqlExecutor, changeRequestId: string): Promise<number> {
+  const r = await db.query<{ spent: number | string | null }>(
+    'SELECT COALESCE(SUM(cost_usd), 0) AS spent FROM tasks WHERE change_request_id = $1',
+    [changeRequestId],
+  );
+  return Number(r.rows[0]?.spent ?? 0);
+}
 
 /** Dollars as `farm status` shows them: cents for larger sums, four decimals for the small ones models cost. */
 export function formatCostUsd(usd: number): string {

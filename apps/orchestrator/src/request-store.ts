@@ -310,15 +310,6 @@ export async function dispatchedTasks(db: SqlExecutor): Promise<farm.v1.CodingTa
   });
 }
 
-/** What a change request's tasks have spent so far, over all their dispatches. */
-export async function requestCostSoFar(db: SqlExecutor, changeRequestId: string): Promise<number> {
-  const r = await db.query<{ spent: number | string | null }>(
-    'SELECT COALESCE(SUM(cost_usd), 0) AS spent FROM tasks WHERE change_request_id = $1',
-    [changeRequestId],
-  );
-  return Number(r.rows[0]?.spent ?? 0);
-}
-
 /** Requests by phase and how long the oldest of each has been in it (the state gauges, at scrape time). */
 export async function requestsByPhase(db: SqlExecutor): Promise<{ phase: string; n: number; oldest: number }[]> {
   const { rows } = await db.query<{ phase: string; n: string; oldest: string }>(

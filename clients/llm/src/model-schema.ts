@@ -1,12 +1,18 @@
 import type { z } from '@farm/runtime';
 import { zodToJsonSchema, type PostProcessCallback } from 'zod-to-json-schema';
-import type { ToolSpec } from './tool-model';
 
 /**
  * A contract with the model (a tool's arguments, a structured answer) is declared once, in zod: the JSON
  * schema the model is given is derived from the same schema that validates what it sends back.
  */
 export type ModelJsonSchema = Record<string, unknown>;
+
+/** A tool the model may call: a name, what it does, and a JSON schema of its arguments. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  parameters: ModelJsonSchema;
+}
 
 function derive(schema: z.ZodTypeAny, postProcess?: PostProcessCallback): ModelJsonSchema {
   // Inline (no $ref) and without $schema: the model gets one self-contained object per tool or answer.

@@ -3,13 +3,7 @@ import { errorMessage, silentLogger, stoppingSignal } from '@farm/runtime';
 import { openaiClient, toModelError, usageOf, type ModelClientConfig, type TokenUsage } from './client';
 import { ModelResponseMalformed } from './errors';
 import { retryMalformedAnswers } from './malformed-answers';
-
-/** A tool the model may call: a name, what it does, and a JSON schema of its arguments. */
-export interface ToolSpec {
-  name: string;
-  description: string;
-  parameters: Record<string, unknown>;
-}
+import type { ToolSpec } from './model-schema';
 
 export interface ToolCall {
   id: string;

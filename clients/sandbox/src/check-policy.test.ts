@@ -1,5 +1,5 @@
 import { ceilingsOrDefaults, checkSandboxConfigSchema, checkCeilingsFromConfig, settleStep } from './check-policy';
-import { DEFAULT_LIMITS } from './sandbox';
+import { DEFAULT_LIMITS } from './sandbox-request';
 
 const operator = ceilingsOrDefaults({
   timeoutSeconds: 20,

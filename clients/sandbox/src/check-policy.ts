@@ -15,11 +15,11 @@
  * - `on`: also steps of `.farm/checks.json` that ask for `"network": "host"`.
  */
 import { commaSeparated, z } from '@farm/runtime';
-import type { CheckStep } from './checks';
+import type { CheckStep } from './check-step';
 import { sandboxRiskConfigSchema } from './confinement';
 import type { Network } from './isolation';
 import { MAX_WRITABLE_DIRS } from './namespace-setup';
-import { DEFAULT_LIMITS } from './sandbox';
+import { DEFAULT_LIMITS } from './sandbox-request';
 
 export type HostNetworkPolicy = 'off' | 'install' | 'on';
 

@@ -24,27 +24,15 @@ import { statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { z, type Logger } from '@farm/runtime';
 import { ceilingsOrDefaults, settleStep, type CheckCeilings } from './check-policy';
+import type { CheckStep } from './check-step';
 import { ChecksConfigInvalid, CommandDenied } from './errors';
 import { ConfinementUnavailable } from './confinement';
 import { explainFailure } from './output';
 import { repoFiles, type RepoFiles } from './repo-files';
 import type { Isolation } from './isolation';
 import { whyNotRunnable } from './runnable';
-import { detectIsolation, runSandboxed, type SandboxLimits, type SandboxRequest, type SandboxResult } from './sandbox';
-
-export interface CheckStep {
-  name: string;
-  /** A shell command line, run in the repository's root. */
-  run: string;
-  /** At most the operator's limit; so are memoryMb and maxProcesses. */
-  timeoutSeconds?: number;
-  memoryMb?: number;
-  maxProcesses?: number;
-  /** 'none' unless the step must reach a registry (dependency installation); the operator may refuse it. */
-  network?: 'none' | 'host';
-  /** Set by detection only (never from a repository's file): the install FARM_CHECK_HOST_NETWORK=install allows. */
-  installsDependencies?: true;
-}
+import { detectIsolation, runSandboxed } from './sandbox';
+import type { SandboxLimits, SandboxRequest, SandboxResult } from './sandbox-request';
 
 export interface CheckPlan {
   steps: CheckStep[];

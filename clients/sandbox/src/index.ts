@@ -6,14 +6,16 @@ export {
   describeStatus,
   reportConfinement,
   sandboxEnv,
-  DEFAULT_LIMITS,
   ADDRESS_SPACE_FACTOR,
+  type ConfinementStatus,
+} from './sandbox';
+export {
+  DEFAULT_LIMITS,
   type SandboxRequest,
   type SandboxResult,
   type SandboxLimits,
   type KilledBy,
-  type ConfinementStatus,
-} from './sandbox';
+} from './sandbox-request';
 export {
   startSandboxRunner,
   sandboxRunnerConfigSchema,
@@ -46,13 +48,13 @@ export {
   declaresFastMarker,
   planInputs,
   CHECKS_CONFIG,
-  type CheckStep,
   type CheckPlan,
   type CheckStepResult,
   type ChecksResult,
   type RunChecksOptions,
   type DetectOptions,
 } from './checks';
+export type { CheckStep } from './check-step';
 export { dirFiles, snapshotFiles, UnplannedRepoPath, type RepoFiles } from './repo-files';
 export { explainFailure, headAndTail } from './output';
 export { firstUnrunnableStep, whyNotRunnable } from './runnable';

@@ -19,7 +19,7 @@ import {
   type RunnerRequest,
   type WireSandboxRequest,
 } from './runner-protocol';
-import type { SandboxRequest, SandboxResult } from './sandbox';
+import type { SandboxRequest, SandboxResult } from './sandbox-request';
 import { withoutSecrets } from './secret-env';
 
 export interface RunnerStatus {

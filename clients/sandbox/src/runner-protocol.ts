@@ -7,7 +7,7 @@
 import { z } from '@farm/runtime';
 import { RISKS, type ConfinementGap } from './confinement';
 import type { Isolation } from './isolation';
-import type { SandboxResult } from './sandbox';
+import type { SandboxResult } from './sandbox-request';
 
 /** A request is small (a command line, an environment): anything larger is refused unread. */
 export const MAX_REQUEST_BYTES = 1024 * 1024;

@@ -8,7 +8,8 @@ import { pathToFileURL } from 'node:url';
 import { CommandDenied, SandboxError } from './errors';
 import { ConfinementUnavailable, RISKS } from './confinement';
 import { NO_NAMESPACES } from './isolation';
-import { detectIsolation, runSandboxed, type SandboxRequest } from './sandbox';
+import { detectIsolation, runSandboxed } from './sandbox';
+import type { SandboxRequest } from './sandbox-request';
 
 /** What the sandbox falls back to on a machine without namespaces and cgroups (bash ulimit). */
 const FALLBACK: SandboxRequest['capabilities'] = {

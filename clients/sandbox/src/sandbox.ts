@@ -50,7 +50,6 @@ import {
   namespacesFor,
   RunCgroup,
   signalQuietly,
-  type CgroupPlan,
   type LifetimeTools,
   type Isolation,
   type LimitsTool,
@@ -71,79 +70,17 @@ import {
 import { MAX_WRITABLE_DIRS, namespaceSetup } from './namespace-setup';
 import { headAndTail, OutputCapture, withCutNote } from './output';
 import { sandboxRunnerClient } from './runner-client';
+import {
+  DEFAULT_LIMITS,
+  type KilledBy,
+  type SandboxLimits,
+  type SandboxRequest,
+  type SandboxResult,
+} from './sandbox-request';
 import { withoutSecrets } from './secret-env';
-
-export interface SandboxLimits {
-  cpuSeconds: number;
-  memoryBytes: number;
-  maxProcesses: number;
-  maxFileBytes: number;
-  /** Size of the returned output (characters; the part that explains the result). */
-  maxOutputBytes: number;
-}
-
-export const DEFAULT_LIMITS: SandboxLimits = {
-  cpuSeconds: 600,
-  memoryBytes: 4 * 1024 ** 3,
-  maxProcesses: 512,
-  maxFileBytes: 1024 ** 3,
-  maxOutputBytes: 12_000,
-};
 
 /** Without a cgroup, RLIMIT_AS is this multiple of memoryBytes (see above). */
 export const ADDRESS_SPACE_FACTOR = 4;
-
-export interface SandboxRequest {
-  /** A program and its arguments, run without a shell... */
-  argv?: string[];
-  /** ...or a shell command line, run with `bash -c`. */
-  command?: string;
-  cwd: string;
-  timeoutMs: number;
-  limits?: Partial<SandboxLimits>;
-  /** Added to the scrubbed base environment; names and values that look like secrets are dropped. */
-  env?: Record<string, string | undefined>;
-  /** Directories besides `cwd` (the checkout) the command may write, e.g. a shared package cache; they must exist. */
-  writableDirs?: string[];
-  /** 'none' (the default) runs in a private network namespace where the machine allows it. */
-  network?: Network;
-  /** Reduces the captured output to `max` characters; the default keeps its start and its end. */
-  explainOutput?: (output: string, max: number) => string;
-  /**
-   * Guarantees the run may go without where the machine cannot give them (default: FARM_SANDBOX_ACCEPT_RISK).
-   * A guarantee missing and not accepted fails the run with ConfinementUnavailable before anything starts.
-   */
-  acceptRisks?: readonly Risk[];
-  /** Use less than the machine offers (what is given replaces the probe): for tests of the fallbacks. */
-  capabilities?: {
-    namespaces?: NamespacePlan;
-    limitsTool?: LimitsTool;
-    cgroups?: CgroupPlan | null;
-    lifetime?: LifetimeTools;
-  };
-  log?: Logger;
-  /** Ends the run (its whole tree) when aborted: the sandbox runner's caller went away. */
-  signal?: AbortSignal;
-}
-
-export type KilledBy = 'timeout' | 'memory' | 'cpu' | 'file-size' | 'processes';
-
-export interface SandboxResult {
-  exitCode: number | null;
-  /** The signal that ended the command; a wrapping shell reports a child's death by signal N as exit 128+N. */
-  signal: NodeJS.Signals | null;
-  timedOut: boolean;
-  /** The limit that ended (or, for processes, broke) the run, when one did. */
-  killedBy?: KilledBy;
-  durationMs: number;
-  /** Combined stdout and stderr, cut down to `limits.maxOutputBytes`, with a note when a limit struck. */
-  output: string;
-  /** How many characters the command printed in all. */
-  outputChars: number;
-  isolation: Isolation;
-  /** Names from `env` that were not passed because they look like secrets. */
-  droppedEnv: string[];
-}
 
 /** Joins the run's cgroups before anything else runs, so no child can escape them by forking early. */
 const JOIN_CGROUPS = 'while [ "$1" != -- ]; do echo $$ > "$1" || exit 125; shift; done; shift; exec "$@"';

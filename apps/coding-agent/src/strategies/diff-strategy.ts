@@ -10,7 +10,7 @@ import { hardFail, softFail, type StrategyOutcome } from '../task-outcome';
 import { Workspace } from '../tools/workspace';
 import { describeVerification, unverifiedMayPass, verificationRecord } from '../verify-change';
 import { revertFiles } from '../work-tree';
-import type { StrategyInput, TaskStrategy } from './strategy';
+import type { StrategyInput, TaskStrategy } from './task-strategy';
 
 const F = farm.v1.FailedStep;
 

@@ -1,35 +1,12 @@
 import { farm } from '@farm/proto';
-import type { AgentDeps } from '../agent-deps';
+import type { AgentDeps, StrategyName } from '../agent-deps';
 import { hardFail, type StrategyOutcome } from '../task-outcome';
-import type { TaskRun } from '../task-run';
-import type { TaskWorkspace } from '../task-setup';
 import { diffStrategy } from './diff-strategy';
+import type { StrategyInput, TaskStrategy } from './task-strategy';
 import { toolStrategy } from './tool-strategy';
 
 const Strategy = farm.v1.AgentStrategy;
 const F = farm.v1.FailedStep;
-
-export type StrategyName = 'tools' | 'diff';
-
-/** What a strategy works on: the task as the model may see it, its workspace, the agent's deps, the run. */
-export interface StrategyInput {
-  task: farm.v1.ICodingTask;
-  workspace: TaskWorkspace;
-  deps: AgentDeps;
-  run: TaskRun;
-}
-
-/** A strategy could not run at all on this endpoint (it refused tool calls): another strategy may. */
-export interface StrategyUnsupported {
-  kind: 'unsupported';
-  reason: string;
-}
-
-/** One way of turning the goal into a checked change in the workspace's tree. */
-export interface TaskStrategy {
-  readonly name: StrategyName;
-  run(input: StrategyInput): Promise<StrategyOutcome | StrategyUnsupported>;
-}
 
 /** The task's own choice, else the operator's; the tool strategy only with a tool model. */
 export function chooseStrategy(task: farm.v1.ICodingTask, deps: AgentDeps): TaskStrategy {

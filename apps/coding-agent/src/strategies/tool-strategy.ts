@@ -4,7 +4,7 @@ import type { StrategyOutcome } from '../task-outcome';
 import { runToolLoop } from '../tool-loop';
 import { AgentToolBox } from '../tools/agent-tools';
 import { describeVerification } from '../verify-change';
-import type { StrategyInput, StrategyUnsupported, TaskStrategy } from './strategy';
+import type { StrategyInput, StrategyUnsupported, TaskStrategy } from './task-strategy';
 
 /** The tool loop: explore and edit with tools, verified finish, review; the tree's net change is committed. */
 async function runToolStrategy({
