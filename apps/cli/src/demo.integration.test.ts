@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { runDemo } from './demo';
 
 test('farm demo runs the farm on one machine, prints the pushed branch and its diff; --serve keeps its console up', async () => {
@@ -37,4 +38,19 @@ test('farm demo runs the farm on one machine, prints the pushed branch and its d
   } finally {
     delete process.env.FARM_METRICS_PORT;
   }
+});
+
+test('the documented tool-call example (docs/examples/tool-calls.json) runs to DONE: tool calls, a review objection answered, approved', async () => {
+  const lines: string[] = [];
+  const code = await runDemo({
+    modelScript: path.join(process.cwd(), 'docs', 'examples', 'tool-calls.json'),
+    out: (l) => lines.push(l),
+  });
+  const text = lines.join('\n');
+  expect(code).toBe(0);
+  expect(text).toMatch(/CODING[\s\S]*BUILD[\s\S]*DONE/);
+  expect(text).toContain('+function multiply(a, b) {');
+  // Only the reviewer's objection in round 1 (a negative factor) made the agent add this line.
+  expect(text).toContain('+  assert.strictEqual(multiply(-2, 3), -6);');
+  expect(text).toMatch(/integrated\s+farm\//);
 });
