@@ -8,10 +8,16 @@ import { ConfigError, FARM_ROOT, loadConfig, z } from '@farm/runtime';
  */
 export const DEFAULT_STATE_DIR = path.join(FARM_ROOT, '.farm', 'state');
 
+/** `farm up`'s API when nothing says otherwise (FARM_METRICS_PORT's default). */
+export const DEFAULT_FARM_URL = 'http://127.0.0.1:9464';
+
 /** The CLI's settings: where the farm's HTTP API is, and Kafka for users who only have Kafka. */
 export const cliConfigSchema = busConfigSchema.extend({
-  /** The farm's HTTP API (`farm up`, or the orchestrator deployment). */
-  FARM_URL: z.string().url().default('http://127.0.0.1:9464'),
+  /**
+   * The farm's HTTP API (`farm up`, or the orchestrator deployment); without it, the URL of the `farm up`
+   * running on FARM_STATE_DIR, else DEFAULT_FARM_URL.
+   */
+  FARM_URL: z.string().url().optional(),
   /** The bearer token the CLI sends; without it, the token `farm up` keeps in FARM_STATE_DIR. */
   FARM_TOKEN: z.string().optional(),
   FARM_STATE_DIR: z.string().default(DEFAULT_STATE_DIR),

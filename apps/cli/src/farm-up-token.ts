@@ -1,5 +1,7 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { TokenNotFound, newToken, type TokenStore } from '@farm/access';
+import { FARM_ROOT } from '@farm/runtime';
 
 /** The name of the admin token `farm up` creates at its first start. */
 export const FARM_UP_TOKEN_NAME = 'farm-up-admin';
@@ -38,12 +40,18 @@ export function ensureComponentToken(file: string, given: string | undefined): s
   return token;
 }
 
-/** What `farm up` prints at a token's creation, like a notebook server: where it is and how to use it. */
-export function tokenNotice(apiUrl: string, file: string): string {
+/**
+ * What `farm up` prints at each start, like a notebook server: where it is, where its admin token is kept, and
+ * how to reach it from elsewhere (the farm CLI of this checkout finds both by itself, from any directory).
+ */
+export function tokenNotice(apiUrl: string, file: string, created = true): string {
   return [
     `farm up: the API and its console are at ${apiUrl}`,
-    `  An admin token was created and kept in ${file} (mode 600); the farm CLI on this machine uses it.`,
-    `  From another shell or directory:  export FARM_URL=${apiUrl} FARM_TOKEN=$(cat ${file})`,
+    created
+      ? `  An admin token was created and kept in ${file} (mode 600); the farm CLI on this machine uses it.`
+      : `  Its admin token is kept in ${file} (mode 600); the farm CLI on this machine uses it.`,
+    `  This checkout's farm command finds this farm from any directory: ${path.join(FARM_ROOT, 'farm')} submit --repo . --watch`,
+    `  Another farm CLI, or a script:  export FARM_URL=${apiUrl} FARM_TOKEN=$(cat ${file})`,
     `  Tokens for others: farm token create --name <name> --scopes read,submit`,
     '',
   ].join('\n');

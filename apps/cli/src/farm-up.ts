@@ -42,7 +42,7 @@ import { describeGaps, reportConfinement } from '@farm/sandbox';
 import { PostgresSymbolLeases } from '@farm/srm-client';
 import { openStore, type SqlStore } from '@farm/store';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_STATE_DIR } from './config';
 import { farmLeases, startFarm } from './local-farm';
@@ -246,7 +246,12 @@ export async function startFarmUp(given: NodeJS.ProcessEnv, log: Logger): Promis
     const listening = ['0.0.0.0', '::'].includes(config.FARM_API_HOST) ? '127.0.0.1' : config.FARM_API_HOST;
     const api = `http://${listening.includes(':') ? `[${listening}]` : listening}:${config.FARM_METRICS_PORT}`;
     // The token itself goes to no log: the notice says where it is kept.
-    if (adminToken.created) process.stderr.write(tokenNotice(api, layout.adminToken));
+    process.stderr.write(tokenNotice(api, layout.adminToken, adminToken.created));
+    // The CLI on this machine reads where this farm listens (any FARM_METRICS_PORT) from the state directory.
+    if (config.FARM_METRICS_PORT) {
+      writeFileSync(layout.apiUrl, `${api}\n`);
+      stack.push(async () => rmSync(layout.apiUrl, { force: true }));
+    }
     log.info('farm up', {
       api,
       tokenFile: layout.adminToken,

@@ -15,6 +15,8 @@ export function stateLayout(stateDir: string) {
     logs: path.join(stateDir, 'logs'),
     /** `farm up`'s admin token, created at its first start (mode 600); the CLI reads it from here. */
     adminToken: path.join(stateDir, 'admin-token'),
+    /** The URL of the API of the `farm up` running on this state (removed when it stops); the CLI reads it. */
+    apiUrl: path.join(stateDir, 'api-url'),
     /** The secret the farm's components send to its srm (FARM_COMPONENT_TOKEN), generated once (mode 600). */
     componentToken: path.join(stateDir, 'component-token'),
   };
