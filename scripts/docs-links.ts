@@ -37,7 +37,7 @@ export function githubSlug(heading: string): string {
 }
 
 /** The text with fenced code blocks and inline code spans blanked (newlines kept, so offsets keep their lines). */
-function withoutCode(text: string): string {
+export function withoutCode(text: string): string {
   const blank = (s: string) => s.replace(/[^\n]/g, ' ');
   let fence: string | undefined;
   const lines = text.split('\n').map((line) => {

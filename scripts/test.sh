@@ -106,6 +106,10 @@ step "build:check, lint"
 pnpm build:check
 # Ten minutes is far beyond what lint takes (under one): past it, something is wrong with the machine, not the code.
 timeout --kill-after=10 600 pnpm lint || { echo "test.sh: lint failed or ran past 10 minutes (load $(cat /proc/loadavg))"; exit 1; }
+# The documentation site (VitePress): the build fails on a dead link (a page, file, heading or directory link) and on
+# a page the index's tables leave out of the sidebar.
+step "docs:build"
+pnpm docs:build || { echo "test.sh: the documentation site did not build (a dead link or a page missing from docs/README.md's tables: see above)"; exit 1; }
 rm -f .cache/test-summary.*txt .cache/real-node-cost.txt
 status=0
 host_check() { node --import tsx scripts/local-services/real-node/host-check.ts "$@"; }
