@@ -616,8 +616,11 @@ describe('farm up over its HTTP API, for a repository on this machine', () => {
       expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/local\//),
     ]);
     expect((await up.api.list()).find((r) => r.id === id)?.repoPath).toBe(repo);
+    // Without FARM_URL or FARM_TOKEN: the CLI finds this farm (its port, its token) in the state directory.
+    const { FARM_URL: _url, FARM_TOKEN: _token, ...withoutFarm } = process.env;
     const status = await exec(FARM_BIN, ['status', id], {
-      env: { ...process.env, FARM_URL: up.url, FARM_TOKEN: up.token, KAFKA_BROKERS: '' },
+      cwd: repo,
+      env: { ...withoutFarm, FARM_STATE_DIR: env.FARM_STATE_DIR, KAFKA_BROKERS: '' },
     });
     expect(status.stdout).toContain(`repo:    ${repo} @ master`);
     // Its lessons too, found by `--repo .` from inside it.
