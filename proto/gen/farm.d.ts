@@ -32,6 +32,9 @@ export namespace farm {
 
             /** ChangeRequest integrationBranch */
             integrationBranch?: (string|null);
+
+            /** ChangeRequest requireApproval */
+            requireApproval?: (boolean|null);
         }
 
         /** Represents a ChangeRequest. */
@@ -66,6 +69,9 @@ export namespace farm {
 
             /** ChangeRequest integrationBranch. */
             public integrationBranch: string;
+
+            /** ChangeRequest requireApproval. */
+            public requireApproval: boolean;
 
             /**
              * Creates a new ChangeRequest instance using the specified properties.
@@ -154,7 +160,8 @@ export namespace farm {
             BUILD = 4,
             DONE = 5,
             FAILED = 6,
-            CANCELLED = 7
+            CANCELLED = 7,
+            AWAITING_APPROVAL = 8
         }
 
         /** TaskKind enum. */
@@ -723,7 +730,118 @@ export namespace farm {
         /** ControlAction enum. */
         enum ControlAction {
             CONTROL_ACTION_UNSPECIFIED = 0,
-            CANCEL = 1
+            CANCEL = 1,
+            APPROVE = 2,
+            REJECT = 3
+        }
+
+        /** Properties of a PlanEdit. */
+        interface IPlanEdit {
+
+            /** PlanEdit removeTasks */
+            removeTasks?: (string[]|null);
+
+            /** PlanEdit goals */
+            goals?: ({ [k: string]: string }|null);
+
+            /** PlanEdit parallelism */
+            parallelism?: (number|null);
+        }
+
+        /** Represents a PlanEdit. */
+        class PlanEdit implements IPlanEdit {
+
+            /**
+             * Constructs a new PlanEdit.
+             * @param [p] Properties to set
+             */
+            constructor(p?: farm.v1.IPlanEdit);
+
+            /** PlanEdit removeTasks. */
+            public removeTasks: string[];
+
+            /** PlanEdit goals. */
+            public goals: { [k: string]: string };
+
+            /** PlanEdit parallelism. */
+            public parallelism: number;
+
+            /**
+             * Creates a new PlanEdit instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns PlanEdit instance
+             */
+            public static create(properties?: farm.v1.IPlanEdit): farm.v1.PlanEdit;
+
+            /**
+             * Encodes the specified PlanEdit message. Does not implicitly {@link farm.v1.PlanEdit.verify|verify} messages.
+             * @param m PlanEdit message or plain object to encode
+             * @param [w] Writer to encode to
+             * @returns Writer
+             */
+            public static encode(m: farm.v1.IPlanEdit, w?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified PlanEdit message, length delimited. Does not implicitly {@link farm.v1.PlanEdit.verify|verify} messages.
+             * @param message PlanEdit message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            public static encodeDelimited(message: farm.v1.IPlanEdit, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a PlanEdit message from the specified reader or buffer.
+             * @param r Reader or buffer to decode from
+             * @param [l] Message length if known beforehand
+             * @returns PlanEdit
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decode(r: ($protobuf.Reader|Uint8Array), l?: number): farm.v1.PlanEdit;
+
+            /**
+             * Decodes a PlanEdit message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns PlanEdit
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): farm.v1.PlanEdit;
+
+            /**
+             * Verifies a PlanEdit message.
+             * @param m Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            public static verify(m: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a PlanEdit message from a plain object. Also converts values to their respective internal types.
+             * @param d Plain object
+             * @returns PlanEdit
+             */
+            public static fromObject(d: { [k: string]: any }): farm.v1.PlanEdit;
+
+            /**
+             * Creates a plain object from a PlanEdit message. Also converts values to other types if specified.
+             * @param m PlanEdit
+             * @param [o] Conversion options
+             * @returns Plain object
+             */
+            public static toObject(m: farm.v1.PlanEdit, o?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this PlanEdit to JSON.
+             * @returns JSON object
+             */
+            public toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the default type url for PlanEdit
+             * @param [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns The default type url
+             */
+            public static getTypeUrl(typeUrlPrefix?: string): string;
         }
 
         /** Properties of a ControlCommand. */
@@ -740,6 +858,9 @@ export namespace farm {
 
             /** ControlCommand requestedBy */
             requestedBy?: (string|null);
+
+            /** ControlCommand planEdit */
+            planEdit?: (farm.v1.IPlanEdit|null);
         }
 
         /** Represents a ControlCommand. */
@@ -762,6 +883,9 @@ export namespace farm {
 
             /** ControlCommand requestedBy. */
             public requestedBy: string;
+
+            /** ControlCommand planEdit. */
+            public planEdit?: (farm.v1.IPlanEdit|null);
 
             /**
              * Creates a new ControlCommand instance using the specified properties.

@@ -41,6 +41,7 @@ $root.farm = (function() {
              * @property {number|null} [createdAtMs] ChangeRequest createdAtMs
              * @property {string|null} [checkCommand] ChangeRequest checkCommand
              * @property {string|null} [integrationBranch] ChangeRequest integrationBranch
+             * @property {boolean|null} [requireApproval] ChangeRequest requireApproval
              */
 
             /**
@@ -123,6 +124,14 @@ $root.farm = (function() {
             ChangeRequest.prototype.integrationBranch = "";
 
             /**
+             * ChangeRequest requireApproval.
+             * @member {boolean} requireApproval
+             * @memberof farm.v1.ChangeRequest
+             * @instance
+             */
+            ChangeRequest.prototype.requireApproval = false;
+
+            /**
              * Creates a new ChangeRequest instance using the specified properties.
              * @function create
              * @memberof farm.v1.ChangeRequest
@@ -166,6 +175,8 @@ $root.farm = (function() {
                     w.uint32(58).string(m.checkCommand);
                 if (m.integrationBranch != null && Object.hasOwnProperty.call(m, "integrationBranch"))
                     w.uint32(66).string(m.integrationBranch);
+                if (m.requireApproval != null && Object.hasOwnProperty.call(m, "requireApproval"))
+                    w.uint32(72).bool(m.requireApproval);
                 return w;
             };
 
@@ -248,6 +259,10 @@ $root.farm = (function() {
                             m.integrationBranch = r.string();
                             break;
                         }
+                    case 9: {
+                            m.requireApproval = r.bool();
+                            break;
+                        }
                     default:
                         r.skipType(t & 7, n);
                         break;
@@ -327,6 +342,10 @@ $root.farm = (function() {
                     if (!$util.isString(m.integrationBranch))
                         return "integrationBranch: string expected";
                 }
+                if (m.requireApproval != null && Object.hasOwnProperty.call(m, "requireApproval")) {
+                    if (typeof m.requireApproval !== "boolean")
+                        return "requireApproval: boolean expected";
+                }
                 return null;
             };
 
@@ -381,6 +400,9 @@ $root.farm = (function() {
                 if (d.integrationBranch != null) {
                     m.integrationBranch = String(d.integrationBranch);
                 }
+                if (d.requireApproval != null) {
+                    m.requireApproval = Boolean(d.requireApproval);
+                }
                 return m;
             };
 
@@ -414,6 +436,7 @@ $root.farm = (function() {
                         d.createdAtMs = o.longs === String ? "0" : typeof BigInt !== "undefined" && o.longs === BigInt ? BigInt("0") : 0;
                     d.checkCommand = "";
                     d.integrationBranch = "";
+                    d.requireApproval = false;
                 }
                 if (m.changeRequestId != null && Object.hasOwnProperty.call(m, "changeRequestId")) {
                     d.changeRequestId = m.changeRequestId;
@@ -443,6 +466,9 @@ $root.farm = (function() {
                 }
                 if (m.integrationBranch != null && Object.hasOwnProperty.call(m, "integrationBranch")) {
                     d.integrationBranch = m.integrationBranch;
+                }
+                if (m.requireApproval != null && Object.hasOwnProperty.call(m, "requireApproval")) {
+                    d.requireApproval = m.requireApproval;
                 }
                 return d;
             };
@@ -488,6 +514,7 @@ $root.farm = (function() {
          * @property {number} DONE=5 DONE value
          * @property {number} FAILED=6 FAILED value
          * @property {number} CANCELLED=7 CANCELLED value
+         * @property {number} AWAITING_APPROVAL=8 AWAITING_APPROVAL value
          */
         v1.Phase = (function() {
             var valuesById = {}, values = Object.create(valuesById);
@@ -499,6 +526,7 @@ $root.farm = (function() {
             values[valuesById[5] = "DONE"] = 5;
             values[valuesById[6] = "FAILED"] = 6;
             values[valuesById[7] = "CANCELLED"] = 7;
+            values[valuesById[8] = "AWAITING_APPROVAL"] = 8;
             return values;
         })();
 
@@ -1193,6 +1221,7 @@ $root.farm = (function() {
                     case 5:
                     case 6:
                     case 7:
+                    case 8:
                         break;
                     }
                 }
@@ -1208,6 +1237,7 @@ $root.farm = (function() {
                     case 5:
                     case 6:
                     case 7:
+                    case 8:
                         break;
                     }
                 }
@@ -1319,6 +1349,10 @@ $root.farm = (function() {
                 case 7:
                     m.fromPhase = 7;
                     break;
+                case "AWAITING_APPROVAL":
+                case 8:
+                    m.fromPhase = 8;
+                    break;
                 }
                 switch (d.toPhase) {
                 default:
@@ -1358,6 +1392,10 @@ $root.farm = (function() {
                 case "CANCELLED":
                 case 7:
                     m.toPhase = 7;
+                    break;
+                case "AWAITING_APPROVAL":
+                case 8:
+                    m.toPhase = 8;
                     break;
                 }
                 if (d.sequence != null) {
@@ -2515,12 +2553,384 @@ $root.farm = (function() {
          * @enum {number}
          * @property {number} CONTROL_ACTION_UNSPECIFIED=0 CONTROL_ACTION_UNSPECIFIED value
          * @property {number} CANCEL=1 CANCEL value
+         * @property {number} APPROVE=2 APPROVE value
+         * @property {number} REJECT=3 REJECT value
          */
         v1.ControlAction = (function() {
             var valuesById = {}, values = Object.create(valuesById);
             values[valuesById[0] = "CONTROL_ACTION_UNSPECIFIED"] = 0;
             values[valuesById[1] = "CANCEL"] = 1;
+            values[valuesById[2] = "APPROVE"] = 2;
+            values[valuesById[3] = "REJECT"] = 3;
             return values;
+        })();
+
+        v1.PlanEdit = (function() {
+
+            /**
+             * Properties of a PlanEdit.
+             * @memberof farm.v1
+             * @interface IPlanEdit
+             * @property {Array.<string>|null} [removeTasks] PlanEdit removeTasks
+             * @property {Object.<string,string>|null} [goals] PlanEdit goals
+             * @property {number|null} [parallelism] PlanEdit parallelism
+             */
+
+            /**
+             * Constructs a new PlanEdit.
+             * @memberof farm.v1
+             * @classdesc Represents a PlanEdit.
+             * @implements IPlanEdit
+             * @constructor
+             * @param {farm.v1.IPlanEdit=} [p] Properties to set
+             */
+            function PlanEdit(p) {
+                this.removeTasks = [];
+                this.goals = {};
+                if (p)
+                    for (var ks = Object.keys(p), i = 0; i < ks.length; ++i)
+                        if (p[ks[i]] != null && ks[i] !== "__proto__")
+                            this[ks[i]] = p[ks[i]];
+            }
+
+            /**
+             * PlanEdit removeTasks.
+             * @member {Array.<string>} removeTasks
+             * @memberof farm.v1.PlanEdit
+             * @instance
+             */
+            PlanEdit.prototype.removeTasks = $util.emptyArray;
+
+            /**
+             * PlanEdit goals.
+             * @member {Object.<string,string>} goals
+             * @memberof farm.v1.PlanEdit
+             * @instance
+             */
+            PlanEdit.prototype.goals = $util.emptyObject;
+
+            /**
+             * PlanEdit parallelism.
+             * @member {number} parallelism
+             * @memberof farm.v1.PlanEdit
+             * @instance
+             */
+            PlanEdit.prototype.parallelism = 0;
+
+            /**
+             * Creates a new PlanEdit instance using the specified properties.
+             * @function create
+             * @memberof farm.v1.PlanEdit
+             * @static
+             * @param {farm.v1.IPlanEdit=} [properties] Properties to set
+             * @returns {farm.v1.PlanEdit} PlanEdit instance
+             */
+            PlanEdit.create = function create(properties) {
+                return new PlanEdit(properties);
+            };
+
+            /**
+             * Encodes the specified PlanEdit message. Does not implicitly {@link farm.v1.PlanEdit.verify|verify} messages.
+             * @function encode
+             * @memberof farm.v1.PlanEdit
+             * @static
+             * @param {farm.v1.IPlanEdit} m PlanEdit message or plain object to encode
+             * @param {$protobuf.Writer} [w] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            PlanEdit.encode = function encode(m, w, q) {
+                if (!w)
+                    w = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (m.removeTasks != null && m.removeTasks.length) {
+                    for (var i = 0; i < m.removeTasks.length; ++i)
+                        w.uint32(10).string(m.removeTasks[i]);
+                }
+                if (m.goals != null && Object.hasOwnProperty.call(m, "goals")) {
+                    for (var ks = Object.keys(m.goals), i = 0; i < ks.length; ++i) {
+                        w.uint32(18).fork().uint32(10).string(ks[i]).uint32(18).string(m.goals[ks[i]]).ldelim();
+                    }
+                }
+                if (m.parallelism != null && Object.hasOwnProperty.call(m, "parallelism"))
+                    w.uint32(24).uint32(m.parallelism);
+                return w;
+            };
+
+            /**
+             * Encodes the specified PlanEdit message, length delimited. Does not implicitly {@link farm.v1.PlanEdit.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof farm.v1.PlanEdit
+             * @static
+             * @param {farm.v1.IPlanEdit} message PlanEdit message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            PlanEdit.encodeDelimited = function encodeDelimited(message, writer) {
+                return this.encode(message, writer && writer.len ? writer.fork() : writer).ldelim();
+            };
+
+            /**
+             * Decodes a PlanEdit message from the specified reader or buffer.
+             * @function decode
+             * @memberof farm.v1.PlanEdit
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} r Reader or buffer to decode from
+             * @param {number} [l] Message length if known beforehand
+             * @returns {farm.v1.PlanEdit} PlanEdit
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            PlanEdit.decode = function decode(r, l, e, n) {
+                if (!(r instanceof $Reader))
+                    r = $Reader.create(r);
+                if (n === undefined)
+                    n = 0;
+                if (n > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var c, m, k, value;
+                if (l === undefined)
+                    c = r.len;
+                else {
+                    c = r.pos + l;
+                    if (c > r.len)
+                        throw RangeError("index out of range");
+                    l = r.len;
+                    r.len = c;
+                }
+                m = new $root.farm.v1.PlanEdit();
+                while (r.pos < c) {
+                    var t = r.uint32();
+                    if (t === e)
+                        break;
+                    switch (t >>> 3) {
+                    case 1: {
+                            if (!(m.removeTasks && m.removeTasks.length))
+                                m.removeTasks = [];
+                            m.removeTasks.push(r.string());
+                            break;
+                        }
+                    case 2: {
+                            if (m.goals === $util.emptyObject)
+                                m.goals = {};
+                            var c2 = r.uint32() + r.pos;
+                            if (c2 > r.len)
+                                throw RangeError("index out of range");
+                            r.len = c2;
+                            k = "";
+                            value = "";
+                            while (r.pos < c2) {
+                                var tag2 = r.uint32();
+                                switch (tag2 >>> 3) {
+                                case 1:
+                                    k = r.string();
+                                    break;
+                                case 2:
+                                    value = r.string();
+                                    break;
+                                default:
+                                    r.skipType(tag2 & 7, n);
+                                    break;
+                                }
+                            }
+                            if (r.pos !== c2)
+                                throw RangeError("index out of range");
+                            r.len = c;
+                            if (k === "__proto__")
+                                $util.makeProp(m.goals, k);
+                            m.goals[k] = value;
+                            break;
+                        }
+                    case 3: {
+                            m.parallelism = r.uint32();
+                            break;
+                        }
+                    default:
+                        r.skipType(t & 7, n);
+                        break;
+                    }
+                }
+                if (l !== undefined) {
+                    if (r.pos !== c)
+                        throw RangeError("index out of range");
+                    r.len = l;
+                }
+                return m;
+            };
+
+            /**
+             * Decodes a PlanEdit message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof farm.v1.PlanEdit
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {farm.v1.PlanEdit} PlanEdit
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            PlanEdit.decodeDelimited = function decodeDelimited(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.uint32());
+            };
+
+            /**
+             * Verifies a PlanEdit message.
+             * @function verify
+             * @memberof farm.v1.PlanEdit
+             * @static
+             * @param {Object.<string,*>} m Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            PlanEdit.verify = function verify(m, n) {
+                if (typeof m !== "object" || m === null)
+                    return "object expected";
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    return "maximum nesting depth exceeded";
+                if (m.removeTasks != null && Object.hasOwnProperty.call(m, "removeTasks")) {
+                    if (!Array.isArray(m.removeTasks))
+                        return "removeTasks: array expected";
+                    for (var i = 0; i < m.removeTasks.length; ++i) {
+                        if (!$util.isString(m.removeTasks[i]))
+                            return "removeTasks: string[] expected";
+                    }
+                }
+                if (m.goals != null && Object.hasOwnProperty.call(m, "goals")) {
+                    if (!$util.isObject(m.goals))
+                        return "goals: object expected";
+                    var k = Object.keys(m.goals);
+                    for (var i = 0; i < k.length; ++i) {
+                        if (!$util.isString(m.goals[k[i]]))
+                            return "goals: string{k:string} expected";
+                    }
+                }
+                if (m.parallelism != null && Object.hasOwnProperty.call(m, "parallelism")) {
+                    if (!$util.isInteger(m.parallelism))
+                        return "parallelism: integer expected";
+                }
+                return null;
+            };
+
+            /**
+             * Creates a PlanEdit message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof farm.v1.PlanEdit
+             * @static
+             * @param {Object.<string,*>} d Plain object
+             * @returns {farm.v1.PlanEdit} PlanEdit
+             */
+            PlanEdit.fromObject = function fromObject(d, n) {
+                if (d instanceof $root.farm.v1.PlanEdit)
+                    return d;
+                if (!$util.isObject(d))
+                    throw TypeError(".farm.v1.PlanEdit: object expected");
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var m = new $root.farm.v1.PlanEdit();
+                if (d.removeTasks) {
+                    if (!Array.isArray(d.removeTasks))
+                        throw TypeError(".farm.v1.PlanEdit.removeTasks: array expected");
+                    m.removeTasks = [];
+                    for (var i = 0; i < d.removeTasks.length; ++i) {
+                        m.removeTasks[i] = String(d.removeTasks[i]);
+                    }
+                }
+                if (d.goals) {
+                    if (!$util.isObject(d.goals))
+                        throw TypeError(".farm.v1.PlanEdit.goals: object expected");
+                    m.goals = {};
+                    for (var ks = Object.keys(d.goals), i = 0; i < ks.length; ++i) {
+                        if (ks[i] === "__proto__")
+                            $util.makeProp(m.goals, ks[i]);
+                        m.goals[ks[i]] = String(d.goals[ks[i]]);
+                    }
+                }
+                if (d.parallelism != null) {
+                    m.parallelism = d.parallelism >>> 0;
+                }
+                return m;
+            };
+
+            /**
+             * Creates a plain object from a PlanEdit message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof farm.v1.PlanEdit
+             * @static
+             * @param {farm.v1.PlanEdit} m PlanEdit
+             * @param {$protobuf.IConversionOptions} [o] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            PlanEdit.toObject = function toObject(m, o, q) {
+                if (!o)
+                    o = {};
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                var d = {};
+                if (o.arrays || o.defaults) {
+                    d.removeTasks = [];
+                }
+                if (o.objects || o.defaults) {
+                    d.goals = {};
+                }
+                if (o.defaults) {
+                    d.parallelism = 0;
+                }
+                if (m.removeTasks && m.removeTasks.length) {
+                    d.removeTasks = [];
+                    for (var j = 0; j < m.removeTasks.length; ++j) {
+                        d.removeTasks[j] = m.removeTasks[j];
+                    }
+                }
+                var ks2;
+                if (m.goals && (ks2 = Object.keys(m.goals)).length) {
+                    d.goals = {};
+                    for (var j = 0; j < ks2.length; ++j) {
+                        if (ks2[j] === "__proto__")
+                            $util.makeProp(d.goals, ks2[j]);
+                        d.goals[ks2[j]] = m.goals[ks2[j]];
+                    }
+                }
+                if (m.parallelism != null && Object.hasOwnProperty.call(m, "parallelism")) {
+                    d.parallelism = m.parallelism;
+                }
+                return d;
+            };
+
+            /**
+             * Converts this PlanEdit to JSON.
+             * @function toJSON
+             * @memberof farm.v1.PlanEdit
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            PlanEdit.prototype.toJSON = function toJSON() {
+                return this.constructor.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the default type url for PlanEdit
+             * @function getTypeUrl
+             * @memberof farm.v1.PlanEdit
+             * @static
+             * @param {string} [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns {string} The default type url
+             */
+            PlanEdit.getTypeUrl = function getTypeUrl(typeUrlPrefix) {
+                if (typeUrlPrefix === undefined) {
+                    typeUrlPrefix = "type.googleapis.com";
+                }
+                return typeUrlPrefix + "/farm.v1.PlanEdit";
+            };
+
+            return PlanEdit;
         })();
 
         v1.ControlCommand = (function() {
@@ -2533,6 +2943,7 @@ $root.farm = (function() {
              * @property {farm.v1.ControlAction|null} [action] ControlCommand action
              * @property {string|null} [reason] ControlCommand reason
              * @property {string|null} [requestedBy] ControlCommand requestedBy
+             * @property {farm.v1.IPlanEdit|null} [planEdit] ControlCommand planEdit
              */
 
             /**
@@ -2583,6 +2994,14 @@ $root.farm = (function() {
             ControlCommand.prototype.requestedBy = "";
 
             /**
+             * ControlCommand planEdit.
+             * @member {farm.v1.IPlanEdit|null|undefined} planEdit
+             * @memberof farm.v1.ControlCommand
+             * @instance
+             */
+            ControlCommand.prototype.planEdit = null;
+
+            /**
              * Creates a new ControlCommand instance using the specified properties.
              * @function create
              * @memberof farm.v1.ControlCommand
@@ -2618,6 +3037,8 @@ $root.farm = (function() {
                     w.uint32(26).string(m.reason);
                 if (m.requestedBy != null && Object.hasOwnProperty.call(m, "requestedBy"))
                     w.uint32(34).string(m.requestedBy);
+                if (m.planEdit != null && Object.hasOwnProperty.call(m, "planEdit"))
+                    $root.farm.v1.PlanEdit.encode(m.planEdit, w.uint32(42).fork(), q + 1).ldelim();
                 return w;
             };
 
@@ -2684,6 +3105,10 @@ $root.farm = (function() {
                             m.requestedBy = r.string();
                             break;
                         }
+                    case 5: {
+                            m.planEdit = $root.farm.v1.PlanEdit.decode(r, r.uint32(), undefined, n + 1);
+                            break;
+                        }
                     default:
                         r.skipType(t & 7, n);
                         break;
@@ -2738,6 +3163,8 @@ $root.farm = (function() {
                         return "action: enum value expected";
                     case 0:
                     case 1:
+                    case 2:
+                    case 3:
                         break;
                     }
                 }
@@ -2748,6 +3175,13 @@ $root.farm = (function() {
                 if (m.requestedBy != null && Object.hasOwnProperty.call(m, "requestedBy")) {
                     if (!$util.isString(m.requestedBy))
                         return "requestedBy: string expected";
+                }
+                if (m.planEdit != null && Object.hasOwnProperty.call(m, "planEdit")) {
+                    {
+                        var e = $root.farm.v1.PlanEdit.verify(m.planEdit, n + 1);
+                        if (e)
+                            return "planEdit." + e;
+                    }
                 }
                 return null;
             };
@@ -2788,12 +3222,25 @@ $root.farm = (function() {
                 case 1:
                     m.action = 1;
                     break;
+                case "APPROVE":
+                case 2:
+                    m.action = 2;
+                    break;
+                case "REJECT":
+                case 3:
+                    m.action = 3;
+                    break;
                 }
                 if (d.reason != null) {
                     m.reason = String(d.reason);
                 }
                 if (d.requestedBy != null) {
                     m.requestedBy = String(d.requestedBy);
+                }
+                if (d.planEdit != null) {
+                    if (!$util.isObject(d.planEdit))
+                        throw TypeError(".farm.v1.ControlCommand.planEdit: object expected");
+                    m.planEdit = $root.farm.v1.PlanEdit.fromObject(d.planEdit, n + 1);
                 }
                 return m;
             };
@@ -2820,6 +3267,7 @@ $root.farm = (function() {
                     d.action = o.enums === String ? "CONTROL_ACTION_UNSPECIFIED" : 0;
                     d.reason = "";
                     d.requestedBy = "";
+                    d.planEdit = null;
                 }
                 if (m.changeRequestId != null && Object.hasOwnProperty.call(m, "changeRequestId")) {
                     d.changeRequestId = m.changeRequestId;
@@ -2832,6 +3280,9 @@ $root.farm = (function() {
                 }
                 if (m.requestedBy != null && Object.hasOwnProperty.call(m, "requestedBy")) {
                     d.requestedBy = m.requestedBy;
+                }
+                if (m.planEdit != null && Object.hasOwnProperty.call(m, "planEdit")) {
+                    d.planEdit = $root.farm.v1.PlanEdit.toObject(m.planEdit, o, q + 1);
                 }
                 return d;
             };

@@ -2,10 +2,12 @@ import { loadConfig, stateLayout, z } from '@farm/runtime';
 import type { OrchestratorOptions } from './orchestrator';
 import { taskAccountingConfigSchema, taskAccountingSettingsFrom } from './task-accounting';
 import { apiAccessConfigSchema } from './api-access';
+import { approvalConfigSchema, approvalPolicyFrom } from './approval-policy';
 import { componentTokenConfigSchema } from '@farm/access';
 
 /** The orchestrator's settings; `farm up` and the orchestrator deployment both read them through this. */
 export const orchestratorConfigSchema = taskAccountingConfigSchema
+  .merge(approvalConfigSchema)
   .merge(apiAccessConfigSchema)
   .merge(componentTokenConfigSchema)
   .extend({
@@ -64,6 +66,7 @@ export function orchestratorOptionsFrom(c: OrchestratorConfig): Partial<Orchestr
     outboxRetentionMs: c.FARM_OUTBOX_RETENTION_S * 1000,
     processedRetentionMs: c.FARM_PROCESSED_RETENTION_S * 1000,
     accounting: taskAccountingSettingsFrom(c),
+    approval: approvalPolicyFrom(c),
   };
 }
 

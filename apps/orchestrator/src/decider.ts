@@ -4,6 +4,7 @@ import { admitChangeRequest, UnaddressableRequest } from './change-request-intak
 import { canMove, codingOutcome, readyTasks } from './phases';
 import type { StoredLesson } from '@farm/lessons';
 import { gateDispatch, lessonToKeep, type TaskAccountingSettings } from './task-accounting';
+import { approvalReason, type ApprovalPolicy } from './approval-policy';
 
 /**
  * The orchestrator's rules as a pure function: `decide(state, event)` returns what to write, what to publish
@@ -34,6 +35,10 @@ export interface RequestRecord {
   checkCommand: string;
   /** Where the build pushes: a follow-up's pull request branch; empty is farm/<id>. */
   integrationBranch: string;
+  /** The submitter asked for the plan to be approved before any task starts. */
+  requireApproval?: boolean;
+  /** How many of its tasks may run at once, as the approver set it; 0 or absent: the farm's parallelism. */
+  parallelism?: number;
 }
 
 export interface TaskRecord {
@@ -65,6 +70,8 @@ export interface DeciderOptions {
   taskDeadlineMs: number;
   /** The request cost cap and the lessons; none of either when absent. */
   accounting?: TaskAccountingSettings;
+  /** Which plans wait for a person (see approvalReason); none wait when absent. */
+  approval?: ApprovalPolicy;
 }
 
 /** A message a consumer gave up on, as the dead-letter topic's headers tell it. */
@@ -95,6 +102,7 @@ export type DeciderEvent =
   | { kind: 'task-bundle'; bundle: farm.v1.ITaskBundle }
   | { kind: 'commit-result'; result: farm.v1.ICommitResult }
   | { kind: 'build-result'; build: farm.v1.IBuildResult }
+  /** A person's command: cancel the request, approve (maybe edited) or reject its waiting plan. */
   | { kind: 'cancel'; command: farm.v1.IControlCommand }
   /** A consumer dead-lettered a message of this request (its key). */
   | { kind: 'dead-letter'; letter: DeadLetterRecord }
@@ -129,7 +137,11 @@ export type StateUpdate =
   | { kind: 'set-verification'; taskId: string; verification: Record<string, unknown> }
   | { kind: 'dispatch-task'; taskId: string; task: farm.v1.ICodingTask }
   | { kind: 'cancel-task'; taskId: string }
-  | { kind: 'set-integration-branch'; branch: string };
+  | { kind: 'set-integration-branch'; branch: string }
+  /** Approval with an edited plan: a task left out, another's goal or dependencies changed, the parallelism. */
+  | { kind: 'remove-task'; taskId: string }
+  | { kind: 'replan-task'; taskId: string; task: farm.v1.ICodingTask }
+  | { kind: 'set-parallelism'; parallelism: number };
 
 export type OutboxEvent =
   | { kind: 'transition'; fields: farm.v1.IPhaseTransition }
@@ -192,7 +204,7 @@ export function decide(state: RequestState, event: DeciderEvent, options: Decide
       onChangeRequest(d, event.changeRequest, event.refusal);
       break;
     case 'task-bundle':
-      onTaskBundle(d, event.bundle);
+      onTaskBundle(d, event.bundle, options);
       break;
     case 'commit-result':
       onCommitResult(d, event.result, options);
@@ -201,13 +213,13 @@ export function decide(state: RequestState, event: DeciderEvent, options: Decide
       onBuildResult(d, event.build);
       break;
     case 'cancel':
-      onCancel(d, event.command);
+      onControl(d, event.command);
       break;
     case 'dead-letter':
       onDeadLetter(d, event.letter);
       break;
     case 'phase-expired':
-      onPhaseExpired(d, event.phase, event.limitMs);
+      onPhaseExpired(d, event.phase, event.limitMs, options);
       break;
     case 'dispatch-ready':
       d.dispatchReady = true;
@@ -235,7 +247,7 @@ export function expireDeadlines(running: RunningTask[], nowMs: number): RunningT
 /** The tasks to start now, as they would be launched before their gate: next dispatch, base. */
 function tasksToDispatch(state: RequestState, options: DeciderOptions): farm.v1.CodingTask[] {
   if (state.request?.phase !== P.CODING) return [];
-  const ready = readyTasks(state.tasks, options.parallelism);
+  const ready = readyTasks(state.tasks, state.request.parallelism || options.parallelism);
   return ready.map((id) =>
     prepareDispatch(
       state,
@@ -261,6 +273,7 @@ function onChangeRequest(d: DecisionBuilder, message: farm.v1.IChangeRequest, re
     baseCommit: '',
     checkCommand: cr.checkCommand ?? '',
     integrationBranch: cr.integrationBranch ?? '',
+    requireApproval: !!cr.requireApproval,
   };
   d.update({ kind: 'insert-request', changeRequest: cr });
   d.move(P.RECEIVED, 'change request received');
@@ -280,13 +293,22 @@ function onDeadLetter(d: DecisionBuilder, letter: DeadLetterRecord): void {
   d.finish(P.FAILED, `${step} failed: ${letter.group} gave up on ${letter.sourceTopic}: ${firstLine(letter.error)}`);
 }
 
-function onPhaseExpired(d: DecisionBuilder, phase: Phase, limitMs: number): void {
+function onPhaseExpired(d: DecisionBuilder, phase: Phase, limitMs: number, options: DeciderOptions): void {
   const cr = d.state.request;
   if (!cr || cr.phase !== phase || !canMove(phase, P.FAILED)) return;
-  d.finish(P.FAILED, `${phaseName(phase)} did not end within ${Math.round(limitMs / 1000)} s`);
+  const secs = Math.round(limitMs / 1000);
+  if (phase === P.AWAITING_APPROVAL && options.approval?.autoApprove) {
+    approvePlan(d, {}, `approved automatically: nobody approved or rejected the plan within ${secs} s`);
+    return;
+  }
+  if (phase === P.AWAITING_APPROVAL) {
+    d.finish(P.FAILED, `the plan was neither approved nor rejected within ${secs} s (FARM_APPROVAL_TIMEOUT_S)`);
+    return;
+  }
+  d.finish(P.FAILED, `${phaseName(phase)} did not end within ${secs} s`);
 }
 
-function onTaskBundle(d: DecisionBuilder, bundle: farm.v1.ITaskBundle): void {
+function onTaskBundle(d: DecisionBuilder, bundle: farm.v1.ITaskBundle, options: DeciderOptions): void {
   const cr = d.requireRequest();
   if (cr.phase !== P.PLANNING) return; // stale, duplicate, or cancelled meanwhile
   const tasks = bundle.tasks ?? [];
@@ -311,8 +333,59 @@ function onTaskBundle(d: DecisionBuilder, bundle: farm.v1.ITaskBundle): void {
     });
   }
   d.state.tasks.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  d.move(P.CODING, `${tasks.length} task(s) at ${bundle.repo?.baseCommit?.slice(0, 12)}`);
+  const planned = `${tasks.length} task(s) at ${bundle.repo?.baseCommit?.slice(0, 12)}`;
+  const waitFor = approvalReason(options.approval, {
+    repoUrl: cr.repoUrl,
+    requested: !!cr.requireApproval,
+    tasks: d.state.tasks.map((t) => t.task),
+  });
+  if (waitFor) {
+    // No agent runs and no model is called until a person decides (or the approval timeout does).
+    d.move(P.AWAITING_APPROVAL, `${planned} wait for approval: ${waitFor}`);
+    return;
+  }
+  d.move(P.CODING, planned);
   d.dispatchReady = true;
+}
+
+/**
+ * The waiting plan approved, with `edit` applied first: tasks left out (and others' dependencies on them
+ * dropped), goals reworded, the request's parallelism lowered. The API checked the edit against the plan
+ * (planEditProblem); what no longer fits (a task id gone) is skipped here.
+ */
+function approvePlan(d: DecisionBuilder, edit: farm.v1.IPlanEdit, reason: string): void {
+  const removed = new Set((edit.removeTasks ?? []).filter((id) => d.state.tasks.some((t) => t.id === id)));
+  if (removed.size && removed.size >= d.state.tasks.length) return; // the API refuses this; nothing to run
+  for (const id of removed) d.update({ kind: 'remove-task', taskId: id });
+  d.state.tasks = d.state.tasks.filter((t) => !removed.has(t.id));
+  const goals = edit.goals ?? {};
+  for (const t of d.state.tasks) {
+    const dependsOn = t.dependsOn.filter((id) => !removed.has(id));
+    const goal = goals[t.id]?.trim();
+    if (!goal && dependsOn.length === t.dependsOn.length) continue;
+    const task = copyTask(t.task);
+    task.dependsOn = dependsOn;
+    if (goal) task.goal = goal;
+    Object.assign(t, { dependsOn, task });
+    d.update({ kind: 'replan-task', taskId: t.id, task });
+  }
+  const cr = d.requireRequest();
+  if (edit.parallelism) {
+    cr.parallelism = edit.parallelism;
+    d.update({ kind: 'set-parallelism', parallelism: edit.parallelism });
+  }
+  d.move(P.CODING, reason);
+  d.dispatchReady = true;
+}
+
+/** What a person's edit of a plan changed, in a few words (the approval's reason). */
+function describeEdit(edit: farm.v1.IPlanEdit): string {
+  const parts = [
+    edit.removeTasks?.length ? `without ${edit.removeTasks.join(', ')}` : '',
+    Object.keys(edit.goals ?? {}).length ? `goals of ${Object.keys(edit.goals ?? {}).join(', ')} reworded` : '',
+    edit.parallelism ? `at most ${edit.parallelism} at once` : '',
+  ].filter(Boolean);
+  return parts.length ? ` (edited: ${parts.join('; ')})` : '';
 }
 
 function onCommitResult(d: DecisionBuilder, result: farm.v1.ICommitResult, options: DeciderOptions): void {
@@ -488,7 +561,16 @@ function onBuildResult(d: DecisionBuilder, build: farm.v1.IBuildResult): void {
   }
 }
 
-function onCancel(d: DecisionBuilder, cmd: farm.v1.IControlCommand): void {
+function onControl(d: DecisionBuilder, cmd: farm.v1.IControlCommand): void {
+  const by = cmd.requestedBy ? ` by ${cmd.requestedBy}` : '';
+  const why = cmd.reason ? `: ${cmd.reason}` : '';
+  if (cmd.action === farm.v1.ControlAction.APPROVE || cmd.action === farm.v1.ControlAction.REJECT) {
+    // Applied once: a decision for a plan no longer waiting (decided already, cancelled) changes nothing.
+    if (d.requireRequest().phase !== P.AWAITING_APPROVAL) return;
+    if (cmd.action === farm.v1.ControlAction.REJECT) d.finish(P.CANCELLED, `plan rejected${by}${why}`);
+    else approvePlan(d, cmd.planEdit ?? {}, `plan approved${by}${describeEdit(cmd.planEdit ?? {})}${why}`);
+    return;
+  }
   if (cmd.action !== farm.v1.ControlAction.CANCEL) {
     throw new InvalidEvent(`unknown control action ${cmd.action}`);
   }
@@ -502,10 +584,7 @@ function onCancel(d: DecisionBuilder, cmd: farm.v1.IControlCommand): void {
       branch: `farm/${cr.id}`,
     });
   }
-  d.finish(
-    P.CANCELLED,
-    `cancelled${cmd.requestedBy ? ` by ${cmd.requestedBy}` : ''}${cmd.reason ? `: ${cmd.reason}` : ''}`,
-  );
+  d.finish(P.CANCELLED, `cancelled${by}${why}`);
 }
 
 /** Starts what is ready; a task the cost cap refuses is failed at once (HARD_FAIL cost-cap) instead. */

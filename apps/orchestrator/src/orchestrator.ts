@@ -34,6 +34,7 @@ import {
 } from './request-store';
 import { orchestratorMigrations } from './schema';
 import type { TaskAccountingSettings } from './task-accounting';
+import { approvalConfigSchema, approvalPolicyFrom, type ApprovalPolicy } from './approval-policy';
 import { measureStateFrom, recordCommitted } from './metrics';
 
 export { NotReady } from './request-store';
@@ -64,6 +65,8 @@ export interface OrchestratorOptions {
   buildDeadlineMs: number;
   /** The request cost cap and the lessons given to tasks. */
   accounting: TaskAccountingSettings;
+  /** Which plans wait for a person before any task starts, and for how long. */
+  approval: ApprovalPolicy;
   /** Sent outbox rows of an ended request older than this are pruned by the sweep. */
   outboxRetentionMs: number;
   /** Ids of applied messages older than this are pruned by the sweep (longer than any redelivery window). */
@@ -82,6 +85,8 @@ export const DEFAULT_ORCHESTRATOR_OPTIONS: OrchestratorOptions = {
   planningDeadlineMs: 15 * 60_000,
   buildDeadlineMs: 2 * 3600_000,
   accounting: { requestMaxCostUsd: 0, lessons: true, lessonsPerTask: 3 },
+  // Only the plans whose submitter asks wait (FARM_APPROVAL=never), a day at most.
+  approval: approvalPolicyFrom(approvalConfigSchema.parse({})),
   outboxRetentionMs: 7 * 24 * 3600_000,
   processedRetentionMs: 14 * 24 * 3600_000,
   pruneEveryMs: 10 * 60_000,
@@ -226,9 +231,8 @@ export class Orchestrator {
   }
 
   async onControl(cmd: farm.v1.ControlCommand, meta: MessageMeta): Promise<void> {
-    if (cmd.action !== farm.v1.ControlAction.CANCEL) {
-      throw new InvalidEvent(`unknown control action ${cmd.action}`);
-    }
+    const known = [farm.v1.ControlAction.CANCEL, farm.v1.ControlAction.APPROVE, farm.v1.ControlAction.REJECT];
+    if (!known.includes(cmd.action)) throw new InvalidEvent(`unknown control action ${cmd.action}`);
     await this.apply(Topics.control, cmd, meta, cmd.changeRequestId, { kind: 'cancel', command: cmd });
   }
 
@@ -263,6 +267,8 @@ export class Orchestrator {
       [P.RECEIVED, this.options.planningDeadlineMs],
       [P.PLANNING, this.options.planningDeadlineMs],
       [P.BUILD, this.options.buildDeadlineMs],
+      // A plan waits for a person at most this long (then it fails, or is approved where the operator chose so).
+      [P.AWAITING_APPROVAL, this.options.approval.timeoutMs],
     ];
     for (const [phase, limitMs] of limits) {
       for (const id of await requestsInPhaseSince(this.deps.store, phase, limitMs)) {

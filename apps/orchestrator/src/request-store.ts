@@ -29,6 +29,8 @@ interface RequestRow extends Record<string, unknown> {
   base_commit: string | null;
   check_command: string | null;
   integration_branch: string | null;
+  require_approval: boolean | null;
+  parallelism: number | null;
 }
 
 interface TaskRow extends Record<string, unknown> {
@@ -68,7 +70,7 @@ export async function loadRequestState(
   const row = r.rows[0];
   const tasks = await tx.query<TaskRow>('SELECT * FROM tasks WHERE change_request_id = $1 ORDER BY id', [id]);
   const phase = parsePhase(row.phase);
-  const mayStartTasks = phase === P.PLANNING || phase === P.CODING;
+  const mayStartTasks = phase === P.PLANNING || phase === P.AWAITING_APPROVAL || phase === P.CODING;
   return {
     lessonCandidates: settings.lessons && mayStartTasks ? await settings.lessons.of(tx, row.repo_url) : undefined,
     request: {
@@ -79,6 +81,8 @@ export async function loadRequestState(
       baseCommit: row.base_commit ?? '',
       checkCommand: row.check_command ?? '',
       integrationBranch: row.integration_branch ?? '',
+      requireApproval: !!row.require_approval,
+      parallelism: row.parallelism ?? 0,
     },
     tasks: tasks.rows.map((t) => ({
       id: t.id,
@@ -146,8 +150,9 @@ async function applyUpdate(
     case 'insert-request': {
       const cr = u.changeRequest;
       const inserted = await tx.query(
-        `INSERT INTO change_requests (id, phase, repo_url, base_ref, title, description, check_command, integration_branch)
-         VALUES ($1, 'PHASE_UNSPECIFIED', $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING RETURNING id`,
+        `INSERT INTO change_requests (id, phase, repo_url, base_ref, title, description, check_command, integration_branch,
+           require_approval)
+         VALUES ($1, 'PHASE_UNSPECIFIED', $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (id) DO NOTHING RETURNING id`,
         // A refused request is kept as sent, cut to sizes a status answer can show.
         [
           crId,
@@ -157,6 +162,7 @@ async function applyUpdate(
           clip(cr.description, 100_000),
           clip(cr.checkCommand, 10_000),
           clip(cr.integrationBranch, 255),
+          !!cr.requireApproval,
         ],
       );
       // Another transaction inserted it since the state was loaded: retried, it is then a duplicate.
@@ -222,6 +228,20 @@ async function applyUpdate(
       return;
     case 'set-integration-branch':
       await tx.query('UPDATE change_requests SET integration_branch = $2 WHERE id = $1', [crId, u.branch]);
+      return;
+    case 'remove-task':
+      await tx.query('DELETE FROM tasks WHERE id = $1 AND change_request_id = $2', [u.taskId, crId]);
+      return;
+    case 'replan-task':
+      await tx.query('UPDATE tasks SET goal = $2, task = $3, depends_on = $4 WHERE id = $1', [
+        u.taskId,
+        u.task.goal,
+        taskColumn(u.task),
+        JSON.stringify(u.task.dependsOn ?? []),
+      ]);
+      return;
+    case 'set-parallelism':
+      await tx.query('UPDATE change_requests SET parallelism = $2 WHERE id = $1', [crId, u.parallelism]);
       return;
   }
 }

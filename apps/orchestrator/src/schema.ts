@@ -120,3 +120,10 @@ orchestratorMigrations.push({
 
 // The forge bridge: webhook deliveries (replays refused) and each request's link to its issue or pull request.
 orchestratorMigrations.push(...forgeMigrations);
+
+// The approval gate: the submitter's ask, and the parallelism an approver set for the request.
+orchestratorMigrations.push({
+  name: 'orchestrator-009-approval',
+  sql: `ALTER TABLE change_requests ADD COLUMN require_approval boolean NOT NULL DEFAULT false;
+ALTER TABLE change_requests ADD COLUMN parallelism integer NOT NULL DEFAULT 0;`,
+});

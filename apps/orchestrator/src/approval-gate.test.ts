@@ -1,0 +1,169 @@
+import { farm } from '@farm/proto';
+import { approvalConfigSchema, approvalPolicyFrom, approvalReason, planEditProblem } from './approval-policy';
+import { decide, type Decision, type DeciderOptions, type RequestState } from './decider';
+
+const P = farm.v1.Phase;
+const T = farm.v1.TaskState;
+const A = farm.v1.ControlAction;
+const K = farm.v1.TaskKind;
+
+const policy = (env: Record<string, string> = {}) => approvalPolicyFrom(approvalConfigSchema.parse(env));
+const options = (env: Record<string, string> = {}): DeciderOptions => ({
+  parallelism: 4,
+  maxDispatches: 2,
+  taskDeadlineMs: 60_000,
+  approval: policy(env),
+});
+
+const planning = (requireApproval = false): RequestState => ({
+  request: {
+    id: 'cr',
+    phase: P.PLANNING,
+    repoUrl: 'https://git.example/team/app.git',
+    baseRef: 'main',
+    baseCommit: '',
+    checkCommand: '',
+    integrationBranch: '',
+    requireApproval,
+  },
+  tasks: [],
+});
+
+const codingTask = (id: string, more: Partial<farm.v1.ICodingTask> = {}): farm.v1.ICodingTask => ({
+  id: `cr-${id}`,
+  changeRequestId: 'cr',
+  goal: `do ${id}`,
+  kind: K.FEATURE,
+  path: `src/${id}.ts`,
+  repo: { url: 'https://git.example/team/app.git', baseRef: 'main', baseCommit: 'abc123' },
+  ...more,
+});
+const bundle = (tasks: farm.v1.ICodingTask[]) => ({
+  kind: 'task-bundle' as const,
+  bundle: { changeRequestId: 'cr', repo: { baseCommit: 'abc123def456' }, tasks },
+});
+const control = (action: farm.v1.ControlAction, more: Partial<farm.v1.IControlCommand> = {}) => ({
+  kind: 'cancel' as const,
+  command: { changeRequestId: 'cr', action, requestedBy: 'alice', ...more },
+});
+const moves = (d: Decision) => d.updates.flatMap((u) => (u.kind === 'move' ? [[P[u.to], u.reason]] : []));
+const launched = (d: Decision) => d.effects.flatMap((e) => (e.kind === 'launch' ? [e.task.id] : []));
+
+describe('which plans wait for approval', () => {
+  const three = [codingTask('a'), codingTask('b'), codingTask('c', { kind: K.REFACTOR, path: 'db/migrations/1.sql' })];
+  const ask = (env: Record<string, string>, requested = false, tasks = three, repoUrl = 'https://git.example/x.git') =>
+    approvalReason(policy(env), { repoUrl, requested, tasks });
+
+  it('never (the default) lets every plan start, unless its submitter asked', () => {
+    expect(ask({})).toBeUndefined();
+    expect(ask({}, true)).toBe('the submitter asked for approval');
+  });
+
+  it('always holds every plan; a repository listed holds its plans whatever the mode', () => {
+    expect(ask({ FARM_APPROVAL: 'always' })).toMatch(/every plan waits/);
+    expect(
+      ask({ FARM_APPROVAL_REPOS: 'https://git.example/team/**' }, false, three, 'https://git.example/team/app.git'),
+    ).toMatch(/the repository's plans always wait/);
+    expect(ask({ FARM_APPROVAL_REPOS: 'https://git.example/team/**' })).toBeUndefined();
+  });
+
+  it('large: each threshold passed is named; a plan within them all starts', () => {
+    const large = { FARM_APPROVAL: 'large' };
+    expect(ask(large)).toBeUndefined();
+    expect(ask({ ...large, FARM_APPROVAL_MAX_TASKS: '2' })).toBe('3 tasks, more than 2 (FARM_APPROVAL_MAX_TASKS)');
+    expect(ask({ ...large, FARM_APPROVAL_MAX_FILES: '2' })).toBe('3 files, more than 2 (FARM_APPROVAL_MAX_FILES)');
+    expect(ask({ ...large, FARM_APPROVAL_KINDS: 'refactor,docs' })).toBe('task kinds refactor (FARM_APPROVAL_KINDS)');
+    expect(ask({ ...large, FARM_APPROVAL_PATHS: '**/migrations/**' })).toBe(
+      'paths db/migrations/1.sql (FARM_APPROVAL_PATHS)',
+    );
+    expect(ask({ ...large, FARM_APPROVAL_MAX_TASKS: '1', FARM_APPROVAL_KINDS: 'refactor' }, true)).toBe(
+      'the submitter asked for approval; 3 tasks, more than 1 (FARM_APPROVAL_MAX_TASKS); task kinds refactor (FARM_APPROVAL_KINDS)',
+    );
+  });
+
+  it('an unknown kind in the policy is a configuration error', () => {
+    expect(() => approvalConfigSchema.parse({ FARM_APPROVAL_KINDS: 'feature,architecture' })).toThrow();
+  });
+
+  it('an edit that cannot apply says why', () => {
+    const ids = ['cr-a', 'cr-b'];
+    expect(planEditProblem(ids, { removeTasks: ['cr-z'] })).toBe('no task cr-z in this plan');
+    expect(planEditProblem(ids, { removeTasks: ids })).toMatch(/keeps at least one task/);
+    expect(planEditProblem(ids, { removeTasks: ['cr-a'], goals: { 'cr-a': 'x' } })).toMatch(
+      /both removed and reworded/,
+    );
+    expect(planEditProblem(ids, { goals: { 'cr-b': '  ' } })).toBe('the goal of task cr-b is empty');
+    expect(planEditProblem(ids, { parallelism: 0 })).toMatch(/parallelism/);
+    expect(
+      planEditProblem(ids, { removeTasks: ['cr-a'], goals: { 'cr-b': 'better' }, parallelism: 1 }),
+    ).toBeUndefined();
+  });
+});
+
+describe('a plan waiting for approval', () => {
+  const tasks = [codingTask('a'), codingTask('b', { dependsOn: ['cr-a'] }), codingTask('c')];
+  const waiting = () => decide(planning(true), bundle(tasks), options());
+
+  it('stops after planning: no task starts, the reason says why it waits', () => {
+    const d = waiting();
+    expect(moves(d)).toEqual([
+      ['AWAITING_APPROVAL', '3 task(s) at abc123def456 wait for approval: the submitter asked for approval'],
+    ]);
+    expect(launched(d)).toEqual([]);
+    expect(d.state.tasks.map((t) => t.status)).toEqual([T.TASK_PENDING, T.TASK_PENDING, T.TASK_PENDING]);
+  });
+
+  it('approved: the tasks start as planned, the reason names who approved; a second approval changes nothing', () => {
+    const approved = decide(waiting().state, control(A.APPROVE), options());
+    expect(moves(approved)).toEqual([['CODING', 'plan approved by alice']]);
+    expect(launched(approved)).toEqual(['cr-a', 'cr-c']); // b waits for a
+    expect(decide(approved.state, control(A.APPROVE), options()).updates).toEqual([]);
+  });
+
+  it('approved edited: a task left out (and the dependency on it), a goal reworded, one task at a time', () => {
+    const edit = { removeTasks: ['cr-a'], goals: { 'cr-c': 'do c, carefully' }, parallelism: 1 };
+    const approved = decide(waiting().state, control(A.APPROVE, { planEdit: edit, reason: 'smaller' }), options());
+    expect(moves(approved)).toEqual([
+      ['CODING', 'plan approved by alice (edited: without cr-a; goals of cr-c reworded; at most 1 at once): smaller'],
+    ]);
+    expect(approved.updates).toEqual(
+      expect.arrayContaining([
+        { kind: 'remove-task', taskId: 'cr-a' },
+        { kind: 'replan-task', taskId: 'cr-b', task: expect.objectContaining({ dependsOn: [] }) },
+        { kind: 'replan-task', taskId: 'cr-c', task: expect.objectContaining({ goal: 'do c, carefully' }) },
+        { kind: 'set-parallelism', parallelism: 1 },
+      ]),
+    );
+    expect(approved.state.tasks.map((t) => t.id)).toEqual(['cr-b', 'cr-c']);
+    expect(launched(approved)).toEqual(['cr-b']); // one at a time, b no longer waits for a
+  });
+
+  it('rejected: CANCELLED with the reason, its leases released; an approval after it changes nothing', () => {
+    const rejected = decide(waiting().state, control(A.REJECT, { reason: 'too broad' }), options());
+    expect(moves(rejected)).toEqual([['CANCELLED', 'plan rejected by alice: too broad']]);
+    expect(rejected.effects).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'release-leases' })]));
+    expect(decide(rejected.state, control(A.APPROVE), options()).updates).toEqual([]);
+  });
+
+  it('cancelled while waiting, like any request', () => {
+    expect(moves(decide(waiting().state, control(A.CANCEL), options()))).toEqual([['CANCELLED', 'cancelled by alice']]);
+  });
+
+  it('past its timeout: FAILED saying so, or approved automatically where the operator chose that', () => {
+    const expired = { kind: 'phase-expired' as const, phase: P.AWAITING_APPROVAL, limitMs: 3_600_000 };
+    expect(moves(decide(waiting().state, expired, options()))).toEqual([
+      ['FAILED', 'the plan was neither approved nor rejected within 3600 s (FARM_APPROVAL_TIMEOUT_S)'],
+    ]);
+    const auto = decide(waiting().state, expired, options({ FARM_APPROVAL_AUTO: 'true' }));
+    expect(moves(auto)).toEqual([
+      ['CODING', 'approved automatically: nobody approved or rejected the plan within 3600 s'],
+    ]);
+    expect(launched(auto)).toEqual(['cr-a', 'cr-c']);
+  });
+
+  it('a plan the policy does not hold starts at once, as before', () => {
+    const d = decide(planning(false), bundle(tasks), options({ FARM_APPROVAL: 'large' }));
+    expect(moves(d)).toEqual([['CODING', '3 task(s) at abc123def456']]);
+    expect(launched(d)).toEqual(['cr-a', 'cr-c']);
+  });
+});

@@ -1,0 +1,119 @@
+import picomatch from 'picomatch';
+import { farm } from '@farm/proto';
+import { commaSeparated, z } from '@farm/runtime';
+
+const KIND_NAMES = ['feature', 'fix', 'refactor', 'test', 'docs'] as const;
+type KindName = (typeof KIND_NAMES)[number];
+
+/** FARM_APPROVAL*: which plans wait for a person before any task starts, and how long they may wait. */
+export const approvalConfigSchema = z.object({
+  /** `never` (plans start at once), `always`, or `large` (the thresholds below decide). */
+  FARM_APPROVAL: z.enum(['never', 'always', 'large']).default('never'),
+  /** `large`: a plan of more tasks than this waits. */
+  FARM_APPROVAL_MAX_TASKS: z.coerce.number().int().min(1).default(5),
+  /** `large`: a plan touching more files than this (the tasks' main files together) waits. */
+  FARM_APPROVAL_MAX_FILES: z.coerce.number().int().min(1).default(20),
+  /** `large`: a plan touching more symbols than this (the tasks' leased symbols together) waits. */
+  FARM_APPROVAL_MAX_SYMBOLS: z.coerce.number().int().min(1).default(50),
+  /** `large`: a plan with a task of one of these kinds waits (comma-separated: feature, fix, refactor, test, docs). */
+  FARM_APPROVAL_KINDS: commaSeparated().pipe(z.array(z.enum(KIND_NAMES))),
+  /** `large`: a plan with a task whose main file matches one of these globs waits (`migrations/**`, `*.sql`). */
+  FARM_APPROVAL_PATHS: commaSeparated(),
+  /** Repositories (globs on their URL or path) whose every plan waits, whatever FARM_APPROVAL says. */
+  FARM_APPROVAL_REPOS: commaSeparated(),
+  /** How long a plan may wait; then the request fails (or, with FARM_APPROVAL_AUTO, is approved). */
+  FARM_APPROVAL_TIMEOUT_S: z.coerce.number().int().positive().default(86_400),
+  /** `true`: a plan nobody rejected by the timeout is approved automatically, and says so. */
+  FARM_APPROVAL_AUTO: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
+});
+export type ApprovalConfig = z.infer<typeof approvalConfigSchema>;
+
+/** The approval policy as the decider applies it. */
+export interface ApprovalPolicy {
+  mode: 'never' | 'always' | 'large';
+  maxTasks: number;
+  maxFiles: number;
+  maxSymbols: number;
+  kinds: KindName[];
+  paths: string[];
+  repos: string[];
+  timeoutMs: number;
+  autoApprove: boolean;
+}
+
+export function approvalPolicyFrom(c: ApprovalConfig): ApprovalPolicy {
+  return {
+    mode: c.FARM_APPROVAL,
+    maxTasks: c.FARM_APPROVAL_MAX_TASKS,
+    maxFiles: c.FARM_APPROVAL_MAX_FILES,
+    maxSymbols: c.FARM_APPROVAL_MAX_SYMBOLS,
+    kinds: c.FARM_APPROVAL_KINDS,
+    paths: c.FARM_APPROVAL_PATHS,
+    repos: c.FARM_APPROVAL_REPOS,
+    timeoutMs: c.FARM_APPROVAL_TIMEOUT_S * 1000,
+    autoApprove: c.FARM_APPROVAL_AUTO,
+  };
+}
+
+const kindName = (kind: farm.v1.TaskKind | null | undefined): string =>
+  kind ? (farm.v1.TaskKind[kind] ?? '').toLowerCase() : '';
+
+/**
+ * Why this plan must wait for a person, or undefined when it may start: the submitter asked, the repository is
+ * one whose plans always wait, the policy is `always`, or (`large`) a threshold is passed. Every reason that
+ * applies is given, so the person sees them all.
+ */
+export function approvalReason(
+  policy: ApprovalPolicy | undefined,
+  plan: { repoUrl: string; requested: boolean; tasks: farm.v1.ICodingTask[] },
+): string | undefined {
+  const reasons: string[] = [];
+  if (plan.requested) reasons.push('the submitter asked for approval');
+  if (policy?.repos.length && picomatch.isMatch(plan.repoUrl, policy.repos, { dot: true }))
+    reasons.push("the repository's plans always wait for approval");
+  if (policy?.mode === 'always') reasons.push('every plan waits for approval (FARM_APPROVAL=always)');
+  if (policy?.mode === 'large') {
+    const files = new Set(plan.tasks.flatMap((t) => (t.path ? [t.path] : [])));
+    const symbols = new Set(plan.tasks.flatMap((t) => t.symbols ?? []));
+    if (plan.tasks.length > policy.maxTasks)
+      reasons.push(`${plan.tasks.length} tasks, more than ${policy.maxTasks} (FARM_APPROVAL_MAX_TASKS)`);
+    if (files.size > policy.maxFiles)
+      reasons.push(`${files.size} files, more than ${policy.maxFiles} (FARM_APPROVAL_MAX_FILES)`);
+    if (symbols.size > policy.maxSymbols)
+      reasons.push(`${symbols.size} symbols, more than ${policy.maxSymbols} (FARM_APPROVAL_MAX_SYMBOLS)`);
+    const kinds = [...new Set(plan.tasks.map((t) => kindName(t.kind)))].filter((k) =>
+      policy.kinds.includes(k as KindName),
+    );
+    if (kinds.length) reasons.push(`task kinds ${kinds.join(', ')} (FARM_APPROVAL_KINDS)`);
+    const matched = policy.paths.length
+      ? [...files].filter((f) => picomatch.isMatch(f, policy.paths, { dot: true })).sort()
+      : [];
+    if (matched.length)
+      reasons.push(
+        `paths ${matched.slice(0, 5).join(', ')}${matched.length > 5 ? ` and ${matched.length - 5} more` : ''} (FARM_APPROVAL_PATHS)`,
+      );
+  }
+  return reasons.length ? reasons.join('; ') : undefined;
+}
+
+/** A plan edit that cannot be applied to the waiting plan, with what is wrong (the API answers 400). */
+export function planEditProblem(
+  taskIds: readonly string[],
+  edit: { removeTasks?: string[]; goals?: Record<string, string>; parallelism?: number },
+): string | undefined {
+  const known = new Set(taskIds);
+  const unknownIds = [...(edit.removeTasks ?? []), ...Object.keys(edit.goals ?? {})].filter((id) => !known.has(id));
+  if (unknownIds.length) return `no task ${[...new Set(unknownIds)].join(', ')} in this plan`;
+  const removed = new Set(edit.removeTasks ?? []);
+  if (removed.size >= known.size) return 'an approved plan keeps at least one task (reject the plan instead)';
+  const reworded = Object.entries(edit.goals ?? {}).filter(([id]) => removed.has(id));
+  if (reworded.length) return `task ${reworded[0][0]} is both removed and reworded`;
+  const empty = Object.entries(edit.goals ?? {}).find(([, goal]) => !goal.trim());
+  if (empty) return `the goal of task ${empty[0]} is empty`;
+  if (edit.parallelism !== undefined && (!Number.isInteger(edit.parallelism) || edit.parallelism < 1))
+    return 'parallelism: a whole number from 1';
+  return undefined;
+}
