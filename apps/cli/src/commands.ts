@@ -20,12 +20,20 @@ export interface SubmitOptions {
   id?: string;
   watch?: boolean;
   json?: boolean;
+  requireApproval?: boolean;
 }
 
 export async function submitCommand(o: SubmitOptions): Promise<void> {
   const config = loadCliConfig();
   const repo = await resolveRepoArg(o.repo, o.base);
-  const input = { ...repo, title: o.title, description: o.description, checkCommand: o.checkCommand, id: o.id };
+  const input = {
+    ...repo,
+    title: o.title,
+    description: o.description,
+    checkCommand: o.checkCommand,
+    id: o.id,
+    requireApproval: o.requireApproval,
+  };
   if (usesKafka(config)) {
     if (localRepoPath(input.repoUrl)) {
       throw new ConfigError(

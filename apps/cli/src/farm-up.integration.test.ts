@@ -289,6 +289,94 @@ describe('farm up over its HTTP API, for a repository on this machine', () => {
     expect(model.requests).toEqual([]);
   });
 
+  test('a large plan waits for approval: no agent runs; `farm plan` shows it, read and submit tokens may not approve, `farm approve --remove` runs the rest to DONE; `farm reject` ends one CANCELLED; all audited', async () => {
+    const dir = path.join(tmp, 'approval');
+    const repo = path.join(dir, 'my-app');
+    await makeLocalRepo(repo);
+    const LOWER = 'Add lower to the strings module';
+    const REJECTED = 'Rewrite everything';
+    model.setScript({
+      chat: [
+        { ...planStep([{ id: 'all', goal: GOAL }]), match: `CHANGE REQUEST: ${REJECTED}` },
+        planStep([
+          { id: 'mul', goal: GOAL, paths: ['src/calc.js'] },
+          { id: 'low', goal: LOWER, paths: ['src/strings.js'] },
+        ]),
+        agentStep(GOAL, ADD_MULTIPLY),
+      ],
+    });
+    // Plans of more than one task wait; a request can ask for approval itself.
+    const env = { ...(await baseEnv('approval')), FARM_APPROVAL: 'large', FARM_APPROVAL_MAX_TASKS: '1' };
+    const up = await startFarmUp(env, path.join(dir, 'farm-up.log'));
+    running.push(up);
+    const cli = async (args: string[], token = up.token) =>
+      exec(FARM_BIN, args, { env: { ...process.env, FARM_URL: up.url, FARM_TOKEN: token, KAFKA_BROKERS: '' } });
+    const waiting = async (id: string) => {
+      const seen: farm.v1.PhaseTransition[] = [];
+      await follow(up.api, id, seen, (t) => t.toPhase === farm.v1.Phase.AWAITING_APPROVAL);
+      return seen.at(-1)!;
+    };
+
+    const { changeRequestId: id } = await up.api.submit({ title: GOAL, repo: { url: repo, baseRef: 'main' } });
+    expect((await waiting(id)).reason).toMatch(
+      /^2 task\(s\) at [0-9a-f]{12} wait for approval: 2 tasks, more than 1 \(FARM_APPROVAL_MAX_TASKS\)$/,
+    );
+    const agentCalls = () => model.requests.filter((r) => JSON.stringify(r.messages).includes('TASK GOAL:')).length;
+    expect(agentCalls()).toBe(0);
+    const plan = (await cli(['plan', id])).stdout;
+    expect(plan).toContain(`${id}-mul  FEATURE\n  goal:    ${GOAL}\n  file:    src/calc.js`);
+    expect(plan).toContain(`farm approve ${id}`);
+
+    // Approving needs its own scope: a read token and a submit token are refused, an approve token is not.
+    const tokenWith = async (name: string, scopes: string) =>
+      JSON.parse((await cli(['token', 'create', '--name', name, '--scopes', scopes, '--json'])).stdout).token as string;
+    for (const scopes of ['read', 'read,submit,cancel'])
+      await expect(cli(['approve', id], await tokenWith(`t-${scopes.length}`, scopes))).rejects.toMatchObject({
+        stderr: expect.stringMatching(/403|scope/),
+      });
+    // An edit that does not fit the plan is refused with why.
+    await expect(cli(['approve', id, '--remove', `${id}-nope`])).rejects.toMatchObject({
+      stderr: expect.stringContaining(`no task ${id}-nope in this plan`),
+    });
+    const approver = await tokenWith('lead', 'read,approve');
+    await cli(['approve', id, '--remove', `${id}-low`, '--reason', 'one at a time'], approver);
+    const seen: farm.v1.PhaseTransition[] = [];
+    await follow(up.api, id, seen);
+    expect(seen.map((t) => farm.v1.Phase[t.toPhase])).toEqual(
+      expect.arrayContaining(['AWAITING_APPROVAL', 'CODING', 'BUILD', 'DONE']),
+    );
+    expect(seen.find((t) => t.toPhase === farm.v1.Phase.CODING && !t.taskId)?.reason).toBe(
+      `plan approved by token:lead (edited: without ${id}-low): one at a time`,
+    );
+    expect((await up.api.get(id)).tasks.map((t) => t.id)).toEqual([`${id}-mul`]);
+    // Decided once: a second decision finds nothing waiting.
+    await expect(cli(['approve', id], approver)).rejects.toMatchObject({
+      stderr: expect.stringMatching(/not waiting for approval/),
+    });
+
+    // A request that asks for approval itself, rejected.
+    const asked = JSON.parse(
+      (await cli(['submit', '--repo', repo, '--title', REJECTED, '--require-approval', '--json'])).stdout,
+    ).changeRequestId as string;
+    expect((await waiting(asked)).reason).toMatch(/wait for approval: the submitter asked for approval$/);
+    await cli(['reject', asked, '--reason', 'too broad'], approver);
+    const rejected: farm.v1.PhaseTransition[] = [];
+    await follow(up.api, asked, rejected);
+    expect([farm.v1.Phase[rejected.at(-1)!.toPhase], rejected.at(-1)!.reason]).toEqual([
+      'CANCELLED',
+      'plan rejected by token:lead: too broad',
+    ]);
+    expect(agentCalls()).toBe(1); // the approved task's agent only
+
+    const audit = await up.api.audit({});
+    expect(audit.filter((e) => ['approve', 'reject'].includes(e.action)).map((e) => [e.action, e.subject])).toEqual(
+      expect.arrayContaining([
+        ['approve', 'token:lead'],
+        ['reject', 'token:lead'],
+      ]),
+    );
+  });
+
   test('FARM_LAUNCHER=pool: requests run in a warm worker; a worker killed mid-task is reported and replaced; farm up killed mid-task, the task runs again to DONE', async () => {
     model.setScript({ chat: [planStep([{ id: 'mul', goal: GOAL }]), agentStep(GOAL, ADD_MULTIPLY, 3000)] });
     const repo = path.join(tmp, 'pool', 'my-app');

@@ -5,6 +5,7 @@ import type { SubmitOptions } from './commands';
 import { registerScaleCommand } from './scale-command';
 import { registerLessonsCommand } from './lessons-command';
 import { registerTokenCommand } from './token-command';
+import { registerApprovalCommands } from './approval-commands';
 
 /** The commands' code, loaded when one runs: `farm --help` and a command's help load only this file. */
 const commands = () => import('./commands');
@@ -23,6 +24,7 @@ program
   .option('--check-command <cmd>', 'command that checks a patch (default: detected from the repo)')
   .option('--id <uuid>', 'the request id (submitting the same id again changes nothing)')
   .option('--watch', 'follow its progress after submitting')
+  .option('--require-approval', 'wait for a person to approve the plan before any task starts (farm approve)')
   .option('--json', 'print JSON')
   .action(async (o: SubmitOptions) => (await commands()).submitCommand(o));
 
@@ -73,6 +75,7 @@ program
   .option('--json', 'print JSON')
   .action(async (id: string, o) => (await commands()).cancelCommand(id, o));
 
+registerApprovalCommands(program);
 registerScaleCommand(program);
 registerLessonsCommand(program);
 registerTokenCommand(program);

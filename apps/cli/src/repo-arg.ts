@@ -51,5 +51,6 @@ export function changeRequestJson(input: SubmitInput): ChangeRequestInput {
     checkCommand: input.checkCommand ?? '',
     repo: { url: input.repoUrl, baseRef: input.baseRef || 'main' },
     requestedBy: input.requestedBy ?? process.env.USER ?? '',
+    ...(input.requireApproval ? { requireApproval: true } : {}),
   };
 }

@@ -11,6 +11,8 @@ export interface SubmitInput {
   description?: string;
   checkCommand?: string;
   requestedBy?: string;
+  /** A person approves the plan before any task starts. */
+  requireApproval?: boolean;
 }
 
 /** Publishes a change request and returns its id. */
@@ -26,6 +28,7 @@ export async function submitChangeRequest(bus: EventBus, input: SubmitInput): Pr
       checkCommand: input.checkCommand ?? '',
       requestedBy: input.requestedBy ?? process.env.USER ?? '',
       createdAtMs: Date.now(),
+      requireApproval: !!input.requireApproval,
     }),
   );
   return id;

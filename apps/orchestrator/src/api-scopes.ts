@@ -15,6 +15,8 @@ export const ROUTE_SCOPES: Readonly<Record<string, Scope>> = {
   'POST /v1/change-requests/:id/tasks/:taskId/resubmit': 'submit',
   'POST /v1/change-requests': 'submit',
   'POST /v1/change-requests/:id/cancel': 'cancel',
+  'POST /v1/change-requests/:id/approve': 'approve',
+  'POST /v1/change-requests/:id/reject': 'approve',
   'GET /metrics': 'read',
   'GET /v1/tokens': 'admin',
   'POST /v1/tokens': 'admin',

@@ -16,6 +16,8 @@ export interface ChangeRequestInput {
   createdAtMs?: number;
   /** A farm/ branch to push the result to instead of farm/<id> (a follow-up's pull request branch). */
   integrationBranch?: string;
+  /** The plan waits for a person's approval whatever the farm's policy. */
+  requireApproval?: boolean;
 }
 
 export const DEFAULT_BASE_REF = 'main';
@@ -93,6 +95,7 @@ export function parseChangeRequestInput(
   const id = given(fields, 'changeRequestId');
   const createdAtMs = given(fields, 'createdAtMs');
   const integrationBranch = given(fields, 'integrationBranch');
+  const requireApproval = given(fields, 'requireApproval') === true;
   // A title is one line: what a multi-line one says after its first line leads the description, not lost.
   const [title, ...more] = String(fields.title)
     .replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '')
@@ -111,6 +114,7 @@ export function parseChangeRequestInput(
     },
     ...(createdAtMs === undefined ? {} : { createdAtMs: Number(createdAtMs) }),
     ...(integrationBranch ? { integrationBranch: String(integrationBranch) } : {}),
+    ...(requireApproval ? { requireApproval } : {}),
   };
 }
 
@@ -158,6 +162,7 @@ export function submissionDigest(input: ChangeRequestInput & { changeRequestId: 
     input.repo.baseRef,
     input.repo.baseCommit,
     ...(input.integrationBranch ? [input.integrationBranch] : []),
+    ...(input.requireApproval ? ['require-approval'] : []),
   ];
   return createHash('sha256').update(JSON.stringify(content)).digest('hex');
 }
@@ -169,6 +174,38 @@ export function parseCancelInput(body: unknown): { reason: string; requestedBy: 
   if (problem) throw refusal(problem, body);
   const fields = body as Record<string, unknown>;
   return { reason: String(given(fields, 'reason') ?? ''), requestedBy: String(given(fields, 'requestedBy') ?? '') };
+}
+
+/** What a person decided about a waiting plan: POST .../approve (ApproveInput, optional) or .../reject. */
+export interface PlanDecisionInput {
+  reason: string;
+  removeTasks: string[];
+  goals: Record<string, string>;
+  parallelism?: number;
+}
+
+export function parseApproveInput(body: unknown): PlanDecisionInput {
+  if (body === undefined) return { reason: '', removeTasks: [], goals: {} };
+  const problem = apiDocument().schema('ApproveInput')(body)[0];
+  if (problem) throw refusal(problem, body);
+  const f = body as {
+    reason?: string | null;
+    removeTasks?: string[];
+    goals?: Record<string, string>;
+    parallelism?: number;
+  };
+  return {
+    reason: f.reason ?? '',
+    removeTasks: [...new Set(f.removeTasks ?? [])],
+    goals: f.goals ?? {},
+    ...(f.parallelism === undefined ? {} : { parallelism: f.parallelism }),
+  };
+}
+
+export function parseRejectInput(body: unknown): PlanDecisionInput {
+  const problem = apiDocument().schema('RejectInput')(body)[0];
+  if (problem) throw refusal(problem, body);
+  return { reason: String((body as { reason: string }).reason).trim(), removeTasks: [], goals: {} };
 }
 
 /** `?limit=` of the lists (openapi.yaml: an integer in bounds, a default when absent); given but empty is a 400. */

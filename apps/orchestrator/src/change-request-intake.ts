@@ -51,6 +51,7 @@ export function admitChangeRequest(message: farm.v1.IChangeRequest): Admission {
       repo: input.repo,
       createdAtMs: input.createdAtMs ?? 0,
       integrationBranch: input.integrationBranch ?? '',
+      requireApproval: !!input.requireApproval,
     }),
   };
 }

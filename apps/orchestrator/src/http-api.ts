@@ -7,12 +7,20 @@ import { HttpError, createHttpEdge, json, metricsRoute, type EdgeRequest, type R
 import type { SqlStore } from '@farm/store';
 import { listLessons } from '@farm/lessons';
 import { ApiError, badRequest, notFound } from './api-error';
-import { parseCancelInput, parseChangeRequestInput, parseLimit, parseResumeAfter } from './change-request-input';
+import {
+  parseApproveInput,
+  parseCancelInput,
+  parseChangeRequestInput,
+  parseLimit,
+  parseRejectInput,
+  parseResumeAfter,
+} from './change-request-input';
+import { planEditProblem } from './approval-policy';
 import { streamTransitions, type EventStreamOptions } from './change-request-events';
 import { consoleRoutes } from './console-server';
 import type { Orchestrator } from './orchestrator';
 import { parsePhase } from './phases';
-import { getRequest, listRequests, requestPhase, SUBMITTED } from './request-store';
+import { getRequest, listRequests, requestPhase, requestTaskIds, SUBMITTED } from './request-store';
 import { changeRequestSubmitter } from './submissions';
 import { forgeWebhookRoutes, type ForgeWebhookDeps } from './forge/forge-webhook-route';
 import { forgeView, linkFor } from './forge/forge-store';
@@ -67,6 +75,8 @@ export function changeRequestApi(deps: ChangeRequestApiDeps): RouteHandler {
       { method: 'GET', path: '/v1/change-requests/:id', handler: status },
       { method: 'GET', path: '/v1/change-requests/:id/events', handler: events },
       { method: 'POST', path: '/v1/change-requests/:id/cancel', handler: cancel },
+      { method: 'POST', path: '/v1/change-requests/:id/approve', handler: (r) => decidePlan(r, 'approve') },
+      { method: 'POST', path: '/v1/change-requests/:id/reject', handler: (r) => decidePlan(r, 'reject') },
       { method: 'GET', path: '/v1/lessons', handler: lessons },
       ...tokenRoutes({ store: deps.store, tokens: deps.access.tokens }),
       ...taskRoutes({ store: deps.store, accept }),
@@ -183,6 +193,52 @@ export function changeRequestApi(deps: ChangeRequestApiDeps): RouteHandler {
     });
     log.info('cancel requested', { changeRequestId: id });
     return json(202, { changeRequestId: id, cancelRequested: true });
+  }
+
+  /**
+   * A person's decision on a plan waiting for approval: checked against the plan as stored (the phase, the
+   * edit's task ids), audited and sent as a ControlCommand in one transaction; the orchestrator applies it once.
+   */
+  async function decidePlan(r: EdgeRequest, decision: 'approve' | 'reject'): Promise<Reply> {
+    const id = requestId(r);
+    const body = await r.json({ optional: decision === 'approve' });
+    const input = decision === 'approve' ? parseApproveInput(body) : parseRejectInput(body);
+    const requestedBy = submitter(r, 'http-api');
+    await deps.orchestrator.writeThroughOutbox(async (tx, outbox) => {
+      const phase = await requestPhase(tx, id);
+      if (!phase) throw unknown(id);
+      if (phase !== 'AWAITING_APPROVAL') {
+        throw new ApiError(
+          409,
+          `change request ${id} is ${phase}, not waiting for approval; there is no plan to ${decision}`,
+        );
+      }
+      const edit = { removeTasks: input.removeTasks, goals: input.goals, parallelism: input.parallelism };
+      if (decision === 'approve') {
+        const problem = planEditProblem(await requestTaskIds(tx, id), edit);
+        if (problem) throw badRequest(`the edit does not fit the plan: ${problem}`);
+      }
+      await recordAudit(tx, {
+        subject: requestedBy,
+        action: decision,
+        changeRequestId: id,
+        detail: {
+          ...(input.reason ? { reason: input.reason } : {}),
+          ...(input.removeTasks.length ? { removeTasks: input.removeTasks } : {}),
+          ...(Object.keys(input.goals).length ? { goals: input.goals } : {}),
+          ...(input.parallelism ? { parallelism: input.parallelism } : {}),
+        },
+      });
+      await outbox(Topics.control, id, {
+        changeRequestId: id,
+        action: decision === 'approve' ? farm.v1.ControlAction.APPROVE : farm.v1.ControlAction.REJECT,
+        reason: input.reason,
+        requestedBy,
+        ...(decision === 'approve' ? { planEdit: edit } : {}),
+      });
+    });
+    log.info(`plan ${decision === 'approve' ? 'approved' : 'rejected'}`, { changeRequestId: id, by: requestedBy });
+    return json(202, { changeRequestId: id, decision });
   }
 
   // The web console's files, on the same port (`/`, `/console/...`): static, no data, open to all.

@@ -254,6 +254,12 @@ export async function nextTransitionSequence(tx: SqlExecutor, crId: string): Pro
   return Number(seq.rows[0].seq);
 }
 
+/** The ids of a request's tasks as planned (the plan an approver edits). */
+export async function requestTaskIds(db: SqlExecutor, crId: string): Promise<string[]> {
+  const rows = await db.query<{ id: string }>('SELECT id FROM tasks WHERE change_request_id = $1 ORDER BY id', [crId]);
+  return rows.rows.map((r) => r.id);
+}
+
 /** Requests in CODING (the start-up dispatch). */
 export async function requestsInCoding(db: SqlExecutor): Promise<string[]> {
   const rows = await db.query<{ id: string }>(`SELECT id FROM change_requests WHERE phase = 'CODING'`);
@@ -395,6 +401,10 @@ export interface TaskSummary {
   dependsOn: string[];
   tokens: TokenTotals;
   costUsd: number;
+  /** As planned: the kind of change, its main file and the symbols leased for it (what an approver reads). */
+  kind?: string;
+  path?: string;
+  symbols?: string[];
   /** What verified the task's change (its last result's CommitResult.verification), when it reported one. */
   verification?: Record<string, unknown>;
 }
@@ -496,6 +506,7 @@ export async function getRequest(
   return {
     request: toSummary(rows.rows[0]),
     tasks: tasks.rows.map((t) => ({
+      ...plannedFields(t.task),
       id: String(t.id),
       goal: String(t.goal),
       status: String(t.status),
@@ -509,6 +520,17 @@ export async function getRequest(
       costUsd: Number(t.cost_usd ?? 0),
       ...(t.verification ? { verification: t.verification as Record<string, unknown> } : {}),
     })),
+  };
+}
+
+/** A task's kind, main file and symbols as planned, from its stored CodingTask (what is set of them). */
+function plannedFields(stored: unknown): Pick<TaskSummary, 'kind' | 'path' | 'symbols'> {
+  if (!(stored instanceof Uint8Array)) return {};
+  const task = farm.v1.CodingTask.decode(stored);
+  return {
+    ...(task.kind ? { kind: farm.v1.TaskKind[task.kind] } : {}),
+    ...(task.path ? { path: task.path } : {}),
+    ...(task.symbols.length ? { symbols: [...task.symbols] } : {}),
   };
 }
 

@@ -72,6 +72,7 @@ export function changeRequestSubmitter(deps: SubmitterDeps) {
         repo: { ...input.repo, url: agentUrl },
         createdAtMs: input.createdAtMs ?? Date.now(),
         integrationBranch: input.integrationBranch ?? '',
+        requireApproval: !!input.requireApproval,
       });
       await alsoInTx?.(tx);
       return true;

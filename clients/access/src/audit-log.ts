@@ -1,7 +1,7 @@
 import type { SqlExecutor } from '@farm/store';
 
 /** What the audit records: submissions, cancels and the life of tokens. */
-export type AuditAction = 'submit' | 'cancel' | 'token.create' | 'token.revoke';
+export type AuditAction = 'submit' | 'cancel' | 'approve' | 'reject' | 'token.create' | 'token.revoke';
 
 export interface AuditEvent {
   id: string;

@@ -18,6 +18,8 @@ export const SCOPE_VERBS: Readonly<Record<Scope, string>> = {
   read: 'get',
   submit: 'create',
   cancel: 'delete',
+  // A verb of its own (RBAC allows any): who may approve a plan is granted apart from who may submit one.
+  approve: 'approve',
   admin: 'admin',
 };
 

@@ -2,9 +2,9 @@
 // Principal (the farm's own tokens; in a cluster, Kubernetes identities); routes ask for a scope.
 
 /** What a caller may do: read (lists, status, events, lessons), submit, cancel, admin (tokens, audit, all). */
-export type Scope = 'read' | 'submit' | 'cancel' | 'admin';
+export type Scope = 'read' | 'submit' | 'cancel' | 'approve' | 'admin';
 
-export const SCOPES: readonly Scope[] = ['read', 'submit', 'cancel', 'admin'];
+export const SCOPES: readonly Scope[] = ['read', 'submit', 'cancel', 'approve', 'admin'];
 
 /** An authenticated caller. `subject` is recorded with what it does (requests, cancels, audit). */
 export interface Principal {

@@ -16,6 +16,8 @@ export type Scope = Schemas['Scope'];
 export type Token = Schemas['Token'];
 export type NewToken = Schemas['NewToken'];
 export type AuditEvent = Schemas['AuditEvent'];
+export type ApproveInput = Schemas['ApproveInput'];
+export type DecisionResult = Schemas['DecisionResult'];
 
 export interface ChangeRequestClientOptions {
   /** The orchestrator's HTTP address, e.g. http://127.0.0.1:9464 (FARM_URL). */
@@ -75,6 +77,22 @@ export class ChangeRequestClient {
     const where = `/v1/change-requests/${encodeURIComponent(id)}/cancel`;
     const body = reason ? { reason } : {};
     return this.call(where, () => this.api.POST('/v1/change-requests/{id}/cancel', { params: { path: { id } }, body }));
+  }
+
+  /** Approves the plan of a request waiting for approval, as it is or edited (the `approve` scope). */
+  approve(id: string, input: ApproveInput = {}): Promise<DecisionResult> {
+    const where = `/v1/change-requests/${encodeURIComponent(id)}/approve`;
+    return this.call(where, () =>
+      this.api.POST('/v1/change-requests/{id}/approve', { params: { path: { id } }, body: input }),
+    );
+  }
+
+  /** Rejects the plan of a request waiting for approval; it ends CANCELLED with the reason. */
+  reject(id: string, reason: string): Promise<DecisionResult> {
+    const where = `/v1/change-requests/${encodeURIComponent(id)}/reject`;
+    return this.call(where, () =>
+      this.api.POST('/v1/change-requests/{id}/reject', { params: { path: { id } }, body: { reason } }),
+    );
   }
 
   /** What the agents learned, newest first: of one repository (its clone URL), or of all. */

@@ -85,6 +85,50 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/change-requests/{id}/approve': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: components['parameters']['ChangeRequestId'];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Approve the plan of a request waiting for approval, as it is or edited
+     * @description Needs the `approve` scope. Writes a farm.v1.ControlCommand APPROVE through the orchestrator's outbox (the decision is recorded in the audit and applied once): the request moves to CODING and its tasks start. 409 unless the request is in AWAITING_APPROVAL; 400 for an edit that does not fit the plan.
+     */
+    post: operations['approvePlan'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/change-requests/{id}/reject': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: components['parameters']['ChangeRequestId'];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Reject the plan of a request waiting for approval, with a reason
+     * @description Needs the `approve` scope. Writes a farm.v1.ControlCommand REJECT: the request ends CANCELLED with the reason, its leases released. 409 unless the request is in AWAITING_APPROVAL.
+     */
+    post: operations['rejectPlan'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/change-requests/{id}/tasks/{taskId}/trajectory': {
     parameters: {
       query?: never;
@@ -283,7 +327,7 @@ export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
     /** @enum {string} */
-    Scope: 'read' | 'submit' | 'cancel' | 'admin';
+    Scope: 'read' | 'submit' | 'cancel' | 'approve' | 'admin';
     TokenInput: {
       name: string;
       scopes: components['schemas']['Scope'][];
@@ -330,7 +374,7 @@ export interface components {
       at: string;
       subject: string;
       /** @enum {string} */
-      action: 'submit' | 'cancel' | 'token.create' | 'token.revoke';
+      action: 'submit' | 'cancel' | 'approve' | 'reject' | 'token.create' | 'token.revoke';
       changeRequestId?: string;
       /** @description e.g. the token id and name, a cancel reason; never a secret. */
       detail: Record<string, never>;
@@ -375,6 +419,9 @@ export interface components {
       /** @description An existing branch of the farm's own (`farm/...`, e.g. a pull request's branch) the build merges the result into and pushes, never forced, instead of `farm/<changeRequestId>`: how a follow-up lands on the same pull request. Empty or null is `farm/<changeRequestId>`. */
       integrationBranch?: string | null;
       integration_branch?: components['schemas']['ChangeRequestInput']['integrationBranch'];
+      /** @description Ask a person to approve the plan before any task starts (AWAITING_APPROVAL), whatever the farm's approval policy (FARM_APPROVAL) says. */
+      requireApproval?: boolean | null;
+      require_approval?: components['schemas']['ChangeRequestInput']['requireApproval'];
       repo: components['schemas']['RepoRefInput'];
     };
     SubmitResult: {
@@ -387,13 +434,40 @@ export interface components {
       requestedBy?: string | null;
       requested_by?: components['schemas']['CancelInput']['requestedBy'];
     };
+    /** @description Optional: the plan as approved may leave tasks out (the others' dependencies on them are dropped), reword goals and lower how many of the request's tasks run at once. */
+    ApproveInput: {
+      reason?: string | null;
+      removeTasks?: string[];
+      /** @description A task's new goal, by task id. */
+      goals?: {
+        [key: string]: string;
+      };
+      parallelism?: number;
+    };
+    RejectInput: {
+      reason: string;
+    };
+    DecisionResult: {
+      changeRequestId: string;
+      /** @enum {string} */
+      decision: 'approve' | 'reject';
+    };
     CancelResult: {
       changeRequestId: string;
       /** @constant */
       cancelRequested: true;
     };
     /** @enum {string} */
-    Phase: 'PHASE_UNSPECIFIED' | 'RECEIVED' | 'PLANNING' | 'CODING' | 'BUILD' | 'DONE' | 'FAILED' | 'CANCELLED';
+    Phase:
+      | 'PHASE_UNSPECIFIED'
+      | 'RECEIVED'
+      | 'PLANNING'
+      | 'CODING'
+      | 'BUILD'
+      | 'DONE'
+      | 'FAILED'
+      | 'CANCELLED'
+      | 'AWAITING_APPROVAL';
     /** @description Model tokens, summed over every dispatch (of a task, or of all tasks of a request). */
     TokenTotals: {
       prompt: number;
@@ -445,6 +519,15 @@ export interface components {
       tokens: components['schemas']['TokenTotals'];
       /** @description US dollars over every dispatch */
       costUsd: number;
+      /**
+       * @description As planned
+       * @enum {string}
+       */
+      kind?: 'FEATURE' | 'FIX' | 'REFACTOR' | 'TEST' | 'DOCS';
+      /** @description The main file, as planned */
+      path?: string;
+      /** @description The symbols leased for it, as planned */
+      symbols?: string[];
       verification?: components['schemas']['Verification'];
     };
     /** @description What verified the task's change (its last result): the checks of the plan that ran, were skipped or found nothing, and for a change that adds or changes tests the differential: those tests run on the base commit with only the change's test files (failure expected) and on the branch (pass expected). A FEATURE/FIX goal whose change is tests-only, or whose tests pass on the base, has unverifiedReason set: it ends as SOFT_FAIL at the verify step unless the reviewer explicitly accepted it (acceptedByReviewer). */
@@ -886,6 +969,74 @@ export interface operations {
       500: components['responses']['InternalError'];
     };
   };
+  approvePlan: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: components['parameters']['ChangeRequestId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['ApproveInput'];
+      };
+    };
+    responses: {
+      /** @description The approval is on its way. */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DecisionResult'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['TooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  rejectPlan: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: components['parameters']['ChangeRequestId'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RejectInput'];
+      };
+    };
+    responses: {
+      /** @description The rejection is on its way. */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DecisionResult'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['TooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      500: components['responses']['InternalError'];
+    };
+  };
   getTaskTrajectory: {
     parameters: {
       query?: never;
@@ -1177,7 +1328,7 @@ export interface operations {
       query?: {
         /** @description e.g. token:ci-bot */
         subject?: string;
-        /** @description submit, cancel, token.create or token.revoke */
+        /** @description submit, cancel, approve, reject, token.create or token.revoke */
         action?: string;
         changeRequestId?: string;
         before?: number;
