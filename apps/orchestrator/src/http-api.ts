@@ -15,12 +15,12 @@ import {
   parseRejectInput,
   parseResumeAfter,
 } from './change-request-input';
-import { planEditProblem } from './approval-policy';
+import { recordPlanDecision, type PlanDecision } from './plan-decisions';
 import { streamTransitions, type EventStreamOptions } from './change-request-events';
 import { consoleRoutes } from './console-server';
 import type { Orchestrator } from './orchestrator';
 import { parsePhase } from './phases';
-import { getRequest, listRequests, requestPhase, requestTaskIds, SUBMITTED } from './request-store';
+import { getRequest, listRequests, requestPhase, SUBMITTED } from './request-store';
 import { changeRequestSubmitter } from './submissions';
 import { forgeWebhookRoutes, type ForgeWebhookDeps } from './forge/forge-webhook-route';
 import { forgeView, linkFor } from './forge/forge-store';
@@ -195,48 +195,13 @@ export function changeRequestApi(deps: ChangeRequestApiDeps): RouteHandler {
     return json(202, { changeRequestId: id, cancelRequested: true });
   }
 
-  /**
-   * A person's decision on a plan waiting for approval: checked against the plan as stored (the phase, the
-   * edit's task ids), audited and sent as a ControlCommand in one transaction; the orchestrator applies it once.
-   */
-  async function decidePlan(r: EdgeRequest, decision: 'approve' | 'reject'): Promise<Reply> {
+  /** A person's decision on a plan waiting for approval (see recordPlanDecision). */
+  async function decidePlan(r: EdgeRequest, decision: PlanDecision): Promise<Reply> {
     const id = requestId(r);
     const body = await r.json({ optional: decision === 'approve' });
     const input = decision === 'approve' ? parseApproveInput(body) : parseRejectInput(body);
     const requestedBy = submitter(r, 'http-api');
-    await deps.orchestrator.writeThroughOutbox(async (tx, outbox) => {
-      const phase = await requestPhase(tx, id);
-      if (!phase) throw unknown(id);
-      if (phase !== 'AWAITING_APPROVAL') {
-        throw new ApiError(
-          409,
-          `change request ${id} is ${phase}, not waiting for approval; there is no plan to ${decision}`,
-        );
-      }
-      const edit = { removeTasks: input.removeTasks, goals: input.goals, parallelism: input.parallelism };
-      if (decision === 'approve') {
-        const problem = planEditProblem(await requestTaskIds(tx, id), edit);
-        if (problem) throw badRequest(`the edit does not fit the plan: ${problem}`);
-      }
-      await recordAudit(tx, {
-        subject: requestedBy,
-        action: decision,
-        changeRequestId: id,
-        detail: {
-          ...(input.reason ? { reason: input.reason } : {}),
-          ...(input.removeTasks.length ? { removeTasks: input.removeTasks } : {}),
-          ...(Object.keys(input.goals).length ? { goals: input.goals } : {}),
-          ...(input.parallelism ? { parallelism: input.parallelism } : {}),
-        },
-      });
-      await outbox(Topics.control, id, {
-        changeRequestId: id,
-        action: decision === 'approve' ? farm.v1.ControlAction.APPROVE : farm.v1.ControlAction.REJECT,
-        reason: input.reason,
-        requestedBy,
-        ...(decision === 'approve' ? { planEdit: edit } : {}),
-      });
-    });
+    await recordPlanDecision(deps.orchestrator, id, decision, input, requestedBy);
     log.info(`plan ${decision === 'approve' ? 'approved' : 'rejected'}`, { changeRequestId: id, by: requestedBy });
     return json(202, { changeRequestId: id, decision });
   }
