@@ -2,6 +2,7 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { TokenNotFound, newToken, type TokenStore } from '@farm/access';
 import { FARM_ROOT } from '@farm/runtime';
+import { DEFAULT_STATE_DIR } from './config';
 
 /** The name of the admin token `farm up` creates at its first start. */
 export const FARM_UP_TOKEN_NAME = 'farm-up-admin';
@@ -44,13 +45,15 @@ export function ensureComponentToken(file: string, given: string | undefined): s
  * What `farm up` prints at each start, like a notebook server: where it is, where its admin token is kept, and
  * how to reach it from elsewhere (the farm CLI of this checkout finds both by itself, from any directory).
  */
-export function tokenNotice(apiUrl: string, file: string, created = true): string {
+export function tokenNotice(apiUrl: string, file: string, created = true, stateDir = DEFAULT_STATE_DIR): string {
+  // The CLI finds the farm on its default state directory by itself; on another one, when told which.
+  const via = stateDir === DEFAULT_STATE_DIR ? '' : `FARM_STATE_DIR=${stateDir} `;
   return [
     `farm up: the API and its console are at ${apiUrl}`,
     created
       ? `  An admin token was created and kept in ${file} (mode 600); the farm CLI on this machine uses it.`
       : `  Its admin token is kept in ${file} (mode 600); the farm CLI on this machine uses it.`,
-    `  This checkout's farm command finds this farm from any directory: ${path.join(FARM_ROOT, 'farm')} submit --repo . --watch`,
+    `  This checkout's farm command finds this farm from any directory: ${via}${path.join(FARM_ROOT, 'farm')} submit --repo . --watch`,
     `  Another farm CLI, or a script:  export FARM_URL=${apiUrl} FARM_TOKEN=$(cat ${file})`,
     `  Tokens for others: farm token create --name <name> --scopes read,submit`,
     '',

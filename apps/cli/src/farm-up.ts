@@ -246,7 +246,7 @@ export async function startFarmUp(given: NodeJS.ProcessEnv, log: Logger): Promis
     const listening = ['0.0.0.0', '::'].includes(config.FARM_API_HOST) ? '127.0.0.1' : config.FARM_API_HOST;
     const api = `http://${listening.includes(':') ? `[${listening}]` : listening}:${config.FARM_METRICS_PORT}`;
     // The token itself goes to no log: the notice says where it is kept.
-    process.stderr.write(tokenNotice(api, layout.adminToken, adminToken.created));
+    process.stderr.write(tokenNotice(api, layout.adminToken, adminToken.created, config.FARM_STATE_DIR));
     // The CLI on this machine reads where this farm listens (any FARM_METRICS_PORT) from the state directory.
     if (config.FARM_METRICS_PORT) {
       writeFileSync(layout.apiUrl, `${api}\n`);
