@@ -584,6 +584,97 @@ describe.each(modes)('the HTTP API on %s and PostgreSQL', (_mode, openBus) => {
     expect((await call('GET', `/v1/change-requests/${id}`)).status).toBe(404);
   });
 
+  test('a plan waiting for approval: approved (edited) or rejected with the approve scope, once; 409 unless waiting, 400 for an edit that does not fit', async () => {
+    const phaseOf = async (id: string) => (await call('GET', `/v1/change-requests/${id}`)).json.request.phase as string;
+    const until = async (id: string, phase: string) => {
+      for (let i = 0; i < 200 && (await phaseOf(id)) !== phase; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(await phaseOf(id)).toBe(phase);
+    };
+    /** A request asking for approval, planned (the test plays the code-planner) into two tasks, waiting. */
+    const waiting = async () => {
+      const submitted = await call('POST', '/v1/change-requests', {
+        body: { ...request, changeRequestId: undefined, requireApproval: true },
+      });
+      const id = submitted.json.changeRequestId as string;
+      await until(id, 'PLANNING');
+      await bus.publish(
+        Topics.taskBundles,
+        farm.v1.TaskBundle.create({
+          changeRequestId: id,
+          repo: { url: request.repo.url, baseRef: 'main', baseCommit: 'c'.repeat(40) },
+          tasks: ['a', 'b'].map((s) => ({ id: `${id}-${s}`, goal: `part ${s}`, changeRequestId: id })),
+        }),
+      );
+      await until(id, 'AWAITING_APPROVAL');
+      return id;
+    };
+    const approver = await tokenWith(['read', 'approve']);
+    const submitter = await tokenWith(['submit', 'cancel']);
+
+    const id = await waiting();
+    const path = `/v1/change-requests/${id}/approve`;
+    expect((await call('POST', path, { token: submitter })).status).toBe(403);
+    const misfit = await call('POST', path, { token: approver, body: { removeTasks: [`${id}-a`, `${id}-b`] } });
+    expect([misfit.status, misfit.json.error.message]).toEqual([400, expect.stringMatching(/at least one task/)]);
+    const unknownField = await call('POST', path, { token: approver, body: { force: true } });
+    expect([unknownField.status, unknownField.json.error.field]).toEqual([400, 'force']);
+    const form = await call('POST', path, {
+      token: approver,
+      body: 'reason=x',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(form.status).toBe(415);
+    expect((await call('POST', path, { token: approver, body: { reason: 'x'.repeat(1 << 20) } })).status).toBe(413);
+    expect((await call('POST', '/v1/change-requests/no-such-request/approve', { token: approver })).status).toBe(404);
+    const approved = await call('POST', path, {
+      token: approver,
+      body: { removeTasks: [`${id}-b`], goals: { [`${id}-a`]: 'part a, reworded' }, parallelism: 1, reason: 'smaller' },
+    });
+    expect([approved.status, approved.json]).toEqual([202, { changeRequestId: id, decision: 'approve' }]);
+    await until(id, 'CODING');
+    const detail = (await call('GET', `/v1/change-requests/${id}`)).json;
+    expect(detail.tasks.map((t: { id: string; goal: string }) => [t.id, t.goal])).toEqual([
+      [`${id}-a`, 'part a, reworded'],
+    ]);
+    const again = await call('POST', path, { token: approver });
+    expect([again.status, again.json.error.message]).toEqual([409, expect.stringMatching(/is CODING, not waiting/)]);
+    expect((await call('POST', `/v1/change-requests/${id}/cancel`)).status).toBe(202);
+
+    const other = await waiting();
+    const reject = `/v1/change-requests/${other}/reject`;
+    expect((await call('POST', reject, { token: approver, body: {} })).status).toBe(400); // a reason is required
+    const rejected = await call('POST', reject, { token: approver, body: { reason: 'too broad' } });
+    expect([rejected.status, rejected.json]).toEqual([202, { changeRequestId: other, decision: 'reject' }]);
+    await until(other, 'CANCELLED');
+    const late = await call('POST', reject, { token: approver, body: { reason: 'again' } });
+    expect([late.status, late.json.error.message]).toEqual([409, expect.stringMatching(/is CANCELLED, not waiting/)]);
+    const rejectForm = await call('POST', reject, {
+      token: approver,
+      body: 'reason=x',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(rejectForm.status).toBe(415);
+    expect((await call('POST', reject, { token: approver, body: { reason: 'x'.repeat(1 << 20) } })).status).toBe(413);
+    const nobody = await call('POST', '/v1/change-requests/no-such-request/reject', {
+      token: approver,
+      body: { reason: 'x' },
+    });
+    expect(nobody.status).toBe(404);
+    expect((await call('GET', `/v1/change-requests/${other}`)).json.request.reason).toMatch(
+      /^plan rejected by token:.*: too broad$/,
+    );
+    const audit = (await call('GET', `/v1/audit?changeRequestId=${id}`)).json.events as {
+      action: string;
+      detail: unknown;
+    }[];
+    expect(audit.find((e) => e.action === 'approve')?.detail).toEqual({
+      reason: 'smaller',
+      removeTasks: [`${id}-b`],
+      goals: { [`${id}-a`]: 'part a, reworded' },
+      parallelism: 1,
+    });
+  });
+
   test('every operation asks for a token: none or a bad one is a 401, one without the scope a 403', async () => {
     const reader = await tokenWith(['read']);
     const canceller = await tokenWith(['cancel']);
@@ -593,6 +684,8 @@ describe.each(modes)('the HTTP API on %s and PostgreSQL', (_mode, openBus) => {
       ['GET', `/v1/change-requests/${crId}`, canceller],
       ['GET', `/v1/change-requests/${crId}/events`, canceller],
       ['POST', `/v1/change-requests/${crId}/cancel`, reader],
+      ['POST', `/v1/change-requests/${crId}/approve`, canceller],
+      ['POST', `/v1/change-requests/${crId}/reject`, canceller, { reason: 'no' }],
       ['GET', '/v1/lessons', canceller],
       ['GET', `/v1/change-requests/${crId}/tasks/t1/trajectory`, canceller],
       ['GET', `/v1/change-requests/${crId}/tasks/t1/checks`, canceller],
@@ -621,7 +714,7 @@ describe.each(modes)('the HTTP API on %s and PostgreSQL', (_mode, openBus) => {
         method,
         path,
         403,
-        expect.stringMatching(/needs the (read|submit|cancel|admin) scope/),
+        expect.stringMatching(/needs the (read|submit|cancel|approve|admin) scope/),
       ]);
       expect(JSON.stringify(unscoped.json) + JSON.stringify(forged.json)).not.toMatch(/farm_/);
     }
