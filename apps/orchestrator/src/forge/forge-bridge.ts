@@ -448,7 +448,13 @@ export class ForgeBridge {
         await forge.comment(
           repo,
           link.issueNumber,
-          planText({ link, requestUrl, reason: found.request.reason, tasks: found.tasks }),
+          planText({
+            link,
+            requestUrl,
+            reason: found.request.reason,
+            tasks: found.tasks,
+            hearsComments: !settings.pollRepos.includes(link.repo),
+          }),
           conversationOf(link),
         );
         return;

@@ -520,6 +520,17 @@ describe('a plan waiting for approval, on the forge', () => {
     expect(followUp).toContain('… and 2 more tasks (see the console).');
     expect(followUp).toContain('`s7` and 2 more');
     expect(followUp).toContain(`use \`farm approve ${cr} --remove`);
+    // A polled repository's comments are never heard: the plan says where to decide instead.
+    const polled = planText({
+      link: { origin: 'issue', changeRequestId: cr, reply: {} },
+      reason: 'r',
+      tasks: [{ id: 't', goal: 'g', dependsOn: [] }],
+      hearsComments: false,
+    });
+    expect(polled).not.toContain('/farm approve');
+    expect(polled).toContain(
+      `The farm does not hear comments on this repository (it polls it): decide with \`farm approve ${cr}\` or \`farm reject ${cr} --reason <why>\`.`,
+    );
   });
 
   test('tasks run after what they depend on, otherwise by id; a cycle does not lose any', () => {

@@ -210,6 +210,8 @@ export function planText(c: {
   /** The transition's reason (`2 task(s) at 1a2b wait for approval: <why>`). */
   reason: string;
   tasks: PlannedTask[];
+  /** False on a repository the farm polls: it hears no comments there, the plan is decided elsewhere. */
+  hearsComments?: boolean;
 }): string {
   const id = c.link.changeRequestId;
   const ref = `\`${id}\`${c.requestUrl ? ` (${c.requestUrl})` : ''}`;
@@ -240,13 +242,21 @@ export function planText(c: {
     }),
     ...(ordered.length > shown.length ? [`… and ${ordered.length - shown.length} more tasks (see the console).`] : []),
     '',
-    'To decide, answer with a comment that starts with:',
-    '- `/farm approve` to run the plan as it is;',
-    '- `/farm reject <reason>` to cancel the request.',
-    '',
-    `Only someone who may write to the repository can decide. To leave tasks out or reword their goals, ${
-      c.requestUrl ? `use the console (${c.requestUrl}) or` : 'use'
-    } \`farm approve ${id} --remove <task> --goal <task>=<text>\`.`,
+    ...(c.hearsComments === false
+      ? [
+          `The farm does not hear comments on this repository (it polls it): decide ${
+            c.requestUrl ? `in the console (${c.requestUrl}) or ` : ''
+          }with \`farm approve ${id}\` or \`farm reject ${id} --reason <why>\`.`,
+        ]
+      : [
+          'To decide, answer with a comment that starts with:',
+          '- `/farm approve` to run the plan as it is;',
+          '- `/farm reject <reason>` to cancel the request.',
+          '',
+          `Only someone who may write to the repository can decide. To leave tasks out or reword their goals, ${
+            c.requestUrl ? `use the console (${c.requestUrl}) or` : 'use'
+          } \`farm approve ${id} --remove <task> --goal <task>=<text>\`.`,
+        ]),
   ];
   return `${lines.join('\n')}\n\n${FARM_MARKER}`;
 }
