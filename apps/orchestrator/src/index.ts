@@ -63,5 +63,6 @@ export {
   type DispatchGate,
 } from './task-accounting';
 export { KubernetesJobLauncher, type KubernetesJobLauncherConfig } from './kubernetes-launcher';
+export { approvalConfigSchema, approvalPolicyFrom, type ApprovalPolicy } from './approval-policy';
 export { forgeSetupConfigSchema, startForge, type ForgeSetup } from './forge/forge-setup';
 export { ForgeBridge } from './forge/forge-bridge';

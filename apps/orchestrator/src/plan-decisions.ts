@@ -1,6 +1,7 @@
 import { farm } from '@farm/proto';
 import { Topics } from '@farm/bus';
 import { recordAudit } from '@farm/access';
+import type { SqlExecutor } from '@farm/store';
 import { ApiError, badRequest, notFound } from './api-error';
 import { planEditProblem } from './approval-policy';
 import type { PlanDecisionInput } from './change-request-input';
@@ -13,7 +14,8 @@ export type PlanDecision = 'approve' | 'reject';
  * A person's decision on a plan waiting for approval, from wherever they made it (the HTTP API, the console, a
  * forge comment): checked against the plan as stored (the phase; the edit's task ids), recorded in the audit
  * and sent as a ControlCommand in one transaction. The orchestrator applies it once. Throws ApiError: 404 for
- * an unknown request, 409 when no plan waits, 400 for an edit that does not fit.
+ * an unknown request, 409 when no plan waits, 400 for an edit that does not fit. `alsoInTx` records what belongs
+ * with the decision (the forge bridge: that this comment made it) in the same transaction.
  */
 export async function recordPlanDecision(
   orchestrator: Pick<Orchestrator, 'writeThroughOutbox'>,
@@ -21,6 +23,7 @@ export async function recordPlanDecision(
   decision: PlanDecision,
   input: PlanDecisionInput,
   requestedBy: string,
+  alsoInTx?: (tx: SqlExecutor) => Promise<void>,
 ): Promise<void> {
   await orchestrator.writeThroughOutbox(async (tx, outbox) => {
     const phase = await requestPhase(tx, id);
@@ -54,5 +57,6 @@ export async function recordPlanDecision(
       requestedBy,
       ...(decision === 'approve' ? { planEdit: edit } : {}),
     });
+    await alsoInTx?.(tx);
   });
 }

@@ -155,6 +155,14 @@ export interface Forge {
 
   setCommitStatus(input: CommitStatusInput): Promise<void>;
 
+  /**
+   * Whether the forge says `login` may write to the repository (push to its branches): Gitea's and GitHub's
+   * collaborator permission write or admin (the owner too), GitLab's Developer or above. False for a user the
+   * forge does not know. Who may approve a plan from a comment. Throws when the forge will not say (Gitea shows
+   * another user's permission to repository admins only).
+   */
+  mayWrite(repo: ForgeRepo, login: string): Promise<boolean>;
+
   listReviews(repo: ForgeRepo, number: number): Promise<Review[]>;
   /** Line comments of a pull request; of one review when `reviewId` is given (Gitea lists them per review only). */
   listReviewComments(repo: ForgeRepo, number: number, reviewId?: number): Promise<ReviewComment[]>;

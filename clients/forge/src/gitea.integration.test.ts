@@ -234,6 +234,23 @@ describe('GiteaForge against a real Gitea', () => {
     expect(await forge.listLabelledIssues(repo, LABEL, new Date(Date.now() + 3_600_000))).toEqual([]);
   });
 
+  it('says who may write: the owner, admins and writers, not readers or strangers; only to a repository admin', async () => {
+    await gitea.createUser('reader');
+    await gitea.createUser('stranger');
+    await giteaApi(admin, 'PUT', `/repos/${repo.fullName}/collaborators/reader`, { permission: 'read' });
+    // Gitea tells a collaborator its own permission, another's only to the repository's admins.
+    expect(await forge.mayWrite(repo, BOT)).toBe(true);
+    await expect(forge.mayWrite(repo, 'reviewer')).rejects.toMatchObject({
+      status: 403,
+      retryable: false,
+      message: expect.stringContaining("to the repository's admins only"),
+    });
+    const asAdmin = new GiteaForge({ webUrl: gitea.url, token: gitea.token });
+    const may = (login: string) => asAdmin.mayWrite(repo, login);
+    expect(await Promise.all([gitea.adminUser, 'reviewer', BOT].map(may))).toEqual([true, true, true]);
+    expect(await Promise.all(['reader', 'stranger', 'no-such-user'].map(may))).toEqual([false, false, false]);
+  });
+
   it('reads back a second user’s changes-requested review with its line comment, and the diff', async () => {
     const number = await pullNumber();
     const id = await submitReview(reviewer, fixtureRepo, number, {

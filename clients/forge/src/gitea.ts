@@ -29,6 +29,9 @@ export interface GiteaForgeOptions {
   fetch?: typeof fetch;
 }
 
+/** The permissions (Gitea's access modes) that may push to the repository. */
+const GITEA_WRITERS = new Set(['write', 'admin', 'owner']);
+
 /** GitHub's limit; Gitea stores longer ones, but the farm's statuses read the same on every forge. */
 const STATUS_DESCRIPTION_MAX = 140;
 
@@ -192,6 +195,28 @@ export class GiteaForge implements Forge {
         target_url: input.targetUrl,
       },
     });
+  }
+
+  async mayWrite(repo: ForgeRepo, login: string): Promise<boolean> {
+    let found: { permission: string };
+    try {
+      found = await this.http.json<{ permission: string; role_name?: string }>(
+        'GET',
+        `${this.repoPath(repo)}/collaborators/${seg(login)}/permission`,
+      );
+    } catch (err) {
+      if (err instanceof ForgeApiError && err.status === 404) return false; // no such user
+      if (err instanceof ForgeApiError && err.status === 403) {
+        throw new ForgeApiError(
+          `Gitea shows ${login}'s permission on ${repo.fullName} to the repository's admins only, and the farm's account is not one: ${err.message}`,
+          403,
+          { retryable: false, cause: err },
+        );
+      }
+      throw err;
+    }
+    // none, read, write, admin, owner: the owner's, an admin's and a writer's pushes are taken.
+    return GITEA_WRITERS.has(found.permission);
   }
 
   async listReviews(repo: ForgeRepo, number: number): Promise<Review[]> {

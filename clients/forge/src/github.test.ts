@@ -181,6 +181,23 @@ describe('GitHubForge, against documented requests and answers', () => {
     );
   });
 
+  it('says who may write: admins, maintainers and writers, not readers, triagers or strangers', async () => {
+    double.collaborators = {
+      ann: { permission: 'write' },
+      mia: { permission: 'write', roleName: 'maintain' },
+      ada: { permission: 'admin' },
+      ray: { permission: 'read' },
+      tia: { permission: 'read', roleName: 'triage' },
+      guy: { permission: 'none' },
+    };
+    const may = async (login: string) => forge.mayWrite(repo, login);
+    expect(await Promise.all(['acme', 'ann', 'mia', 'ada'].map(may))).toEqual([true, true, true, true]);
+    expect(await Promise.all(['ray', 'tia', 'guy', 'nobody'].map(may))).toEqual([false, false, false, false]);
+    expect(double.requests).toContain('GET /repos/acme/shop/collaborators/ann/permission');
+    double.refusals.push(forbidden());
+    await expect(forge.mayWrite(repo, 'ann')).rejects.toMatchObject({ status: 403 });
+  });
+
   it('is checked: the double refuses what GitHub does not document', async () => {
     const http = new ForgeHttp({
       apiUrl: double.apiUrl,

@@ -35,6 +35,8 @@ export interface GitHubForgeOptions {
 
 export const GITHUB_API_VERSION = '2022-11-28';
 const PER_PAGE = 100;
+/** The roles that may push to a repository. */
+const GITHUB_WRITERS = new Set(['admin', 'maintain', 'write']);
 const MAX_PAGES = 20;
 
 /** The parts of GitHub's answers the adapter reads (the documented schemas have many more). */
@@ -191,6 +193,20 @@ export class GitHubForge implements Forge {
         ...(input.targetUrl ? { target_url: input.targetUrl } : {}),
       },
     });
+  }
+
+  async mayWrite(repo: ForgeRepo, login: string): Promise<boolean> {
+    try {
+      const p = await this.http.json<{ permission: string; role_name: string }>(
+        'GET',
+        `${repoPath(repo)}/collaborators/${encodeURIComponent(login)}/permission`,
+      );
+      // `permission` is the base role (maintain reads as write); `role_name` names the role, custom ones too.
+      return GITHUB_WRITERS.has(p.permission) || GITHUB_WRITERS.has(p.role_name);
+    } catch (err) {
+      if (err instanceof ForgeApiError && err.status === 404) return false; // no such user
+      throw err;
+    }
   }
 
   async listReviews(repo: ForgeRepo, number: number): Promise<Review[]> {

@@ -157,6 +157,26 @@ describe('GitLabForge, against documented requests and answers', () => {
     );
   });
 
+  it('says who may write: a Developer or above of the project (groups included), not a Reporter or a stranger', async () => {
+    const users = ['dev', 'lead', 'rep', 'invited', 'outsider'].map((username, n) => ({ id: 40 + n, username }));
+    double.users = users;
+    double.members = {
+      40: { accessLevel: 30 },
+      41: { accessLevel: 40 },
+      42: { accessLevel: 20 },
+      43: { accessLevel: 30, state: 'awaiting' },
+    };
+    const may = async (login: string) => forge.mayWrite(repo, login);
+    expect(await Promise.all(['dev', 'LEAD'].map(may))).toEqual([true, true]);
+    expect(await Promise.all(['rep', 'invited', 'outsider', 'nobody'].map(may))).toEqual([false, false, false, false]);
+    expect(double.requests).toEqual(
+      expect.arrayContaining([
+        'GET /api/v4/users?username=dev',
+        'GET /api/v4/projects/acme%2Fplatform%2Fshop/members/all/40',
+      ]),
+    );
+  });
+
   it('is checked: the double refuses what GitLab does not document', async () => {
     const http = new ForgeHttp({ apiUrl: double.apiUrl, authHeaders: { 'private-token': double.token }, retries: 0 });
     const mrs = '/projects/acme%2Fplatform%2Fshop/merge_requests';

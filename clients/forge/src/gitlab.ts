@@ -94,6 +94,9 @@ interface GlDiff {
   renamed_file: boolean;
 }
 
+/** GitLab's access level of a Developer: the lowest that may push to the project's (unprotected) branches. */
+const DEVELOPER = 30;
+
 /** GitLab's commit status states for the farm's: pending while the farm works is shown as running. */
 const GITLAB_STATE: Record<CommitState, string> = {
   pending: 'running',
@@ -213,6 +216,22 @@ export class GitLabForge implements Forge {
       if (err instanceof ForgeApiError && err.status === 400 && /cannot transition status/i.test(err.message)) return;
       throw err;
     }
+  }
+
+  async mayWrite(repo: ForgeRepo, login: string): Promise<boolean> {
+    const users = await this.http.json<GlUser[]>('GET', '/users', { query: { username: login } });
+    const user = users.find((u) => u.username.toLowerCase() === login.toLowerCase());
+    if (!user) return false;
+    let member: { access_level: number; membership_state?: string };
+    try {
+      // `all`: a member through the project's group (or its parents) counts, at their highest level.
+      member = await this.http.json('GET', `${project(repo)}/members/all/${user.id}`);
+    } catch (err) {
+      if (err instanceof ForgeApiError && err.status === 404) return false; // not a member
+      throw err;
+    }
+    if (member.membership_state !== undefined && member.membership_state !== 'active') return false;
+    return member.access_level >= DEVELOPER;
   }
 
   async listReviews(repo: ForgeRepo, number: number): Promise<Review[]> {

@@ -121,6 +121,11 @@ export interface GitHubDouble {
   statuses: DoubleStatus[];
   reviews: DoubleReview[];
   reviewComments: DoubleReviewComment[];
+  /**
+   * Users and their role on the repository (`permission`: admin, write, read or none; `roleName`: the role,
+   * maintain and triage included). The owner is an admin; a login in neither is a user GitHub does not know.
+   */
+  collaborators: Record<string, { permission: 'admin' | 'write' | 'read' | 'none'; roleName?: string }>;
   /** Answers the next requests get, one each, before any routing (rate limits, refusals). */
   refusals: DoubleRefusal[];
   /** The most items a page holds, whatever per_page asks (to exercise pagination). */
@@ -155,6 +160,7 @@ export async function startGitHubDouble(opts: { owner?: string; repo?: string } 
     statuses: [],
     reviews: [],
     reviewComments: [],
+    collaborators: {},
     refusals: [],
     maxPageSize: 100,
     nextId: () => ++counter,
@@ -404,6 +410,20 @@ export async function startGitHubDouble(opts: { owner?: string; repo?: string } 
       case 'GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments': {
         const list = double.reviewComments.filter((c) => c.pull === pull!.number && c.reviewId === Number(p.review_id));
         return page(list.map(reviewCommentJson), url, query);
+      }
+      case 'GET /repos/{owner}/{repo}/collaborators/{username}/permission': {
+        const login = p.username!;
+        const role =
+          login === owner ? { permission: 'admin' as const, roleName: 'admin' } : double.collaborators[login];
+        if (!role) return notFound;
+        return {
+          status: 200,
+          body: {
+            permission: role.permission,
+            role_name: role.roleName ?? role.permission,
+            user: { login, role_name: role.roleName ?? role.permission },
+          },
+        };
       }
       case 'GET /repos/{owner}/{repo}/pulls/{pull_number}/comments':
         return page(double.reviewComments.filter((c) => c.pull === pull!.number).map(reviewCommentJson), url, query);

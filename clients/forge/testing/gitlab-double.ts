@@ -81,6 +81,13 @@ export interface GitLabDouble {
   }>;
   /** Commit statuses by sha and name, with every state they went through. */
   statuses: Array<{ sha: string; name: string; states: string[]; description?: string; targetUrl?: string }>;
+  /** The users GitLab knows (`GET /users?username=`). */
+  users: GlDoubleUser[];
+  /**
+   * The project's members by user id, with their highest access level (inherited through groups included:
+   * `members/all`) and, for an invitation not yet accepted, `awaiting`.
+   */
+  members: Record<number, { accessLevel: number; state?: 'active' | 'awaiting' }>;
   maxPageSize: number;
   nextId(): number;
   addMergeRequest(m: Partial<GlDoubleMergeRequest> & { sourceBranch: string }): GlDoubleMergeRequest;
@@ -107,6 +114,8 @@ export async function startGitLabDouble(opts: { project?: string } = {}): Promis
     issues: [],
     notes: [],
     statuses: [],
+    users: [],
+    members: {},
     maxPageSize: 100,
     nextId: () => ++counter,
     addMergeRequest: (m) => {
@@ -202,6 +211,14 @@ export async function startGitLabDouble(opts: { project?: string } = {}): Promis
   }
 
   function route(key: string, p: Record<string, string>, query: Json, body: Json, url: URL): Answer {
+    if (key === 'GET /users') {
+      const wanted = typeof query.username === 'string' ? query.username.toLowerCase() : undefined;
+      const [template] = example('users') as Json[];
+      const list = double.users
+        .filter((u) => wanted === undefined || u.username.toLowerCase() === wanted)
+        .map((u) => ({ ...template, ...user(u), web_url: `https://gitlab.example/${u.username}` }));
+      return page(list, url, query);
+    }
     if (p.id !== project) return { status: 404, body: { message: '404 Project Not Found' } };
     const mr = p.merge_request_iid
       ? double.mergeRequests.find((m) => m.iid === Number(p.merge_request_iid))
@@ -332,6 +349,21 @@ export async function startGitLabDouble(opts: { project?: string } = {}): Promis
       }
       case 'GET /projects/:id/issues/:issue_iid':
         return { status: 200, body: issueJson(issue!) };
+      case 'GET /projects/:id/members/all/:user_id': {
+        const id = Number(p.user_id);
+        const member = double.members[id];
+        const who = double.users.find((u) => u.id === id);
+        if (!member || !who) return { status: 404, body: { message: '404 Not found' } };
+        return {
+          status: 200,
+          body: {
+            ...(example('member') as Json),
+            ...user(who),
+            access_level: member.accessLevel,
+            membership_state: member.state ?? 'active',
+          },
+        };
+      }
       case 'POST /projects/:id/statuses/:sha': {
         const name = String(body.name ?? body.context ?? 'default');
         const state = String(body.state);

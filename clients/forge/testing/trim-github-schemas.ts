@@ -28,6 +28,7 @@ export const GITHUB_REST_OPERATIONS = [
   'GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}',
   'GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments',
   'GET /repos/{owner}/{repo}/pulls/{pull_number}/comments',
+  'GET /repos/{owner}/{repo}/collaborators/{username}/permission',
 ] as const;
 
 /** The webhook payloads the reader parses (keys of the webhooks document: `<event>-<action>`). */

@@ -1,15 +1,19 @@
 // The farm on the team's forge: deliveries in the inbox become change requests (an issue) or follow-ups (a
-// review comment on a farm pull request); a linked request's phases become comments, commit statuses and, at
-// the end, a pull request. Rows first, forge calls after: a forge that is away delays, never loses, an effect.
+// review comment on a farm pull request), or decide a plan waiting for approval (`/farm approve`); a linked
+// request's phases become comments (its plan, while it waits), commit statuses and, at the end, a pull
+// request. Rows first, forge calls after: a forge that is away delays, never loses, an effect.
 import { randomUUID } from 'node:crypto';
 import { ForgeApiError, type Forge, type ForgeRepo, type ReviewComment } from '@farm/forge';
 import { errorMessage, FarmError, type Logger } from '@farm/runtime';
 import type { SqlExecutor, SqlStore } from '@farm/store';
-import type { ChangeRequestInput } from '../change-request-input';
+import { ApiError } from '../api-error';
+import type { ChangeRequestInput, PlanDecisionInput } from '../change-request-input';
 import { orchestratorMetrics } from '../metrics';
 import { getRequest, requestContext } from '../request-store';
 import {
   commentText,
+  decisionAnswer,
+  decisionTarget,
   effectKey,
   effectFailure,
   effectsFor,
@@ -18,14 +22,19 @@ import {
   intentOf,
   noLongerWanted,
   issueRequest,
+  planText,
   pullRequestText,
   unverifiedNote,
   retryDelayMs,
   reviewFollowUps,
   type BridgeSettings,
+  type DecisionOutcome,
+  type EventIntent,
   type ForgeEffect,
 } from './forge-decisions';
 import {
+  decisionEffect,
+  decisionOf,
   dueDeliveries,
   effectDone,
   finishDelivery,
@@ -38,6 +47,7 @@ import {
   postponeDelivery,
   postponeSync,
   requestOfPull,
+  requestsOnConversation,
   setPullRequest,
   takeDelivery,
   unlinkedDoneRequests,
@@ -64,6 +74,17 @@ export interface ForgeBridgeDeps {
     input: ChangeRequestInput & { changeRequestId: string },
     alsoInTx: (tx: SqlExecutor) => Promise<void>,
   ) => Promise<{ created: boolean }>;
+  /**
+   * Records a person's decision on a plan waiting for approval (recordPlanDecision: audited, sent as a control
+   * command), with what belongs with it in the same transaction. Throws ApiError 404/409 when no plan waits.
+   */
+  decide: (
+    changeRequestId: string,
+    decision: 'approve' | 'reject',
+    input: PlanDecisionInput,
+    requestedBy: string,
+    alsoInTx: (tx: SqlExecutor) => Promise<void>,
+  ) => Promise<void>;
   settings: ForgeBridgeSettings;
   log: Logger;
   /** How often the inbox and the links are looked at. */
@@ -236,7 +257,72 @@ export class ForgeBridge {
         if (!items.length) return 'ignored: a review without comments';
         return this.followUps(repo, intent.pullNumber, items);
       }
+      case 'plan-decision':
+        return this.decidePlan(repo, intent);
     }
+  }
+
+  /**
+   * `/farm approve` or `/farm reject <reason>` in a comment: the plan waiting on that conversation decided as
+   * its author, when the forge says they may write to the repository; answered in a comment either way. The
+   * decision and the mark that this comment made it are one transaction: a delivery tried again after the
+   * answer failed answers, and decides nothing twice.
+   */
+  private async decidePlan(repo: ForgeRepo, intent: Extract<EventIntent, { kind: 'plan-decision' }>): Promise<string> {
+    const { forge, store } = this.deps;
+    const { command, author, sourceKey } = intent;
+    const answer = async (outcome: DecisionOutcome, said: string) => {
+      await forge.comment(repo, intent.number, decisionAnswer(outcome, { author, command }), intent.on);
+      return said;
+    };
+    const made = await decisionOf(store, sourceKey);
+    if (made) {
+      const target = decisionTarget(command, { waiting: [made.changeRequestId], known: [made.changeRequestId] });
+      return answer(
+        {
+          kind: made.decision === 'approve' ? 'approved' : 'rejected',
+          changeRequestId: made.changeRequestId,
+          reason: target.kind === 'decide' ? target.reason : '',
+          requestUrl: this.requestUrl(made.changeRequestId),
+        },
+        `${made.decision === 'approve' ? 'approved' : 'rejected'} ${made.changeRequestId}`,
+      );
+    }
+    const requests = await requestsOnConversation(store, repo.fullName, intent.number, intent.on);
+    if (!requests.length) return answer({ kind: 'nothing-waits' }, 'refused: no request of the farm here');
+    let may: boolean;
+    try {
+      may = await forge.mayWrite(repo, author);
+    } catch (err) {
+      // The forge will not say (a token without the right): refused, never guessed.
+      if (!(err instanceof ForgeApiError) || err.retryable) throw err;
+      this.log.error('the forge does not say who may write: plans cannot be decided in comments', { err });
+      return answer({ kind: 'cannot-check', why: errorMessage(err) }, `refused: cannot check ${author}`);
+    }
+    if (!may) return answer({ kind: 'not-a-writer' }, `refused: ${author} may not write to ${repo.fullName}`);
+    const target = decisionTarget(command, {
+      waiting: requests.filter((r) => r.phase === 'AWAITING_APPROVAL').map((r) => r.changeRequestId),
+      known: requests.map((r) => r.changeRequestId),
+    });
+    if (target.kind !== 'decide') return answer(target, `refused: ${target.kind}`);
+    const id = target.changeRequestId;
+    const requestUrl = this.requestUrl(id);
+    try {
+      await this.deps.decide(
+        id,
+        command.decision,
+        { reason: target.reason, removeTasks: [], goals: {} },
+        `forge:${author}`,
+        (tx) => markEffect(tx, id, decisionEffect(command.decision, sourceKey)),
+      );
+    } catch (err) {
+      // Decided, cancelled or ended since it was read: nothing waits any more.
+      if (err instanceof ApiError && (err.status === 404 || err.status === 409))
+        return answer({ kind: 'nothing-waits', changeRequestId: id }, `refused: ${id} does not wait`);
+      throw err;
+    }
+    const kind = command.decision === 'approve' ? 'approved' : 'rejected';
+    return answer({ kind, changeRequestId: id, reason: target.reason, requestUrl }, `${kind} ${id}`);
   }
 
   /** Follow-ups on a farm pull request: one change request per comment, all started from the same head. */
@@ -353,6 +439,26 @@ export class ForgeBridge {
         if (link.issueNumber)
           await forge.comment(repo, link.issueNumber, commentText(effect, { link, requestUrl }), conversationOf(link));
         return;
+      case 'plan': {
+        if (!link.issueNumber) return;
+        const found = await getRequest(store, id);
+        if (!found) throw new FarmError(`change request ${id} is not recorded`, { retryable: true });
+        // Decided before the forge heard of it (the API, the console): there is no question to ask any more.
+        if (found.request.phase !== 'AWAITING_APPROVAL') return;
+        await forge.comment(
+          repo,
+          link.issueNumber,
+          planText({
+            link,
+            requestUrl,
+            reason: found.request.reason,
+            tasks: found.tasks,
+            hearsComments: !settings.pollRepos.includes(link.repo),
+          }),
+          conversationOf(link),
+        );
+        return;
+      }
       case 'pending-status':
         if (link.reply.headSha)
           await forge.setCommitStatus({

@@ -2,13 +2,18 @@ import type { ForgeEvent, Issue } from '@farm/forge';
 import {
   FARM_MARKER,
   commentText,
+  decisionAnswer,
+  decisionTarget,
   effectKey,
   effectsFor,
   followUpRequest,
   intentOf,
   issueRequest,
   noLongerWanted,
+  planCommand,
+  planText,
   pullRequestText,
+  runOrder,
   DELIVERY_RETRY_WINDOW_MS,
   effectFailure,
   giveUpDelivery,
@@ -132,6 +137,9 @@ describe('what the forge is told', () => {
     const kinds = (origin: 'issue' | 'follow-up' | 'request', phase: string) =>
       effectsFor({ origin }, phase).map(effectKey);
     expect(kinds('issue', 'PLANNING')).toEqual(['announce']);
+    expect(kinds('issue', 'AWAITING_APPROVAL')).toEqual(['announce', 'plan']);
+    expect(kinds('follow-up', 'AWAITING_APPROVAL')).toEqual(['announce', 'plan', 'pending-status']);
+    expect(kinds('request', 'AWAITING_APPROVAL')).toEqual([]);
     expect(kinds('issue', 'DONE')).toEqual(['announce', 'open-pull-request', 'status:success', 'comment:done']);
     expect(kinds('issue', 'FAILED')).toEqual(['announce', 'comment:failed']);
     expect(kinds('follow-up', 'CODING')).toEqual(['announce', 'pending-status']);
@@ -331,5 +339,204 @@ describe('an issue event that waited', () => {
       sender: 'bob',
     };
     expect(noLongerWanted(mention, { ...issue, labels: [] }, settings)).toBeUndefined();
+  });
+});
+
+describe('a plan waiting for approval, on the forge', () => {
+  const cr = '0b7c6a52-9d3e-4f4b-8a57-3f1e2d9c8b71';
+  const other = '5d2e1f3a-1b2c-4d5e-8f90-a1b2c3d4e5f6';
+
+  test('a comment whose first line is `/farm approve` or `/farm reject <reason>` decides; anything else does not', () => {
+    expect(planCommand('/farm approve')).toEqual({ decision: 'approve', text: '' });
+    expect(planCommand('\n  /FARM Approve  looks good\r\nthanks')).toEqual({ decision: 'approve', text: 'looks good' });
+    expect(planCommand('/farm reject too broad')).toEqual({ decision: 'reject', text: 'too broad' });
+    expect(planCommand('/farm reject\nsplit it:\none request per module')).toEqual({
+      decision: 'reject',
+      text: 'split it:\none request per module',
+    });
+    for (const body of [
+      'please /farm approve',
+      '> /farm approve',
+      '/farm approved',
+      '/farm approve-all',
+      '/farmapprove',
+      '/farm plan',
+      'LGTM\n/farm approve',
+      '',
+    ])
+      expect(planCommand(body)).toBeUndefined();
+  });
+
+  test('such a comment is a decision only, never a request from the issue nor a follow-up; the farm’s own never', () => {
+    const body = '/farm approve\n\n@agent-farm thanks';
+    const onIssue: ForgeEvent = {
+      kind: 'issue_comment',
+      repo,
+      issue,
+      comment: { id: 41, body, author: 'lead' },
+      sender: 'lead',
+    };
+    expect(intentOf(onIssue, settings)).toEqual({
+      kind: 'plan-decision',
+      sourceKey: 'comment:team/app:41',
+      number: 7,
+      on: 'issue',
+      command: { decision: 'approve', text: '@agent-farm thanks' },
+      author: 'lead',
+    });
+    const onPull: ForgeEvent = { ...onIssue, issue: { ...issue, number: 9, isPullRequest: true } };
+    expect(intentOf(onPull, settings)).toMatchObject({ kind: 'plan-decision', number: 9, on: 'pull' });
+    const line: ForgeEvent = {
+      kind: 'review_comment',
+      repo,
+      pull,
+      comment: { id: 42, body: '/farm reject not this way', author: 'lead', path: 'a.ts', line: 3 },
+      sender: 'lead',
+    };
+    expect(intentOf(line, settings)).toMatchObject({
+      kind: 'plan-decision',
+      sourceKey: 'review-comment:team/app:42',
+      number: 9,
+      on: 'pull',
+      command: { decision: 'reject', text: 'not this way' },
+    });
+    // The farm's plan comment says how to decide; it decides nothing itself.
+    const plan = planText({
+      link: { origin: 'issue', changeRequestId: cr, reply: {} },
+      reason: 'x',
+      tasks: [{ id: 't1', goal: 'g', dependsOn: [] }],
+    });
+    expect(intentOf({ ...onIssue, comment: { id: 43, body: plan, author: 'farm-bot' } }, settings).kind).toBe('ignore');
+    expect(
+      intentOf({ ...onIssue, comment: { id: 44, body: `/farm approve ${FARM_MARKER}`, author: 'x' } }, settings),
+    ).toMatchObject({ kind: 'ignore' });
+  });
+
+  test('the plan decided: the one waiting on the conversation, or the one named; a rejection has a reason', () => {
+    const approve = (text = '') => ({ decision: 'approve' as const, text });
+    const reject = (text = '') => ({ decision: 'reject' as const, text });
+    const one = { waiting: [cr], known: [cr] };
+    expect(decisionTarget(approve(), one)).toEqual({ kind: 'decide', changeRequestId: cr, reason: '' });
+    expect(decisionTarget(approve('ship it'), one)).toEqual({ kind: 'decide', changeRequestId: cr, reason: 'ship it' });
+    expect(decisionTarget(reject('too broad'), one)).toEqual({
+      kind: 'decide',
+      changeRequestId: cr,
+      reason: 'too broad',
+    });
+    expect(decisionTarget(reject(), one)).toEqual({ kind: 'no-reason' });
+    expect(decisionTarget(reject(cr), one)).toEqual({ kind: 'no-reason' });
+    expect(decisionTarget(approve(), { waiting: [], known: [cr] })).toEqual({ kind: 'nothing-waits' });
+    const two = { waiting: [other, cr], known: [cr, other] };
+    expect(decisionTarget(approve(), two)).toEqual({ kind: 'which', waiting: [cr, other] });
+    expect(decisionTarget(reject(`${other}  not now\nlater`), two)).toEqual({
+      kind: 'decide',
+      changeRequestId: other,
+      reason: 'not now\nlater',
+    });
+    // A named request that does not wait is not swapped for the one that does.
+    expect(decisionTarget(approve(other), one)).toEqual({ kind: 'nothing-waits', changeRequestId: other });
+    expect(decisionTarget(reject('x'.repeat(3000)), one)).toMatchObject({
+      reason: expect.stringMatching(/^x{1999}…$/),
+    });
+  });
+
+  test('the answers: approved, rejected with the reason, refused and why; addressed to the author, marked', () => {
+    const c = { author: 'lead', command: { decision: 'approve' as const, text: '' } };
+    const url = 'http://farm.example/console/#/requests/x';
+    const answers = [
+      decisionAnswer({ kind: 'approved', changeRequestId: cr, reason: '', requestUrl: url }, c),
+      decisionAnswer({ kind: 'rejected', changeRequestId: cr, reason: 'too broad' }, c),
+      decisionAnswer({ kind: 'not-a-writer' }, { ...c, author: 'eve' }),
+      decisionAnswer({ kind: 'nothing-waits' }, c),
+      decisionAnswer({ kind: 'nothing-waits', changeRequestId: cr }, c),
+      decisionAnswer({ kind: 'which', waiting: [cr, other] }, c),
+      decisionAnswer({ kind: 'no-reason' }, c),
+      decisionAnswer({ kind: 'cannot-check', why: 'GET ... answered 403' }, c),
+    ];
+    expect(answers.map((a) => a.split('\n')[0])).toEqual([
+      `Plan approved by @lead: change request \`${cr}\` (${url}) goes on.`,
+      `Plan rejected by @lead: change request \`${cr}\` is cancelled (too broad).`,
+      '@eve: refused, only someone who may write to the repository can approve the plan. Nothing was changed.',
+      '@lead: nothing waits for approval here. Nothing was changed.',
+      `@lead: nothing waits for approval as change request \`${cr}\`. Nothing was changed.`,
+      `@lead: several plans wait for approval here (\`${cr}\`, \`${other}\`): name one, e.g. \`/farm approve ${cr}\`. Nothing was changed.`,
+      '@lead: a plan is rejected with a reason: `/farm reject <reason>`. Nothing was changed.',
+      "@lead: refused, the farm cannot tell whether you may write to the repository (GET ... answered 403). Nothing was changed; decide in the farm's console or with `farm approve`.",
+    ]);
+    for (const a of answers) expect(a.endsWith(FARM_MARKER)).toBe(true);
+  });
+
+  test('the plan comment: why it waits, each task in the order it runs, how to decide', () => {
+    const text = planText({
+      link: { origin: 'issue', changeRequestId: cr, reply: {} },
+      requestUrl: 'http://farm.example/console/#/requests/cr',
+      reason: `2 task(s) at 1a2b3c4d5e6f wait for approval: task kinds refactor (FARM_APPROVAL_KINDS); paths db/x.sql (FARM_APPROVAL_PATHS)`,
+      tasks: [
+        {
+          id: `${cr}-api`,
+          goal: 'Add the endpoint\nwith its handler',
+          dependsOn: [`${cr}-db`],
+          kind: 'FEATURE',
+          path: 'src/api.ts',
+          symbols: ['createUser', 'User'],
+        },
+        { id: `${cr}-db`, goal: 'Add the `users` table', dependsOn: [], kind: 'REFACTOR', path: 'db/x.sql' },
+      ],
+    });
+    expect(text).toBe(
+      [
+        `The plan of change request \`${cr}\` (http://farm.example/console/#/requests/cr) waits for approval before any agent starts: task kinds refactor (FARM_APPROVAL_KINDS); paths db/x.sql (FARM_APPROVAL_PATHS).`,
+        '',
+        '**Plan: 2 tasks**, in the order they run:',
+        '',
+        `1. \`${cr}-db\` (refactor): Add the \`users\` table`,
+        '   file `db/x.sql`',
+        `2. \`${cr}-api\` (feature): Add the endpoint`,
+        `   file \`src/api.ts\` · symbols \`createUser\`, \`User\` · after \`${cr}-db\``,
+        '',
+        'To decide, answer with a comment that starts with:',
+        '- `/farm approve` to run the plan as it is;',
+        '- `/farm reject <reason>` to cancel the request.',
+        '',
+        `Only someone who may write to the repository can decide. To leave tasks out or reword their goals, use the console (http://farm.example/console/#/requests/cr) or \`farm approve ${cr} --remove <task> --goal <task>=<text>\`.`,
+        '',
+        FARM_MARKER,
+      ].join('\n'),
+    );
+    // A follow-up's plan names the comment it answers; without a public URL there is no console link.
+    const followUp = planText({
+      link: { origin: 'follow-up', changeRequestId: cr, reply: { author: 'rev', path: 'a.ts', line: 3 } },
+      reason: 'the submitter asked for approval',
+      tasks: Array.from({ length: 32 }, (_, n) => ({
+        id: `t${String(n).padStart(2, '0')}`,
+        goal: 'g',
+        dependsOn: [],
+        symbols: Array.from({ length: 10 }, (_, k) => `s${k}`),
+      })),
+    });
+    expect(followUp).toContain(
+      `The plan of change request \`${cr}\` for the comment of @rev on a.ts:3 waits for approval before any agent starts: the submitter asked for approval.`,
+    );
+    expect(followUp).toContain('… and 2 more tasks (see the console).');
+    expect(followUp).toContain('`s7` and 2 more');
+    expect(followUp).toContain(`use \`farm approve ${cr} --remove`);
+    // A polled repository's comments are never heard: the plan says where to decide instead.
+    const polled = planText({
+      link: { origin: 'issue', changeRequestId: cr, reply: {} },
+      reason: 'r',
+      tasks: [{ id: 't', goal: 'g', dependsOn: [] }],
+      hearsComments: false,
+    });
+    expect(polled).not.toContain('/farm approve');
+    expect(polled).toContain(
+      `The farm does not hear comments on this repository (it polls it): decide with \`farm approve ${cr}\` or \`farm reject ${cr} --reason <why>\`.`,
+    );
+  });
+
+  test('tasks run after what they depend on, otherwise by id; a cycle does not lose any', () => {
+    const t = (id: string, ...dependsOn: string[]) => ({ id, dependsOn });
+    expect(runOrder([t('c'), t('a', 'b'), t('b', 'c')]).map((x) => x.id)).toEqual(['c', 'b', 'a']);
+    expect(runOrder([t('b'), t('a', 'gone')]).map((x) => x.id)).toEqual(['a', 'b']);
+    expect(runOrder([t('a', 'b'), t('b', 'a'), t('c')]).map((x) => x.id)).toEqual(['c', 'a', 'b']);
   });
 });

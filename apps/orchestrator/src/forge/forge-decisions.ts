@@ -1,5 +1,6 @@
 // The forge bridge's decisions, pure: what an event asks of the farm, what a follow-up request says, what a
-// pull request's text is, and what to do on the forge when a request reaches a phase.
+// pull request's text is, what to do on the forge when a request reaches a phase, and how a plan waiting for
+// approval is shown and decided on in a comment.
 import type { ForgeEvent, Issue, Review, ReviewComment } from '@farm/forge';
 import type { ChangeRequestInput } from '../change-request-input';
 import type { RequestSummary, TaskSummary } from '../request-store';
@@ -19,6 +20,15 @@ export type EventIntent =
   | { kind: 'follow-up-comment'; sourceKey: string; pullNumber: number; comment: ReviewComment }
   /** A review: its comments are read back (Gitea sends none), each becomes a follow-up. */
   | { kind: 'review'; pullNumber: number; review: Extract<ForgeEvent, { kind: 'review' }>['review'] }
+  /** `/farm approve` or `/farm reject <reason>` on the conversation of an issue or a pull request. */
+  | {
+      kind: 'plan-decision';
+      sourceKey: string;
+      number: number;
+      on: 'issue' | 'pull';
+      command: PlanCommand;
+      author: string;
+    }
   | { kind: 'ignore'; reason: string };
 
 export function intentOf(event: ForgeEvent, s: BridgeSettings): EventIntent {
@@ -32,6 +42,18 @@ export function intentOf(event: ForgeEvent, s: BridgeSettings): EventIntent {
     case 'issue_comment': {
       const body = event.comment.body;
       if (body.includes(FARM_MARKER)) return { kind: 'ignore', reason: "the farm's own comment" };
+      // A decision on a plan is that only: never a request from the issue nor a follow-up as well.
+      const command = planCommand(body);
+      if (command) {
+        return {
+          kind: 'plan-decision',
+          sourceKey: `comment:${repo}:${event.comment.id}`,
+          number: event.issue.number,
+          on: event.issue.isPullRequest ? 'pull' : 'issue',
+          command,
+          author: event.comment.author,
+        };
+      }
       if (!mentions(body, s.mention)) return { kind: 'ignore', reason: `no ${s.mention} in the comment` };
       if (!event.issue.isPullRequest) {
         return { kind: 'from-issue', sourceKey: issueKey(repo, event.issue.number), issue: event.issue };
@@ -49,16 +71,214 @@ export function intentOf(event: ForgeEvent, s: BridgeSettings): EventIntent {
         return { kind: 'review', pullNumber: event.pull.number, review };
       return { kind: 'ignore', reason: `a review that is ${review.state}` };
     }
-    case 'review_comment':
+    case 'review_comment': {
       if (event.comment.body.includes(FARM_MARKER)) return { kind: 'ignore', reason: "the farm's own comment" };
+      const command = planCommand(event.comment.body);
+      if (command) {
+        return {
+          kind: 'plan-decision',
+          sourceKey: reviewCommentKey(repo, event.comment.id),
+          number: event.pull.number,
+          on: 'pull',
+          command,
+          author: event.comment.author,
+        };
+      }
       return {
         kind: 'follow-up-comment',
         sourceKey: reviewCommentKey(repo, event.comment.id),
         pullNumber: event.pull.number,
         comment: event.comment,
       };
+    }
   }
 }
+
+/** A decision on a plan in a comment: what to do, and the rest of what it says (a request's id, the reason). */
+export interface PlanCommand {
+  decision: 'approve' | 'reject';
+  /** After the command: the rest of its line, else the lines below it. */
+  text: string;
+}
+
+/**
+ * The decision a comment makes: its first line (blank lines before it aside) is `/farm approve` or `/farm
+ * reject <reason>`, `/farm` in any case. Anywhere else (quoted, mid-text) it is no command.
+ */
+export function planCommand(body: string): PlanCommand | undefined {
+  const lines = body.replace(/^\s+/, '').split(/\r?\n/);
+  const match = /^\/farm\s+(approve|reject)(?:\s+(.*))?$/i.exec(lines[0]!.trim());
+  if (!match) return undefined;
+  const rest = (match[2] ?? '').trim() || lines.slice(1).join('\n').trim();
+  return { decision: match[1]!.toLowerCase() as PlanCommand['decision'], text: rest };
+}
+
+/** What a decision comment is about: the plan it decides and the reason given, or why there is none. */
+export type DecisionTarget =
+  | { kind: 'decide'; changeRequestId: string; reason: string }
+  | { kind: 'nothing-waits'; changeRequestId?: string }
+  | { kind: 'which'; waiting: string[] }
+  | { kind: 'no-reason' };
+
+const REQUEST_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** The longest reason the API takes (RejectInput). */
+const MAX_REASON = 2000;
+
+/**
+ * The plan a decision on a conversation is for: the one waiting there, or (several waiting) the one whose id
+ * the command names first (`/farm approve <id>`). A named request that does not wait is not replaced by
+ * another. A rejection needs its reason.
+ */
+export function decisionTarget(command: PlanCommand, requests: { waiting: string[]; known: string[] }): DecisionTarget {
+  const [first = '', ...others] = command.text.split(/(\s+)/);
+  const named = requests.known.includes(first) || REQUEST_ID.test(first) ? first : undefined;
+  let id: string;
+  let reason = command.text;
+  if (named) {
+    if (!requests.waiting.includes(named)) return { kind: 'nothing-waits', changeRequestId: named };
+    id = named;
+    reason = others.join('');
+  } else if (requests.waiting.length === 1) {
+    id = requests.waiting[0]!;
+  } else if (!requests.waiting.length) {
+    return { kind: 'nothing-waits' };
+  } else {
+    return { kind: 'which', waiting: [...requests.waiting].sort() };
+  }
+  reason = reason.replace(/\0/g, '').trim();
+  if (reason.length > MAX_REASON) reason = `${reason.slice(0, MAX_REASON - 1)}…`;
+  if (command.decision === 'reject' && !reason) return { kind: 'no-reason' };
+  return { kind: 'decide', changeRequestId: id, reason };
+}
+
+/** How a decision comment was answered (the farm's reply to it). */
+export type DecisionOutcome =
+  | { kind: 'approved' | 'rejected'; changeRequestId: string; reason: string; requestUrl?: string }
+  | { kind: 'not-a-writer' }
+  /** The forge would not say whether the author may write (Gitea: the farm's account is no repository admin). */
+  | { kind: 'cannot-check'; why: string }
+  | { kind: 'nothing-waits'; changeRequestId?: string }
+  | { kind: 'which'; waiting: string[] }
+  | { kind: 'no-reason' };
+
+/** The farm's answer to a decision comment, addressed to its author, marked as the farm's own. */
+export function decisionAnswer(o: DecisionOutcome, c: { author: string; command: PlanCommand }): string {
+  const who = c.author ? `@${c.author}` : 'The commenter';
+  const verb = c.command.decision;
+  const id = (changeRequestId: string, url?: string) =>
+    `change request \`${changeRequestId}\`${url ? ` (${url})` : ''}`;
+  let text: string;
+  switch (o.kind) {
+    case 'approved':
+      text = `Plan approved by ${who}: ${id(o.changeRequestId, o.requestUrl)} goes on.`;
+      break;
+    case 'rejected':
+      text = `Plan rejected by ${who}: ${id(o.changeRequestId, o.requestUrl)} is cancelled (${firstLine(o.reason, 300)}).`;
+      break;
+    case 'not-a-writer':
+      text = `${who}: refused, only someone who may write to the repository can ${verb} the plan. Nothing was changed.`;
+      break;
+    case 'cannot-check':
+      text = `${who}: refused, the farm cannot tell whether you may write to the repository (${firstLine(o.why, 300)}). Nothing was changed; decide in the farm's console or with \`farm ${verb}\`.`;
+      break;
+    case 'nothing-waits':
+      text = `${who}: nothing waits for approval${o.changeRequestId ? ` as ${id(o.changeRequestId)}` : ' here'}. Nothing was changed.`;
+      break;
+    case 'which':
+      text = `${who}: several plans wait for approval here (${o.waiting.map((w) => `\`${w}\``).join(', ')}): name one, e.g. \`/farm ${verb} ${o.waiting[0]}${verb === 'reject' ? ' <reason>' : ''}\`. Nothing was changed.`;
+      break;
+    case 'no-reason':
+      text = `${who}: a plan is rejected with a reason: \`/farm reject <reason>\`. Nothing was changed.`;
+      break;
+  }
+  return `${text}\n\n${FARM_MARKER}`;
+}
+
+/** A task of a plan as the plan comment shows it (GET /v1/change-requests/{id}'s `tasks`). */
+export type PlannedTask = Pick<TaskSummary, 'id' | 'goal' | 'dependsOn' | 'kind' | 'path' | 'symbols'>;
+
+const MAX_PLAN_TASKS = 30;
+const MAX_SYMBOLS = 8;
+
+/**
+ * The plan of a request waiting for approval, posted where the request came from: why it waits, each task in
+ * the order it runs (its id, kind, goal, main file, symbols, what it waits for), and how to decide.
+ */
+export function planText(c: {
+  link: Pick<ForgeLink, 'origin' | 'changeRequestId' | 'reply'>;
+  requestUrl?: string;
+  /** The transition's reason (`2 task(s) at 1a2b wait for approval: <why>`). */
+  reason: string;
+  tasks: PlannedTask[];
+  /** False on a repository the farm polls: it hears no comments there, the plan is decided elsewhere. */
+  hearsComments?: boolean;
+}): string {
+  const id = c.link.changeRequestId;
+  const ref = `\`${id}\`${c.requestUrl ? ` (${c.requestUrl})` : ''}`;
+  const about = c.link.origin === 'follow-up' ? ` for ${replyTarget(c.link.reply)}` : '';
+  const why =
+    /wait for approval: (.+)$/s.exec(c.reason)?.[1]?.trim() || c.reason.trim() || "the farm's approval policy";
+  const ordered = runOrder(c.tasks);
+  const shown = ordered.slice(0, MAX_PLAN_TASKS);
+  const lines = [
+    `The plan of change request ${ref}${about} waits for approval before any agent starts: ${why}.`,
+    '',
+    `**Plan: ${c.tasks.length} task${c.tasks.length === 1 ? '' : 's'}**, in the order they run:`,
+    '',
+    ...shown.flatMap((t, n) => {
+      const kind = kindName(t.kind);
+      const symbols = t.symbols ?? [];
+      const details = [
+        t.path ? `file ${code(t.path)}` : '',
+        symbols.length
+          ? `symbols ${symbols.slice(0, MAX_SYMBOLS).map(code).join(', ')}${symbols.length > MAX_SYMBOLS ? ` and ${symbols.length - MAX_SYMBOLS} more` : ''}`
+          : '',
+        t.dependsOn.length ? `after ${t.dependsOn.map(code).join(', ')}` : '',
+      ].filter(Boolean);
+      return [
+        `${n + 1}. ${code(t.id)}${kind ? ` (${kind})` : ''}: ${firstLine(t.goal, 300) || '—'}`,
+        ...(details.length ? [`   ${details.join(' · ')}`] : []),
+      ];
+    }),
+    ...(ordered.length > shown.length ? [`… and ${ordered.length - shown.length} more tasks (see the console).`] : []),
+    '',
+    ...(c.hearsComments === false
+      ? [
+          `The farm does not hear comments on this repository (it polls it): decide ${
+            c.requestUrl ? `in the console (${c.requestUrl}) or ` : ''
+          }with \`farm approve ${id}\` or \`farm reject ${id} --reason <why>\`.`,
+        ]
+      : [
+          'To decide, answer with a comment that starts with:',
+          '- `/farm approve` to run the plan as it is;',
+          '- `/farm reject <reason>` to cancel the request.',
+          '',
+          `Only someone who may write to the repository can decide. To leave tasks out or reword their goals, ${
+            c.requestUrl ? `use the console (${c.requestUrl}) or` : 'use'
+          } \`farm approve ${id} --remove <task> --goal <task>=<text>\`.`,
+        ]),
+  ];
+  return `${lines.join('\n')}\n\n${FARM_MARKER}`;
+}
+
+/** The tasks in an order they can run in: each after what it depends on, otherwise by id. */
+export function runOrder<T extends { id: string; dependsOn: string[] }>(tasks: T[]): T[] {
+  const left = [...tasks].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const ids = new Set(left.map((t) => t.id));
+  const done = new Set<string>();
+  const out: T[] = [];
+  while (left.length) {
+    const at = left.findIndex((t) => t.dependsOn.every((d) => done.has(d) || !ids.has(d)));
+    // A cycle (the planner never makes one): the rest as they are.
+    const [next] = left.splice(at < 0 ? 0 : at, 1);
+    out.push(next!);
+    done.add(next!.id);
+  }
+  return out;
+}
+
+const kindName = (kind?: string) => (kind ?? '').replace(/^TASK_KIND_.*$/, '').toLowerCase();
+const code = (s: string) => `\`${s.replace(/`/g, "'")}\``;
 
 /**
  * Why an issue event that waited (the forge was away, the inbox was behind) no longer asks for a request, read
@@ -211,6 +431,8 @@ function checksOf(t: TaskSummary): string[] {
 /** What to do on the forge when a linked request is seen in `phase`; each effect is done once. */
 export type ForgeEffect =
   | { kind: 'announce' }
+  /** The plan, on the issue or pull request, while it waits for approval. */
+  | { kind: 'plan' }
   | { kind: 'pending-status' }
   | { kind: 'open-pull-request' }
   | { kind: 'final-status'; state: 'success' | 'failure' }
@@ -220,6 +442,7 @@ export function effectsFor(link: Pick<ForgeLink, 'origin'>, phase: string): Forg
   const ended = phase === 'DONE' ? 'done' : phase === 'FAILED' ? 'failed' : phase === 'CANCELLED' ? 'cancelled' : '';
   const out: ForgeEffect[] = [];
   if (link.origin !== 'request') out.push({ kind: 'announce' });
+  if (phase === 'AWAITING_APPROVAL' && link.origin !== 'request') out.push({ kind: 'plan' });
   // Only a follow-up has a commit to mark while it works: its pull request's head.
   if (link.origin === 'follow-up' && !ended) out.push({ kind: 'pending-status' });
   if (ended === 'done' && link.origin !== 'follow-up') out.push({ kind: 'open-pull-request' });

@@ -4,6 +4,7 @@ import { splitCredentials } from '@farm/git';
 import { ConfigError, z, type Logger } from '@farm/runtime';
 import type { SqlStore } from '@farm/store';
 import type { ChangeRequestApiDeps } from '../http-api';
+import { recordPlanDecision } from '../plan-decisions';
 import { changeRequestSubmitter, type SubmitterDeps } from '../submissions';
 import { ForgeBridge } from './forge-bridge';
 
@@ -42,6 +43,8 @@ export function startForge(
     store: deps.store,
     forge: made.forge,
     submit: accept,
+    decide: (id, decision, input, requestedBy, alsoInTx) =>
+      recordPlanDecision(deps.orchestrator, id, decision, input, requestedBy, alsoInTx),
     log: deps.log,
     tickMs: deps.tickMs,
     settings: {

@@ -290,6 +290,50 @@ export async function requestOfPull(db: SqlExecutor, repo: string, pullNumber: n
   return rows.rows[0] && toLink(rows.rows[0]);
 }
 
+/**
+ * The requests of a conversation, with their phases: an issue's (`on` issue), or a pull request's follow-ups
+ * and the request that opened it (`on` pull). GitLab numbers issues and merge requests apart; GitHub and Gitea
+ * share the numbering, and the event says which the number is.
+ */
+export async function requestsOnConversation(
+  db: SqlExecutor,
+  repo: string,
+  number: number,
+  on: 'issue' | 'pull',
+): Promise<{ changeRequestId: string; phase: string }[]> {
+  const where =
+    on === 'issue'
+      ? `l.origin = 'issue' AND l.issue_number = $2`
+      : `((l.origin = 'follow-up' AND l.issue_number = $2) OR l.pull_number = $2)`;
+  const rows = await db.query<{ change_request_id: string; phase: string | null }>(
+    `SELECT l.change_request_id, c.phase FROM forge_links l LEFT JOIN change_requests c ON c.id = l.change_request_id
+     WHERE l.repo = $1 AND ${where} ORDER BY l.created_at`,
+    [repo, number],
+  );
+  return rows.rows.map((r) => ({ changeRequestId: r.change_request_id, phase: r.phase ?? '' }));
+}
+
+/** The effect a decision comment left (in the decision's transaction), so a retried delivery only answers. */
+export const decisionEffect = (decision: 'approve' | 'reject', sourceKey: string) =>
+  `decision:${decision}:${sourceKey}`;
+
+/** The decision a comment made, if it made one: its request and what it decided. */
+export async function decisionOf(
+  db: SqlExecutor,
+  sourceKey: string,
+): Promise<{ changeRequestId: string; decision: 'approve' | 'reject' } | undefined> {
+  const rows = await db.query<{ change_request_id: string; effect: string }>(
+    'SELECT change_request_id, effect FROM forge_effects WHERE effect = ANY($1::text[]) LIMIT 1',
+    [[decisionEffect('approve', sourceKey), decisionEffect('reject', sourceKey)]],
+  );
+  const row = rows.rows[0];
+  if (!row) return undefined;
+  return {
+    changeRequestId: row.change_request_id,
+    decision: row.effect.startsWith('decision:approve:') ? 'approve' : 'reject',
+  };
+}
+
 /** Processed deliveries older than the retention (a replay older than that is taken again). */
 export async function pruneInbox(db: SqlExecutor, retentionMs: number): Promise<number> {
   const pruned = await db.query(

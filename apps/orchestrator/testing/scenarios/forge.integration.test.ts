@@ -3,7 +3,9 @@
 // issue labelled for the farm becomes a request that ends in a pull request with a green status; a reviewer's
 // REQUEST_CHANGES with a line comment becomes a follow-up commit on the pull request and a reply; two line
 // comments at once become two follow-ups that both land; a follow-up that fails says why; unsigned and replayed
-// webhooks are refused. Everything the farm learns, it learns from Gitea's real, signed webhook deliveries.
+// webhooks are refused; a plan that must be approved is posted on its issue and approved (or rejected) there by
+// someone who may write, and by nobody else. Everything the farm learns, it learns from Gitea's real, signed
+// webhook deliveries.
 import { createHmac, randomBytes } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
@@ -24,7 +26,13 @@ import {
   submitReview,
   type FixtureRepo,
 } from '@farm/forge/testing';
-import { changeRequestApi, startForge, type ForgeSetup } from '@farm/orchestrator';
+import {
+  approvalConfigSchema,
+  approvalPolicyFrom,
+  changeRequestApi,
+  startForge,
+  type ForgeSetup,
+} from '@farm/orchestrator';
 import { serveMetrics, silentLogger } from '@farm/runtime';
 import { createPgliteStore, type SqlStore } from '@farm/store';
 import { startGitea, type LocalGitea } from '../../../../scripts/local-services/gitea';
@@ -36,6 +44,8 @@ jest.setTimeout(600_000);
 
 const SECRET = randomBytes(24).toString('hex');
 const MENTION = '@farm-bot';
+/** The team's repository whose every plan waits for a person (FARM_APPROVAL_REPOS); the others' start at once. */
+const GATED = 'calculator-gated';
 
 /** The follow-ups' answers, each picked by the marker its comment carries. */
 const FOLLOW_UP_A = `--- a/src/calculator.js
@@ -123,6 +133,7 @@ describe('the farm on a real Gitea: issues in, pull requests out, review comment
       store,
       {
         chat: [
+          { match: 'GATED-APPROVE', answer: { diff: SAMPLE_DIFF, reasoning: 'add multiply' } },
           { match: 'POLLED-ISSUE', repeat: true, answer: { diff: SAMPLE_DIFF, reasoning: 'add multiply' } },
           { match: 'FOLLOWUP-A', answer: { diff: FOLLOW_UP_A, reasoning: 'comment' } },
           { match: 'FOLLOWUP-B', answer: { diff: FOLLOW_UP_B, reasoning: 'coerce' } },
@@ -132,7 +143,12 @@ describe('the farm on a real Gitea: issues in, pull requests out, review comment
         ],
       },
       undefined,
-      { planner: false },
+      {
+        planner: false,
+        orchestrator: {
+          approval: approvalPolicyFrom(approvalConfigSchema.parse({ FARM_APPROVAL_REPOS: `**/${GATED}.git` })),
+        },
+      },
     );
     const access = await testApiAccess(store);
     adminToken = access.adminToken;
@@ -378,6 +394,138 @@ describe('the farm on a real Gitea: issues in, pull requests out, review comment
     expect(((await replay.json()) as { error: { message: string } }).error.message).toMatch(/received before/);
     const taken = await store.query(`SELECT delivery_id FROM forge_inbox WHERE delivery_id LIKE 'gitea:d-%'`);
     expect(taken.rows.map((r) => r.delivery_id)).toEqual(['gitea:d-replayed']);
+  });
+
+  describe('a plan that must be approved, decided on its issue', () => {
+    let gated: FixtureRepo;
+    let outsider: { apiUrl: string; token: string };
+
+    beforeAll(async () => {
+      gated = await createRepo(owner, GATED);
+      await pushDir(owner, seedDir, gated, ['main']);
+      await createLabel(owner, gated, 'agent-farm');
+      await addCollaborator(owner, gated, 'reviewer');
+      // Gitea shows another user's permission to the repository's admins only: the farm's account is one here.
+      await giteaApi(owner, 'PUT', `/repos/${gated.fullName}/collaborators/farm-bot`, { permission: 'admin' });
+      await registerWebhook(owner, gated, { url: `${apiUrl}/v1/forge/webhooks`, secret: SECRET });
+      // Someone who may comment on the (public) repository, not write to it.
+      outsider = { apiUrl: gitea.apiUrl, token: (await gitea.createUser('outsider')).token };
+    });
+
+    const said = async (n: number) =>
+      (
+        await giteaApi<{ body: string; user: { login: string } }[]>(
+          owner,
+          'GET',
+          `/repos/${gated.fullName}/issues/${n}/comments`,
+        )
+      )
+        .filter((c) => c.user.login === 'farm-bot')
+        .map((c) => c.body);
+    const saidSoon = async (n: number, what: (body: string) => boolean) => {
+      await until(async () => (await said(n)).some(what), 120_000);
+      return (await said(n)).find(what)!;
+    };
+    /** The request of a gated issue, once its plan waits and is posted there. */
+    async function waiting(issue: number): Promise<string> {
+      let id = '';
+      await until(async () => {
+        id =
+          (await links()).rows.find((l) => l.source_key === `issue:${gated.fullName}#${issue}`)?.change_request_id ??
+          '';
+        return !!id && (await phaseOf(id)) === 'AWAITING_APPROVAL';
+      }, 120_000);
+      return id;
+    }
+    const outcomes = async (repoName: string) =>
+      (
+        await store.query<{ outcome: string }>(
+          `SELECT outcome FROM forge_inbox WHERE repo = $1 AND outcome <> '' ORDER BY received_at`,
+          [repoName],
+        )
+      ).rows.map((r) => r.outcome);
+
+    test('the plan is posted on the issue; `/farm approve` by one who may not write is refused and nothing runs; by the reviewer, the request runs to DONE with its pull request', async () => {
+      const issue = await createIssue(owner, gated, {
+        title: 'Add multiply (GATED-APPROVE)',
+        body: 'Export multiply(a, b) from src/calculator.js, returning the product, with a test.',
+        labels: ['agent-farm'],
+      });
+      const id = await waiting(issue);
+      const plan = await saidSoon(issue, (b) => b.includes('waits for approval before any agent starts'));
+      expect(plan).toContain(`The plan of change request \`${id}\` (http://farm.example/console/#/requests/${id})`);
+      expect(plan).toContain("the repository's plans always wait for approval");
+      expect(plan).toContain('**Plan: 1 task**');
+      expect(plan).toContain('Add multiply (GATED-APPROVE)');
+      expect(plan).toContain('- `/farm approve` to run the plan as it is;');
+      expect(plan).toContain('- `/farm reject <reason>` to cancel the request.');
+      expect((await said(issue))[0]).toContain(`Working on this issue: change request \`${id}\``);
+
+      await commentOn(outsider, gated, issue, '/farm approve');
+      await saidSoon(issue, (b) =>
+        b.startsWith('@outsider: refused, only someone who may write to the repository can approve the plan.'),
+      );
+      expect(await phaseOf(id)).toBe('AWAITING_APPROVAL');
+      const tasks = await store.query<{ status: string }>('SELECT status FROM tasks WHERE change_request_id = $1', [
+        id,
+      ]);
+      expect(tasks.rows.map((t) => t.status)).toEqual(['PENDING']);
+      expect(farm.model.requests.some((r) => JSON.stringify(r).includes('GATED-APPROVE'))).toBe(false);
+
+      await commentOn(reviewer, gated, issue, '/farm approve');
+      await saidSoon(issue, (b) => b.startsWith(`Plan approved by @reviewer: change request \`${id}\``));
+      let pullNumberOf: number | null = null;
+      await until(async () => {
+        pullNumberOf = (await links()).rows.find((l) => l.change_request_id === id)?.pull_number ?? null;
+        return !!pullNumberOf;
+      }, 300_000);
+      expect(await phaseOf(id)).toBe('DONE');
+      const pr = await giteaApi<{ head: { ref: string }; html_url: string }>(
+        owner,
+        'GET',
+        `/repos/${gated.fullName}/pulls/${pullNumberOf}`,
+      );
+      expect(pr.head.ref).toBe(`farm/${id}`);
+      await saidSoon(issue, (b) => b.startsWith(`Done: pull request ${pr.html_url}`));
+      const audit = await store.query<{ subject: string; action: string }>(
+        'SELECT subject, action FROM farm_audit_events WHERE change_request_id = $1 AND action = $2',
+        [id, 'approve'],
+      );
+      expect(audit.rows).toEqual([{ subject: 'forge:reviewer', action: 'approve' }]);
+      // The decisions were that only: no second request, no follow-up.
+      expect((await links()).rows.filter((l) => l.source_key?.includes(gated.fullName))).toHaveLength(1);
+      const all = await outcomes(gated.fullName);
+      expect(all.filter((o) => /^(refused|approved|rejected)/.test(o))).toEqual([
+        `refused: outsider may not write to ${gated.fullName}`,
+        `approved ${id}`,
+      ]);
+      expect(all.filter((o) => /^(change request|follow-ups)/.test(o))).toEqual([`change request ${id}`]);
+    });
+
+    test('`/farm reject too broad` by the reviewer cancels the request with that reason, answered on the issue', async () => {
+      const issue = await createIssue(owner, gated, {
+        title: 'Rewrite the calculator (GATED-REJECT)',
+        body: 'Rewrite every function of src/calculator.js.',
+        labels: ['agent-farm'],
+      });
+      const id = await waiting(issue);
+      await saidSoon(issue, (b) => b.includes('waits for approval before any agent starts'));
+      await commentOn(reviewer, gated, issue, '/farm reject too broad');
+      await saidSoon(issue, (b) =>
+        b.startsWith(
+          `Plan rejected by @reviewer: change request \`${id}\` (http://farm.example/console/#/requests/${id}) is cancelled (too broad).`,
+        ),
+      );
+      await until(async () => (await phaseOf(id)) === 'CANCELLED');
+      const reason = await store.query<{ reason: string }>('SELECT reason FROM change_requests WHERE id = $1', [id]);
+      expect(reason.rows[0]!.reason).toBe('plan rejected by forge:reviewer: too broad');
+      await saidSoon(issue, (b) =>
+        b.startsWith(
+          `Change request \`${id}\` (http://farm.example/console/#/requests/${id}) cancelled: plan rejected by forge:reviewer: too broad`,
+        ),
+      );
+      expect(farm.model.requests.some((r) => JSON.stringify(r).includes('GATED-REJECT'))).toBe(false);
+    });
   });
 
   test('a repository the forge cannot send webhooks for is polled: a labelled issue becomes exactly one request, with one pull request per task branch (FARM_FORGE_PULL_REQUESTS=task)', async () => {
