@@ -40,7 +40,8 @@ beforeAll(async () => {
   await grant('submitters', ['get', 'list', 'watch', 'create'], [serviceAccount(ns, 'ci-bot')]);
   await grant('readers', ['get', 'list', 'watch'], [{ kind: 'Group', name: `system:serviceaccounts:${team}` }]);
   await grant('operators', ['*'], [serviceAccount(ns, 'ops')]);
-  for (const sa of ['ci-bot', 'stranger', 'ops', 'gone']) await createServiceAccount(ns, sa);
+  await grant('approvers', ['get', 'list', 'watch', 'approve'], [serviceAccount(ns, 'lead')]);
+  for (const sa of ['ci-bot', 'stranger', 'ops', 'gone', 'lead']) await createServiceAccount(ns, sa);
   await createServiceAccount(team, 'dev');
 });
 
@@ -59,14 +60,24 @@ describe('Kubernetes identities on the real API server', () => {
     expect(await auth.allows(principal!, 'submit')).toBe(true);
     expect(await auth.allows(principal!, 'read')).toBe(true);
     expect(await auth.allows(principal!, 'cancel')).toBe(false);
+    expect(await auth.allows(principal!, 'approve')).toBe(false); // submitting a plan is not approving one
     expect(await auth.allows(principal!, 'admin')).toBe(false);
+  });
+
+  it('lets a ServiceAccount granted the approve verb approve plans (and read), not submit', async () => {
+    const auth = authenticator();
+    const principal = (await auth.authenticate(await tokenFor(ns, 'lead')))!;
+    expect(await auth.allows(principal, 'approve')).toBe(true);
+    expect(await auth.allows(principal, 'read')).toBe(true);
+    expect(await auth.allows(principal, 'submit')).toBe(false);
+    expect(await auth.allows(principal, 'admin')).toBe(false);
   });
 
   it('authenticates a ServiceAccount without a grant but lets it do nothing', async () => {
     const auth = authenticator();
     const principal = await auth.authenticate(await tokenFor(ns, 'stranger'));
     expect(principal?.subject).toBe(`system:serviceaccount:${ns}:stranger`);
-    for (const scope of ['read', 'submit', 'cancel', 'admin'] as const)
+    for (const scope of ['read', 'submit', 'cancel', 'approve', 'admin'] as const)
       expect(await auth.allows(principal!, scope)).toBe(false);
   });
 
@@ -81,7 +92,7 @@ describe('Kubernetes identities on the real API server', () => {
   it('gives every scope to a holder of verb *', async () => {
     const auth = authenticator();
     const principal = (await auth.authenticate(await tokenFor(ns, 'ops')))!;
-    for (const scope of ['read', 'submit', 'cancel', 'admin'] as const)
+    for (const scope of ['read', 'submit', 'cancel', 'approve', 'admin'] as const)
       expect(await auth.allows(principal, scope)).toBe(true);
   });
 
