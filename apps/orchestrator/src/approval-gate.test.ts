@@ -81,6 +81,26 @@ describe('which plans wait for approval', () => {
     );
   });
 
+  it('large: a plan estimated above FARM_APPROVAL_MAX_COST_USD waits, the estimate and its basis shown', () => {
+    const history = { meanUsd: 0.5, tasks: 12, of: 'repository' as const };
+    const estimate = (env: Record<string, string>, h?: typeof history) =>
+      approvalReason(policy({ FARM_APPROVAL: 'large', ...env }), {
+        repoUrl: 'https://git.example/x.git',
+        requested: false,
+        tasks: three,
+        history: h,
+      });
+    expect(estimate({ FARM_APPROVAL_MAX_COST_USD: '1' }, history)).toBe(
+      "an estimated $1.50, more than $1 (FARM_APPROVAL_MAX_COST_USD) (estimate: $1.50: 3 task(s) × $0.5000, the mean of the repository's last 12 successful task(s))",
+    );
+    expect(estimate({ FARM_APPROVAL_MAX_COST_USD: '2' }, history)).toBeUndefined();
+    expect(estimate({ FARM_APPROVAL_MAX_COST_USD: '1' })).toBeUndefined(); // no history: no estimate to go by
+    // Whatever made a plan wait, its estimate is shown.
+    expect(estimate({ FARM_APPROVAL_MAX_TASKS: '2' }, history)).toMatch(
+      /^3 tasks, more than 2 .* \(estimate: \$1\.50: /,
+    );
+  });
+
   it('an unknown kind in the policy is a configuration error', () => {
     expect(() => approvalConfigSchema.parse({ FARM_APPROVAL_KINDS: 'feature,architecture' })).toThrow();
   });

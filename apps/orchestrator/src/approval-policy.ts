@@ -19,6 +19,11 @@ export const approvalConfigSchema = z.object({
   FARM_APPROVAL_KINDS: commaSeparated().pipe(z.array(z.enum(KIND_NAMES))),
   /** `large`: a plan with a task whose main file matches one of these globs waits (`migrations/**`, `*.sql`). */
   FARM_APPROVAL_PATHS: commaSeparated(),
+  /**
+   * `large`: a plan whose estimated cost is above this waits (US dollars; 0: no such threshold). The estimate is
+   * the plan's tasks times the mean cost of the repository's recent successful tasks (of the farm's, before any).
+   */
+  FARM_APPROVAL_MAX_COST_USD: z.coerce.number().min(0).default(0),
   /** Repositories (globs on their URL or path) whose every plan waits, whatever FARM_APPROVAL says. */
   FARM_APPROVAL_REPOS: commaSeparated(),
   /** How long a plan may wait; then the request fails (or, with FARM_APPROVAL_AUTO, is approved). */
@@ -37,6 +42,7 @@ export interface ApprovalPolicy {
   maxTasks: number;
   maxFiles: number;
   maxSymbols: number;
+  maxCostUsd: number;
   kinds: KindName[];
   paths: string[];
   repos: string[];
@@ -50,11 +56,32 @@ export function approvalPolicyFrom(c: ApprovalConfig): ApprovalPolicy {
     maxTasks: c.FARM_APPROVAL_MAX_TASKS,
     maxFiles: c.FARM_APPROVAL_MAX_FILES,
     maxSymbols: c.FARM_APPROVAL_MAX_SYMBOLS,
+    maxCostUsd: c.FARM_APPROVAL_MAX_COST_USD,
     kinds: c.FARM_APPROVAL_KINDS,
     paths: c.FARM_APPROVAL_PATHS,
     repos: c.FARM_APPROVAL_REPOS,
     timeoutMs: c.FARM_APPROVAL_TIMEOUT_S * 1000,
     autoApprove: c.FARM_APPROVAL_AUTO,
+  };
+}
+
+/** What tasks like these cost lately: the mean of `tasks` recent successful ones, of the repository or the farm. */
+export interface TaskCostHistory {
+  meanUsd: number;
+  tasks: number;
+  of: 'repository' | 'farm';
+}
+
+/** The plan's estimated cost, with how it was made; undefined without any history to go by. */
+export function planEstimate(
+  taskCount: number,
+  history: TaskCostHistory | undefined,
+): { usd: number; basis: string } | undefined {
+  if (!history?.tasks) return undefined;
+  const usd = taskCount * history.meanUsd;
+  return {
+    usd,
+    basis: `${taskCount} task(s) × $${history.meanUsd.toFixed(4)}, the mean of the ${history.of}'s last ${history.tasks} successful task(s)`,
   };
 }
 
@@ -68,8 +95,9 @@ const kindName = (kind: farm.v1.TaskKind | null | undefined): string =>
  */
 export function approvalReason(
   policy: ApprovalPolicy | undefined,
-  plan: { repoUrl: string; requested: boolean; tasks: farm.v1.ICodingTask[] },
+  plan: { repoUrl: string; requested: boolean; tasks: farm.v1.ICodingTask[]; history?: TaskCostHistory },
 ): string | undefined {
+  const estimate = planEstimate(plan.tasks.length, plan.history);
   const reasons: string[] = [];
   if (plan.requested) reasons.push('the submitter asked for approval');
   if (policy?.repos.length && picomatch.isMatch(plan.repoUrl, policy.repos, { dot: true }))
@@ -91,12 +119,18 @@ export function approvalReason(
     const matched = policy.paths.length
       ? [...files].filter((f) => picomatch.isMatch(f, policy.paths, { dot: true })).sort()
       : [];
+    if (policy.maxCostUsd > 0 && estimate && estimate.usd > policy.maxCostUsd)
+      reasons.push(
+        `an estimated $${estimate.usd.toFixed(2)}, more than $${policy.maxCostUsd} (FARM_APPROVAL_MAX_COST_USD)`,
+      );
     if (matched.length)
       reasons.push(
         `paths ${matched.slice(0, 5).join(', ')}${matched.length > 5 ? ` and ${matched.length - 5} more` : ''} (FARM_APPROVAL_PATHS)`,
       );
   }
-  return reasons.length ? reasons.join('; ') : undefined;
+  if (!reasons.length) return undefined;
+  // The person deciding sees what the plan may cost, whatever made it wait.
+  return `${reasons.join('; ')}${estimate ? ` (estimate: $${estimate.usd.toFixed(2)}: ${estimate.basis})` : ''}`;
 }
 
 /** A plan edit that cannot be applied to the waiting plan, with what is wrong (the API answers 400). */

@@ -4,7 +4,7 @@ import { admitChangeRequest, UnaddressableRequest } from './change-request-intak
 import { canMove, codingOutcome, readyTasks } from './phases';
 import type { StoredLesson } from '@farm/lessons';
 import { gateDispatch, lessonToKeep, type TaskAccountingSettings } from './task-accounting';
-import { approvalReason, type ApprovalPolicy } from './approval-policy';
+import { approvalReason, type ApprovalPolicy, type TaskCostHistory } from './approval-policy';
 
 /**
  * The orchestrator's rules as a pure function: `decide(state, event)` returns what to write, what to publish
@@ -62,6 +62,8 @@ export interface RequestState {
   tasks: TaskRecord[];
   /** Recent lessons of the request's repository, newest first, when lessons are on and tasks may start. */
   lessonCandidates?: StoredLesson[];
+  /** What tasks cost lately (while planning: the approval policy's estimate). */
+  taskCostHistory?: TaskCostHistory;
 }
 
 export interface DeciderOptions {
@@ -338,6 +340,7 @@ function onTaskBundle(d: DecisionBuilder, bundle: farm.v1.ITaskBundle, options: 
     repoUrl: cr.repoUrl,
     requested: !!cr.requireApproval,
     tasks: d.state.tasks.map((t) => t.task),
+    history: d.state.taskCostHistory,
   });
   if (waitFor) {
     // No agent runs and no model is called until a person decides (or the approval timeout does).

@@ -4,6 +4,7 @@ import { FarmError } from '@farm/runtime';
 import type { SqlExecutor } from '@farm/store';
 import type { RequestState, StateUpdate } from './decider';
 import { parsePhase } from './phases';
+import type { TaskCostHistory } from './approval-policy';
 
 /**
  * The SQL of the orchestrator's own tables (change_requests, tasks, processed_messages): a request's state
@@ -73,6 +74,7 @@ export async function loadRequestState(
   const mayStartTasks = phase === P.PLANNING || phase === P.AWAITING_APPROVAL || phase === P.CODING;
   return {
     lessonCandidates: settings.lessons && mayStartTasks ? await settings.lessons.of(tx, row.repo_url) : undefined,
+    ...(phase === P.PLANNING ? { taskCostHistory: await taskCostHistory(tx, row.repo_url) } : {}),
     request: {
       id: row.id,
       phase,
@@ -96,6 +98,28 @@ export async function loadRequestState(
       ...(t.verification ? { verification: verificationOf(t.verification) } : {}),
     })),
   };
+}
+
+/** How many recent successful tasks the approval estimate averages over. */
+const COST_HISTORY_TASKS = 50;
+
+/**
+ * What the last successful tasks cost: of the repository when it has any, else of the whole farm; undefined
+ * before the farm has finished a task.
+ */
+async function taskCostHistory(tx: SqlExecutor, repoUrl: string): Promise<TaskCostHistory | undefined> {
+  for (const scope of ['repository', 'farm'] as const) {
+    const r = await tx.query<{ mean: string | null; n: string }>(
+      `SELECT avg(cost_usd) AS mean, count(*) AS n FROM (
+         SELECT t.cost_usd FROM tasks t JOIN change_requests c ON c.id = t.change_request_id
+         WHERE t.status = 'SUCCESS' AND ($1::text IS NULL OR c.repo_url = $1)
+         ORDER BY t.finished_at DESC NULLS LAST LIMIT ${COST_HISTORY_TASKS}) recent`,
+      [scope === 'repository' ? repoUrl : null],
+    );
+    const n = Number(r.rows[0]?.n ?? 0);
+    if (n > 0) return { meanUsd: Number(r.rows[0].mean ?? 0), tasks: n, of: scope };
+  }
+  return undefined;
 }
 
 const verificationOf = (v: object | string) =>
