@@ -49,3 +49,31 @@ export function notify(text) {
   clearTimeout(notify.timer);
   notify.timer = setTimeout(() => (el.textContent = ''), 5000);
 }
+
+/** The URL if it is http(s), else undefined: nothing else (javascript:, data:) ever becomes a link. */
+export function safeUrl(url) {
+  if (typeof url !== 'string' || !url) return undefined;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A link out of the console (the forge), or, when the URL is not http(s), the text alone with the URL beside it
+ * as text: a hostile forge's `javascript:` URL is shown, never followed.
+ */
+export function outLink(url, text, attrs = {}) {
+  const href = safeUrl(url);
+  if (href) return h('a', { ...attrs, href, rel: 'noreferrer noopener' }, text);
+  return url
+    ? h('span', { 'data-unsafe-url': '' }, text, ' ', h('code', { class: 'muted' }, `(not a web link: ${url})`))
+    : h('span', {}, text);
+}
+
+/** A heading and a way back: what a view shows for an id the farm does not know. */
+export function notFoundView(title, text, back = h('a', { href: '#/requests' }, 'All requests')) {
+  return h('section', { 'data-testid': 'not-found' }, h('h1', {}, title), h('p', {}, text), h('p', {}, back));
+}
