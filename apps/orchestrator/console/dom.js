@@ -5,6 +5,8 @@ export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs ?? {})) {
     if (value === undefined || value === null || value === false) continue;
+    // A link goes within the console (#/…, /console/…) or to an http(s) URL: never javascript: or data:.
+    if ((key === 'href' || key === 'src') && !/^(#|\/(?!\/))/.test(String(value)) && !safeUrl(String(value))) continue;
     if (key.startsWith('on') && typeof value === 'function') el.addEventListener(key.slice(2), value);
     else if (value === true) el.setAttribute(key, '');
     else el.setAttribute(key, String(value));

@@ -109,6 +109,7 @@ export async function requestView({ main, signal, refusal, caller, forge: site }
     timeline,
   );
 
+  let source;
   let refreshing;
   async function refresh() {
     try {
@@ -146,6 +147,17 @@ export async function requestView({ main, signal, refusal, caller, forge: site }
           forgeRef(urls, 'branch', r.baseRef),
           r.baseCommit ? [' @ ', forgeRef(urls, 'commit', r.baseCommit, r.baseCommit.slice(0, 12))] : null,
         ),
+        ...(source
+          ? [
+              h('dt', {}, 'Submitted'),
+              h(
+                'dd',
+                {},
+                { forge: 'from the forge', api: 'over the API', bus: 'on the bus' }[source.origin] ?? source.origin,
+                source.submittedBy ? ` by ${source.submittedBy}` : '',
+              ),
+            ]
+          : []),
         h('dt', {}, 'Reason'),
         h('dd', {}, r.reason || '—'),
         h('dt', {}, 'Integration branch'),
@@ -211,6 +223,11 @@ export async function requestView({ main, signal, refusal, caller, forge: site }
     );
   }
 
+  // Where it came from and who submitted it: the list's answer for this one request.
+  const listed = await api('GET', `/v1/change-requests?${new URLSearchParams({ q: id, limit: '20' })}`, undefined, {
+    signal,
+  }).catch(() => undefined);
+  source = listed?.sources?.[id];
   render(first);
   try {
     await followTransitions(id, {
