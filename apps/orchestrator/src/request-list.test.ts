@@ -195,6 +195,9 @@ describe('GET /v1/change-requests pages through the whole history', () => {
       ['since=yesterday', 'since'],
       ['until=2025-02-30T00:00:00Z', 'until'],
       ['limit=0', 'limit'],
+      ['phase=', 'phase'],
+      ['origin=', 'origin'],
+      ['since=', 'since'],
     ]) {
       const res = await call(`/v1/change-requests?${query}`);
       expect([res.status, res.json.error.field]).toEqual([400, field]);
