@@ -278,6 +278,7 @@ export async function startFarmUp(given: NodeJS.ProcessEnv, log: Logger): Promis
       localRepoPaths: (ids) => localRepos.paths(ids),
       localRepoPathsByUrl: () => localRepos.pathsByUrl(),
       forgeWebhooks: forge?.webhooks,
+      forgeSite: forge?.site,
       refuseNewWork: () => writable.problem(),
     });
     // Agents and builds on this machine: a sandbox that cannot confine their checks makes every task fail.

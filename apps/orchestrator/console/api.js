@@ -3,11 +3,39 @@ import { createParser } from '/console/vendor/eventsource-parser.js';
 
 const TOKEN_KEY = 'farm.console.token';
 
+// What the signed-in token is (GET /v1/whoami) and which forge the farm links to (GET /v1/forge), read once.
+let caller;
+let forge;
+
 export const session = {
   token: () => sessionStorage.getItem(TOKEN_KEY),
-  signIn: (token) => sessionStorage.setItem(TOKEN_KEY, token),
-  signOut: () => sessionStorage.removeItem(TOKEN_KEY),
+  signIn(token) {
+    caller = forge = undefined;
+    sessionStorage.setItem(TOKEN_KEY, token);
+  },
+  signOut() {
+    caller = forge = undefined;
+    sessionStorage.removeItem(TOKEN_KEY);
+  },
 };
+
+/** The caller: { subject, tokenName?, scopes }. */
+export function whoami() {
+  caller ??= api('GET', '/v1/whoami').catch((err) => {
+    caller = undefined;
+    throw err;
+  });
+  return caller;
+}
+
+/** The forge ({ kind, webUrl }, or {} without one); a token that may not read it links nothing. */
+export function forgeSite() {
+  forge ??= api('GET', '/v1/forge').catch(() => ({}));
+  return forge;
+}
+
+/** Whether the caller holds the scope (the API says so for admin too). */
+export const may = (who, scope) => !!who?.scopes?.includes(scope);
 
 /** The API refused the token (401): the user signs in again. */
 export class Unauthorized extends Error {}

@@ -1,7 +1,8 @@
 // The console's router: a view per hash route, each given the <main> to fill and a signal that aborts when
 // the user leaves it (its polling and event stream stop). Sign-in, the 401 page and 403 messages live here.
-import { api, session, Forbidden, Unauthorized } from '/console/api.js';
-import { h, show } from '/console/dom.js';
+import { forgeSite, may, session, whoami, Forbidden, Unauthorized } from '/console/api.js';
+import { auditView } from '/console/audit-view.js';
+import { h, notFoundView, show } from '/console/dom.js';
 import { healthView } from '/console/health-view.js';
 import { lessonsView } from '/console/lessons-view.js';
 import { requestView } from '/console/request-view.js';
@@ -16,16 +17,22 @@ let leaving = new AbortController();
 
 const routes = [
   [
-    /^#\/requests\/([^/]+)\/tasks\/([^/]+)$/,
-    (m, ctx) => taskView(ctx, decodeURIComponent(m[1]), decodeURIComponent(m[2])),
+    /^#\/requests\/([^/?]+)\/tasks\/([^/?]+)(?:\/dispatches\/(\d+))?$/,
+    (m, ctx) => taskView(ctx, decodeURIComponent(m[1]), decodeURIComponent(m[2]), m[3] && Number(m[3])),
   ],
-  [/^#\/requests\/([^/]+)$/, (m, ctx) => requestView(ctx, decodeURIComponent(m[1]))],
-  [/^#\/requests$/, (_m, ctx) => requestsView(ctx)],
+  [/^#\/requests\/([^/?]+)$/, (m, ctx) => requestView(ctx, decodeURIComponent(m[1]))],
+  [/^#\/requests(?:\?(.*))?$/, (m, ctx) => requestsView(ctx, new URLSearchParams(m[1] ?? ''))],
   [/^#\/submit$/, (_m, ctx) => submitView(ctx)],
   [/^#\/lessons$/, (_m, ctx) => lessonsView(ctx)],
   [/^#\/health$/, (_m, ctx) => healthView(ctx)],
   [/^#\/tokens$/, (_m, ctx) => tokensView(ctx)],
+  [/^#\/audit(?:\?(.*))?$/, (m, ctx) => auditView(ctx, new URLSearchParams(m[1] ?? ''))],
 ];
+
+/** The header's links to what the caller may do; the others are hidden (the API would refuse them anyway). */
+function showNavFor(caller) {
+  for (const link of document.querySelectorAll('nav [data-scope]')) link.hidden = !may(caller, link.dataset.scope);
+}
 
 /** What a view does with a refusal: 401 leaves for the 401 page; 403 and others are shown where they happened. */
 export function refusalView(err) {
@@ -57,7 +64,7 @@ function signInView(message) {
         e.preventDefault();
         session.signIn(input.value.trim());
         try {
-          await api('GET', '/v1/change-requests?limit=1'); // does the API take it?
+          await whoami(); // does the API take it?
           location.hash = '#/requests';
         } catch (err) {
           session.signOut();
@@ -99,7 +106,18 @@ async function route() {
     if (hash !== '#/signin') return void (location.hash = '#/signin');
     return show(main, signInView());
   }
-  const ctx = { main, signal: leaving.signal, refusal: refusalView };
+  const signal = leaving.signal;
+  let caller;
+  let forge;
+  try {
+    [caller, forge] = await Promise.all([whoami(), forgeSite()]);
+  } catch (err) {
+    if (!signal.aborted) show(main, refusalView(err));
+    return;
+  }
+  if (signal.aborted) return;
+  showNavFor(caller);
+  const ctx = { main, signal, refusal: refusalView, caller, forge };
   for (const [pattern, view] of routes) {
     const m = hash.match(pattern);
     if (!m) continue;
@@ -111,7 +129,7 @@ async function route() {
     }
     return;
   }
-  show(main, h('h1', {}, 'Not found'), h('p', {}, h('a', { href: '#/requests' }, 'The requests')));
+  show(main, notFoundView('Page not found', `The console has no page ${hash}.`));
 }
 
 signOut.addEventListener('click', () => {

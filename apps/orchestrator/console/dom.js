@@ -5,6 +5,8 @@ export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs ?? {})) {
     if (value === undefined || value === null || value === false) continue;
+    // A link goes within the console (#/…, /console/…) or to an http(s) URL: never javascript: or data:.
+    if ((key === 'href' || key === 'src') && !/^(#|\/(?!\/))/.test(String(value)) && !safeUrl(String(value))) continue;
     if (key.startsWith('on') && typeof value === 'function') el.addEventListener(key.slice(2), value);
     else if (value === true) el.setAttribute(key, '');
     else el.setAttribute(key, String(value));
@@ -48,4 +50,32 @@ export function notify(text) {
   el.textContent = text;
   clearTimeout(notify.timer);
   notify.timer = setTimeout(() => (el.textContent = ''), 5000);
+}
+
+/** The URL if it is http(s), else undefined: nothing else (javascript:, data:) ever becomes a link. */
+export function safeUrl(url) {
+  if (typeof url !== 'string' || !url) return undefined;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A link out of the console (the forge), or, when the URL is not http(s), the text alone with the URL beside it
+ * as text: a hostile forge's `javascript:` URL is shown, never followed.
+ */
+export function outLink(url, text, attrs = {}) {
+  const href = safeUrl(url);
+  if (href) return h('a', { ...attrs, href, rel: 'noreferrer noopener' }, text);
+  return url
+    ? h('span', { 'data-unsafe-url': '' }, text, ' ', h('code', { class: 'muted' }, `(not a web link: ${url})`))
+    : h('span', {}, text);
+}
+
+/** A heading and a way back: what a view shows for an id the farm does not know. */
+export function notFoundView(title, text, back = h('a', { href: '#/requests' }, 'All requests')) {
+  return h('section', { 'data-testid': 'not-found' }, h('h1', {}, title), h('p', {}, text), h('p', {}, back));
 }

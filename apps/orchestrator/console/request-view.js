@@ -1,7 +1,8 @@
 // One request: its facts, the timeline of its transitions (live over the event stream, resumed after a
 // reconnect), the task graph with dependencies and states, each task's numbers, and cancel.
-import { api, followTransitions } from '/console/api.js';
-import { age, badge, h, notify, show, time, usd } from '/console/dom.js';
+import { api, followTransitions, may, ApiFailure } from '/console/api.js';
+import { age, badge, h, notFoundView, notify, outLink, show, time, usd } from '/console/dom.js';
+import { forgeRef, forgeUrls, repoOnForge } from '/console/forge.js';
 
 const FINAL = new Set(['DONE', 'FAILED', 'CANCELLED']);
 
@@ -46,9 +47,28 @@ function transitionLine(t) {
   );
 }
 
-export async function requestView({ main, signal, refusal }, id) {
+const taskHref = (id, taskId, dispatch) =>
+  `#/requests/${encodeURIComponent(id)}/tasks/${encodeURIComponent(taskId)}${dispatch ? `/dispatches/${dispatch}` : ''}`;
+
+export async function requestView({ main, signal, refusal, caller, forge: site }, id) {
+  // An id the farm does not know has a page of its own, not a stream that never connects.
+  let first;
+  try {
+    first = await api('GET', `/v1/change-requests/${encodeURIComponent(id)}`, undefined, { signal });
+  } catch (err) {
+    if (err instanceof ApiFailure && err.status === 404) {
+      return show(
+        main,
+        notFoundView(
+          'Request not found',
+          `The farm has no change request ${id}. Check the id, or find it in the list.`,
+        ),
+      );
+    }
+    throw err;
+  }
   const facts = h('div');
-  const graph = h('div', { class: 'graph', role: 'list', 'aria-label': 'Task graph' });
+  const graph = h('div', { class: 'graph', role: 'group', 'aria-label': 'Task graph' });
   const tasks = h('tbody');
   const timeline = h('ol', {
     class: 'timeline',
@@ -89,6 +109,7 @@ export async function requestView({ main, signal, refusal }, id) {
     timeline,
   );
 
+  let source;
   let refreshing;
   async function refresh() {
     try {
@@ -103,6 +124,7 @@ export async function requestView({ main, signal, refusal }, id) {
     (refreshing ??= setTimeout(() => void refresh().finally(() => (refreshing = undefined)), 250));
 
   function render({ request: r, tasks: list, forge }) {
+    const urls = forgeUrls(site, repoOnForge(site, r.repoUrl, forge?.repo));
     show(phaseNow, badge(r.phase));
     show(
       facts,
@@ -115,16 +137,32 @@ export async function requestView({ main, signal, refusal }, id) {
         h(
           'dd',
           {},
-          r.repoPath ?? r.repoUrl,
+          urls ? outLink(urls.repo(), r.repoPath ?? r.repoUrl) : (r.repoPath ?? r.repoUrl),
           r.repoPath ? h('div', { class: 'muted' }, `served as ${r.repoUrl}`) : null,
         ),
         h('dt', {}, 'Base'),
-        h('dd', {}, r.baseRef, r.baseCommit ? h('span', { class: 'muted' }, ` @ ${r.baseCommit.slice(0, 12)}`) : null),
+        h(
+          'dd',
+          {},
+          forgeRef(urls, 'branch', r.baseRef),
+          r.baseCommit ? [' @ ', forgeRef(urls, 'commit', r.baseCommit, r.baseCommit.slice(0, 12))] : null,
+        ),
+        ...(source
+          ? [
+              h('dt', {}, 'Submitted'),
+              h(
+                'dd',
+                {},
+                { forge: 'from the forge', api: 'over the API', bus: 'on the bus' }[source.origin] ?? source.origin,
+                source.submittedBy ? ` by ${source.submittedBy}` : '',
+              ),
+            ]
+          : []),
         h('dt', {}, 'Reason'),
         h('dd', {}, r.reason || '—'),
         h('dt', {}, 'Integration branch'),
-        h('dd', {}, r.integrationBranch || '—'),
-        ...(forge ? [h('dt', {}, 'On the forge'), h('dd', {}, forgeFacts(forge))] : []),
+        h('dd', {}, forgeRef(urls, 'branch', r.integrationBranch)),
+        ...(forge ? [h('dt', {}, 'On the forge'), h('dd', {}, forgeFacts(forge, urls))] : []),
         h('dt', {}, 'Progress'),
         h('dd', {}, `${r.tasksDone}/${r.tasksTotal} tasks done, ${r.attempts} attempts`),
         h('dt', {}, 'Tokens, cost'),
@@ -133,7 +171,8 @@ export async function requestView({ main, signal, refusal }, id) {
         h('dd', {}, age(r.createdAt)),
       ),
     );
-    show(actions, FINAL.has(r.phase) ? null : cancelForm(id, refusal, refreshSoon));
+    // Cancel is offered only to a token that may cancel (the API would refuse the others).
+    show(actions, FINAL.has(r.phase) || !may(caller, 'cancel') ? null : cancelForm(id, refusal, refreshSoon));
     show(
       graph,
       taskLevels(list).map((column, i) =>
@@ -144,7 +183,7 @@ export async function requestView({ main, signal, refusal }, id) {
             h(
               'li',
               { 'data-task': t.id },
-              h('a', { href: `#/requests/${encodeURIComponent(id)}/tasks/${encodeURIComponent(t.id)}` }, t.id),
+              h('a', { href: taskHref(id, t.id) }, t.id),
               ' ',
               badge(t.status),
               h('div', {}, t.goal.split('\n')[0]),
@@ -160,19 +199,36 @@ export async function requestView({ main, signal, refusal }, id) {
         h(
           'tr',
           {},
-          h('td', {}, h('a', { href: `#/requests/${encodeURIComponent(id)}/tasks/${encodeURIComponent(t.id)}` }, t.id)),
-          h('td', {}, badge(t.status), t.dispatch > 1 ? h('div', { class: 'muted' }, `dispatch ${t.dispatch}`) : null),
+          h('td', { class: 'wrap' }, h('a', { href: taskHref(id, t.id) }, t.id)),
+          h(
+            'td',
+            {},
+            badge(t.status),
+            t.dispatch > 0
+              ? h('div', {}, h('a', { href: taskHref(id, t.id, t.dispatch) }, `dispatch ${t.dispatch}`))
+              : null,
+          ),
           h('td', {}, t.attempts),
           h('td', {}, t.tokens.total),
           h('td', {}, usd(t.costUsd)),
-          h('td', {}, t.branch || '—'),
-          h('td', {}, t.notes.split('\n')[0]),
+          h(
+            'td',
+            { class: 'wrap' },
+            forgeRef(urls, 'branch', t.branch),
+            t.commitSha ? h('div', {}, forgeRef(urls, 'commit', t.commitSha, t.commitSha.slice(0, 12))) : null,
+          ),
+          h('td', { class: 'wrap' }, t.notes.split('\n')[0]),
         ),
       ),
     );
   }
 
-  await refresh();
+  // Where it came from and who submitted it: the list's answer for this one request.
+  const listed = await api('GET', `/v1/change-requests?${new URLSearchParams({ q: id, limit: '20' })}`, undefined, {
+    signal,
+  }).catch(() => undefined);
+  source = listed?.sources?.[id];
+  render(first);
   try {
     await followTransitions(id, {
       signal,
@@ -222,14 +278,17 @@ function cancelForm(id, refusal, refreshSoon) {
   );
 }
 
-/** Where the request is on the forge: its pull request (a link), the issue it came from, a pending error. */
-function forgeFacts(forge) {
+/**
+ * Where the request is on the forge: its pull request, the issue it came from (links only to http(s): the forge's
+ * answers are not trusted to be), a pending error.
+ */
+function forgeFacts(forge, urls) {
   const pull = forge.pullRequest;
   return h(
     'span',
-    {},
-    pull ? h('a', { href: pull.url, rel: 'noreferrer' }, `pull request #${pull.number}`) : 'no pull request yet',
-    forge.issue ? ` · issue #${forge.issue}` : '',
+    { 'data-testid': 'forge' },
+    pull ? outLink(pull.url, `pull request #${pull.number}`) : 'no pull request yet',
+    forge.issue ? [' · ', forgeRef(urls, 'issue', forge.issue, `issue #${forge.issue}`)] : '',
     ` · ${forge.repo} (${forge.origin})`,
     forge.lastError ? h('div', { class: 'muted' }, `forge not updated yet: ${forge.lastError}`) : null,
   );

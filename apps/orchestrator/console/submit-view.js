@@ -1,8 +1,20 @@
 // Submit a change request: repository, title, description, base, check command.
-import { api } from '/console/api.js';
+import { api, may } from '/console/api.js';
 import { h, show } from '/console/dom.js';
 
-export async function submitView({ main, refusal }) {
+export async function submitView({ main, refusal, caller }) {
+  if (!may(caller, 'submit')) {
+    return show(
+      main,
+      h('h1', {}, 'Submit a change request'),
+      h(
+        'p',
+        { 'data-testid': 'no-scope' },
+        `Your token (${caller.subject}) may not submit requests: that needs the submit scope. An admin can create a token with it.`,
+      ),
+      h('p', {}, h('a', { href: '#/requests' }, 'All requests')),
+    );
+  }
   const field = (id, label, input, hint) =>
     h('label', { for: id }, label, input, hint ? h('span', { class: 'muted', id: `${id}-hint` }, hint) : null);
   const repo = h('input', { id: 'repo', name: 'repo', required: true, 'aria-describedby': 'repo-hint' });

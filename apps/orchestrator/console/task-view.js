@@ -1,7 +1,8 @@
 // One task: its numbers, the diff of its branch, the checks with their output, and the agent's trajectory per
 // dispatch (tool calls with arguments and results, steps with tokens and cost, review verdicts); resubmit.
-import { api } from '/console/api.js';
-import { badge, h, notify, show, usd } from '/console/dom.js';
+import { api, may, ApiFailure } from '/console/api.js';
+import { badge, h, notFoundView, notify, show, usd } from '/console/dom.js';
+import { forgeRef, forgeUrls, repoOnForge } from '/console/forge.js';
 
 const FAILED = new Set(['SOFT_FAIL', 'HARD_FAIL']);
 const json = (v) => JSON.stringify(v, null, 2);
@@ -73,7 +74,7 @@ function eventDetail(e) {
 function dispatchSection(d) {
   return h(
     'section',
-    { 'data-dispatch': d.dispatch },
+    { 'data-dispatch': d.dispatch, id: `dispatch-${d.dispatch}`, tabindex: -1, 'aria-label': `Dispatch ${d.dispatch}` },
     h('h3', {}, `Dispatch ${d.dispatch} `, badge(d.status), d.failedStep ? ` at ${d.failedStep}` : ''),
     h(
       'p',
@@ -143,44 +144,64 @@ export function verificationFact(v) {
   return 'Checked: its checks pass (no test is asked of this kind of task)';
 }
 
-export async function taskView({ main, signal, refusal }, id, taskId) {
+export async function taskView({ main, signal, refusal, caller, forge: site }, id, taskId, dispatch) {
   const enc = `/v1/change-requests/${encodeURIComponent(id)}`;
   const base = `${enc}/tasks/${encodeURIComponent(taskId)}`;
-  const [detail, trajectory, checks, diff] = await Promise.all([
-    api('GET', enc, undefined, { signal }),
-    api('GET', `${base}/trajectory`, undefined, { signal }),
-    api('GET', `${base}/checks`, undefined, { signal }),
-    api('GET', `${base}/diff`, undefined, { signal }),
-  ]);
+  const request = h('a', { href: `#/requests/${encodeURIComponent(id)}` }, `Request ${id}`);
+  let detail, trajectory, checks, diff;
+  try {
+    [detail, trajectory, checks, diff] = await Promise.all([
+      api('GET', enc, undefined, { signal }),
+      api('GET', `${base}/trajectory`, undefined, { signal }),
+      api('GET', `${base}/checks`, undefined, { signal }),
+      api('GET', `${base}/diff`, undefined, { signal }),
+    ]);
+  } catch (err) {
+    if (!(err instanceof ApiFailure && err.status === 404)) throw err;
+    const known = await api('GET', enc, undefined, { signal }).then(
+      () => true,
+      () => false,
+    );
+    return show(
+      main,
+      known
+        ? notFoundView('Task not found', `Request ${id} has no task ${taskId}.`, request)
+        : notFoundView('Request not found', `The farm has no change request ${id}.`),
+    );
+  }
   const task = detail.tasks.find((t) => t.id === taskId);
-  if (!task) throw new Error(`no task ${taskId} in request ${id}`);
+  if (!task) return show(main, notFoundView('Task not found', `Request ${id} has no task ${taskId}.`, request));
+  const urls = forgeUrls(site, repoOnForge(site, detail.request.repoUrl, detail.forge?.repo));
+  const dispatchHref = (n) =>
+    `#/requests/${encodeURIComponent(id)}/tasks/${encodeURIComponent(taskId)}/dispatches/${n}`;
   const resubmitted = h('div', { role: 'status' });
-  const resubmit = FAILED.has(task.status)
-    ? h(
-        'button',
-        {
-          type: 'button',
-          class: 'primary',
-          async onclick() {
-            try {
-              const r = await api('POST', `${base}/resubmit`);
-              notify(r.created ? 'Resubmitted as a new request' : 'Already resubmitted');
-              show(
-                resubmitted,
-                r.created ? 'Resubmitted as ' : 'Resubmitted before as ',
-                h('a', { href: `#/requests/${encodeURIComponent(r.changeRequestId)}` }, r.changeRequestId),
-              );
-            } catch (err) {
-              show(resubmitted, refusal(err));
-            }
+  const resubmit =
+    FAILED.has(task.status) && may(caller, 'submit')
+      ? h(
+          'button',
+          {
+            type: 'button',
+            class: 'primary',
+            async onclick() {
+              try {
+                const r = await api('POST', `${base}/resubmit`);
+                notify(r.created ? 'Resubmitted as a new request' : 'Already resubmitted');
+                show(
+                  resubmitted,
+                  r.created ? 'Resubmitted as ' : 'Resubmitted before as ',
+                  h('a', { href: `#/requests/${encodeURIComponent(r.changeRequestId)}` }, r.changeRequestId),
+                );
+              } catch (err) {
+                show(resubmitted, refusal(err));
+              }
+            },
           },
-        },
-        'Resubmit this task as a new request',
-      )
-    : null;
+          'Resubmit this task as a new request',
+        )
+      : null;
   show(
     main,
-    h('p', {}, h('a', { href: `#/requests/${encodeURIComponent(id)}` }, `← Request ${id}`)),
+    h('p', {}, '← ', request),
     h('h1', {}, 'Task ', h('code', {}, taskId), ' ', badge(task.status)),
     h(
       'dl',
@@ -201,8 +222,22 @@ export async function taskView({ main, signal, refusal }, id, taskId) {
       h(
         'dd',
         {},
-        task.branch || '—',
-        task.commitSha ? h('span', { class: 'muted' }, ` @ ${task.commitSha.slice(0, 12)}`) : null,
+        forgeRef(urls, 'branch', task.branch),
+        task.commitSha ? [' @ ', forgeRef(urls, 'commit', task.commitSha, task.commitSha.slice(0, 12))] : null,
+      ),
+      h('dt', {}, 'Dispatches'),
+      h(
+        'dd',
+        {},
+        trajectory.dispatches.length
+          ? h(
+              'ul',
+              { class: 'inline', 'aria-label': 'Dispatches' },
+              trajectory.dispatches.map((d) =>
+                h('li', {}, h('a', { href: dispatchHref(d.dispatch) }, `dispatch ${d.dispatch}`), ' ', badge(d.status)),
+              ),
+            )
+          : '—',
       ),
       h('dt', {}, 'Notes'),
       h('dd', {}, task.notes ? h('pre', {}, task.notes) : '—'),
@@ -218,4 +253,10 @@ export async function taskView({ main, signal, refusal }, id, taskId) {
       ? trajectory.dispatches.map(dispatchSection)
       : h('p', { class: 'muted' }, 'No result reported yet.'),
   );
+  // A dispatch's address (…/dispatches/2) shows the task at that dispatch, focused for the keyboard.
+  const target = dispatch && document.getElementById(`dispatch-${dispatch}`);
+  if (target) {
+    target.scrollIntoView();
+    target.focus({ preventScroll: true });
+  }
 }

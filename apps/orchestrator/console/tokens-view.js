@@ -109,7 +109,7 @@ export async function tokensView(ctx, justCreated) {
         h(
           'tr',
           {},
-          ['Name', 'Scopes', 'Expires', 'Created', 'Last used', ''].map((c) => h('th', { scope: 'col' }, c)),
+          ['Name', 'Scopes', 'Expires', 'Created', 'Last used', 'Action'].map((c) => h('th', { scope: 'col' }, c)),
         ),
       ),
       h(

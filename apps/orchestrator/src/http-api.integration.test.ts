@@ -695,6 +695,7 @@ describe.each(modes)('the HTTP API on %s and PostgreSQL', (_mode, openBus) => {
       ['GET', '/v1/tokens', reader],
       ['POST', '/v1/tokens/x/revoke', reader],
       ['GET', '/v1/audit', reader],
+      ['GET', '/v1/forge', canceller],
     ];
     for (const [method, path, withoutScope, body] of operations) {
       const anonymous = await call(method, path, { body, token: null });
@@ -719,6 +720,11 @@ describe.each(modes)('the HTTP API on %s and PostgreSQL', (_mode, openBus) => {
       expect(JSON.stringify(unscoped.json) + JSON.stringify(forged.json)).not.toMatch(/farm_/);
     }
     expect(apiLog.join('\n')).not.toContain(reader);
+    // Any valid token may ask who it is and what it may do; none is a 401.
+    expect((await call('GET', '/v1/whoami', { token: null })).status).toBe(401);
+    expect((await call('GET', '/v1/whoami', { token: canceller })).json.scopes).toEqual(['cancel']);
+    // Without a forge configured, nothing to link to.
+    expect((await call('GET', '/v1/forge', { token: reader })).json).toEqual({});
     // Probes and scrapers need no token (FARM_METRICS_ACCESS=open, the default).
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
     expect((await fetch(`${base}/metrics`)).status).toBe(200);
@@ -762,6 +768,17 @@ describe.each(modes)('the HTTP API on %s and PostgreSQL', (_mode, openBus) => {
     expect([refused.status, refused.json.error.message]).toEqual([401, expect.stringMatching(/not valid/)]);
     expect(await stream.text()).toContain('event: transition'); // ended rather than kept open
     expect((await call('POST', `/v1/tokens/${name}/revoke`)).status).toBe(404);
+  });
+
+  test('the list pages through the whole history on PostgreSQL: older, then newer, back to the same page', async () => {
+    const first = (await call('GET', '/v1/change-requests?limit=1')).json;
+    expect(first.older).toBe(first.changeRequests[0].id);
+    const next = (await call('GET', `/v1/change-requests?limit=1&before=${encodeURIComponent(first.older)}`)).json;
+    expect(next.changeRequests[0].id).not.toBe(first.changeRequests[0].id);
+    expect(next.newer).toBe(next.changeRequests[0].id);
+    const back = (await call('GET', `/v1/change-requests?limit=1&after=${encodeURIComponent(next.newer)}`)).json;
+    expect(back.changeRequests.map((c: { id: string }) => c.id)).toEqual([first.changeRequests[0].id]);
+    expect(back.sources[first.changeRequests[0].id].origin).toBe('api');
   });
 
   test('a request records the token that submitted it, whatever the body says; the audit has who did what', async () => {

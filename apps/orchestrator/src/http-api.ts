@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { FINAL_PHASES, farm } from '@farm/proto';
 import { Topics } from '@farm/bus';
 import { type Logger, type RouteHandler } from '@farm/runtime';
-import { decideAccess, KubernetesReviewFailed, recordAudit } from '@farm/access';
+import { decideAccess, KubernetesReviewFailed, recordAudit, SCOPES, type Principal, type Scope } from '@farm/access';
 import { HttpError, createHttpEdge, json, metricsRoute, type EdgeRequest, type Reply } from '@farm/http-edge';
 import type { SqlStore } from '@farm/store';
 import { listLessons } from '@farm/lessons';
+import { apiDocument } from './api-document';
 import { ApiError, badRequest, notFound } from './api-error';
 import {
   parseApproveInput,
@@ -20,7 +21,8 @@ import { streamTransitions, type EventStreamOptions } from './change-request-eve
 import { consoleRoutes } from './console-server';
 import type { Orchestrator } from './orchestrator';
 import { parsePhase } from './phases';
-import { getRequest, listRequests, requestPhase, SUBMITTED } from './request-store';
+import { pageRequests, type RequestListQuery, type RequestOrigin } from './request-list';
+import { getRequest, requestPhase, SUBMITTED } from './request-store';
 import { changeRequestSubmitter } from './submissions';
 import { forgeWebhookRoutes, type ForgeWebhookDeps } from './forge/forge-webhook-route';
 import { forgeView, linkFor } from './forge/forge-store';
@@ -46,6 +48,8 @@ export interface ChangeRequestApiDeps {
   localRepoPaths?: (changeRequestIds: string[]) => Promise<Map<string, string>>;
   /** Each local repository's mirror URL and the path it mirrors (`farm up`), to show lessons by path. */
   localRepoPathsByUrl?: () => Promise<Map<string, string>>;
+  /** The forge's kind and web address (GET /v1/forge), when one is configured: clients link to it. */
+  forgeSite?: { kind: string; webUrl: string };
   /** The forge's signed webhooks (POST /v1/forge/webhooks), when a forge and its webhook secret are set. */
   forgeWebhooks?: Omit<ForgeWebhookDeps, 'store' | 'log'>;
   /**
@@ -78,6 +82,8 @@ export function changeRequestApi(deps: ChangeRequestApiDeps): RouteHandler {
       { method: 'POST', path: '/v1/change-requests/:id/approve', handler: (r) => decidePlan(r, 'approve') },
       { method: 'POST', path: '/v1/change-requests/:id/reject', handler: (r) => decidePlan(r, 'reject') },
       { method: 'GET', path: '/v1/lessons', handler: lessons },
+      { method: 'GET', path: '/v1/whoami', handler: whoami, authorize: anyScope },
+      { method: 'GET', path: '/v1/forge', handler: async () => json(200, deps.forgeSite ?? {}) },
       ...tokenRoutes({ store: deps.store, tokens: deps.access.tokens }),
       ...taskRoutes({ store: deps.store, accept }),
       ...(deps.forgeWebhooks ? forgeWebhookRoutes({ ...deps.forgeWebhooks, store: deps.store, log }) : []),
@@ -109,10 +115,41 @@ export function changeRequestApi(deps: ChangeRequestApiDeps): RouteHandler {
   }
 
   async function list(r: EdgeRequest): Promise<Reply> {
-    const found = await listRequests(deps.store, parseLimit(r.query('limit')));
-    const paths = await deps.localRepoPaths?.(found.map((c) => c.id));
-    const changeRequests = paths ? found.map((c) => withPath(c, paths.get(c.id))) : found;
-    return json(200, { changeRequests });
+    const query = parseListQuery(r);
+    // No stored text holds NUL (PostgreSQL text cannot): nothing matches, rather than a failed query.
+    if (Object.values(query).some((v) => typeof v === 'string' && v.includes('\0'))) {
+      return json(200, { changeRequests: [], sources: {} });
+    }
+    const page = await pageRequests(deps.store, query);
+    const paths = await deps.localRepoPaths?.(page.changeRequests.map((c) => c.id));
+    if (paths) page.changeRequests = page.changeRequests.map((c) => withPath(c, paths.get(c.id)));
+    return json(200, page);
+  }
+
+  /** Any valid token may ask who it is; the scopes it holds are the answer, not a condition. */
+  async function anyScope(r: EdgeRequest) {
+    let refusal;
+    for (const scope of SCOPES) {
+      const decision = await decideAccess(deps.access.authenticator, r.req.headers.authorization, scope);
+      if ('principal' in decision) return decision;
+      if (decision.deny === 401) return decision;
+      refusal ??= decision;
+    }
+    return refusal!;
+  }
+
+  async function whoami(r: EdgeRequest): Promise<Reply> {
+    const principal = r.principal as Principal;
+    const scopes: Scope[] = [];
+    for (const scope of SCOPES) {
+      const held = principal.scopes
+        ? principal.scopes.includes(scope) || principal.scopes.includes('admin')
+        : !!(await deps.access.authenticator.allows?.(principal, scope));
+      if (held) scopes.push(scope);
+    }
+    const tokenName =
+      principal.via === 'token' && principal.subject.startsWith('token:') ? principal.subject.slice(6) : '';
+    return json(200, { subject: principal.subject, via: principal.via, ...(tokenName ? { tokenName } : {}), scopes });
   }
 
   async function submit(r: EdgeRequest): Promise<Reply> {
@@ -210,6 +247,59 @@ export function changeRequestApi(deps: ChangeRequestApiDeps): RouteHandler {
   const consoleFiles = consoleRoutes();
   return async (req, res) =>
     (await metrics?.handle(req, res)) || (await edge.handle(req, res)) || consoleFiles(req, res);
+}
+
+const ORIGINS: readonly RequestOrigin[] = ['forge', 'api', 'bus'];
+
+/** The list's query: each parameter checked against openapi.yaml (a time as RFC 3339), or a 400 naming it. */
+function parseListQuery(r: EdgeRequest): RequestListQuery {
+  const query: RequestListQuery = { limit: parseLimit(r.query('limit')) };
+  const text = (name: 'before' | 'after' | 'repo' | 'submittedBy' | 'q') => {
+    const value = r.query(name);
+    if (value !== null && value !== '') query[name] = value;
+  };
+  for (const name of ['before', 'after', 'repo', 'submittedBy', 'q'] as const) text(name);
+  // An enum or a time given empty is not one (schemathesis checks that it is refused): only texts may be empty.
+  const phase = r.query('phase');
+  if (phase !== null) {
+    if (apiDocument().parameter('/v1/change-requests', 'get', 'phase').check(phase).length) {
+      throw badRequest(`phase: one of ${Object.keys(farm.v1.Phase).join(', ')} or ${SUBMITTED}`, 'phase');
+    }
+    query.phase = phase;
+  }
+  const origin = r.query('origin');
+  if (origin !== null) {
+    if (!ORIGINS.includes(origin as RequestOrigin)) throw badRequest(`origin: one of ${ORIGINS.join(', ')}`, 'origin');
+    query.origin = origin as RequestOrigin;
+  }
+  for (const [name, key] of [
+    ['since', 'sinceMs'],
+    ['until', 'untilMs'],
+  ] as const) {
+    const value = r.query(name);
+    if (value === null) continue;
+    const ms = rfc3339(value);
+    if (ms === undefined) throw badRequest(`${name}: a date and time as RFC 3339 has it (2025-01-31T09:00:00Z)`, name);
+    query[key] = ms;
+  }
+  return query;
+}
+
+/** An RFC 3339 date-time (what JSON Schema's `date-time` is) as ms since the epoch, or undefined. */
+export function rfc3339(text: string): number | undefined {
+  const m =
+    /^(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[Tt]([01]\d|2[0-3]):([0-5]\d):([0-5]\d|60)(\.\d+)?([Zz]|([+-])([01]\d|2[0-3]):([0-5]\d))$/.exec(
+      text,
+    );
+  if (!m) return undefined;
+  const [, y, mo, d, h, mi, sec, frac, , sign, oh, om] = m;
+  const day = new Date(0);
+  day.setUTCFullYear(Number(y), Number(mo) - 1, Number(d));
+  // A day the month does not have (February 30th) is no date.
+  if (day.getUTCMonth() !== Number(mo) - 1) return undefined;
+  const offset = sign ? (sign === '-' ? -1 : 1) * (Number(oh) * 60 + Number(om)) * 60_000 : 0;
+  const ms = Number(h) * 3_600_000 + Number(mi) * 60_000 + Number(sec) * 1000 + Math.floor(Number(frac ?? 0) * 1000);
+  return day.getTime() + ms - offset;
 }
 
 /** The authenticated subject; the body's claim only where no principal is known (never on this API's routes). */

@@ -45,7 +45,14 @@ void runService(log, config.FARM_METRICS_PORT, async () => {
   // Pull requests, issues in, review comments answered, when a forge is configured (FARM_FORGE_KIND).
   const forge = startForge(config, { store, orchestrator, log });
   return {
-    routes: changeRequestApi({ store, orchestrator, log, access, forgeWebhooks: forge?.webhooks }),
+    routes: changeRequestApi({
+      store,
+      orchestrator,
+      log,
+      access,
+      forgeWebhooks: forge?.webhooks,
+      forgeSite: forge?.site,
+    }),
     health: () => bus.health(),
     readiness: egress && (() => egress.readiness()),
     stop: async () => {

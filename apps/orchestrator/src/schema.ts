@@ -1,4 +1,5 @@
 import { forgeMigrations } from './forge/forge-store';
+import { requestListMigrations } from './request-list';
 import { taskAccountingMigrations } from './task-accounting';
 import { taskReportMigrations } from './task-reports';
 import { resubmissionMigrations } from './task-resubmission';
@@ -117,6 +118,9 @@ orchestratorMigrations.push({
   name: 'orchestrator-008-verification',
   sql: `ALTER TABLE tasks ADD COLUMN verification jsonb;`,
 });
+
+// The list of requests pages through the whole history by age (GET /v1/change-requests).
+orchestratorMigrations.push(...requestListMigrations);
 
 // The forge bridge: webhook deliveries (replays refused) and each request's link to its issue or pull request.
 orchestratorMigrations.push(...forgeMigrations);

@@ -8,7 +8,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The most recent change requests, newest first */
+    /**
+     * Change requests, newest first, a page at a time, filtered
+     * @description Pages through the whole history: a page's `older` (given as `before`) is the next older page, its `newer` (given as `after`) the next newer one; both name a request of the list (an unknown one lists nothing). Every given filter must match. `sources` says, for each listed request, where it came from, who submitted it and, when it is linked to the forge, its issue and pull request (as the status has them).
+     */
     get: operations['listChangeRequests'];
     put?: never;
     /**
@@ -314,6 +317,46 @@ export interface paths {
      * @description Newest first; every given filter must match. Page with `before` (the last id of a page).
      */
     get: operations['queryAudit'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/whoami': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The caller and the scopes it holds
+     * @description Who the bearer token is and what it may do, for any valid token whatever its scopes (the console hides what the caller may not do).
+     */
+    get: operations['whoAmI'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/forge': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The forge this farm works with
+     * @description Its kind and web address (FARM_FORGE_KIND, FARM_FORGE_URL), from which a client links branches, commits, issues and pull requests; an empty object when no forge is configured.
+     */
+    get: operations['getForge'];
     put?: never;
     post?: never;
     delete?: never;
@@ -689,6 +732,33 @@ export interface components {
       /** @enum {string} */
       taskState: '' | 'PENDING' | 'DISPATCHED' | 'SUCCESS' | 'SOFT_FAIL' | 'HARD_FAIL' | 'CANCELLED';
     };
+    /**
+     * @description Where a request came from: `forge` an issue or a review on the forge, `api` this HTTP API (the CLI, the console), `bus` a ChangeRequest published straight on the bus (Kafka).
+     * @enum {string}
+     */
+    RequestOrigin: 'forge' | 'api' | 'bus';
+    RequestSource: {
+      origin: components['schemas']['RequestOrigin'];
+      /** @description The audit's subject that submitted it (none for the bus) */
+      submittedBy?: string;
+      forge?: components['schemas']['ForgeLink'];
+    };
+    Caller: {
+      /** @description e.g. `token:ci-bot`, as the audit records it */
+      subject: string;
+      /** @enum {string} */
+      via: 'token' | 'kubernetes' | 'component';
+      /** @description The farm token's name, when it is one */
+      tokenName?: string;
+      /** @description Every scope the caller holds (admin holds them all, so they are all listed). */
+      scopes: components['schemas']['Scope'][];
+    };
+    ForgeSite: {
+      /** @enum {string} */
+      kind?: 'github' | 'gitlab' | 'gitea';
+      /** @description The forge's web address (FARM_FORGE_URL) */
+      webUrl?: string;
+    };
   };
   responses: {
     /** @description Malformed JSON, a missing or invalid field (named in `field`), or a bad query parameter. */
@@ -790,6 +860,22 @@ export interface operations {
     parameters: {
       query?: {
         limit?: number;
+        /** @description Only requests older than this one (its id); the previous page's `older`. */
+        before?: string;
+        /** @description Only requests newer than this one (its id); the previous page's `newer`. Alone, the page just above it; with `before`, the requests between the two. */
+        after?: string;
+        phase?: components['schemas']['Phase'] | 'SUBMITTED';
+        /** @description Contained in the repository's URL, or in the URL or path it was submitted with (any case). */
+        repo?: string;
+        /** @description Who submitted it: the audit's subject (`token:ci-bot`) or a token's name (`ci-bot`). */
+        submittedBy?: string;
+        origin?: components['schemas']['RequestOrigin'];
+        /** @description Created at or after this time. */
+        since?: string;
+        /** @description Created before this time. */
+        until?: string;
+        /** @description Contained in the title (any case), or the request's id. */
+        q?: string;
       };
       header?: never;
       path?: never;
@@ -805,6 +891,14 @@ export interface operations {
         content: {
           'application/json': {
             changeRequests: components['schemas']['RequestSummary'][];
+            /** @description By request id, each listed request's origin, submitter and forge link. */
+            sources: {
+              [key: string]: components['schemas']['RequestSource'];
+            };
+            /** @description The `before` of the next older page; absent on the oldest. */
+            older?: string;
+            /** @description The `after` of the next newer page; absent on the newest. */
+            newer?: string;
           };
         };
       };
@@ -1352,6 +1446,51 @@ export interface operations {
         };
       };
       400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  whoAmI: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The caller. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Caller'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  getForge: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The forge, or `{}`. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ForgeSite'];
+        };
+      };
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       500: components['responses']['InternalError'];

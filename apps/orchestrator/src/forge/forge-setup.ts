@@ -16,6 +16,8 @@ export type ForgeSetupConfig = z.infer<typeof forgeSetupConfigSchema>;
 
 export interface ForgeSetup {
   bridge: ForgeBridge;
+  /** For changeRequestApi: the forge's kind and web address (clients link to it). */
+  site: NonNullable<ChangeRequestApiDeps['forgeSite']>;
   /** For changeRequestApi: the webhook route, when a webhook secret is set. */
   webhooks?: ChangeRequestApiDeps['forgeWebhooks'];
 }
@@ -66,6 +68,7 @@ export function startForge(
   });
   return {
     bridge,
+    site: { kind: made.forge.kind, webUrl: made.forge.webUrl },
     webhooks: config.FARM_FORGE_WEBHOOK_SECRET
       ? {
           webhooks: made.webhooks,

@@ -4,7 +4,8 @@
 // 401 (so every call the console makes, the event stream included, must carry its token), a revoked token a
 // 401, a read-only token a 403 on what changes something. Screenshots go to .cache/console-screenshots/.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { InProcessBus } from '@farm/bus';
@@ -15,6 +16,10 @@ import { createPgStore, type SqlStore } from '@farm/store';
 import { startFarmHarness, testLog, type FarmHarness } from './farm-harness';
 
 const SHOTS = path.resolve(__dirname, '../../../../.cache/console-screenshots');
+// axe-core, run in the page on every view: no serious or critical accessibility violation.
+const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+// The forge the console links to (never loaded: the browser reaches nothing but the farm).
+const FORGE = { kind: 'gitea', webUrl: 'http://forge.invalid' };
 // Token names unique per run: the shared database keeps earlier runs' tokens.
 const RUN = Date.now().toString(36);
 const SLOW = 'Slow: wait for a cancel';
@@ -70,7 +75,13 @@ describe('the web console in headless Chromium, on a whole farm with the scripte
     TOKEN = (await access.tokens.create({ name: `console-${RUN}`, scopes: ['read', 'submit', 'cancel'] }, 'test'))
       .token;
     READ_ONLY = await access.tokens.create({ name: `console-ro-${RUN}`, scopes: ['read'] }, 'test');
-    const apiRoutes = changeRequestApi({ store, orchestrator: h.farm.orchestrator, log: testLog, access });
+    const apiRoutes = changeRequestApi({
+      store,
+      orchestrator: h.farm.orchestrator,
+      log: testLog,
+      access,
+      forgeSite: FORGE,
+    });
     // What each call carried (path and token), and each event stream's Last-Event-ID; then a network blip: the
     // next event stream is cut by the server side 1.5 s after it opened.
     const api: RouteHandler = (req, res) => {
@@ -103,6 +114,37 @@ describe('the web console in headless Chromium, on a whole farm with the scripte
   });
 
   const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+
+  /** Serious and critical accessibility violations axe-core finds on the page as it is now. */
+  async function axeViolations(): Promise<string[]> {
+    await page.evaluate(AXE);
+    const found = (await page.evaluate(
+      'axe.run(document, { resultTypes: ["violations"] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(" ")) })))',
+    )) as { id: string; impact: string; help: string; nodes: string[] }[];
+    return found
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.slice(0, 3).join(', ')}`);
+  }
+
+  /** Polls until `read` gives `expected` (10 s at most), then says what it gave. */
+  async function until<T>(read: () => Promise<T>, expected: T): Promise<void> {
+    const deadline = Date.now() + 10_000;
+    let got = await read();
+    while (JSON.stringify(got) !== JSON.stringify(expected) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      got = await read();
+    }
+    expect(got).toEqual(expected);
+  }
+
+  /** A request as the orchestrator keeps one, written straight to the store (the farm never sees it move). */
+  async function insertRequest(r: { id: string; title: string; phase?: string; repoUrl?: string; agoS?: number }) {
+    await store.query(
+      `INSERT INTO change_requests (id, phase, repo_url, base_ref, title, created_at, updated_at)
+       VALUES ($1, $2, $3, 'main', $4, now() - $5 * interval '1 second', now())`,
+      [r.id, r.phase ?? 'DONE', r.repoUrl ?? 'http://git.invalid/paged.git', r.title, r.agoS ?? 0],
+    );
+  }
 
   async function signIn(token: string) {
     await page.goto(`${base}/`);
@@ -260,14 +302,222 @@ describe('the web console in headless Chromium, on a whole farm with the scripte
     expect(await access.tokens.verify(secret)).toBeUndefined();
   });
 
+  test('finds any request: pages past the first page, filters on the server, keeps its width with a hostile title', async () => {
+    // 120 requests of this run, a second apart (r000 oldest); every third FAILED.
+    const ids = Array.from({ length: 120 }, (_, i) => `paged-${RUN}-${String(i).padStart(3, '0')}`);
+    for (const [i, id] of ids.entries()) {
+      await insertRequest({ id, title: `Paged ${RUN} ${i}`, phase: i % 3 ? 'DONE' : 'FAILED', agoS: 3600 + 120 - i });
+    }
+    await page.goto(`${base}/`);
+    await page.evaluate('sessionStorage.clear()');
+    await signIn(TOKEN);
+    const rows = page.getByRole('table', { name: 'Change requests' }).locator('tbody tr[data-request]');
+    const shown = () => rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-request')));
+    await page.getByLabel('Search titles').fill(`Paged ${RUN}`);
+    await page.getByRole('button', { name: 'Find' }).click();
+    await until(shown, ids.slice(70).reverse());
+    await page.getByRole('button', { name: 'Older →' }).click();
+    await until(shown, ids.slice(20, 70).reverse());
+    expect(page.url()).toContain(`before=${ids[70]}`);
+    // By keyboard: the pager's buttons are buttons.
+    await page.getByRole('button', { name: 'Older →' }).focus();
+    await page.keyboard.press('Enter');
+    await until(shown, ids.slice(0, 20).reverse());
+    expect(await page.getByRole('button', { name: 'Older →' }).isDisabled()).toBe(true);
+    await shot('10-requests-oldest-page');
+    await page.getByRole('button', { name: '← Newer' }).click();
+    await until(shown, ids.slice(20, 70).reverse());
+    // Back returns to the page before; the filter stays in the address.
+    await page.goBack();
+    await until(shown, ids.slice(0, 20).reverse());
+    // A filter on the server: only the FAILED ones of this run, on one page.
+    await page.goto(`${base}/console/#/requests?q=${encodeURIComponent(`Paged ${RUN}`)}`);
+    await page.getByLabel('Phase').selectOption('FAILED');
+    await until(shown, ids.filter((_, i) => i % 3 === 0).reverse());
+    expect(await page.getByRole('button', { name: 'Older →' }).isDisabled()).toBe(true);
+
+    // A 500-character title without a space: the table keeps the viewport's width, on the list and on its page.
+    const hostile = `wide-${RUN}`;
+    await insertRequest({ id: hostile, title: `W${RUN}${'W'.repeat(490)}`.slice(0, 500) });
+    await page.goto(`${base}/console/#/requests?q=${hostile}`);
+    await rows.first().waitFor();
+    expect(await shown()).toEqual([hostile]);
+    const widths = () =>
+      page.evaluate(`({
+        table: document.querySelector('table.requests').getBoundingClientRect().right,
+        page: document.documentElement.scrollWidth,
+        viewport: window.innerWidth,
+      })`) as Promise<{ table: number; page: number; viewport: number }>;
+    const w = await widths();
+    expect(w.table).toBeLessThanOrEqual(w.viewport);
+    expect(w.page).toBeLessThanOrEqual(w.viewport);
+    await shot('11-hostile-title');
+    await rows.first().getByRole('link').first().click();
+    await page.getByRole('heading', { name: `Request ${hostile}` }).waitFor();
+    expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+  });
+
+  test('links branches, commits, the pull request and the issue to the forge, and never a javascript: URL', async () => {
+    const id = randomUUID();
+    await insertRequest({ id, title: `Linked ${RUN}`, repoUrl: 'http://forge.invalid/owner/app.git' });
+    await store.query(
+      `UPDATE change_requests SET integration_branch = $2, base_commit = 'b0a5e0000000000000000000000000000000beef' WHERE id = $1`,
+      [id, `farm/${id}`],
+    );
+    await store.query(
+      `INSERT INTO tasks (id, change_request_id, goal, status, task, branch, commit_sha, dispatch)
+       VALUES ($1, $2, 'Link it', 'SUCCESS', ''::bytea, $3, 'c0ffee0000000000000000000000000000000001', 1)`,
+      [`${id}-a`, id, `agt/${id}-a`],
+    );
+    // A hostile forge answered a pull request whose URL is a script.
+    await store.query(
+      `INSERT INTO forge_links (change_request_id, repo, origin, issue_number, pull_number, pull_url)
+       VALUES ($1, 'owner/app', 'issue', 7, 9, 'javascript:alert(document.domain)')`,
+      [id],
+    );
+    await store.query(
+      `INSERT INTO lessons (task_id, repo_url, goal, fix) VALUES ($1, 'http://forge.invalid/owner/app.git', $2, 'linked')
+       ON CONFLICT DO NOTHING`,
+      [`${id}-a`, `Lesson of ${RUN}`],
+    );
+    const scripts = () => page.locator('a[href^="javascript:" i]').count();
+    await page.goto(`${base}/console/#/requests?q=${encodeURIComponent(`Linked ${RUN}`)}`);
+    const row = page.locator(`tr[data-request="${id}"]`);
+    await row.waitFor();
+    expect(await row.locator('[data-column=issue] a').getAttribute('href')).toBe(
+      'http://forge.invalid/owner/app/issues/7',
+    );
+    expect(await row.locator('[data-column=pull]').innerText()).toContain('javascript:alert(document.domain)');
+    expect(await row.locator('[data-column=pull] a').count()).toBe(0);
+    expect(await row.innerText()).toContain('forge');
+    expect(await scripts()).toBe(0);
+
+    await row.getByRole('link', { name: `Linked ${RUN}` }).click();
+    const facts = page.locator('dl.facts');
+    await facts.getByRole('link', { name: 'issue #7' }).waitFor();
+    const href = (name: string | RegExp) => facts.getByRole('link', { name }).first().getAttribute('href');
+    expect(await href(`farm/${id}`)).toBe(`http://forge.invalid/owner/app/src/branch/farm/${id}`);
+    expect(await href('b0a5e0000000')).toBe(
+      'http://forge.invalid/owner/app/commit/b0a5e0000000000000000000000000000000beef',
+    );
+    expect(await page.getByTestId('forge').innerText()).toMatch(/pull request #9 \(not a web link: javascript:alert/);
+    expect(await scripts()).toBe(0);
+    const tasks = page.getByRole('table', { name: 'Tasks' });
+    expect(await tasks.getByRole('link', { name: `agt/${id}-a` }).getAttribute('href')).toBe(
+      `http://forge.invalid/owner/app/src/branch/agt/${id}-a`,
+    );
+    await shot('12-linked-request');
+    // The task links its request, its dispatches and its commit.
+    await tasks.getByRole('link', { name: 'dispatch 1' }).click();
+    await page.getByRole('heading', { name: /^Task / }).waitFor();
+    expect(page.url()).toContain(`/tasks/${id}-a/dispatches/1`);
+    expect(await page.getByRole('link', { name: 'c0ffee000000' }).getAttribute('href')).toBe(
+      'http://forge.invalid/owner/app/commit/c0ffee0000000000000000000000000000000001',
+    );
+    await page.getByRole('link', { name: `Request ${id}` }).waitFor();
+    // A lesson links its task, whose id tells its request.
+    await page.goto(`${base}/console/#/lessons`);
+    await page.getByRole('link', { name: `${id}-a` }).click();
+    await page.getByRole('heading', { name: `Task ${id}-a` }).waitFor();
+  });
+
+  test('a read-only token sees no submit or cancel; an unknown id has a page that says so', async () => {
+    const reader = await access.tokens.create({ name: `console-reader-${RUN}`, scopes: ['read'] }, 'test');
+    // Accepted, never consumed: a request that may still be cancelled.
+    const open = `open-${RUN}`;
+    await store.query(
+      `INSERT INTO api_submissions (id, digest, title, repo_url, base_ref) VALUES ($1, 'd', $2, 'http://git.invalid/a.git', 'main')`,
+      [open, `Open ${RUN}`],
+    );
+    // With the cancel scope, the button is there…
+    await page.goto(`${base}/console/#/requests/${open}`);
+    await page.getByRole('button', { name: 'Cancel request' }).waitFor();
+    // …without it, neither cancel nor submit is offered anywhere.
+    await page.evaluate('sessionStorage.clear()');
+    await signIn(reader.token);
+    expect(await page.getByRole('link', { name: 'Submit a request' }).count()).toBe(0);
+    expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link').allInnerTexts()).toEqual([
+      'Requests',
+      'Lessons',
+      'Health',
+    ]);
+    await page.goto(`${base}/console/#/requests/${open}`);
+    await page.getByTestId('phase').getByText('SUBMITTED').waitFor();
+    expect(await page.getByRole('button', { name: 'Cancel request' }).count()).toBe(0);
+    await page.goto(`${base}/console/#/submit`);
+    await expect(page.getByTestId('no-scope').innerText()).resolves.toContain('needs the submit scope');
+    expect(await page.getByRole('button', { name: 'Submit' }).count()).toBe(0);
+    await shot('13-read-only');
+
+    await page.goto(`${base}/console/#/requests/no-such-request-${RUN}`);
+    await page.getByRole('heading', { name: 'Request not found' }).waitFor();
+    expect(await page.getByTestId('not-found').innerText()).toContain(`no change request no-such-request-${RUN}`);
+    expect(await page.getByTestId('stream-state').count()).toBe(0);
+    await page.goto(`${base}/console/#/requests/${open}/tasks/nope`);
+    await page.getByRole('heading', { name: 'Task not found' }).waitFor();
+    await page.goto(`${base}/console/#/nowhere`);
+    await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+  });
+
+  test('every page loads without a console error, and axe finds no serious accessibility violation', async () => {
+    const admin = await access.tokens.create({ name: `console-a11y-${RUN}`, scopes: ['admin'] }, 'test');
+    const errors: string[] = [];
+    const onConsole = (m: { type(): string; text(): string }) => {
+      if (m.type() === 'error') errors.push(`${page.url()}: ${m.text()}`);
+    };
+    const onError = (e: Error) => errors.push(`${page.url()}: ${e.message}`);
+    page.on('console', onConsole);
+    page.on('pageerror', onError);
+    try {
+      await page.goto(`${base}/`);
+      await page.evaluate('sessionStorage.clear()');
+      await page.reload();
+      await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+      const violations: string[] = [...(await axeViolations()).map((v) => `sign-in: ${v}`)];
+      await signIn(admin.token);
+      const { rows } = await store.query<{ id: string; task: string }>(
+        `SELECT c.id, t.id AS task FROM change_requests c JOIN tasks t ON t.change_request_id = c.id
+         WHERE c.title = 'Add multiply' AND t.status = 'SUCCESS' ORDER BY c.created_at DESC LIMIT 1`,
+      );
+      const pages: [string, string][] = [
+        ['#/requests', 'Change requests'],
+        [`#/requests/${rows[0].id}`, `Request ${rows[0].id}`],
+        [`#/requests/${rows[0].id}/tasks/${rows[0].task}`, `Task ${rows[0].task}`],
+        ['#/submit', 'Submit a change request'],
+        ['#/lessons', 'Lessons'],
+        ['#/health', 'Health'],
+        ['#/tokens', 'Tokens'],
+        ['#/audit', 'Audit'],
+      ];
+      for (const [hash, heading] of pages) {
+        // Each page loaded afresh, as a person opening a link would.
+        await page.goto(`${base}/console/${hash}`);
+        await page.reload();
+        await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+        await page.waitForLoadState('networkidle').catch(() => undefined);
+        violations.push(...(await axeViolations()).map((v) => `${hash}: ${v}`));
+      }
+      await page.getByRole('table', { name: 'Audit events' }).locator('tr[data-audit]').first().waitFor();
+      expect(await page.getByRole('table', { name: 'Audit events' }).innerText()).toMatch(/token\.create/);
+      await shot('14-audit');
+      expect(errors).toEqual([]);
+      // The not-found page (its 404 is the browser's to log) passes axe too.
+      await page.goto(`${base}/console/#/requests/unknown-${RUN}`);
+      await page.getByRole('heading', { name: 'Request not found', level: 1 }).waitFor();
+      violations.push(...(await axeViolations()).map((v) => `not found: ${v}`));
+      expect(violations).toEqual([]);
+    } finally {
+      page.off('console', onConsole);
+      page.off('pageerror', onError);
+    }
+  });
+
   test('a token without the scope gets a 403 message; a revoked token the 401 page, and back to sign-in', async () => {
     await page.evaluate('sessionStorage.clear()');
     await signIn(READ_ONLY.token);
-    await page.goto(`${base}/console/#/submit`);
-    await page.getByLabel('Repository').fill('https://git.example.com/app.git');
-    await page.getByLabel('Title').fill('Refused');
-    await page.getByRole('button', { name: 'Submit' }).click();
-    await expect(page.getByTestId('forbidden').innerText()).resolves.toMatch(/403[\s\S]*needs the submit scope/);
+    // The tokens page is not offered to it; opened by its address, the farm refuses it and the page says why.
+    await page.goto(`${base}/console/#/tokens`);
+    await expect(page.getByTestId('forbidden').innerText()).resolves.toMatch(/403[\s\S]*needs the admin scope/);
     await shot('8-forbidden');
 
     await access.tokens.revoke(READ_ONLY.id, 'test');
