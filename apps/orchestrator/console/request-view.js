@@ -3,6 +3,7 @@
 import { api, followTransitions, may, ApiFailure } from '/console/api.js';
 import { age, badge, h, notFoundView, notify, outLink, show, time, usd } from '/console/dom.js';
 import { forgeRef, forgeUrls, repoOnForge } from '/console/forge.js';
+import { approvalPanel } from '/console/approval-panel.js';
 
 const FINAL = new Set(['DONE', 'FAILED', 'CANCELLED']);
 
@@ -79,6 +80,7 @@ export async function requestView({ main, signal, refusal, caller, forge: site }
   const streamState = h('p', { class: 'muted', 'data-testid': 'stream-state' }, 'connecting…');
   const problem = h('div');
   const actions = h('div', { class: 'actions' });
+  const approval = h('div', { 'data-testid': 'approval' });
   const phaseNow = h('span', { 'data-testid': 'phase' });
 
   show(
@@ -88,6 +90,7 @@ export async function requestView({ main, signal, refusal, caller, forge: site }
     problem,
     facts,
     actions,
+    approval,
     h('h2', {}, 'Tasks'),
     graph,
     h(
@@ -111,6 +114,8 @@ export async function requestView({ main, signal, refusal, caller, forge: site }
 
   let source;
   let refreshing;
+  // The plan's panel is made when the request starts waiting, not again on each refresh (a person may be editing).
+  let panelFor;
   async function refresh() {
     try {
       const detail = await api('GET', `/v1/change-requests/${encodeURIComponent(id)}`, undefined, { signal });
@@ -126,6 +131,15 @@ export async function requestView({ main, signal, refusal, caller, forge: site }
   function render({ request: r, tasks: list, forge }) {
     const urls = forgeUrls(site, repoOnForge(site, r.repoUrl, forge?.repo));
     show(phaseNow, badge(r.phase));
+    if (panelFor !== r.phase) {
+      panelFor = r.phase;
+      show(
+        approval,
+        r.phase === 'AWAITING_APPROVAL'
+          ? approvalPanel(r, list, { mayDecide: may(caller, 'approve'), refusal, refreshSoon, notify })
+          : null,
+      );
+    }
     show(
       facts,
       h(

@@ -6,7 +6,18 @@ import { api, may } from '/console/api.js';
 import { age, badge, h, outLink, show, usd } from '/console/dom.js';
 import { forgeUrls } from '/console/forge.js';
 
-const PHASES = ['', 'SUBMITTED', 'RECEIVED', 'PLANNING', 'CODING', 'BUILD', 'DONE', 'FAILED', 'CANCELLED'];
+const PHASES = [
+  '',
+  'SUBMITTED',
+  'RECEIVED',
+  'PLANNING',
+  'AWAITING_APPROVAL',
+  'CODING',
+  'BUILD',
+  'DONE',
+  'FAILED',
+  'CANCELLED',
+];
 const ORIGINS = [
   ['', 'any'],
   ['forge', 'the forge'],

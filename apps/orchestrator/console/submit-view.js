@@ -22,6 +22,7 @@ export async function submitView({ main, refusal, caller }) {
   const description = h('textarea', { id: 'description', name: 'description', rows: 5 });
   const base = h('input', { id: 'base', name: 'base', placeholder: 'main' });
   const check = h('input', { id: 'check-command', name: 'checkCommand', placeholder: 'detected when empty' });
+  const approval = h('input', { id: 'require-approval', name: 'requireApproval', type: 'checkbox' });
   const problem = h('div');
   show(
     main,
@@ -37,6 +38,7 @@ export async function submitView({ main, refusal, caller }) {
             description: description.value,
             checkCommand: check.value,
             repo: { url: repo.value.trim(), baseRef: base.value.trim() },
+            ...(approval.checked ? { requireApproval: true } : {}),
           };
           try {
             const { changeRequestId } = await api('POST', '/v1/change-requests', body);
@@ -51,6 +53,12 @@ export async function submitView({ main, refusal, caller }) {
       field('description', 'Description', description),
       field('base', 'Base branch, tag or commit', base),
       field('check-command', 'Check command', check),
+      h(
+        'label',
+        { for: 'require-approval' },
+        approval,
+        ' Wait for a person to approve the plan before any task starts',
+      ),
       h('div', {}, h('button', { class: 'primary', type: 'submit' }, 'Submit')),
       problem,
     ),

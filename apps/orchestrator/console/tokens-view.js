@@ -2,7 +2,7 @@
 import { api } from '/console/api.js';
 import { age, h, notify, show } from '/console/dom.js';
 
-const SCOPES = ['read', 'submit', 'cancel', 'admin'];
+const SCOPES = ['read', 'submit', 'cancel', 'approve', 'admin'];
 const LIFETIMES = [
   ['', 'the farm’s default'],
   [String(24 * 3600), '1 day'],

@@ -213,6 +213,52 @@ describe('the web console in headless Chromium, on a whole farm with the scripte
     expect((await store.query('SELECT 1 FROM change_requests WHERE id = $1', [id])).rows).toHaveLength(1);
   });
 
+  test('a plan waiting for approval: shown with its tasks; a read token sees no buttons; an approver edits a goal and approves, and it runs to DONE', async () => {
+    const repo = await h.seed('console-approval.git', MULTI_REPO_FILES);
+    await page.evaluate('sessionStorage.clear()');
+    await signIn(TOKEN);
+    await page.getByRole('link', { name: 'Submit a request' }).click();
+    await page.getByLabel('Repository').fill(repo.url);
+    await page.getByLabel('Title').fill('Add multiply, approved first');
+    await page.getByLabel('Wait for a person to approve the plan before any task starts').check();
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.waitForURL(/#\/requests\/[0-9a-f-]{36}$/);
+    const id = decodeURIComponent(page.url().split('#/requests/')[1]);
+    const panel = page.getByTestId('approval');
+    await panel.getByRole('heading', { name: 'Waiting for approval' }).waitFor();
+    await expect(panel.textContent()).resolves.toContain('wait for approval: the submitter asked for approval');
+    // This token may submit and cancel, not approve: the plan is shown, the buttons are not.
+    expect(await panel.getByRole('button', { name: 'Approve' }).count()).toBe(0);
+    await expect(panel.textContent()).resolves.toContain('Deciding needs a token with the approve scope');
+
+    const approver = await access.tokens.create({ name: `console-lead-${RUN}`, scopes: ['read', 'approve'] }, 'test');
+    await page.evaluate('sessionStorage.clear()');
+    await signIn(approver.token);
+    await page.goto(`${base}/#/requests/${encodeURIComponent(id)}`);
+    await panel.getByRole('button', { name: 'Approve' }).waitFor();
+    expect(await axeViolations()).toEqual([]);
+    await shot('approval');
+    await panel.getByLabel(`Goal of ${id}-mul`).fill('Add multiply to the calculator, with its test');
+    await panel.getByLabel('At most at once').fill('1');
+    await panel.getByLabel('Reason').fill('looks right');
+    await panel.getByRole('button', { name: 'Approve' }).click();
+    await panel.getByRole('status').getByText('Approval sent.').waitFor();
+    await page.getByTestId('phase').getByText('DONE').waitFor({ timeout: 120_000 });
+    const audit = await store.query<{ subject: string; detail: { goals?: Record<string, string> } }>(
+      `SELECT subject, detail FROM farm_audit_events WHERE change_request_id = $1 AND action = 'approve'`,
+      [id],
+    );
+    expect(audit.rows).toEqual([
+      {
+        subject: `token:console-lead-${RUN}`,
+        detail: expect.objectContaining({ goals: { [`${id}-mul`]: 'Add multiply to the calculator, with its test' } }),
+      },
+    ]);
+    // The tests after this one act as the submitter again.
+    await page.evaluate('sessionStorage.clear()');
+    await signIn(TOKEN);
+  });
+
   test('cancels another request from its page', async () => {
     const repo = await h.seed('console-cancel.git', MULTI_REPO_FILES);
     const submitted = await fetch(`${base}/v1/change-requests`, {
@@ -469,10 +515,14 @@ describe('the web console in headless Chromium, on a whole farm with the scripte
     page.on('console', onConsole);
     page.on('pageerror', onError);
     try {
+      // Signed out first: the page loaded with the last test's token may still be polling when its session is
+      // cleared, and that call's 401 is the sign-out, not an error of a page.
       await page.goto(`${base}/`);
       await page.evaluate('sessionStorage.clear()');
       await page.reload();
       await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+      await page.waitForLoadState('networkidle').catch(() => undefined);
+      errors.splice(0);
       const violations: string[] = [...(await axeViolations()).map((v) => `sign-in: ${v}`)];
       await signIn(admin.token);
       const { rows } = await store.query<{ id: string; task: string }>(
