@@ -417,6 +417,18 @@ describe('edits', () => {
   });
 });
 
+describe('the trajectory', () => {
+  test("a model turn's line carries what the model wrote besides its calls; a turn without text has none", async () => {
+    const { events } = await runLoop([
+      { ...addMultiply(), content: 'calc.py has add only.\nI add multiply next to it.' },
+      call('finish', { summary: 'added multiply' }, { content: '  ' }),
+    ]);
+    const steps = events.filter((e) => e.event === 'step');
+    expect(steps[0]).toMatchObject({ step: 1, text: 'calc.py has add only.\nI add multiply next to it.' });
+    expect(steps[1]).not.toHaveProperty('text');
+  });
+});
+
 describe('budgets', () => {
   const budgetStops = async (limit: string) =>
     (await agentMetrics.budgetStops.get()).values.find((v) => v.labels.budget === limit)?.value ?? 0;

@@ -156,6 +156,8 @@ export async function runToolLoop(
       priced: cost.priced,
       durationMs: Math.round(performance.now() - started),
       toolCalls: turn.toolCalls.map((c) => c.name),
+      // What the model wrote besides its calls (its reasoning), for reading the trajectory; redacted with the line.
+      ...(turn.content?.trim() ? { text: turn.content } : {}),
       ...(shortened ? { shortenedMessages: shortened } : {}),
     });
     messages.push({ role: 'assistant', content: turn.content, toolCalls: turn.toolCalls });

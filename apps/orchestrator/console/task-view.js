@@ -1,108 +1,12 @@
-// One task: its numbers, the diff of its branch, the checks with their output, and the agent's trajectory per
-// dispatch (tool calls with arguments and results, steps with tokens and cost, review verdicts); resubmit.
+// One task: its numbers, its change for review (diff-review.js) beside its verification, the checks with their
+// output, and the agent's trajectory per dispatch, step by step (trajectory-view.js); resubmit.
 import { api, may, ApiFailure } from '/console/api.js';
+import { diffReview } from '/console/diff-review.js';
 import { badge, h, notFoundView, notify, show, usd } from '/console/dom.js';
 import { forgeRef, forgeUrls, repoOnForge } from '/console/forge.js';
+import { dispatchSection } from '/console/trajectory-view.js';
 
 const FAILED = new Set(['SOFT_FAIL', 'HARD_FAIL']);
-const json = (v) => JSON.stringify(v, null, 2);
-
-export function diffView(diff) {
-  if (!diff) return h('p', { class: 'muted' }, 'Nothing committed.');
-  return h(
-    'pre',
-    { class: 'diff', 'data-testid': 'diff', 'aria-label': 'Diff' },
-    diff.split('\n').map((line) => {
-      const cls = /^(---|\+\+\+) /.test(line)
-        ? 'file'
-        : line.startsWith('@@')
-          ? 'hunk'
-          : line.startsWith('+')
-            ? 'add'
-            : line.startsWith('-')
-              ? 'del'
-              : null;
-      return [cls ? h('span', { class: cls }, line) : line, '\n'];
-    }),
-  );
-}
-
-function eventSummary(e) {
-  switch (e.event) {
-    case 'tool':
-      return [
-        h('strong', {}, e.tool),
-        ` ${e.ok ? 'ok' : 'failed'}`,
-        h('span', { class: 'muted' }, ` ${e.durationMs ?? 0} ms, ${e.outputChars ?? 0} chars`),
-      ];
-    case 'step':
-      return [
-        h('strong', {}, `step ${e.step}`),
-        ` ${e.model ?? ''}`,
-        e.tokens ? ` ${e.tokens.totalTokens} tokens` : '',
-        e.costUsd ? `, ${usd(e.costUsd)}` : '',
-        e.error ? ` — ${e.error}` : '',
-      ];
-    case 'check':
-      return [h('strong', {}, `checks, attempt ${e.attempt}`), ` ${e.ok ? 'passed' : 'failed'}`];
-    case 'review':
-      return [
-        h('strong', {}, `review round ${e.round}`),
-        ` ${e.approved ? 'approved' : 'objected'}`,
-        e.objections?.length ? `: ${e.objections.join('; ')}` : '',
-      ];
-    case 'reward':
-      return [h('strong', {}, `reward ${e.reward}`), ` attempt ${e.attempt}`, e.reason ? ` (${e.reason})` : ''];
-    default:
-      return [h('strong', {}, e.event)];
-  }
-}
-
-function eventDetail(e) {
-  if (e.event === 'tool') {
-    return [
-      h('div', {}, 'Arguments'),
-      h('pre', {}, json(e.arguments)),
-      h('div', {}, 'Result'),
-      h('pre', {}, e.result ?? ''),
-    ];
-  }
-  const { ts: _ts, event: _e, taskId: _t, dispatch: _d, ...rest } = e;
-  return h('pre', {}, json(rest));
-}
-
-function dispatchSection(d) {
-  return h(
-    'section',
-    { 'data-dispatch': d.dispatch, id: `dispatch-${d.dispatch}`, tabindex: -1, 'aria-label': `Dispatch ${d.dispatch}` },
-    h('h3', {}, `Dispatch ${d.dispatch} `, badge(d.status), d.failedStep ? ` at ${d.failedStep}` : ''),
-    h(
-      'p',
-      {},
-      `${d.attempts} attempts, ${d.steps} model calls, ${d.tokens.total} tokens (${d.tokens.prompt} prompt, ${d.tokens.completion} completion), ${usd(d.costUsd)}${d.model ? `, ${d.model}` : ''}`,
-    ),
-    d.reviews.length
-      ? h(
-          'ul',
-          {},
-          d.reviews.map((r) =>
-            h('li', {}, `review ${r.round}: ${r.approved ? 'approved' : `objected: ${r.objections.join('; ')}`}`),
-          ),
-        )
-      : null,
-    d.notes.length ? h('pre', {}, d.notes.join('\n')) : null,
-    h(
-      'div',
-      { 'data-testid': 'trajectory' },
-      d.events.map((e) =>
-        h('details', { class: 'event', 'data-event': e.event }, h('summary', {}, eventSummary(e)), eventDetail(e)),
-      ),
-    ),
-    d.eventsOmitted
-      ? h('p', { class: 'muted' }, `${d.eventsOmitted} lines in the middle left out (size bound).`)
-      : null,
-  );
-}
 
 function checksSection(checks) {
   if (!checks.length) return h('p', { class: 'muted' }, 'No checks ran.');
@@ -245,7 +149,12 @@ export async function taskView({ main, signal, refusal, caller, forge: site }, i
     resubmit,
     resubmitted,
     h('h2', { id: 'diff' }, 'Diff', diff.truncated ? ' (cut)' : ''),
-    diffView(diff.diff),
+    diffReview({
+      diff: diff.diff,
+      truncated: diff.truncated,
+      verification: task.verification,
+      verificationLine: verificationFact(task.verification),
+    }),
     h('h2', { id: 'checks' }, 'Checks'),
     checksSection(checks.checks),
     h('h2', { id: 'trajectory' }, 'Trajectory'),

@@ -643,7 +643,7 @@ export interface components {
         objections: string[];
       }[];
       notes: string[];
-      /** @description The trajectory's lines in order, each a JSON object with at least `ts` and `event` (`context`, `checks`, `step`, `tool`, `check`, `reward`, `review`, `answer`, `rejected`, `fallback`); `tool` lines carry `tool`, `arguments`, `ok`, `result`, `outputChars`, `durationMs`. */
+      /** @description The trajectory's lines in order, each a JSON object with at least `ts` and `event` (`context`, `checks`, `step`, `tool`, `check`, `reward`, `review`, `answer`, `rejected`, `fallback`); `tool` lines carry `tool`, `arguments`, `ok`, `result`, `outputChars`, `durationMs` (and `match`, how an edit's old text was found); `step` lines (model calls) `model`, `tokens`, `costUsd`, `durationMs`, `toolCalls` and `text`, what the model wrote besides its calls. `ts` is when the step ended. */
       events: {
         event: string;
       }[];

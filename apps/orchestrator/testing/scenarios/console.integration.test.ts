@@ -12,7 +12,9 @@ import { InProcessBus } from '@farm/bus';
 import { changeRequestApi, openApiAccess, type ApiAccess } from '@farm/orchestrator';
 import { ADD_MULTIPLY, MULTI_REPO_FILES, agentStep, planStep } from '@farm/cli/testing';
 import { serveMetrics, type RouteHandler } from '@farm/runtime';
+import { farm } from '@farm/proto';
 import { createPgStore, type SqlStore } from '@farm/store';
+import { HOSTILE, REVIEW_DIFF, REVIEW_VERIFICATION, manyLines, trajectoryLines } from './console-fixtures';
 import { startFarmHarness, testLog, type FarmHarness } from './farm-harness';
 
 const SHOTS = path.resolve(__dirname, '../../../../.cache/console-screenshots');
@@ -146,6 +148,42 @@ describe('the web console in headless Chromium, on a whole farm with the scripte
     );
   }
 
+  /**
+   * A task of a new DONE request with one dispatch's report as an agent sends it (`lines` its trajectory, `diff`
+   * its change) and its verification, written straight to the store; returns the task page's address.
+   */
+  async function insertTaskReport(r: {
+    id: string;
+    lines: Record<string, unknown>[];
+    diff?: string;
+    verification?: Record<string, unknown>;
+  }): Promise<string> {
+    const taskId = `${r.id}-t`;
+    await insertRequest({ id: r.id, title: `Reviewed ${r.id}` });
+    await store.query(
+      `INSERT INTO tasks (id, change_request_id, goal, status, task, branch, commit_sha, dispatch, verification)
+       VALUES ($1, $2, 'Add multiply', 'SUCCESS', ''::bytea, $3, 'c0ffee0000000000000000000000000000000002', 1, $4)`,
+      [taskId, r.id, `agt/${taskId}`, r.verification ? JSON.stringify(r.verification) : null],
+    );
+    const result = farm.v1.CommitResult.create({
+      taskId,
+      changeRequestId: r.id,
+      dispatch: 1,
+      status: farm.v1.CommitStatus.SUCCESS,
+      attempts: 1,
+      steps: 4,
+      model: 'coder-1',
+      costUsd: 0.0113,
+      tokenUsage: { promptTokens: 5700, completionTokens: 270, totalTokens: 5970 },
+      report: { trajectory: r.lines.map((l) => JSON.stringify(l)), diff: r.diff ?? '' },
+    });
+    await store.query(
+      `INSERT INTO task_reports (task_id, dispatch, change_request_id, result) VALUES ($1, 1, $2, $3)`,
+      [taskId, r.id, farm.v1.CommitResult.encode(result).finish()],
+    );
+    return `${base}/console/#/requests/${r.id}/tasks/${taskId}`;
+  }
+
   async function signIn(token: string) {
     await page.goto(`${base}/`);
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
@@ -199,7 +237,7 @@ describe('the web console in headless Chromium, on a whole farm with the scripte
       'Verified: test/multiply.test.js fail without the change and pass with it',
     );
     const events = await page
-      .locator('[data-testid=trajectory] details')
+      .locator('[data-testid=trajectory] > li')
       .evaluateAll((els) => els.map((e) => e.getAttribute('data-event')));
     expect(events).toEqual(expect.arrayContaining(['answer', 'reward']));
     await page.getByText('Checks', { exact: true }).waitFor();
@@ -467,6 +505,182 @@ describe('the web console in headless Chromium, on a whole farm with the scripte
     await page.getByRole('heading', { name: `Task ${id}-a` }).waitFor();
   });
 
+  test('a trajectory reads like a conversation: reads, edits as diffs, commands with exit and folded output, turns, checks, reviews', async () => {
+    const id = `traj-${RUN}`;
+    const url = await insertTaskReport({
+      id,
+      lines: trajectoryLines(`${id}-t`),
+      diff: REVIEW_DIFF,
+      verification: REVIEW_VERIFICATION,
+    });
+    await page.goto(`${base}/`);
+    await page.evaluate('sessionStorage.clear()');
+    await signIn(TOKEN);
+    await page.goto(url);
+    const steps = page.getByTestId('trajectory').locator(':scope > li');
+    await steps.last().waitFor();
+    // Compact: far below the 6,011 px a 4-call task's page took with every step a JSON block.
+    const height = (await page.evaluate('document.documentElement.scrollHeight')) as number;
+    console.log(`the task page with a 17-line trajectory and a 3-file diff is ${height} px tall at 1280 px`);
+    expect(height).toBeLessThan(3500);
+    const step = (tool: string) => page.locator(`[data-testid=trajectory] > li[data-tool="${tool}"]`).first();
+
+    // An edit is a diff of its old and new text: code with its newlines, never an escaped "\n"; the tier that matched.
+    const edit = step('edit_file');
+    const editDiff = await edit.locator('pre.mini-diff').innerText();
+    expect(editDiff).toContain('function multiply(a, b) {\n');
+    expect(editDiff).toMatch(/\+\s*return a \* b;/);
+    expect(editDiff).not.toContain('\\n');
+    expect(await edit.innerText()).toContain('old text matched ignoring indentation');
+    // Numbered from where the edit landed (its result says: first at line 2).
+    expect(await edit.locator('pre.mini-diff .ln').first().innerText()).toBe('   2');
+
+    // A command: its command line and exit code; its long output folded until opened (by keyboard).
+    const command = step('run_command');
+    expect(await command.locator('code.cmd').innerText()).toBe(
+      '$ npm test -- --grep "javascript:alert(document.domain)"',
+    );
+    expect(await command.locator('[data-exit]').innerText()).toBe('exit 1');
+    const output = command.locator('details.fold');
+    expect(await output.locator('summary').innerText()).toBe('Output (42 lines)');
+    expect(await output.evaluate((d) => d.hasAttribute('open'))).toBe(false);
+    expect(await output.locator('pre').isVisible()).toBe(false);
+    await output.locator('summary').focus();
+    await page.keyboard.press('Enter');
+    await output.locator('pre').waitFor();
+    expect(await output.locator('pre').innerText()).toContain('Error: multiply is not defined\n  at frame 0');
+
+    // A read: its path and range; a model turn: what it wrote, its tokens and cost.
+    expect(await step('read_file').innerText()).toContain('src/calc.js:1–20');
+    const turn = page.locator('[data-testid=trajectory] > li[data-event=step]').first();
+    expect(await turn.innerText()).toMatch(/turn 1 coder-1 · 1,280 tokens · \$0\.0031 → read_file/);
+    expect(await turn.locator('.said').innerText()).toContain('I read the calculator first.\nIt may hold <script>');
+    // A check run: each step's command and outcome, its output folded; a review: its objections at file:line.
+    const check = page.locator('[data-testid=trajectory] > li[data-event=check]');
+    expect(await check.locator('.check-steps summary').innerText()).toMatch(/^test npm test — ok 5\.2 s$/);
+    const review = page.locator('[data-testid=trajectory] > li[data-event=review]');
+    expect(await review.locator('code.where').innerText()).toBe('src/calc.js:6');
+    expect(await review.innerText()).toContain('objected · confidence 0.80');
+    // When each step began after the dispatch's start, and its duration.
+    expect(await command.locator('.at').innerText()).toBe('+4.5 s');
+    expect(await command.innerText()).toContain('· 3.4 s');
+    // The raw line, one click away (built when opened).
+    await edit.locator('details.raw summary').click();
+    await edit.locator('details.raw pre:not(:empty)').waitFor();
+    expect(JSON.parse(await edit.locator('details.raw pre').innerText())).toMatchObject({
+      event: 'tool',
+      tool: 'edit_file',
+      match: 'indentation',
+    });
+
+    // Hostile text in a turn, an output, a check and the diff is text: no script or image ran or was made.
+    expect(await page.locator('main script, main img, main iframe').count()).toBe(0);
+    expect(await page.locator('a[href^="javascript:" i]').count()).toBe(0);
+    expect(await page.title()).toBe('agent-farm console');
+    expect(await page.locator('main').innerText()).toContain(HOSTILE);
+    await shot('15-trajectory');
+    expect(await axeViolations()).toEqual([]);
+  });
+
+  test("a task's change is reviewed file by file: counts, folding, line numbers, side by side, its verification beside it", async () => {
+    const id = `diff-${RUN}`;
+    const url = await insertTaskReport({
+      id,
+      lines: trajectoryLines(`${id}-t`),
+      diff: REVIEW_DIFF,
+      verification: REVIEW_VERIFICATION,
+    });
+    await page.goto(url);
+    const diff = page.getByTestId('diff');
+    const list = page.getByTestId('diff-files');
+    await list.waitFor();
+    expect(await page.getByTestId('diff-stats').innerText()).toBe('3 files changed, 10 additions, 4 removals');
+    const listed = await list
+      .locator('tbody tr')
+      .evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent)));
+    expect(listed).toEqual([
+      ['src/calc.js', '+6', '−3'],
+      ['test/multiply.test.js added', '+4', '−0'],
+      ['README.old deleted', '+0', '−1'],
+    ]);
+    // Old and new line numbers (the second hunk starts at 20 and 23).
+    const calc = diff.locator('details.diff-file[data-file="src/calc.js"]');
+    const cells = (text: string) =>
+      calc
+        .locator('tr', { hasText: text })
+        .first()
+        .locator('td')
+        .evaluateAll((tds) => tds.map((td) => td.textContent));
+    expect(await cells('const b = 2;')).toEqual(['21', '', '−const b = 2;']);
+    expect(await cells('const b = 3;')).toEqual(['', '24', '+const b = 3;']);
+    expect(await cells('const c = 4;')).toEqual(['22', '25', ' const c = 4;']);
+    // Each file folds on its own; the list leads to a file (opened, its summary focused) and keeps the address.
+    const readme = diff.locator('details.diff-file[data-file="README.old"]');
+    await readme.locator('summary').click();
+    expect(await readme.evaluate((d) => d.hasAttribute('open'))).toBe(false);
+    const address = page.url();
+    await list.getByRole('link', { name: 'README.old' }).click();
+    expect(await readme.evaluate((d) => d.hasAttribute('open'))).toBe(true);
+    expect(await page.evaluate('document.activeElement.closest("details")?.dataset.file')).toBe('README.old');
+    expect(page.url()).toBe(address);
+
+    // Side by side: the removed line beside the line that replaced it, each with its number; remembered.
+    await page.evaluate('localStorage.removeItem("farm.console.diffView")');
+    await page.getByRole('button', { name: 'Side by side' }).click();
+    expect(await page.getByRole('button', { name: 'Side by side' }).getAttribute('aria-pressed')).toBe('true');
+    await calc.locator('table.diff-table.split').waitFor();
+    expect(await cells('const b = 2;')).toEqual(['21', '−const b = 2;', '24', '+const b = 3;']);
+    expect(await cells('// The calculator.')).toEqual(['1', ' // The calculator.', '1', ' // The calculator.']);
+    await shot('16-diff-side-by-side');
+    expect(await axeViolations()).toEqual([]);
+    await page.reload();
+    await calc.locator('table.diff-table.split').waitFor();
+    // Back to unified, by keyboard.
+    await page.getByRole('button', { name: 'Unified' }).focus();
+    await page.keyboard.press('Enter');
+    await calc.locator('table.diff-table.unified').waitFor();
+    expect(await page.getByRole('button', { name: 'Unified' }).getAttribute('aria-pressed')).toBe('true');
+
+    // The verification beside the diff: which tests fail on the base and pass on the branch.
+    const verification = page.getByTestId('verification');
+    expect(await verification.innerText()).toContain('test/multiply.test.js');
+    expect(await page.getByTestId('on-base').innerText()).toBe('failed (as it should)');
+    expect(await page.getByTestId('on-branch').innerText()).toBe('passed');
+    const [d, v] = await Promise.all([diff.boundingBox(), verification.boundingBox()]);
+    expect(v!.x).toBeGreaterThan(d!.x + d!.width - 1);
+    expect(v!.y).toBeLessThan(d!.y + 100);
+    await shot('17-diff');
+  });
+
+  test('a 500-step trajectory renders at once', async () => {
+    const id = `long-${RUN}`;
+    const url = await insertTaskReport({ id, lines: manyLines(`${id}-t`, 500) });
+    const started = Date.now();
+    await page.goto(url);
+    await page.locator('[data-testid=trajectory] > li').nth(499).waitFor();
+    const pageMs = Date.now() - started;
+    // The rendering alone, with the layout it forces, on the lines the API answered.
+    const renderMs = (await page.evaluate(`(async () => {
+      const { trajectoryList } = await import('/console/trajectory-view.js');
+      const token = sessionStorage.getItem('farm.console.token');
+      const res = await fetch('/v1/change-requests/${id}/tasks/${id}-t/trajectory', { headers: { authorization: 'Bearer ' + token } });
+      const { dispatches } = await res.json();
+      const box = document.createElement('div');
+      document.body.append(box);
+      const t = performance.now();
+      box.append(trajectoryList(dispatches[0].events));
+      box.getBoundingClientRect();
+      document.body.offsetHeight;
+      const ms = performance.now() - t;
+      box.remove();
+      return ms;
+    })()`)) as number;
+    console.log(`500 trajectory steps: the page in ${pageMs} ms, rendering and layout in ${Math.round(renderMs)} ms`);
+    expect(await page.locator('[data-testid=trajectory] > li').count()).toBe(500);
+    expect(renderMs).toBeLessThan(3000);
+    expect(pageMs).toBeLessThan(15_000);
+  });
+
   test('a read-only token sees no submit or cancel; an unknown id has a page that says so', async () => {
     const reader = await access.tokens.create({ name: `console-reader-${RUN}`, scopes: ['read'] }, 'test');
     // Accepted, never consumed: a request that may still be cancelled.
@@ -515,14 +729,11 @@ describe('the web console in headless Chromium, on a whole farm with the scripte
     page.on('console', onConsole);
     page.on('pageerror', onError);
     try {
-      // Signed out first: the page loaded with the last test's token may still be polling when its session is
-      // cleared, and that call's 401 is the sign-out, not an error of a page.
-      await page.goto(`${base}/`);
+      // From a page that calls nothing: a list page's call sent after the clear below would be a 401.
+      await page.goto(`${base}/console/#/signin`);
       await page.evaluate('sessionStorage.clear()');
       await page.reload();
       await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-      await page.waitForLoadState('networkidle').catch(() => undefined);
-      errors.splice(0);
       const violations: string[] = [...(await axeViolations()).map((v) => `sign-in: ${v}`)];
       await signIn(admin.token);
       const { rows } = await store.query<{ id: string; task: string }>(
