@@ -377,6 +377,30 @@ describe('farm up over its HTTP API, for a repository on this machine', () => {
     );
   });
 
+  test('a plan nobody decides ends at FARM_APPROVAL_TIMEOUT_S: FAILED saying so, no agent ran', async () => {
+    const dir = path.join(tmp, 'approval-timeout');
+    const repo = path.join(dir, 'my-app');
+    await makeLocalRepo(repo);
+    model.setScript({ chat: [planStep([{ id: 'mul', goal: GOAL }]), agentStep(GOAL, ADD_MULTIPLY)] });
+    model.requests.splice(0); // what earlier tests asked
+    const env = { ...(await baseEnv('approval-timeout')), FARM_APPROVAL: 'always', FARM_APPROVAL_TIMEOUT_S: '2' };
+    const up = await startFarmUp(env, path.join(dir, 'farm-up.log'));
+    running.push(up);
+    const { changeRequestId: id } = await up.api.submit({ title: GOAL, repo: { url: repo, baseRef: 'main' } });
+    const seen: farm.v1.PhaseTransition[] = [];
+    await follow(up.api, id, seen);
+    expect(seen.filter((t) => !t.taskId).map((t) => [farm.v1.Phase[t.toPhase], t.reason])).toEqual([
+      ['RECEIVED', 'change request received'],
+      ['PLANNING', 'planning started'],
+      [
+        'AWAITING_APPROVAL',
+        expect.stringMatching(/wait for approval: every plan waits for approval \(FARM_APPROVAL=always\)$/),
+      ],
+      ['FAILED', 'the plan was neither approved nor rejected within 2 s (FARM_APPROVAL_TIMEOUT_S)'],
+    ]);
+    expect(model.requests.filter((r) => JSON.stringify(r.messages).includes('TASK GOAL:'))).toEqual([]);
+  });
+
   test('FARM_LAUNCHER=pool: requests run in a warm worker; a worker killed mid-task is reported and replaced; farm up killed mid-task, the task runs again to DONE', async () => {
     model.setScript({ chat: [planStep([{ id: 'mul', goal: GOAL }]), agentStep(GOAL, ADD_MULTIPLY, 3000)] });
     const repo = path.join(tmp, 'pool', 'my-app');
