@@ -166,7 +166,7 @@ async function startNode(opts: {
     const kubeletPort = await freePort();
     const healthzPort = await freePort();
     writeFileSync(join(dir, 'kubelet.yaml'), kubeletConfig(sock, kubeletPort, healthzPort, podLogsDir));
-    procs.push(
+    const startKubelet = () =>
       spawnGuarded(
         tools.kubelet,
         [
@@ -182,13 +182,27 @@ async function startNode(opts: {
           '--v=1',
         ],
         { logFile: join(dir, 'kubelet.log') },
-      ),
-    );
+      );
+    procs.push(startKubelet());
     const core = opts.kubeConfig.makeApiClient(CoreV1Api);
-    await waitUntil('the kubelet', READY_TIMEOUT_MS, procs[0], join(dir, 'kubelet.log'), async () => {
-      const node = (await core.readNode(REAL_NODE_NAME)).body;
-      return !!node.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
-    });
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await waitUntil('the kubelet', READY_TIMEOUT_MS, procs[0], join(dir, 'kubelet.log'), async () => {
+          const node = (await core.readNode(REAL_NODE_NAME)).body;
+          return !!node.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
+        });
+        break;
+      } catch (err) {
+        // containerd answers its own API (what startContainerd waits for) before its CRI service has initialized,
+        // longer while it recovers a killed node's state; the kubelet then exits at once. Started again, as
+        // systemd would.
+        if (attempt >= 5 || !(err instanceof RealNodeError) || !/server is not initialized yet/.test(err.message))
+          throw err;
+        log.warn('the kubelet exited: containerd’s CRI service is not initialized yet; starting it again', { attempt });
+        await sleep(2000);
+        procs[0] = startKubelet();
+      }
+    }
     // No node IPAM controller runs: the node's pod range is set once, as kube-router reads it.
     const node = (await core.readNode(REAL_NODE_NAME)).body;
     if (!node.spec?.podCIDR)
