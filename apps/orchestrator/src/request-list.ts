@@ -1,6 +1,6 @@
 import type { SqlExecutor } from '@farm/store';
 import { forgeView, type ForgeLink, type LinkOrigin } from './forge/forge-store';
-import { SUBMITTED, type RequestSummary } from './request-store';
+import { SUBMITTED, toSummary, type RequestSummary } from './request-store';
 
 /**
  * GET /v1/change-requests: a page of the whole history, newest first, filtered on the server (phase, repository,
@@ -142,7 +142,7 @@ export async function pageRequests(db: SqlExecutor, q: RequestListQuery): Promis
   if (!toOlder) shown.reverse();
   const beyondCursor = result.rows[0]?.beyond === true;
   const page: RequestPage = {
-    changeRequests: shown.map(summaryOf),
+    changeRequests: shown.map(toSummary),
     sources: Object.fromEntries(shown.map((r) => [String(r.id), sourceOf(r)])),
   };
   const first = shown[0]?.id as string | undefined;
@@ -155,30 +155,6 @@ export async function pageRequests(db: SqlExecutor, q: RequestListQuery): Promis
     if (beyondCursor) page.older = last ?? q.after;
   }
   return page;
-}
-
-function summaryOf(r: Record<string, unknown>): RequestSummary {
-  return {
-    id: String(r.id),
-    phase: String(r.phase),
-    title: String(r.title),
-    repoUrl: String(r.repo_url),
-    baseRef: String(r.base_ref),
-    baseCommit: String(r.base_commit),
-    reason: String(r.reason),
-    integrationBranch: String(r.integration_branch),
-    tasksDone: Number(r.done ?? 0),
-    tasksTotal: Number(r.total ?? 0),
-    attempts: Number(r.attempts ?? 0),
-    tokens: {
-      prompt: Number(r.prompt_tokens ?? 0),
-      completion: Number(r.completion_tokens ?? 0),
-      total: Number(r.total_tokens ?? 0),
-    },
-    costUsd: Number(r.cost_usd ?? 0),
-    createdAt: new Date(r.created_at as string).toISOString(),
-    updatedAt: new Date(r.updated_at as string).toISOString(),
-  };
 }
 
 function sourceOf(r: Record<string, unknown>): RequestSource {

@@ -490,7 +490,8 @@ const tokens = (r: Record<string, unknown>): TokenTotals => ({
   total: Number(r.total_tokens ?? 0),
 });
 
-function toSummary(r: Record<string, unknown>): RequestSummary {
+/** A request as the API shows it, from a row of the list query (request-store, request-list). */
+export function toSummary(r: Record<string, unknown>): RequestSummary {
   return {
     id: String(r.id),
     phase: String(r.phase),
