@@ -359,7 +359,11 @@ export class Orchestrator {
 
   /** A request's state as the decider needs it (the lessons only when they are on). */
   private load(tx: SqlExecutor, crId: string) {
-    return loadRequestState(tx, crId, this.options.accounting.lessons ? { lessons: this.lessonCandidates } : {});
+    const { approval } = this.options;
+    return loadRequestState(tx, crId, {
+      ...(this.options.accounting.lessons ? { lessons: this.lessonCandidates } : {}),
+      mayHoldPlans: approval.mode !== 'never' || approval.repos.length > 0,
+    });
   }
 
   /** Writes a decision in the caller's transaction: its updates, lessons and outbox events, in order. */

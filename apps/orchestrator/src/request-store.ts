@@ -64,7 +64,7 @@ export async function recordProcessed(tx: SqlExecutor, consumer: string, message
 export async function loadRequestState(
   tx: SqlExecutor,
   id: string,
-  settings: { lessons?: LessonCandidates } = {},
+  settings: { lessons?: LessonCandidates; mayHoldPlans?: boolean } = {},
 ): Promise<RequestState> {
   const r = await tx.query<RequestRow>('SELECT * FROM change_requests WHERE id = $1 FOR UPDATE', [id]);
   if (!r.rows.length) return { tasks: [] };
@@ -74,7 +74,10 @@ export async function loadRequestState(
   const mayStartTasks = phase === P.PLANNING || phase === P.AWAITING_APPROVAL || phase === P.CODING;
   return {
     lessonCandidates: settings.lessons && mayStartTasks ? await settings.lessons.of(tx, row.repo_url) : undefined,
-    ...(phase === P.PLANNING ? { taskCostHistory: await taskCostHistory(tx, row.repo_url) } : {}),
+    // The approval estimate's history, read only where a plan may be held (not on every farm's planning events).
+    ...(phase === P.PLANNING && (settings.mayHoldPlans || row.require_approval)
+      ? { taskCostHistory: await taskCostHistory(tx, row.repo_url) }
+      : {}),
     request: {
       id: row.id,
       phase,
