@@ -2713,6 +2713,133 @@ export namespace farm {
             public static getTypeUrl(typeUrlPrefix?: string): string;
         }
 
+        /** Properties of a TaskStep. */
+        interface ITaskStep {
+
+            /** TaskStep changeRequestId */
+            changeRequestId?: (string|null);
+
+            /** TaskStep taskId */
+            taskId?: (string|null);
+
+            /** TaskStep dispatch */
+            dispatch?: (number|null);
+
+            /** TaskStep runId */
+            runId?: (string|null);
+
+            /** TaskStep seq */
+            seq?: (number|null);
+
+            /** TaskStep line */
+            line?: (string|null);
+        }
+
+        /** Represents a TaskStep. */
+        class TaskStep implements ITaskStep {
+
+            /**
+             * Constructs a new TaskStep.
+             * @param [p] Properties to set
+             */
+            constructor(p?: farm.v1.ITaskStep);
+
+            /** TaskStep changeRequestId. */
+            public changeRequestId: string;
+
+            /** TaskStep taskId. */
+            public taskId: string;
+
+            /** TaskStep dispatch. */
+            public dispatch: number;
+
+            /** TaskStep runId. */
+            public runId: string;
+
+            /** TaskStep seq. */
+            public seq: number;
+
+            /** TaskStep line. */
+            public line: string;
+
+            /**
+             * Creates a new TaskStep instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns TaskStep instance
+             */
+            public static create(properties?: farm.v1.ITaskStep): farm.v1.TaskStep;
+
+            /**
+             * Encodes the specified TaskStep message. Does not implicitly {@link farm.v1.TaskStep.verify|verify} messages.
+             * @param m TaskStep message or plain object to encode
+             * @param [w] Writer to encode to
+             * @returns Writer
+             */
+            public static encode(m: farm.v1.ITaskStep, w?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified TaskStep message, length delimited. Does not implicitly {@link farm.v1.TaskStep.verify|verify} messages.
+             * @param message TaskStep message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            public static encodeDelimited(message: farm.v1.ITaskStep, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a TaskStep message from the specified reader or buffer.
+             * @param r Reader or buffer to decode from
+             * @param [l] Message length if known beforehand
+             * @returns TaskStep
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decode(r: ($protobuf.Reader|Uint8Array), l?: number): farm.v1.TaskStep;
+
+            /**
+             * Decodes a TaskStep message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns TaskStep
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): farm.v1.TaskStep;
+
+            /**
+             * Verifies a TaskStep message.
+             * @param m Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            public static verify(m: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a TaskStep message from a plain object. Also converts values to their respective internal types.
+             * @param d Plain object
+             * @returns TaskStep
+             */
+            public static fromObject(d: { [k: string]: any }): farm.v1.TaskStep;
+
+            /**
+             * Creates a plain object from a TaskStep message. Also converts values to other types if specified.
+             * @param m TaskStep
+             * @param [o] Conversion options
+             * @returns Plain object
+             */
+            public static toObject(m: farm.v1.TaskStep, o?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this TaskStep to JSON.
+             * @returns JSON object
+             */
+            public toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the default type url for TaskStep
+             * @param [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns The default type url
+             */
+            public static getTypeUrl(typeUrlPrefix?: string): string;
+        }
+
         /** Properties of a PlanItem. */
         interface IPlanItem {
 

@@ -9168,6 +9168,382 @@ $root.farm = (function() {
             return TaskReport;
         })();
 
+        v1.TaskStep = (function() {
+
+            /**
+             * Properties of a TaskStep.
+             * @memberof farm.v1
+             * @interface ITaskStep
+             * @property {string|null} [changeRequestId] TaskStep changeRequestId
+             * @property {string|null} [taskId] TaskStep taskId
+             * @property {number|null} [dispatch] TaskStep dispatch
+             * @property {string|null} [runId] TaskStep runId
+             * @property {number|null} [seq] TaskStep seq
+             * @property {string|null} [line] TaskStep line
+             */
+
+            /**
+             * Constructs a new TaskStep.
+             * @memberof farm.v1
+             * @classdesc Represents a TaskStep.
+             * @implements ITaskStep
+             * @constructor
+             * @param {farm.v1.ITaskStep=} [p] Properties to set
+             */
+            function TaskStep(p) {
+                if (p)
+                    for (var ks = Object.keys(p), i = 0; i < ks.length; ++i)
+                        if (p[ks[i]] != null && ks[i] !== "__proto__")
+                            this[ks[i]] = p[ks[i]];
+            }
+
+            /**
+             * TaskStep changeRequestId.
+             * @member {string} changeRequestId
+             * @memberof farm.v1.TaskStep
+             * @instance
+             */
+            TaskStep.prototype.changeRequestId = "";
+
+            /**
+             * TaskStep taskId.
+             * @member {string} taskId
+             * @memberof farm.v1.TaskStep
+             * @instance
+             */
+            TaskStep.prototype.taskId = "";
+
+            /**
+             * TaskStep dispatch.
+             * @member {number} dispatch
+             * @memberof farm.v1.TaskStep
+             * @instance
+             */
+            TaskStep.prototype.dispatch = 0;
+
+            /**
+             * TaskStep runId.
+             * @member {string} runId
+             * @memberof farm.v1.TaskStep
+             * @instance
+             */
+            TaskStep.prototype.runId = "";
+
+            /**
+             * TaskStep seq.
+             * @member {number} seq
+             * @memberof farm.v1.TaskStep
+             * @instance
+             */
+            TaskStep.prototype.seq = 0;
+
+            /**
+             * TaskStep line.
+             * @member {string} line
+             * @memberof farm.v1.TaskStep
+             * @instance
+             */
+            TaskStep.prototype.line = "";
+
+            /**
+             * Creates a new TaskStep instance using the specified properties.
+             * @function create
+             * @memberof farm.v1.TaskStep
+             * @static
+             * @param {farm.v1.ITaskStep=} [properties] Properties to set
+             * @returns {farm.v1.TaskStep} TaskStep instance
+             */
+            TaskStep.create = function create(properties) {
+                return new TaskStep(properties);
+            };
+
+            /**
+             * Encodes the specified TaskStep message. Does not implicitly {@link farm.v1.TaskStep.verify|verify} messages.
+             * @function encode
+             * @memberof farm.v1.TaskStep
+             * @static
+             * @param {farm.v1.ITaskStep} m TaskStep message or plain object to encode
+             * @param {$protobuf.Writer} [w] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            TaskStep.encode = function encode(m, w, q) {
+                if (!w)
+                    w = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (m.changeRequestId != null && Object.hasOwnProperty.call(m, "changeRequestId"))
+                    w.uint32(10).string(m.changeRequestId);
+                if (m.taskId != null && Object.hasOwnProperty.call(m, "taskId"))
+                    w.uint32(18).string(m.taskId);
+                if (m.dispatch != null && Object.hasOwnProperty.call(m, "dispatch"))
+                    w.uint32(24).uint32(m.dispatch);
+                if (m.runId != null && Object.hasOwnProperty.call(m, "runId"))
+                    w.uint32(34).string(m.runId);
+                if (m.seq != null && Object.hasOwnProperty.call(m, "seq"))
+                    w.uint32(40).uint32(m.seq);
+                if (m.line != null && Object.hasOwnProperty.call(m, "line"))
+                    w.uint32(50).string(m.line);
+                return w;
+            };
+
+            /**
+             * Encodes the specified TaskStep message, length delimited. Does not implicitly {@link farm.v1.TaskStep.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof farm.v1.TaskStep
+             * @static
+             * @param {farm.v1.ITaskStep} message TaskStep message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            TaskStep.encodeDelimited = function encodeDelimited(message, writer) {
+                return this.encode(message, writer && writer.len ? writer.fork() : writer).ldelim();
+            };
+
+            /**
+             * Decodes a TaskStep message from the specified reader or buffer.
+             * @function decode
+             * @memberof farm.v1.TaskStep
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} r Reader or buffer to decode from
+             * @param {number} [l] Message length if known beforehand
+             * @returns {farm.v1.TaskStep} TaskStep
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            TaskStep.decode = function decode(r, l, e, n) {
+                if (!(r instanceof $Reader))
+                    r = $Reader.create(r);
+                if (n === undefined)
+                    n = 0;
+                if (n > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var c, m;
+                if (l === undefined)
+                    c = r.len;
+                else {
+                    c = r.pos + l;
+                    if (c > r.len)
+                        throw RangeError("index out of range");
+                    l = r.len;
+                    r.len = c;
+                }
+                m = new $root.farm.v1.TaskStep();
+                while (r.pos < c) {
+                    var t = r.uint32();
+                    if (t === e)
+                        break;
+                    switch (t >>> 3) {
+                    case 1: {
+                            m.changeRequestId = r.string();
+                            break;
+                        }
+                    case 2: {
+                            m.taskId = r.string();
+                            break;
+                        }
+                    case 3: {
+                            m.dispatch = r.uint32();
+                            break;
+                        }
+                    case 4: {
+                            m.runId = r.string();
+                            break;
+                        }
+                    case 5: {
+                            m.seq = r.uint32();
+                            break;
+                        }
+                    case 6: {
+                            m.line = r.string();
+                            break;
+                        }
+                    default:
+                        r.skipType(t & 7, n);
+                        break;
+                    }
+                }
+                if (l !== undefined) {
+                    if (r.pos !== c)
+                        throw RangeError("index out of range");
+                    r.len = l;
+                }
+                return m;
+            };
+
+            /**
+             * Decodes a TaskStep message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof farm.v1.TaskStep
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {farm.v1.TaskStep} TaskStep
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            TaskStep.decodeDelimited = function decodeDelimited(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.uint32());
+            };
+
+            /**
+             * Verifies a TaskStep message.
+             * @function verify
+             * @memberof farm.v1.TaskStep
+             * @static
+             * @param {Object.<string,*>} m Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            TaskStep.verify = function verify(m, n) {
+                if (typeof m !== "object" || m === null)
+                    return "object expected";
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    return "maximum nesting depth exceeded";
+                if (m.changeRequestId != null && Object.hasOwnProperty.call(m, "changeRequestId")) {
+                    if (!$util.isString(m.changeRequestId))
+                        return "changeRequestId: string expected";
+                }
+                if (m.taskId != null && Object.hasOwnProperty.call(m, "taskId")) {
+                    if (!$util.isString(m.taskId))
+                        return "taskId: string expected";
+                }
+                if (m.dispatch != null && Object.hasOwnProperty.call(m, "dispatch")) {
+                    if (!$util.isInteger(m.dispatch))
+                        return "dispatch: integer expected";
+                }
+                if (m.runId != null && Object.hasOwnProperty.call(m, "runId")) {
+                    if (!$util.isString(m.runId))
+                        return "runId: string expected";
+                }
+                if (m.seq != null && Object.hasOwnProperty.call(m, "seq")) {
+                    if (!$util.isInteger(m.seq))
+                        return "seq: integer expected";
+                }
+                if (m.line != null && Object.hasOwnProperty.call(m, "line")) {
+                    if (!$util.isString(m.line))
+                        return "line: string expected";
+                }
+                return null;
+            };
+
+            /**
+             * Creates a TaskStep message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof farm.v1.TaskStep
+             * @static
+             * @param {Object.<string,*>} d Plain object
+             * @returns {farm.v1.TaskStep} TaskStep
+             */
+            TaskStep.fromObject = function fromObject(d, n) {
+                if (d instanceof $root.farm.v1.TaskStep)
+                    return d;
+                if (!$util.isObject(d))
+                    throw TypeError(".farm.v1.TaskStep: object expected");
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var m = new $root.farm.v1.TaskStep();
+                if (d.changeRequestId != null) {
+                    m.changeRequestId = String(d.changeRequestId);
+                }
+                if (d.taskId != null) {
+                    m.taskId = String(d.taskId);
+                }
+                if (d.dispatch != null) {
+                    m.dispatch = d.dispatch >>> 0;
+                }
+                if (d.runId != null) {
+                    m.runId = String(d.runId);
+                }
+                if (d.seq != null) {
+                    m.seq = d.seq >>> 0;
+                }
+                if (d.line != null) {
+                    m.line = String(d.line);
+                }
+                return m;
+            };
+
+            /**
+             * Creates a plain object from a TaskStep message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof farm.v1.TaskStep
+             * @static
+             * @param {farm.v1.TaskStep} m TaskStep
+             * @param {$protobuf.IConversionOptions} [o] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            TaskStep.toObject = function toObject(m, o, q) {
+                if (!o)
+                    o = {};
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                var d = {};
+                if (o.defaults) {
+                    d.changeRequestId = "";
+                    d.taskId = "";
+                    d.dispatch = 0;
+                    d.runId = "";
+                    d.seq = 0;
+                    d.line = "";
+                }
+                if (m.changeRequestId != null && Object.hasOwnProperty.call(m, "changeRequestId")) {
+                    d.changeRequestId = m.changeRequestId;
+                }
+                if (m.taskId != null && Object.hasOwnProperty.call(m, "taskId")) {
+                    d.taskId = m.taskId;
+                }
+                if (m.dispatch != null && Object.hasOwnProperty.call(m, "dispatch")) {
+                    d.dispatch = m.dispatch;
+                }
+                if (m.runId != null && Object.hasOwnProperty.call(m, "runId")) {
+                    d.runId = m.runId;
+                }
+                if (m.seq != null && Object.hasOwnProperty.call(m, "seq")) {
+                    d.seq = m.seq;
+                }
+                if (m.line != null && Object.hasOwnProperty.call(m, "line")) {
+                    d.line = m.line;
+                }
+                return d;
+            };
+
+            /**
+             * Converts this TaskStep to JSON.
+             * @function toJSON
+             * @memberof farm.v1.TaskStep
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            TaskStep.prototype.toJSON = function toJSON() {
+                return this.constructor.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the default type url for TaskStep
+             * @function getTypeUrl
+             * @memberof farm.v1.TaskStep
+             * @static
+             * @param {string} [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns {string} The default type url
+             */
+            TaskStep.getTypeUrl = function getTypeUrl(typeUrlPrefix) {
+                if (typeUrlPrefix === undefined) {
+                    typeUrlPrefix = "type.googleapis.com";
+                }
+                return typeUrlPrefix + "/farm.v1.TaskStep";
+            };
+
+            return TaskStep;
+        })();
+
         v1.PlanItem = (function() {
 
             /**

@@ -34,6 +34,7 @@ export const {
   BuildResult,
   ControlCommand,
   ControlAction,
+  TaskStep,
 } = farm.v1;
 
 /** The generated message classes share this static shape; the bus encodes and decodes through it. */

@@ -9,6 +9,7 @@ import {
 } from '@farm/llm';
 import { HttpSymbolLeases, type SymbolLeases, type TaskCommits } from '@farm/srm-client';
 import { RagClient, type RagApi } from '@farm/rag';
+import type { StepBus } from './live-steps';
 import type { Logger } from '@farm/runtime';
 import { checkCeilingsFromConfig, type CheckCeilings } from '@farm/sandbox';
 import type { AgentConfig } from './config';
@@ -40,6 +41,8 @@ export interface AgentServices {
    * task's branch is adopted only when recorded. Without it no commit found there is adopted.
    */
   commits?: TaskCommits;
+  /** Where the task's trajectory lines are published as they happen (LiveSteps); without it, only in the result. */
+  steps?: StepBus;
   log: Logger;
 }
 

@@ -1,7 +1,8 @@
 // Job-style entry point: one task in, its CommitResult out, and an exit code saying how it went
 // (0 SUCCESS, 2 SOFT_FAIL, 3 HARD_FAIL, 64 bad input or configuration).
 import { farm } from '@farm/proto';
-import { SpoolDirBus, Topics, connectKafkaFromEnv, type EventBus } from '@farm/bus';
+import { join } from 'node:path';
+import { LIVE_SPOOL, SpoolDirBus, Topics, connectKafkaFromEnv, type EventBus } from '@farm/bus';
 import { configureGitCredentials, gitCredentialsConfigSchema } from '@farm/git';
 import { ConfigError, createLogger, errorMessage, loadConfig } from '@farm/runtime';
 import { reportConfinement, sandboxRunnerFromEnv } from '@farm/sandbox';
@@ -33,7 +34,13 @@ async function main(): Promise<number> {
       await reportConfinement(log).catch((err: unknown) =>
         log.error('the sandbox runner does not answer: the task will be refused', { err: errorMessage(err) }),
       );
-    const result = await runCodingTask(task, agentDepsFromConfig(config, log, [gitCredentials.FARM_GIT_TOKEN]));
+    const deps = agentDepsFromConfig(config, log, [gitCredentials.FARM_GIT_TOKEN]);
+    // Steps as they happen: on Kafka straight away; under a one-machine farm spooled apart from the result, in
+    // `live/`, which the launcher publishes while the agent runs.
+    deps.services.steps = config.FARM_AGENT_SPOOL_DIR
+      ? new SpoolDirBus(join(config.FARM_AGENT_SPOOL_DIR, LIVE_SPOOL), log)
+      : bus;
+    const result = await runCodingTask(task, deps);
     await bus.publish(Topics.commitResults, farm.v1.CommitResult.fromObject(result));
     await bus.close();
     return EXIT[result.status ?? 0] ?? 1;

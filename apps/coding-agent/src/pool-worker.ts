@@ -31,7 +31,17 @@ async function runOne(taskBase64: string, logFile: string): Promise<void> {
   try {
     const task = readTask([], { FARM_TASK: taskBase64 });
     log.info('task taken by a pool worker', { taskId: task.id, pid: process.pid });
-    const result = await runCodingTask(task, agentDepsFromConfig(config, log, [gitCredentials.FARM_GIT_TOKEN]));
+    const deps = agentDepsFromConfig(config, log, [gitCredentials.FARM_GIT_TOKEN]);
+    // The farm publishes each step on its bus (LocalAgentPool).
+    deps.services.steps = {
+      publish: async (_topic, step) =>
+        void send({
+          kind: 'step',
+          taskId: task.id,
+          step: Buffer.from(farm.v1.TaskStep.encode(step as farm.v1.TaskStep).finish()).toString('base64'),
+        }),
+    };
+    const result = await runCodingTask(task, deps);
     send({
       kind: 'result',
       taskId: task.id,

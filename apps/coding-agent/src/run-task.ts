@@ -12,6 +12,7 @@ import type { TaskRun } from './task-run';
 import { setUpTask, withWorkDir } from './task-setup';
 import { secretRedactor } from './tools/redact-secrets';
 import { openTrajectory } from './trajectory';
+import { LiveSteps } from './live-steps';
 
 const S = farm.v1.CommitStatus;
 const F = farm.v1.FailedStep;
@@ -23,11 +24,14 @@ const F = farm.v1.FailedStep;
  */
 export async function runCodingTask(task: farm.v1.ICodingTask, deps: AgentDeps): Promise<farm.v1.ICommitResult> {
   const redact = secretRedactor(deps.settings.secrets ?? []);
+  const log = deps.services.log.child({ changeRequestId: task.changeRequestId, taskId: task.id });
+  const ids = { changeRequestId: task.changeRequestId ?? '', taskId: task.id!, dispatch: task.dispatch ?? 0 };
+  const live = deps.services.steps && new LiveSteps(deps.services.steps, ids, redact, log);
   const run: TaskRun = {
-    log: deps.services.log.child({ changeRequestId: task.changeRequestId, taskId: task.id }),
+    log,
     redact,
     observer: new TaskObserver(
-      openTrajectory(deps.settings.trajectoryDir, task.id!, task.dispatch ?? 1, redact),
+      openTrajectory(deps.settings.trajectoryDir, task.id!, task.dispatch ?? 1, redact, live),
       new TaskBudget({ ...DEFAULT_BUDGET, ...deps.settings.budget }),
     ),
   };

@@ -2,12 +2,19 @@ import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import path from 'node:path';
 import { TrajectoryReport } from './trajectory-report';
 
+/** Where each line also goes as it is recorded, for following the task live (LiveSteps). */
+export interface LiveLines {
+  add(entry: Record<string, unknown> & { event: string }): void;
+  flush(): Promise<void>;
+}
+
 /**
  * One JSONL file per task: prompts, every model step (tokens, cost, duration), every tool call (tool,
  * arguments, a cut result, output size, duration), check results, a reward per attempt (1 when the checks
  * passed), review verdicts, then the result. For reviewing what the agent did and for building evaluation
  * sets. Secret values are redacted from every line. A bounded copy goes with the task's result (`report`),
- * whether or not a file is written: a Job's files are gone when it ends.
+ * whether or not a file is written: a Job's files are gone when it ends. With `live`, each line is also published
+ * as it is recorded.
  */
 export interface Trajectory {
   record(event: string, data: Record<string, unknown>): void;
@@ -21,6 +28,7 @@ export function openTrajectory(
   taskId: string,
   dispatch: number,
   redact: (text: string) => string = (t) => t,
+  live?: LiveLines,
 ): Trajectory {
   const report = new TrajectoryReport(redact);
   const line = (event: string, data: Record<string, unknown>) => ({
@@ -30,7 +38,12 @@ export function openTrajectory(
     dispatch,
     ...data,
   });
-  if (!dir) return { record: (event, data) => report.add(line(event, data)), close: async () => {}, report };
+  const keep = (entry: ReturnType<typeof line>) => {
+    report.add(entry);
+    live?.add(entry);
+  };
+  const flushLive = async () => live?.flush();
+  if (!dir) return { record: (event, data) => keep(line(event, data)), close: flushLive, report };
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${taskId.replace(/[^A-Za-z0-9._-]/g, '_')}.${dispatch || 1}.jsonl`);
   const out: WriteStream = createWriteStream(file, { flags: 'a' });
@@ -40,8 +53,11 @@ export function openTrajectory(
     record(event, data) {
       const entry = line(event, data);
       out.write(redact(JSON.stringify(entry)) + '\n');
-      report.add(entry);
+      keep(entry);
     },
-    close: () => new Promise((resolve) => out.end(resolve)),
+    close: async () => {
+      await flushLive();
+      await new Promise<void>((resolve) => out.end(resolve));
+    },
   };
 }

@@ -9,7 +9,7 @@ import { runCodingTask } from './run-task';
  */
 export function startAgentWorker(bus: EventBus, deps: AgentDeps, group = 'coding-agent'): Promise<Subscription> {
   return bus.subscribe(Topics.codingTasks, group, async (task) => {
-    const result = await runCodingTask(task, deps);
+    const result = await runCodingTask(task, { ...deps, services: { steps: bus, ...deps.services } });
     await bus.publish(Topics.commitResults, farm.v1.CommitResult.fromObject(result));
   });
 }

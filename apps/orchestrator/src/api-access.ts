@@ -85,6 +85,7 @@ const OWN_READS = new Set([
   'GET /v1/change-requests/:id/tasks/:taskId/trajectory',
   'GET /v1/change-requests/:id/tasks/:taskId/checks',
   'GET /v1/change-requests/:id/tasks/:taskId/diff',
+  'GET /v1/change-requests/:id/tasks/:taskId/events',
 ]);
 
 /** The subjects that submitted a request, from the audit (one, unless the same id was submitted again). */

@@ -13,6 +13,7 @@ export const ROUTE_SCOPES: Readonly<Record<string, Scope>> = {
   'GET /v1/change-requests/:id/tasks/:taskId/trajectory': 'read',
   'GET /v1/change-requests/:id/tasks/:taskId/checks': 'read',
   'GET /v1/change-requests/:id/tasks/:taskId/diff': 'read',
+  'GET /v1/change-requests/:id/tasks/:taskId/events': 'read',
   'POST /v1/change-requests/:id/tasks/:taskId/resubmit': 'submit',
   'POST /v1/change-requests': 'submit',
   'POST /v1/change-requests/:id/cancel': 'cancel',

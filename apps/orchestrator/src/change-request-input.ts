@@ -225,13 +225,18 @@ export function parseLimit(raw: string | null): number {
  * are given, against openapi.yaml. An empty header is no header (EventSource sends none before its first
  * event); an empty `?after=` is not a number. Numbers beyond any sequence are fine: nothing follows them.
  */
-export function parseResumeAfter(lastEventId: string | undefined, after: string | null): number {
-  const fromQuery = after === null ? 0 : sequenceNumber(after, 'after');
-  return lastEventId ? sequenceNumber(lastEventId, 'Last-Event-ID') : fromQuery;
+export function parseResumeAfter(
+  lastEventId: string | undefined,
+  after: string | null,
+  /** The stream's path in openapi.yaml, whose parameters say what an event id is. */
+  path = '/v1/change-requests/{id}/events',
+): number {
+  const fromQuery = after === null ? 0 : sequenceNumber(after, 'after', path);
+  return lastEventId ? sequenceNumber(lastEventId, 'Last-Event-ID', path) : fromQuery;
 }
 
-function sequenceNumber(raw: string, name: 'after' | 'Last-Event-ID'): number {
-  if (apiDocument().parameter('/v1/change-requests/{id}/events', 'get', name).check(raw).length) {
+function sequenceNumber(raw: string, name: 'after' | 'Last-Event-ID', path: string): number {
+  if (apiDocument().parameter(path, 'get', name).check(raw).length) {
     throw badRequest(`${name} must be an event sequence number`, name);
   }
   return Math.min(Number(raw), Number.MAX_SAFE_INTEGER);

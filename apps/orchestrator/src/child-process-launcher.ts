@@ -31,6 +31,8 @@ export interface ChildProcessLauncherConfig {
   closeGraceMs?: number;
   /** Agent processes running at once; further tasks wait, in order, for one to end (default: unbounded). */
   maxRunning?: number;
+  /** How often the steps running agents spooled are published, for following them live (default 500 ms). */
+  liveStepsEveryMs?: number;
 }
 
 interface AgentRecord {
@@ -72,6 +74,7 @@ export class ChildProcessLauncher implements TaskLauncher {
       adoptPollMs: config.adoptPollMs,
       publishRetryMs: config.publishRetryMs,
       maxRunning: config.maxRunning,
+      liveEveryMs: config.liveStepsEveryMs ?? 500,
     });
   }
 

@@ -60,7 +60,16 @@ async function taskReport(crId: string, taskId: string, ageDays: number): Promis
   );
 }
 
-test('the sweep prunes sent outbox rows and task reports of ended requests, and processed-message ids, past their retention', async () => {
+/** A live step of a request's task, received `ageDays` ago. */
+async function taskStep(crId: string, taskId: string, ageDays: number): Promise<void> {
+  await store.query(
+    `INSERT INTO task_steps (change_request_id, task_id, dispatch, run_id, seq, line, received_at)
+     VALUES ($1, $2, 1, 'run', 1, '{}', now() - ($3::int * interval '1 day'))`,
+    [crId, taskId, ageDays],
+  );
+}
+
+test('the sweep prunes sent outbox rows, task reports and steps of ended requests, and processed-message ids, past their retention', async () => {
   await outboxRow('done', 8, 'done, sent 8 days ago');
   await outboxRow('done', 1, 'done, sent yesterday');
   await outboxRow('done', null, 'done, not sent yet');
@@ -69,6 +78,9 @@ test('the sweep prunes sent outbox rows and task reports of ended requests, and 
   await taskReport('done', 'done-old', 8);
   await taskReport('done', 'done-recent', 1);
   await taskReport('live', 'live-old', 8);
+  await taskStep('done', 'done-old', 8);
+  await taskStep('done', 'done-recent', 1);
+  await taskStep('live', 'live-old', 8);
   for (const [id, ageDays] of [
     ['old', 15],
     ['recent', 13],
@@ -78,7 +90,7 @@ test('the sweep prunes sent outbox rows and task reports of ended requests, and 
       [id, ageDays],
     );
 
-  expect(await orchestrator.pruneHistory()).toEqual({ outbox: 2, taskReports: 1, processedMessages: 1 });
+  expect(await orchestrator.pruneHistory()).toEqual({ outbox: 2, taskReports: 1, taskSteps: 1, processedMessages: 1 });
 
   // A live request keeps its whole history (its event stream reads it back); nothing unsent is dropped.
   expect(await reasonsLeft()).toEqual(['done, sent yesterday', 'done, not sent yet', 'live, sent 8 days ago']);
@@ -86,7 +98,9 @@ test('the sweep prunes sent outbox rows and task reports of ended requests, and 
   expect(ids.rows.map((r) => r.message_id)).toEqual(['recent']);
   const reports = await store.query<{ task_id: string }>('SELECT task_id FROM task_reports ORDER BY task_id');
   expect(reports.rows.map((r) => r.task_id)).toEqual(['done-recent', 'live-old']);
-  expect(await orchestrator.pruneHistory()).toEqual({ outbox: 0, taskReports: 0, processedMessages: 0 });
+  const steps = await store.query<{ task_id: string }>('SELECT task_id FROM task_steps ORDER BY task_id');
+  expect(steps.rows.map((r) => r.task_id)).toEqual(['done-recent', 'live-old']);
+  expect(await orchestrator.pruneHistory()).toEqual({ outbox: 0, taskReports: 0, taskSteps: 0, processedMessages: 0 });
 });
 
 test('retention settings are checked at start-up: a negative one is refused naming the variable', () => {

@@ -30,6 +30,7 @@ import { authorizeByRoute, submittersFromAudit, type ApiAccess } from './api-acc
 import { scopeFor } from './api-scopes';
 import { tokenHttpError, tokenRoutes } from './token-api';
 import { taskRoutes } from './task-api';
+import type { TaskStepStreamOptions } from './task-step-events';
 
 export interface ChangeRequestApiDeps {
   store: SqlStore;
@@ -39,6 +40,8 @@ export interface ChangeRequestApiDeps {
   /** Every route asks its scope (api-scopes.ts) of the request's bearer token; see openApiAccess. */
   access: ApiAccess;
   events?: Partial<EventStreamOptions>;
+  /** The task step streams' timing (GET .../tasks/{taskId}/events). */
+  taskSteps?: Partial<TaskStepStreamOptions>;
   /**
    * `farm up`: repositories on the farm's machine are accepted (repo.url an absolute path) and this gives the
    * URL the agents use instead (a mirror the farm serves). Its FarmErrors are the caller's fault (400).
@@ -85,7 +88,17 @@ export function changeRequestApi(deps: ChangeRequestApiDeps): RouteHandler {
       { method: 'GET', path: '/v1/whoami', handler: whoami, authorize: anyScope },
       { method: 'GET', path: '/v1/forge', handler: async () => json(200, deps.forgeSite ?? {}) },
       ...tokenRoutes({ store: deps.store, tokens: deps.access.tokens }),
-      ...taskRoutes({ store: deps.store, accept }),
+      ...taskRoutes({
+        store: deps.store,
+        accept,
+        log,
+        // As authorized at first (a submitter follows its own request's tasks): a revoked token ends the stream.
+        stillAllowed: async (r) => {
+          const decision = await authorize(r);
+          return decision === 'allow' || 'principal' in decision;
+        },
+        steps: deps.taskSteps,
+      }),
       ...(deps.forgeWebhooks ? forgeWebhookRoutes({ ...deps.forgeWebhooks, store: deps.store, log }) : []),
     ],
     // An unexpected failure says no more than where to look.

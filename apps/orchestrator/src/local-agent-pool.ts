@@ -61,11 +61,12 @@ class PoolWorker {
   private readonly ready: Promise<void>;
   private running?: Running;
   private exited = false;
+  private steps: Promise<void> = Promise.resolve();
   tasksRun = 0;
 
   constructor(
     readonly slot: number,
-    config: LocalAgentPoolConfig,
+    private readonly config: LocalAgentPoolConfig,
     private readonly onExit: (worker: PoolWorker) => void,
   ) {
     const fd = openSync(join(config.logDir, `agent-pool-${slot}.log`), 'a');
@@ -93,11 +94,21 @@ class PoolWorker {
           config.log.error('agent pool worker said something unexpected; replacing it', { slot, pid: this.pid });
           this.kill('SIGKILL');
         } else if (reply.data.kind === 'ready') resolve();
-        else if (this.running?.task.id === reply.data.taskId) this.running.settle({ result: reply.data.result });
+        else if (this.running?.task.id !== reply.data.taskId) return;
+        else if (reply.data.kind === 'step') this.publishStep(reply.data.step);
+        else this.running.settle({ result: reply.data.result });
       });
     });
     this.ready.catch(() => undefined); // the error handler settles the task
     this.child.once('exit', (code, signal) => this.finish(howItEnded(code, signal)));
+  }
+
+  /** A running task's step (TaskStep, base64), published in the order the worker sent them; never fails the task. */
+  private publishStep(base64: string): void {
+    const step = farm.v1.TaskStep.decode(Buffer.from(base64, 'base64'));
+    this.steps = this.steps
+      .then(() => this.config.bus.publish(Topics.taskSteps, step))
+      .catch((err: unknown) => this.config.log.warn('a live step was not published', { taskId: step.taskId, err }));
   }
 
   private finish(how: string): void {

@@ -19,6 +19,7 @@ import type { TaskLauncher } from './launcher';
 import { decide, expireDeadlines, InvalidEvent, type Decision, type DeciderEvent, type Effect } from './decider';
 import { Outbox, pruneOutbox, type OutboxWriter } from './outbox';
 import { pruneTaskReports, recordTaskReport } from './task-reports';
+import { pruneTaskSteps, recordTaskStep } from './task-steps';
 import {
   NotReady,
   applyUpdates,
@@ -173,6 +174,13 @@ export class Orchestrator {
       await bus.subscribe(Topics.commitResults, this.group, (m, meta) => this.onCommitResult(m, meta), opts),
       await bus.subscribe(Topics.buildResults, this.group, (m, meta) => this.onBuildResult(m, meta), opts),
       await bus.subscribe(Topics.control, this.group, (m, meta) => this.onControl(m, meta), opts),
+      // Kept for following tasks live; idempotent by the step's identity, so outside the decider's transactions.
+      await bus.subscribe(
+        Topics.taskSteps,
+        this.group,
+        (m) => recordTaskStep(this.deps.store, m, this.deps.log).then(() => undefined),
+        opts,
+      ),
       await bus.subscribeRaw(DEAD_LETTER_TOPIC, this.group, (raw) => this.onDeadLetter(raw)),
     );
     this.deadlineTimer = setInterval(() => {
@@ -289,15 +297,16 @@ export class Orchestrator {
     }
   }
 
-  /** Deletes sent outbox rows, task reports and applied-message ids past their retention; returns how many. */
-  async pruneHistory(): Promise<{ outbox: number; taskReports: number; processedMessages: number }> {
+  /** Deletes sent outbox rows, task reports and steps, and applied-message ids past their retention; returns how many. */
+  async pruneHistory(): Promise<{ outbox: number; taskReports: number; taskSteps: number; processedMessages: number }> {
     const outbox = await pruneOutbox(this.deps.store, this.options.outboxRetentionMs);
     const taskReports = await pruneTaskReports(this.deps.store, this.options.outboxRetentionMs);
+    const taskSteps = await pruneTaskSteps(this.deps.store, this.options.outboxRetentionMs);
     const processedMessages = await pruneProcessed(this.deps.store, this.options.processedRetentionMs);
-    if (outbox || taskReports || processedMessages) {
-      this.deps.log.info('history pruned', { outbox, taskReports, processedMessages });
+    if (outbox || taskReports || taskSteps || processedMessages) {
+      this.deps.log.info('history pruned', { outbox, taskReports, taskSteps, processedMessages });
     }
-    return { outbox, taskReports, processedMessages };
+    return { outbox, taskReports, taskSteps, processedMessages };
   }
 
   /** Starts what is ready now, for every request in CODING (start-up and after each change). */

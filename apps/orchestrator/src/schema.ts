@@ -2,6 +2,7 @@ import { forgeMigrations } from './forge/forge-store';
 import { requestListMigrations } from './request-list';
 import { taskAccountingMigrations } from './task-accounting';
 import { taskReportMigrations } from './task-reports';
+import { taskStepMigrations } from './task-steps';
 import { resubmissionMigrations } from './task-resubmission';
 
 export const orchestratorMigrations = [
@@ -131,3 +132,6 @@ orchestratorMigrations.push({
   sql: `ALTER TABLE change_requests ADD COLUMN require_approval boolean NOT NULL DEFAULT false;
 ALTER TABLE change_requests ADD COLUMN parallelism integer NOT NULL DEFAULT 0;`,
 });
+
+// A running task's steps as its agent publishes them, for following it live (task-steps.ts).
+orchestratorMigrations.push(...taskStepMigrations);

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { json, type EdgeRequest, type Reply, type Route } from '@farm/http-edge';
+import type { Logger } from '@farm/runtime';
 import type { SqlExecutor, SqlStore } from '@farm/store';
 import { ApiError, notFound } from './api-error';
-import type { ChangeRequestInput } from './change-request-input';
+import { parseResumeAfter, type ChangeRequestInput } from './change-request-input';
+import { streamTaskSteps, type TaskStepStreamOptions } from './task-step-events';
 import { resubmission, resubmissionOf, type FailedTask } from './task-resubmission';
 import { checkRuns, taskReports } from './task-reports';
 
@@ -17,8 +19,36 @@ export type AcceptSubmission = (
  * and budget use), the checks that ran with their output, the diff of its branch, all from the reports the
  * orchestrator keeps per dispatch (task-reports.ts); and resubmitting a failed task as a new request.
  */
-export function taskRoutes(deps: { store: SqlStore; accept: AcceptSubmission }): Route[] {
+export function taskRoutes(deps: {
+  store: SqlStore;
+  accept: AcceptSubmission;
+  log: Logger;
+  /** Whether the caller of `r` is still allowed (its token not revoked), asked while its step stream is open. */
+  stillAllowed: (r: EdgeRequest) => Promise<boolean>;
+  steps?: Partial<TaskStepStreamOptions>;
+}): Route[] {
   const base = '/v1/change-requests/:id/tasks/:taskId';
+
+  /** The task's steps as its agents take them (task-step-events.ts), from `Last-Event-ID` or `?after=` on. */
+  async function events(r: EdgeRequest): Promise<void> {
+    const { id, taskId } = await knownTask(deps.store, r);
+    const lastEventId = r.req.headers['last-event-id'];
+    const afterId = parseResumeAfter(
+      Array.isArray(lastEventId) ? lastEventId.join(', ') : lastEventId,
+      r.query('after'),
+      '/v1/change-requests/{id}/tasks/{taskId}/events',
+    );
+    await streamTaskSteps({
+      db: deps.store,
+      changeRequestId: id,
+      taskId,
+      afterId,
+      res: r.res,
+      log: deps.log,
+      options: deps.steps,
+      stillAllowed: () => deps.stillAllowed(r),
+    });
+  }
 
   async function trajectory(r: EdgeRequest): Promise<Reply> {
     const { id, taskId } = await knownTask(deps.store, r);
@@ -84,6 +114,7 @@ export function taskRoutes(deps: { store: SqlStore; accept: AcceptSubmission }):
     { method: 'GET', path: `${base}/trajectory`, handler: trajectory },
     { method: 'GET', path: `${base}/checks`, handler: checks },
     { method: 'GET', path: `${base}/diff`, handler: diff },
+    { method: 'GET', path: `${base}/events`, handler: events },
     { method: 'POST', path: `${base}/resubmit`, handler: resubmit },
   ];
 }

@@ -5,7 +5,7 @@ export * from './delivery';
 export { InProcessBus } from './in-process-bus';
 export { openSqlBusJournal, type BusJournal, type JournaledMessage } from './bus-journal';
 export { KafkaBus, type KafkaBusConfig } from './kafka-bus';
-export { SpoolDirBus, publishSpooled, readSpoolDir, type SpooledMessage } from './spool-dir-bus';
+export { LIVE_SPOOL, SpoolDirBus, publishSpooled, readSpoolDir, type SpooledMessage } from './spool-dir-bus';
 export { connectKafkaFromEnv } from './connect';
 export { busConfigSchema, connectBus, connectKafka, type BusConfig } from './config';
 export { busMetrics } from './metrics';

@@ -17,6 +17,12 @@ export interface SpooledMessage {
   published: boolean;
 }
 
+/**
+ * The subdirectory of a spool where a task process puts what is published while it runs (its live steps), apart
+ * from its result, so the launcher can publish those without taking the result before the process has ended.
+ */
+export const LIVE_SPOOL = 'live';
+
 const SPOOL_FILE = /^(\d+)\.json$/;
 const PUBLISHED_SUFFIX = '.published';
 const PUBLISHED_FILE = /^(\d+)\.json\.published$/;

@@ -7,6 +7,7 @@ import {
   CommitResult,
   PhaseTransition,
   Plan,
+  TaskStep,
   TaskBundle,
   type MessageType,
   type farm,
@@ -34,6 +35,8 @@ export const Topics = {
   buildRequests: topic<farm.v1.BuildRequest>('farm.build-requests.v1', BuildRequest),
   buildResults: topic<farm.v1.BuildResult>('farm.build-results.v1', BuildResult),
   control: topic<farm.v1.ControlCommand>('farm.control.v1', ControlCommand),
+  /** A running task's trajectory, a line at a time (agents → orchestrator, for following the task live). */
+  taskSteps: topic<farm.v1.TaskStep>('farm.task-steps.v1', TaskStep),
 } as const;
 
 /** Messages that could not be decoded or whose handler kept failing; the reason is in the headers. */

@@ -198,6 +198,29 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/change-requests/{id}/tasks/{taskId}/events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: components['parameters']['ChangeRequestId'];
+        taskId: components['parameters']['TaskId'];
+      };
+      cookie?: never;
+    };
+    /**
+     * Server-Sent Events of the task's steps as its agents take them
+     * @description Follow a running task: each line of its agents' trajectories (model turns, tool calls with their results, check runs with each step's output, review rounds, the result) as the agent records it, from its own record, on one machine and in a cluster alike. Each event is `id: <cursor>`, `event: step`, `data: <JSON of a TaskStep>`: the dispatch it belongs to, the agent run (a restarted agent is another run) and the step's number in that run. Stored steps come first, then new ones as they arrive; once the task ended (its final result, or the request's end) an `event: end` with the task's status ends the stream. Bounded: strings in a step cut at 2,000 characters, a step at 16,000, the latest 1,000 steps of a dispatch kept; secrets are redacted by the agent. The whole trajectory of an ended task is in `.../trajectory`. Resume with `Last-Event-ID` (or `?after=`) as for the request's events.
+     */
+    get: operations['streamTaskSteps'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/change-requests/{id}/tasks/{taskId}/resubmit': {
     parameters: {
       query?: never;
@@ -715,6 +738,34 @@ export interface components {
       event: 'transition';
       data: string;
     };
+    /** @description One step of a task's stream, as an SSE parser yields it. */
+    TaskStepEvent: {
+      /** @description The step's cursor */
+      id: string;
+      /** @constant */
+      event: 'step';
+      data: string;
+    };
+    /** @description The last event of a task's stream, once the task ended. */
+    TaskStepsEndEvent: {
+      /** @description The last step's cursor (0 when none was sent) */
+      id: string;
+      /** @constant */
+      event: 'end';
+      data: string;
+    };
+    TaskStep: {
+      /** @description The dispatch of the task the step belongs to */
+      dispatch: number;
+      /** @description One run of an agent on the dispatch: a restarted agent is another run */
+      runId: string;
+      /** @description The step's number in its run */
+      seq: number;
+      /** @description The trajectory line as the agent recorded it (`ts`, `event`, `taskId`, `dispatch` and the event's fields: `step` a model turn, `tool` a tool call, `check` a check run, `review`, `reward`, `result`, ...), as in `.../trajectory`. */
+      step: {
+        event: string;
+      };
+    };
     /** @description proto3 JSON of farm.v1.PhaseTransition, every field present, except that taskState is the task state's short name (farm.v1.TaskState without its TASK_ prefix; empty on request-level events). */
     PhaseTransition: {
       changeRequestId: string;
@@ -1206,6 +1257,40 @@ export interface operations {
           'application/json': components['schemas']['TaskDiff'];
         };
       };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  streamTaskSteps: {
+    parameters: {
+      query?: {
+        /** @description Resume after this cursor; the header wins when both are given. */
+        after?: number;
+      };
+      header?: {
+        /** @description Resume after this cursor (sent by EventSource when it reconnects); empty is none. */
+        'Last-Event-ID'?: string;
+      };
+      path: {
+        id: components['parameters']['ChangeRequestId'];
+        taskId: components['parameters']['TaskId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The event stream. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/event-stream': unknown;
+        };
+      };
+      400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];

@@ -25,7 +25,7 @@ describe('the detached-process runner', () => {
     await rm(tmp, { recursive: true, force: true });
   });
 
-  const runner = (finishOnClose: boolean, maxRunning?: number) => {
+  const runner = (finishOnClose: boolean, maxRunning?: number, liveEveryMs?: number) => {
     const r = new DetachedProcessRunner<{ id: string }>({
       bus,
       log: silentLogger,
@@ -38,6 +38,7 @@ describe('the detached-process runner', () => {
       finishOnClose,
       adoptPollMs: 50,
       maxRunning,
+      liveEveryMs,
     });
     runners.push(r);
     return r;
@@ -69,6 +70,14 @@ describe('the detached-process runner', () => {
     await until(() => published.length === 2 && r.count === 0);
     expect(published.map((m) => m.value).sort()).toEqual(['bad exited with code 3', 'done']);
     expect(readdirSync(r.stateDir)).toEqual([]);
+  });
+
+  it('publishes what a running process spools live while it runs, and what is left of it before its result', async () => {
+    const r = runner(true, undefined, 30);
+    start(r, 'steps', 'live');
+    // The process goes on only once its first step was published: while it runs.
+    await until(() => published.length === 3 && r.count === 0);
+    expect(published.map((m) => `${m.topic} ${m.value}`)).toEqual(['steps step 1', 'steps step 2', 'results done']);
   });
 
   it('an abandoned process is stopped, and nothing is published for it', async () => {

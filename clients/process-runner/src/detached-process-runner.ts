@@ -7,14 +7,16 @@ import {
   openSync,
   readFileSync,
   readdirSync,
+  renameSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { SpoolDirBus, publishSpooled, readSpoolDir, type EventBus } from '@farm/bus';
+import { LIVE_SPOOL, SpoolDirBus, publishSpooled, readSpoolDir, type EventBus } from '@farm/bus';
 import {
   BackgroundWork,
+  errorMessage,
   isSameProcess,
   nodeArgsFor,
   signalGroup,
@@ -57,6 +59,11 @@ export interface DetachedProcessRunnerConfig<R extends object> {
    * machine's memory and CPU.
    */
   maxRunning?: number;
+  /**
+   * How often what running processes spool in `out/live/` (their steps as they happen, LIVE_SPOOL) is published
+   * while they run; also once when a process ends, before its result. Never when omitted.
+   */
+  liveEveryMs?: number;
 }
 
 /** What is written to a process's record file: the launcher's fields and the process's identity. */
@@ -103,11 +110,46 @@ export class DetachedProcessRunner<R extends object> {
   private closing: 'stop' | 'leave' | undefined;
   /** Aborted on close: results still unpublished stay spooled for the next start. */
   private readonly publishing = new AbortController();
+  /** The live spools being published now, by directory name: one pass at a time per process. */
+  private readonly liveFlushes = new Map<string, Promise<void>>();
 
   constructor(private readonly config: DetachedProcessRunnerConfig<R>) {
     this.stateDir = config.stateDir ?? mkdtempSync(join(os.tmpdir(), `farm-${config.kind}s-`));
     this.background = new BackgroundWork(config.log, `publishing a ${config.kind} result failed`);
     mkdirSync(this.stateDir, { recursive: true });
+    if (config.liveEveryMs) {
+      const timer = setInterval(() => {
+        for (const name of this.followed.keys()) void this.publishLive(name);
+      }, config.liveEveryMs);
+      timer.unref();
+      this.timers.add(timer);
+    }
+  }
+
+  /**
+   * Publishes what the process `name` spooled in its live spool so far, in order, each file marked once published
+   * (as publishSpooled does). One pass, no retries: a bus that refuses now is tried again at the next tick, and
+   * what is left when the process ends is published before its result.
+   */
+  private publishLive(name: string): Promise<void> {
+    const running = this.liveFlushes.get(name);
+    if (running) return running;
+    const dir = join(this.spoolDirOf(name), LIVE_SPOOL);
+    const pass = (async () => {
+      try {
+        for (const m of readSpoolDir(dir)) {
+          await this.config.bus.publishRaw(m.topic, m.value, { key: m.key ?? undefined, headers: m.headers });
+          renameSync(m.file, `${m.file}.published`);
+        }
+      } catch (err) {
+        this.config.log.warn(`publishing a running ${this.config.kind}'s live steps failed; trying again later`, {
+          dir,
+          err: errorMessage(err),
+        });
+      }
+    })().finally(() => this.liveFlushes.delete(name)); // after the set below: a callback of finally never runs at once
+    this.liveFlushes.set(name, pass);
+    return pass;
   }
 
   dirOf(name: string): string {
@@ -333,6 +375,12 @@ export class DetachedProcessRunner<R extends object> {
       }
       const fields = this.config.logFields(record);
       const out = this.spoolDirOf(name);
+      // Its last steps before its result, so that a follower sees them before the task ends (twice: a pass that
+      // was under way may have listed the spool before the process wrote its last ones).
+      if (this.config.liveEveryMs) {
+        await this.publishLive(name);
+        await this.publishLive(name);
+      }
       if (!this.hasResult(name)) {
         this.config.log.error(`${this.config.kind} ended without a result`, { ...fields, how });
         // Spooled like the process's own result, so a bus that is away gets it later, and once.
