@@ -52,6 +52,11 @@ export class TaskObserver {
     this.trajectory.record(event, data);
   }
 
+  /** For following the task live only (see Trajectory.progress). */
+  progress(event: string, data: Record<string, unknown>): void {
+    this.trajectory.progress?.(event, data);
+  }
+
   started(): void {
     agentMetrics.inFlight.inc();
   }

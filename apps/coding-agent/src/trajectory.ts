@@ -18,6 +18,8 @@ export interface LiveLines {
  */
 export interface Trajectory {
   record(event: string, data: Record<string, unknown>): void;
+  /** A line for following the task live only (a check's progress): neither in the file nor in the report. */
+  progress?(event: string, data: Record<string, unknown>): void;
   close(): Promise<void>;
   readonly file?: string;
   readonly report: TrajectoryReport;
@@ -43,13 +45,15 @@ export function openTrajectory(
     live?.add(entry);
   };
   const flushLive = async () => live?.flush();
-  if (!dir) return { record: (event, data) => keep(line(event, data)), close: flushLive, report };
+  const progress = (event: string, data: Record<string, unknown>) => live?.add(line(event, data));
+  if (!dir) return { record: (event, data) => keep(line(event, data)), progress, close: flushLive, report };
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${taskId.replace(/[^A-Za-z0-9._-]/g, '_')}.${dispatch || 1}.jsonl`);
   const out: WriteStream = createWriteStream(file, { flags: 'a' });
   return {
     file,
     report,
+    progress,
     record(event, data) {
       const entry = line(event, data);
       out.write(redact(JSON.stringify(entry)) + '\n');

@@ -17,6 +17,7 @@ import { orchestratorMigrations } from './schema';
 import { readOutbox } from './outbox';
 
 const EVENTS_PATH = '/v1/change-requests/{id}/events';
+const TASK_EVENTS_PATH = '/v1/change-requests/{id}/tasks/{taskId}/events';
 const conformance = new OpenApiConformance();
 const checkedFetch = conformingFetch(conformance);
 
@@ -388,6 +389,22 @@ describe.each(modes)('the HTTP API on %s and PostgreSQL', (_mode, openBus) => {
       await bus.subscribe(Topics.codingTasks, 'test-reporting-agent', async (task) => {
         if (task.changeRequestId !== id) return;
         const ok = task.id.endsWith('-a');
+        // Its steps as it takes them, before its result (a restarted agent's run has another id).
+        for (const [seq, step] of [
+          line('tool', { tool: 'read_file', arguments: { path: 'add.js' }, ok: true, result: '1| x' }),
+          line('check', { attempt: 1, ok, steps: [checkStep(ok)] }),
+        ].entries())
+          await bus.publish(
+            Topics.taskSteps,
+            farm.v1.TaskStep.create({
+              changeRequestId: id,
+              taskId: task.id,
+              dispatch: task.dispatch,
+              runId: 'run-1',
+              seq: seq + 1,
+              line: step,
+            }),
+          );
         await bus.publish(
           Topics.commitResults,
           farm.v1.CommitResult.create({
@@ -517,7 +534,32 @@ describe.each(modes)('the HTTP API on %s and PostgreSQL', (_mode, openBus) => {
     expect(cr.description).toContain(`Resubmitted from task ${id}-b of change request ${id}`);
     expect(cr.description).toContain('HARD_FAIL: sandbox refused a check');
 
-    for (const path of [`${tasks}/nope/trajectory`, `${tasks}/nope/checks`, `${tasks}/nope/diff`]) {
+    // The steps its agent published as it went, on the task's own stream, which ends as the task has.
+    const stepStream = await checkedFetch(`${base}${tasks}/${id}-a/events`, {
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
+    expect(stepStream.status).toBe(200);
+    const decoder = new SseDecoder();
+    const text = new TextDecoder();
+    const stepEvents: { event: string; id?: string; data: string }[] = [];
+    for await (const chunk of stepStream.body as unknown as AsyncIterable<Uint8Array>)
+      for (const e of decoder.push(text.decode(chunk, { stream: true }))) {
+        conformance.checkSseEvent(TASK_EVENTS_PATH, e);
+        stepEvents.push(e);
+      }
+    expect(stepEvents.map((e) => e.event)).toEqual(['step', 'step', 'end']);
+    const [read] = stepEvents.map((e) => JSON.parse(e.data));
+    expect(read).toMatchObject({ dispatch: 1, runId: 'run-1', seq: 1, step: { event: 'tool', tool: 'read_file' } });
+    expect(JSON.parse(stepEvents[2].data)).toEqual({ status: 'SUCCESS' });
+    const badResume = await call('GET', `${tasks}/${id}-a/events`, { headers: { 'last-event-id': 'x' } });
+    expect([badResume.status, badResume.json.error.field]).toEqual([400, 'Last-Event-ID']);
+
+    for (const path of [
+      `${tasks}/nope/trajectory`,
+      `${tasks}/nope/checks`,
+      `${tasks}/nope/diff`,
+      `${tasks}/nope/events`,
+    ]) {
       expect([path, (await call('GET', path)).status]).toEqual([path, 404]);
     }
     expect((await call('POST', `/v1/change-requests/nope/tasks/${id}-b/resubmit`)).status).toBe(404);
@@ -690,6 +732,7 @@ describe.each(modes)('the HTTP API on %s and PostgreSQL', (_mode, openBus) => {
       ['GET', `/v1/change-requests/${crId}/tasks/t1/trajectory`, canceller],
       ['GET', `/v1/change-requests/${crId}/tasks/t1/checks`, canceller],
       ['GET', `/v1/change-requests/${crId}/tasks/t1/diff`, canceller],
+      ['GET', `/v1/change-requests/${crId}/tasks/t1/events`, canceller],
       ['POST', `/v1/change-requests/${crId}/tasks/t1/resubmit`, reader],
       ['POST', '/v1/tokens', reader, { name: 'x', scopes: ['admin'] }],
       ['GET', '/v1/tokens', reader],

@@ -738,21 +738,16 @@ export interface components {
       event: 'transition';
       data: string;
     };
-    /** @description One step of a task's stream, as an SSE parser yields it. */
+    /** @description One event of a task's stream, as an SSE parser yields it: `step` (a TaskStep, the id its cursor), or the last one, `end` (the task's status, the id the last step's cursor or 0). */
     TaskStepEvent: {
-      /** @description The step's cursor */
       id: string;
-      /** @constant */
-      event: 'step';
+      /** @enum {unknown} */
+      event: 'step' | 'end';
       data: string;
     };
-    /** @description The last event of a task's stream, once the task ended. */
-    TaskStepsEndEvent: {
-      /** @description The last step's cursor (0 when none was sent) */
-      id: string;
-      /** @constant */
-      event: 'end';
-      data: string;
+    TaskStepsEnd: {
+      /** @description The task's status: SUCCESS, SOFT_FAIL, HARD_FAIL, CANCELLED, ... */
+      status: string;
     };
     TaskStep: {
       /** @description The dispatch of the task the step belongs to */

@@ -338,6 +338,8 @@ export interface RunChecksOptions {
   env?: Record<string, string>;
   /** Directories besides the checkout the steps may write (a package cache shared between runs). */
   writableDirs?: string[];
+  /** Called as each step starts (not for one refused before it runs), for progress reports. */
+  onStepStart?: (step: CheckStep) => void;
   /** Called after each step, for progress reports. */
   onStep?: (result: CheckStepResult) => void;
   /**
@@ -383,6 +385,7 @@ export async function runChecks(
       result = refused(`refused by the sandbox: ${unrunnable}`, { rule: 'not-runnable', reason: unrunnable });
       opts.log?.warn('check step cannot run in the sandbox', { step: step.name, reason: unrunnable });
     } else {
+      opts.onStepStart?.(step);
       try {
         const run = await sandbox({
           command: step.run,

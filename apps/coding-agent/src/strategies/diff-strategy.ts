@@ -35,6 +35,7 @@ async function runDiffStrategy({ task, workspace, deps, run }: StrategyInput): P
     env: settings.checkEnv,
     writableDirs: settings.checkWritableDirs,
     log,
+    progress: (event, data) => observer.progress(event, data),
   });
   const maxAttempts = 1 + (task.maxRetries || plan.maxRetries || settings.maxRetries);
   for (let tried = 0; tried < maxAttempts; tried++) {

@@ -27,6 +27,7 @@ async function runToolStrategy({
     writableDirs: settings.checkWritableDirs,
     limits: settings.toolLimits,
     log: run.log,
+    progress: (event, data) => run.observer.progress(event, data),
   });
   const outcome = await runToolLoop(
     task,

@@ -132,3 +132,25 @@ test('a symlink in the change shows in the diff as the name it points at, never 
     '--- /dev/null\n+++ b/passwd\n@@ -0,0 +1,1 @@\n+/etc/passwd\n',
   );
 });
+
+test('each check step is told as it starts and as it ends with its output, for following the task live', async () => {
+  const told: [string, Record<string, unknown>][] = [];
+  const ws = new Workspace({
+    root,
+    base,
+    checks: [
+      { name: 'lint', run: 'echo lint clean' },
+      { name: 'test', run: 'echo "1 failed"; exit 1' },
+    ],
+    checkTimeoutSeconds: 30,
+    progress: (event, data) => told.push([event, data]),
+  });
+  await ws.runRepositoryChecks();
+  expect(told.map(([event, d]) => `${event} ${d.name}`)).toEqual([
+    'check_started lint',
+    'check_step lint',
+    'check_started test',
+    'check_step test',
+  ]);
+  expect(told[3][1]).toMatchObject({ ok: false, exitCode: 1, output: expect.stringContaining('1 failed') });
+});

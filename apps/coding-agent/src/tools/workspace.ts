@@ -77,7 +77,15 @@ export interface WorkspaceOptions {
   /** Directories besides the checkout that the checks may write (a shared package cache). */
   writableDirs?: string[];
   log?: Logger;
+  /**
+   * Told of each check step as it starts, every CHECK_PROGRESS_EVERY_MS while it runs, and as it ends with its
+   * output: for following the task live (they go to the live steps only, not into the trajectory's report).
+   */
+  progress?: (event: 'check_started' | 'check_running' | 'check_step', data: Record<string, unknown>) => void;
 }
+
+/** How often a running check step says that it still runs. */
+export const CHECK_PROGRESS_EVERY_MS = 10_000;
 
 /**
  * The checkout as the agent's work: runs the repository's checks and tells the agent's net change (what the
@@ -134,7 +142,27 @@ export class Workspace implements RepositoryChecks {
    * checkout after each step (see RunChecksOptions.afterStep).
    */
   runStepsIn(dir: string, steps: CheckStep[], damage?: () => Promise<string | undefined>): Promise<ChecksResult> {
+    const progress = this.opts.progress;
+    let ticking: NodeJS.Timeout | undefined;
+    const stopTicking = () => clearInterval(ticking);
     return runChecks(dir, steps, {
+      onStepStart: progress
+        ? (step) => {
+            const started = Date.now();
+            progress('check_started', { name: step.name, run: step.run });
+            stopTicking();
+            ticking = setInterval(() => {
+              progress('check_running', { name: step.name, elapsedS: Math.round((Date.now() - started) / 1000) });
+            }, CHECK_PROGRESS_EVERY_MS);
+          }
+        : undefined,
+      onStep: progress
+        ? (r) => {
+            stopTicking();
+            const { name, run, ok, exitCode, timedOut, durationMs, output } = r;
+            progress('check_step', { name, run, ok, exitCode, timedOut, durationMs, output });
+          }
+        : undefined,
       ceilings: { ...this.opts.checkCeilings, timeoutSeconds: this.opts.checkTimeoutSeconds },
       env: this.opts.env,
       writableDirs: this.opts.writableDirs,
@@ -145,7 +173,7 @@ export class Workspace implements RepositoryChecks {
           }
         : undefined,
       log: this.log,
-    });
+    }).finally(stopTicking);
   }
 
   /** What verifies the agent's change after `checks` passed on it (see verifyChange). */
