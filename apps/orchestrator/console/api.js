@@ -94,12 +94,47 @@ const FINAL = new Set(['DONE', 'FAILED', 'CANCELLED']);
  * the token). A stream that breaks is opened again with Last-Event-ID, so nothing is missed or repeated; it
  * ends once the server has sent the final phase and closed the stream, or when `signal` aborts.
  */
-export async function followTransitions(id, { signal, onTransition, onReconnect }) {
+export function followTransitions(id, { signal, onTransition, onReconnect }) {
+  return followEvents(`/v1/change-requests/${encodeURIComponent(id)}/events`, {
+    signal,
+    onReconnect,
+    onEvent(event) {
+      if (event.event !== 'transition') return false;
+      const transition = JSON.parse(event.data);
+      onTransition(transition);
+      return !transition.taskId && FINAL.has(transition.toPhase);
+    },
+  });
+}
+
+/**
+ * A task's steps as its agents take them (GET .../tasks/{taskId}/events): `onStep({ dispatch, runId, seq, step })`
+ * for each, `onEnd({ status })` once the task ended; resumed like the request's transitions.
+ */
+export function followTaskSteps(id, taskId, { signal, onStep, onEnd, onReconnect }) {
+  const path = `/v1/change-requests/${encodeURIComponent(id)}/tasks/${encodeURIComponent(taskId)}/events`;
+  return followEvents(path, {
+    signal,
+    onReconnect,
+    onEvent(event) {
+      if (event.event === 'step') onStep(JSON.parse(event.data));
+      if (event.event !== 'end') return false;
+      onEnd?.(JSON.parse(event.data));
+      return true;
+    },
+  });
+}
+
+/**
+ * An event stream of the API read with fetch; `onEvent` says whether the event was the last one. A stream that
+ * breaks before it is opened again with Last-Event-ID; it ends after the last event, or when `signal` aborts.
+ */
+async function followEvents(path, { signal, onEvent, onReconnect }) {
   let lastId = '';
   let final = false;
   for (let attempt = 0; !signal.aborted; attempt++) {
     try {
-      const res = await fetch(`/v1/change-requests/${encodeURIComponent(id)}/events`, {
+      const res = await fetch(path, {
         signal,
         headers: headers({ accept: 'text/event-stream', ...(lastId ? { 'last-event-id': lastId } : {}) }),
       });
@@ -107,11 +142,8 @@ export async function followTransitions(id, { signal, onTransition, onReconnect 
       if (attempt > 0) onReconnect?.(lastId);
       const parser = createParser({
         onEvent(event) {
-          if (event.event !== 'transition') return;
-          const transition = JSON.parse(event.data);
-          lastId = event.id ?? String(transition.sequence);
-          if (!transition.taskId && FINAL.has(transition.toPhase)) final = true;
-          onTransition(transition);
+          if (event.id) lastId = event.id;
+          if (onEvent(event)) final = true;
         },
       });
       const decoder = new TextDecoder();

@@ -1,12 +1,15 @@
 // One task: its numbers, its change for review (diff-review.js) beside its verification, the checks with their
-// output, and the agent's trajectory per dispatch, step by step (trajectory-view.js); resubmit.
-import { api, may, ApiFailure } from '/console/api.js';
+// output, and the agent's trajectory per dispatch, step by step (trajectory-view.js); resubmit. A task that runs
+// is followed live: its steps appear as its agent takes them, and the page is read again once the task ended.
+import { api, followTaskSteps, may, ApiFailure } from '/console/api.js';
 import { diffReview } from '/console/diff-review.js';
 import { badge, h, notFoundView, notify, show, usd } from '/console/dom.js';
 import { forgeRef, forgeUrls, repoOnForge } from '/console/forge.js';
-import { dispatchSection } from '/console/trajectory-view.js';
+import { dispatchSection, liveTrajectory } from '/console/trajectory-view.js';
 
 const FAILED = new Set(['SOFT_FAIL', 'HARD_FAIL']);
+/** A task in these states may still have an agent working on it: its page follows it live. */
+const RUNNING = new Set(['PENDING', 'DISPATCHED']);
 
 function checksSection(checks) {
   if (!checks.length) return h('p', { class: 'muted' }, 'No checks ran.');
@@ -48,7 +51,8 @@ export function verificationFact(v) {
   return 'Checked: its checks pass (no test is asked of this kind of task)';
 }
 
-export async function taskView({ main, signal, refusal, caller, forge: site }, id, taskId, dispatch) {
+export async function taskView(ctx, id, taskId, dispatch) {
+  const { main, signal, refusal, caller, forge: site } = ctx;
   const enc = `/v1/change-requests/${encodeURIComponent(id)}`;
   const base = `${enc}/tasks/${encodeURIComponent(taskId)}`;
   const request = h('a', { href: `#/requests/${encodeURIComponent(id)}` }, `Request ${id}`);
@@ -103,6 +107,8 @@ export async function taskView({ main, signal, refusal, caller, forge: site }, i
           'Resubmit this task as a new request',
         )
       : null;
+  const live = RUNNING.has(task.status) ? liveTrajectory() : null;
+  const liveStatus = h('p', { class: 'muted', role: 'status', 'data-testid': 'live-status' }, 'Following the agent…');
   show(
     main,
     h('p', {}, '← ', request),
@@ -148,6 +154,7 @@ export async function taskView({ main, signal, refusal, caller, forge: site }, i
     ),
     resubmit,
     resubmitted,
+    live ? [h('h2', { id: 'live' }, 'Live steps'), liveStatus, live.element] : null,
     h('h2', { id: 'diff' }, 'Diff', diff.truncated ? ' (cut)' : ''),
     diffReview({
       diff: diff.diff,
@@ -162,6 +169,16 @@ export async function taskView({ main, signal, refusal, caller, forge: site }, i
       ? trajectory.dispatches.map(dispatchSection)
       : h('p', { class: 'muted' }, 'No result reported yet.'),
   );
+  if (live)
+    followTaskSteps(id, taskId, {
+      signal,
+      onStep: (s) => live.add(s),
+      onEnd: ({ status }) => show(liveStatus, `The task ended: ${status}. Reading its report…`),
+    }).then(
+      // Its report, diff and checks are in now: the page as for any ended task.
+      () => signal.aborted || taskView(ctx, id, taskId, dispatch),
+      (err) => signal.aborted || show(liveStatus, refusal(err)),
+    );
   // A dispatch's address (…/dispatches/2) shows the task at that dispatch, focused for the keyboard.
   const target = dispatch && document.getElementById(`dispatch-${dispatch}`);
   if (target) {

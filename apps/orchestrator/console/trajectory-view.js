@@ -386,6 +386,32 @@ export function stepOf(e) {
       };
     case 'result':
       return { label: 'result', what: [badge(str(e.status)), e.reason ? ` ${str(e.reason)}` : ''], body: [] };
+    // Lines of a running task only (its live steps): a check step as it starts, runs and ends.
+    case 'check_started':
+      return {
+        label: 'check',
+        what: [code(str(e.run)), h('span', { class: 'muted' }, ` ${str(e.name)} started`)],
+        body: [],
+      };
+    case 'check_running':
+      return {
+        label: 'check',
+        what: [
+          h('strong', {}, str(e.name)),
+          h('span', { class: 'muted' }, ` still running after ${num(e.elapsedS)} s`),
+        ],
+        body: [],
+      };
+    case 'check_step':
+      return {
+        label: 'check',
+        what: checkLine(e),
+        body: [output(str(e.output), 'Output', { open: e.ok === false })],
+        ok: e.ok === true,
+        ms: Number(e.durationMs ?? 0),
+      };
+    case 'steps_cut':
+      return { label: 'steps', what: [h('span', { class: 'muted' }, str(e.note))], body: [] };
     default:
       return { label: str(e.event) || 'line', what: [], body: [] };
   }
@@ -493,4 +519,44 @@ export function dispatchSection(d) {
         )
       : null,
   );
+}
+
+/**
+ * A running task's steps as they arrive (GET .../tasks/{taskId}/events): a section per dispatch, each step
+ * rendered as the report's are (stepOf), when it happened after the dispatch's first step; a restarted agent (a
+ * new run of the dispatch) is marked where its steps begin. `add({ dispatch, runId, seq, step })` appends one.
+ */
+export function liveTrajectory() {
+  const element = h('div', { class: 'live', 'data-testid': 'live-trajectory', 'aria-live': 'polite' });
+  const dispatches = new Map();
+  function add({ dispatch, runId, step }) {
+    let d = dispatches.get(dispatch);
+    if (!d) {
+      const list = h('ol', { class: 'steps', 'aria-label': `Live steps of dispatch ${dispatch}` });
+      const section = h(
+        'section',
+        { 'data-live-dispatch': dispatch, 'aria-label': `Dispatch ${dispatch}, live` },
+        h('h3', {}, `Dispatch ${dispatch} `, badge('RUNNING')),
+        list,
+      );
+      element.append(section);
+      d = { list, runId, t0: Date.parse(step.ts), count: 0 };
+      dispatches.set(dispatch, d);
+    } else if (d.runId !== runId) {
+      d.runId = runId;
+      d.list.append(
+        h('li', { class: 'step muted', 'data-event': 'restart' }, 'The agent started again; its steps follow.'),
+      );
+    }
+    const shown = stepOf(step);
+    const item = stepItem(step, shown, d.count++, undefined, 0, 1);
+    const at = Date.parse(step.ts);
+    const atCell = item.querySelector('.at');
+    if (atCell && Number.isFinite(at) && Number.isFinite(d.t0)) {
+      atCell.textContent = offset(at - d.t0);
+      atCell.title = str(step.ts);
+    }
+    d.list.append(item);
+  }
+  return { element, add };
 }
