@@ -620,6 +620,12 @@ export namespace farm {
 
             /** BuildResult notes */
             notes?: (string[]|null);
+
+            /** BuildResult diff */
+            diff?: (string|null);
+
+            /** BuildResult diffTruncated */
+            diffTruncated?: (boolean|null);
         }
 
         /** Represents a BuildResult. */
@@ -648,6 +654,12 @@ export namespace farm {
 
             /** BuildResult notes. */
             public notes: string[];
+
+            /** BuildResult diff. */
+            public diff: string;
+
+            /** BuildResult diffTruncated. */
+            public diffTruncated: boolean;
 
             /**
              * Creates a new BuildResult instance using the specified properties.

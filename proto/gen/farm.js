@@ -2119,6 +2119,8 @@ $root.farm = (function() {
              * @property {string|null} [commitSha] BuildResult commitSha
              * @property {Array.<string>|null} [conflictingPaths] BuildResult conflictingPaths
              * @property {Array.<string>|null} [notes] BuildResult notes
+             * @property {string|null} [diff] BuildResult diff
+             * @property {boolean|null} [diffTruncated] BuildResult diffTruncated
              */
 
             /**
@@ -2187,6 +2189,22 @@ $root.farm = (function() {
             BuildResult.prototype.notes = $util.emptyArray;
 
             /**
+             * BuildResult diff.
+             * @member {string} diff
+             * @memberof farm.v1.BuildResult
+             * @instance
+             */
+            BuildResult.prototype.diff = "";
+
+            /**
+             * BuildResult diffTruncated.
+             * @member {boolean} diffTruncated
+             * @memberof farm.v1.BuildResult
+             * @instance
+             */
+            BuildResult.prototype.diffTruncated = false;
+
+            /**
              * Creates a new BuildResult instance using the specified properties.
              * @function create
              * @memberof farm.v1.BuildResult
@@ -2230,6 +2248,10 @@ $root.farm = (function() {
                     for (var i = 0; i < m.notes.length; ++i)
                         w.uint32(50).string(m.notes[i]);
                 }
+                if (m.diff != null && Object.hasOwnProperty.call(m, "diff"))
+                    w.uint32(58).string(m.diff);
+                if (m.diffTruncated != null && Object.hasOwnProperty.call(m, "diffTruncated"))
+                    w.uint32(64).bool(m.diffTruncated);
                 return w;
             };
 
@@ -2306,6 +2328,14 @@ $root.farm = (function() {
                             if (!(m.notes && m.notes.length))
                                 m.notes = [];
                             m.notes.push(r.string());
+                            break;
+                        }
+                    case 7: {
+                            m.diff = r.string();
+                            break;
+                        }
+                    case 8: {
+                            m.diffTruncated = r.bool();
                             break;
                         }
                     default:
@@ -2391,6 +2421,14 @@ $root.farm = (function() {
                             return "notes: string[] expected";
                     }
                 }
+                if (m.diff != null && Object.hasOwnProperty.call(m, "diff")) {
+                    if (!$util.isString(m.diff))
+                        return "diff: string expected";
+                }
+                if (m.diffTruncated != null && Object.hasOwnProperty.call(m, "diffTruncated")) {
+                    if (typeof m.diffTruncated !== "boolean")
+                        return "diffTruncated: boolean expected";
+                }
                 return null;
             };
 
@@ -2461,6 +2499,12 @@ $root.farm = (function() {
                         m.notes[i] = String(d.notes[i]);
                     }
                 }
+                if (d.diff != null) {
+                    m.diff = String(d.diff);
+                }
+                if (d.diffTruncated != null) {
+                    m.diffTruncated = Boolean(d.diffTruncated);
+                }
                 return m;
             };
 
@@ -2490,6 +2534,8 @@ $root.farm = (function() {
                     d.status = o.enums === String ? "BUILD_STATUS_UNSPECIFIED" : 0;
                     d.integrationBranch = "";
                     d.commitSha = "";
+                    d.diff = "";
+                    d.diffTruncated = false;
                 }
                 if (m.changeRequestId != null && Object.hasOwnProperty.call(m, "changeRequestId")) {
                     d.changeRequestId = m.changeRequestId;
@@ -2514,6 +2560,12 @@ $root.farm = (function() {
                     for (var j = 0; j < m.notes.length; ++j) {
                         d.notes[j] = m.notes[j];
                     }
+                }
+                if (m.diff != null && Object.hasOwnProperty.call(m, "diff")) {
+                    d.diff = m.diff;
+                }
+                if (m.diffTruncated != null && Object.hasOwnProperty.call(m, "diffTruncated")) {
+                    d.diffTruncated = m.diffTruncated;
                 }
                 return d;
             };

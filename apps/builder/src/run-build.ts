@@ -6,7 +6,8 @@ import { promisify } from 'node:util';
 import { farm } from '@farm/proto';
 import { errorMessage, type Logger } from '@farm/runtime';
 import { checkPlanFor, describeFailure, runChecks, type CheckCeilings } from '@farm/sandbox';
-import { gitCliAuth } from '@farm/git';
+import { gitCliAuth, splitCredentials } from '@farm/git';
+import { boundedDiff } from './integration-diff';
 import { checksAlreadyRan, type MergedTask } from './reuse-task-checks';
 
 const exec = promisify(execFile);
@@ -79,10 +80,13 @@ async function buildOnce(request: farm.v1.IBuildRequest, deps: BuildDeps): Promi
       env: { ...process.env, ...authEnv },
       maxBuffer: 64 * 1024 * 1024,
     });
+  // The request's change as merged, once it is (see below).
+  let change: { diff: string; diffTruncated: boolean } | undefined;
   const result = (status: farm.v1.BuildStatus, fields: Partial<farm.v1.IBuildResult>): farm.v1.IBuildResult => ({
     changeRequestId: id,
     status,
     integrationBranch: branch,
+    ...change,
     ...fields,
   });
   try {
@@ -150,6 +154,15 @@ async function buildOnce(request: farm.v1.IBuildRequest, deps: BuildDeps): Promi
     // bare repository of its own that the checks never see. After the checks nothing runs in the checkout with
     // the credentials: its HEAD, refs, config (`url.*.insteadOf`, a proxy) and hooks are theirs to change.
     const merged = (await git('rev-parse', 'HEAD')).stdout.trim();
+    // What the request changes, for review (GET .../diff): read before any of the repository's commands ran, with
+    // no diff driver or text conversion of the repository's (.gitattributes) run.
+    const diffText = (
+      await git('-c', 'core.quotepath=false', 'diff', '--no-color', '--no-ext-diff', '--no-textconv', start, merged)
+    ).stdout;
+    change = boundedDiff(diffText, [
+      splitCredentials(request.repo?.url ?? '').auth?.password,
+      process.env.FARM_GIT_TOKEN,
+    ]);
     const outbound = await outboundCopy(dir, repo, merged, branch);
     // The full suite, in the same sandbox as the agents' checks: the request's command, else what the repo implies.
     const { steps } = checkPlanFor(repo, request.checkCommand);

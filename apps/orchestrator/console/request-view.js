@@ -1,6 +1,8 @@
 // One request: its facts, the timeline of its transitions (live over the event stream, resumed after a
-// reconnect), the task graph with dependencies and states, each task's numbers, and cancel.
+// reconnect), the task graph with dependencies and states, each task's numbers, the change its build merged into
+// the integration branch for review (diff-review.js), and cancel.
 import { api, followTransitions, may, ApiFailure } from '/console/api.js';
+import { diffReview } from '/console/diff-review.js';
 import { age, badge, h, notFoundView, notify, outLink, show, time, usd } from '/console/dom.js';
 import { forgeRef, forgeUrls, repoOnForge } from '/console/forge.js';
 import { approvalPanel } from '/console/approval-panel.js';
@@ -82,6 +84,7 @@ export async function requestView({ main, signal, refusal, caller, forge: site }
   const actions = h('div', { class: 'actions' });
   const approval = h('div', { 'data-testid': 'approval' });
   const phaseNow = h('span', { 'data-testid': 'phase' });
+  const change = h('div', { 'data-testid': 'request-diff' });
 
   show(
     main,
@@ -110,7 +113,28 @@ export async function requestView({ main, signal, refusal, caller, forge: site }
     h('h2', {}, 'Timeline'),
     streamState,
     timeline,
+    h('h2', { id: 'diff' }, 'Diff of the integration branch'),
+    change,
   );
+
+  /** The request's change as its latest build merged it (GET .../diff): read at first, and once it ended. */
+  async function loadDiff() {
+    try {
+      const d = await api('GET', `/v1/change-requests/${encodeURIComponent(id)}/diff`, undefined, { signal });
+      show(
+        change,
+        d.buildStatus
+          ? diffReview({
+              diff: d.diff,
+              truncated: d.truncated,
+              verificationLine: `${d.branch}${d.baseCommit ? ` against ${d.baseCommit.slice(0, 12)}` : ''}: ${d.buildStatus}${d.truncated ? ' (diff cut)' : ''}`,
+            })
+          : h('p', { class: 'muted' }, 'No build has merged the tasks yet.'),
+      );
+    } catch (err) {
+      if (!signal.aborted) show(change, refusal(err));
+    }
+  }
 
   let source;
   let refreshing;
@@ -243,6 +267,7 @@ export async function requestView({ main, signal, refusal, caller, forge: site }
   }).catch(() => undefined);
   source = listed?.sources?.[id];
   render(first);
+  void loadDiff();
   try {
     await followTransitions(id, {
       signal,
@@ -256,7 +281,7 @@ export async function requestView({ main, signal, refusal, caller, forge: site }
     });
     show(streamState, 'The request ended; the timeline is complete.');
     streamState.setAttribute('data-ended', 'true');
-    await refresh();
+    await Promise.all([refresh(), loadDiff()]);
   } catch (err) {
     if (!signal.aborted) show(problem, refusal(err));
   }

@@ -82,6 +82,7 @@ export function authorizeByRoute(
 const OWN_READS = new Set([
   'GET /v1/change-requests/:id',
   'GET /v1/change-requests/:id/events',
+  'GET /v1/change-requests/:id/diff',
   'GET /v1/change-requests/:id/tasks/:taskId/trajectory',
   'GET /v1/change-requests/:id/tasks/:taskId/checks',
   'GET /v1/change-requests/:id/tasks/:taskId/diff',

@@ -8,6 +8,7 @@ export const ROUTE_SCOPES: Readonly<Record<string, Scope>> = {
   'GET /v1/change-requests': 'read',
   'GET /v1/change-requests/:id': 'read',
   'GET /v1/change-requests/:id/events': 'read',
+  'GET /v1/change-requests/:id/diff': 'read',
   'GET /v1/lessons': 'read',
   'GET /v1/forge': 'read',
   'GET /v1/change-requests/:id/tasks/:taskId/trajectory': 'read',

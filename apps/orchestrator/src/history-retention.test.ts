@@ -78,6 +78,15 @@ test('the sweep prunes sent outbox rows, task reports and steps of ended request
   await taskReport('done', 'done-old', 8);
   await taskReport('done', 'done-recent', 1);
   await taskReport('live', 'live-old', 8);
+  for (const [crId, ageDays] of [
+    ['done', 8],
+    ['done', 1],
+    ['live', 8],
+  ] as const)
+    await store.query(
+      `INSERT INTO build_reports (change_request_id, result, received_at) VALUES ($1, '\\x', now() - ($2::int * interval '1 day'))`,
+      [crId, ageDays],
+    );
   await taskStep('done', 'done-old', 8);
   await taskStep('done', 'done-recent', 1);
   await taskStep('live', 'live-old', 8);
@@ -90,7 +99,13 @@ test('the sweep prunes sent outbox rows, task reports and steps of ended request
       [id, ageDays],
     );
 
-  expect(await orchestrator.pruneHistory()).toEqual({ outbox: 2, taskReports: 1, taskSteps: 1, processedMessages: 1 });
+  expect(await orchestrator.pruneHistory()).toEqual({
+    outbox: 2,
+    taskReports: 1,
+    buildReports: 1,
+    taskSteps: 1,
+    processedMessages: 1,
+  });
 
   // A live request keeps its whole history (its event stream reads it back); nothing unsent is dropped.
   expect(await reasonsLeft()).toEqual(['done, sent yesterday', 'done, not sent yet', 'live, sent 8 days ago']);
@@ -100,7 +115,13 @@ test('the sweep prunes sent outbox rows, task reports and steps of ended request
   expect(reports.rows.map((r) => r.task_id)).toEqual(['done-recent', 'live-old']);
   const steps = await store.query<{ task_id: string }>('SELECT task_id FROM task_steps ORDER BY task_id');
   expect(steps.rows.map((r) => r.task_id)).toEqual(['done-recent', 'live-old']);
-  expect(await orchestrator.pruneHistory()).toEqual({ outbox: 0, taskReports: 0, taskSteps: 0, processedMessages: 0 });
+  expect(await orchestrator.pruneHistory()).toEqual({
+    outbox: 0,
+    taskReports: 0,
+    buildReports: 0,
+    taskSteps: 0,
+    processedMessages: 0,
+  });
 });
 
 test('retention settings are checked at start-up: a negative one is refused naming the variable', () => {

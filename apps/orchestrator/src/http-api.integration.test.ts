@@ -551,6 +551,17 @@ describe.each(modes)('the HTTP API on %s and PostgreSQL', (_mode, openBus) => {
     const [read] = stepEvents.map((e) => JSON.parse(e.data));
     expect(read).toMatchObject({ dispatch: 1, runId: 'run-1', seq: 1, step: { event: 'tool', tool: 'read_file' } });
     expect(JSON.parse(stepEvents[2].data)).toEqual({ status: 'SUCCESS' });
+    // No build ran (the request failed in CODING): the request's diff is empty, and says so.
+    expect((await call('GET', `/v1/change-requests/${id}/diff`)).json).toEqual({
+      changeRequestId: id,
+      branch: '',
+      baseCommit: 'b'.repeat(40),
+      commitSha: '',
+      buildStatus: '',
+      diff: '',
+      truncated: false,
+    });
+    expect((await call('GET', '/v1/change-requests/nope/diff')).status).toBe(404);
     const badResume = await call('GET', `${tasks}/${id}-a/events`, { headers: { 'last-event-id': 'x' } });
     expect([badResume.status, badResume.json.error.field]).toEqual([400, 'Last-Event-ID']);
 
@@ -725,6 +736,7 @@ describe.each(modes)('the HTTP API on %s and PostgreSQL', (_mode, openBus) => {
       ['POST', '/v1/change-requests', reader, request],
       ['GET', `/v1/change-requests/${crId}`, canceller],
       ['GET', `/v1/change-requests/${crId}/events`, canceller],
+      ['GET', `/v1/change-requests/${crId}/diff`, canceller],
       ['POST', `/v1/change-requests/${crId}/cancel`, reader],
       ['POST', `/v1/change-requests/${crId}/approve`, canceller],
       ['POST', `/v1/change-requests/${crId}/reject`, canceller, { reason: 'no' }],

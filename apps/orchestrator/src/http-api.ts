@@ -30,6 +30,7 @@ import { authorizeByRoute, submittersFromAudit, type ApiAccess } from './api-acc
 import { scopeFor } from './api-scopes';
 import { tokenHttpError, tokenRoutes } from './token-api';
 import { taskRoutes } from './task-api';
+import { requestDiff } from './build-reports';
 import type { TaskStepStreamOptions } from './task-step-events';
 
 export interface ChangeRequestApiDeps {
@@ -81,6 +82,7 @@ export function changeRequestApi(deps: ChangeRequestApiDeps): RouteHandler {
       { method: 'POST', path: '/v1/change-requests', handler: submit },
       { method: 'GET', path: '/v1/change-requests/:id', handler: status },
       { method: 'GET', path: '/v1/change-requests/:id/events', handler: events },
+      { method: 'GET', path: '/v1/change-requests/:id/diff', handler: diff },
       { method: 'POST', path: '/v1/change-requests/:id/cancel', handler: cancel },
       { method: 'POST', path: '/v1/change-requests/:id/approve', handler: (r) => decidePlan(r, 'approve') },
       { method: 'POST', path: '/v1/change-requests/:id/reject', handler: (r) => decidePlan(r, 'reject') },
@@ -215,6 +217,14 @@ export function changeRequestApi(deps: ChangeRequestApiDeps): RouteHandler {
       options: deps.events,
       stillAllowed,
     });
+  }
+
+  /** The request's change as its latest build merged it into the integration branch (build-reports.ts). */
+  async function diff(r: EdgeRequest): Promise<Reply> {
+    const id = requestId(r);
+    const found = await getRequest(deps.store, id);
+    if (!found) throw unknown(id);
+    return json(200, await requestDiff(deps.store, id, found.request));
   }
 
   async function cancel(r: EdgeRequest): Promise<Reply> {

@@ -20,6 +20,7 @@ import { decide, expireDeadlines, InvalidEvent, type Decision, type DeciderEvent
 import { Outbox, pruneOutbox, type OutboxWriter } from './outbox';
 import { pruneTaskReports, recordTaskReport } from './task-reports';
 import { pruneTaskSteps, recordTaskStep } from './task-steps';
+import { pruneBuildReports, recordBuildReport } from './build-reports';
 import {
   NotReady,
   applyUpdates,
@@ -235,6 +236,8 @@ export class Orchestrator {
   }
 
   async onBuildResult(build: farm.v1.BuildResult, meta: MessageMeta): Promise<void> {
+    // Kept whatever the decision: the API shows the request's diff as its build merged it.
+    await recordBuildReport(this.deps.store, build);
     await this.apply(Topics.buildResults, build, meta, build.changeRequestId, { kind: 'build-result', build });
   }
 
@@ -298,15 +301,22 @@ export class Orchestrator {
   }
 
   /** Deletes sent outbox rows, task reports and steps, and applied-message ids past their retention; returns how many. */
-  async pruneHistory(): Promise<{ outbox: number; taskReports: number; taskSteps: number; processedMessages: number }> {
+  async pruneHistory(): Promise<{
+    outbox: number;
+    taskReports: number;
+    buildReports: number;
+    taskSteps: number;
+    processedMessages: number;
+  }> {
     const outbox = await pruneOutbox(this.deps.store, this.options.outboxRetentionMs);
     const taskReports = await pruneTaskReports(this.deps.store, this.options.outboxRetentionMs);
+    const buildReports = await pruneBuildReports(this.deps.store, this.options.outboxRetentionMs);
     const taskSteps = await pruneTaskSteps(this.deps.store, this.options.outboxRetentionMs);
     const processedMessages = await pruneProcessed(this.deps.store, this.options.processedRetentionMs);
-    if (outbox || taskReports || taskSteps || processedMessages) {
-      this.deps.log.info('history pruned', { outbox, taskReports, taskSteps, processedMessages });
+    if (outbox || taskReports || buildReports || taskSteps || processedMessages) {
+      this.deps.log.info('history pruned', { outbox, taskReports, buildReports, taskSteps, processedMessages });
     }
-    return { outbox, taskReports, taskSteps, processedMessages };
+    return { outbox, taskReports, buildReports, taskSteps, processedMessages };
   }
 
   /** Starts what is ready now, for every request in CODING (start-up and after each change). */

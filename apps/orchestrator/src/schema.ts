@@ -3,6 +3,7 @@ import { requestListMigrations } from './request-list';
 import { taskAccountingMigrations } from './task-accounting';
 import { taskReportMigrations } from './task-reports';
 import { taskStepMigrations } from './task-steps';
+import { buildReportMigrations } from './build-reports';
 import { resubmissionMigrations } from './task-resubmission';
 
 export const orchestratorMigrations = [
@@ -135,3 +136,6 @@ ALTER TABLE change_requests ADD COLUMN parallelism integer NOT NULL DEFAULT 0;`,
 
 // A running task's steps as its agent publishes them, for following it live (task-steps.ts).
 orchestratorMigrations.push(...taskStepMigrations);
+
+// What each build reported, with the diff of the integration branch (build-reports.ts).
+orchestratorMigrations.push(...buildReportMigrations);

@@ -66,6 +66,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/change-requests/{id}/diff': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: components['parameters']['ChangeRequestId'];
+      };
+      cookie?: never;
+    };
+    /**
+     * The diff of the request's integration branch against its base
+     * @description The request's change as its latest build merged it into the integration branch (`farm/<id>`, or a follow-up's pull-request branch): a unified diff against where the build started (the base commit, or that branch's tip), read before any of the repository's commands ran, credentials redacted, at most 64,000 characters (`truncated` says when cut). Empty, with `buildStatus` empty, before any build merged.
+     */
+    get: operations['getChangeRequestDiff'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/change-requests/{id}/cancel': {
     parameters: {
       query?: never;
@@ -693,6 +715,21 @@ export interface components {
         }[];
       }[];
     };
+    RequestDiff: {
+      changeRequestId: string;
+      /** @description The integration branch */
+      branch: string;
+      baseCommit: string;
+      /** @description The build's merge commit; empty when none was pushed */
+      commitSha: string;
+      /**
+       * @description The latest build's status; empty before any build
+       * @enum {string}
+       */
+      buildStatus: '' | 'BUILD_STATUS_UNSPECIFIED' | 'BUILD_PASSED' | 'BUILD_FAILED' | 'MERGE_CONFLICT';
+      diff: string;
+      truncated: boolean;
+    };
     TaskDiff: {
       changeRequestId: string;
       taskId: string;
@@ -1069,6 +1106,32 @@ export interface operations {
         };
       };
       400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  getChangeRequestDiff: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: components['parameters']['ChangeRequestId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The diff. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RequestDiff'];
+        };
+      };
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];

@@ -227,6 +227,12 @@ describe('the web console in headless Chromium, on a whole farm with the scripte
       .evaluateAll((els) => els.map((e) => e.getAttribute('data-sequence')));
     expect(sequences).toEqual(sequences.map((_, i) => String(i + 1)));
     await page.getByTestId('phase').getByText('DONE').waitFor();
+    // The request's change as its build merged it into farm/<id>: the file list and the diff, for review.
+    const requestDiff = page.getByTestId('request-diff');
+    await requestDiff.getByTestId('diff').waitFor();
+    await expect(requestDiff.getByTestId('diff').innerText()).resolves.toContain('+function multiply(a, b) {');
+    await expect(requestDiff.getByTestId('diff-files').innerText()).resolves.toContain('src/calculator.js');
+    await expect(requestDiff.getByTestId('verification').innerText()).resolves.toContain(`farm/${id}`);
     await shot('2-request-done');
 
     // The task graph links the task; its page shows the diff and what the agent did.

@@ -23,6 +23,7 @@ describe.each(modes)('the farm through its HTTP API on %s and PostgreSQL', (_mod
   let h: FarmHarness;
   let server: { port: number; close(): Promise<void> };
   let client: ChangeRequestClient;
+  let token: string;
 
   beforeAll(async () => {
     bus = await openBus();
@@ -38,7 +39,7 @@ describe.each(modes)('the farm through its HTTP API on %s and PostgreSQL', (_mod
     server = await serveMetrics(0, testLog, api);
     client = new ChangeRequestClient({
       baseUrl: `http://127.0.0.1:${server.port}`,
-      token: await tokenWith(['read', 'submit', 'cancel']),
+      token: (token = await tokenWith(['read', 'submit', 'cancel'])),
       fetch: conformingFetch(conformance),
     });
   });
@@ -84,6 +85,19 @@ describe.each(modes)('the farm through its HTTP API on %s and PostgreSQL', (_mod
       total: reported.totalTokens,
     });
     expect(request.tokens).toEqual(tasks[0].tokens);
+
+    // The request's change as the build merged it into farm/<id>, against the base.
+    const diff = await conformingFetch(conformance)(`http://127.0.0.1:${server.port}/v1/change-requests/${id}/diff`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(diff.status).toBe(200);
+    expect(await diff.json()).toMatchObject({
+      branch: `farm/${id}`,
+      commitSha: await remoteBranchSha(repo.url, `farm/${id}`),
+      buildStatus: 'BUILD_PASSED',
+      diff: expect.stringContaining('+function multiply(a, b) {'),
+      truncated: false,
+    });
 
     expect((await client.list(500)).map((r) => r.id)).toContain(id);
     await expect(client.cancel(id, 'too late')).rejects.toMatchObject({
