@@ -15,6 +15,12 @@ export function measureStateFrom(store: SqlExecutor): void {
 const readState = () => (stateSource ? requestsByPhase(stateSource) : Promise.resolve([]));
 
 export const orchestratorMetrics = {
+  taskSteps: new Counter({
+    name: 'farm_orchestrator_task_steps_total',
+    help: "Running tasks' steps consumed for following them live, by outcome: kept, or skipped (invalid, an unknown task, a redelivery)",
+    labelNames: ['outcome'],
+    registers: [metricsRegistry],
+  }),
   forgeWebhooks: new Counter({
     name: 'farm_forge_webhook_deliveries_total',
     help: 'Forge webhook deliveries by answer: accepted, deferred (over the repository pace, kept for later), unverified, replayed, malformed',

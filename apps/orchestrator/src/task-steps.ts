@@ -1,6 +1,7 @@
 import type { farm } from '@farm/proto';
 import type { Logger } from '@farm/runtime';
 import type { SqlExecutor } from '@farm/store';
+import { orchestratorMetrics } from './metrics';
 
 /**
  * The steps of running tasks as their agents publish them (farm.task-steps.v1: TaskStep), kept in PostgreSQL for
@@ -67,6 +68,7 @@ export async function recordTaskStep(
   const invalid = invalidStep(step, limits);
   if (invalid) {
     log.warn('task step skipped', { changeRequestId: step.changeRequestId, taskId: step.taskId, reason: invalid });
+    orchestratorMetrics.taskSteps.inc({ outcome: 'skipped' });
     return false;
   }
   const dispatch = step.dispatch ?? 0;
@@ -76,6 +78,7 @@ export async function recordTaskStep(
      ON CONFLICT DO NOTHING RETURNING id`,
     [step.changeRequestId, step.taskId, dispatch, step.runId, step.seq, step.line],
   );
+  orchestratorMetrics.taskSteps.inc({ outcome: kept.rows.length ? 'kept' : 'skipped' });
   if (kept.rows.length && step.seq! % limits.trimEvery === 0) {
     await db.query(
       `DELETE FROM task_steps WHERE task_id = $1 AND dispatch = $2 AND id <= (
