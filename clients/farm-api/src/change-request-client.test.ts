@@ -44,4 +44,34 @@ describe('the typed client of the farm API', () => {
     const events = client.events('cr-1')[Symbol.asyncIterator]();
     await expect(events.next()).rejects.toBeInstanceOf(ApiUnreachable);
   });
+
+  test("a task's steps are followed through a dropped connection, each once, until the task's end", async () => {
+    const asked: string[] = [];
+    const step = (id: number) =>
+      `id: ${id}\nevent: step\ndata: ${JSON.stringify({ dispatch: 1, runId: 'r', seq: id, step: { event: 'tool' } })}\n\n`;
+    const server = http.createServer((req, res) => {
+      const after = String(req.headers['last-event-id'] ?? '');
+      asked.push(`${req.url} after ${after || 'none'}`);
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      // The first connection breaks after two steps; the second repeats the second (as a server may) and ends.
+      if (!after) res.write(step(1) + step(2), () => res.destroy());
+      else res.end(step(2) + step(3) + 'id: 3\nevent: end\ndata: {"status":"SUCCESS"}\n\n');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const client = new ChangeRequestClient({
+        baseUrl: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+        reconnectDelayMs: 1,
+      });
+      const seqs: number[] = [];
+      for await (const s of client.taskSteps('cr 1', 't/1')) seqs.push(s.seq);
+      expect(seqs).toEqual([1, 2, 3]);
+      expect(asked).toEqual([
+        '/v1/change-requests/cr%201/tasks/t%2F1/events after none',
+        '/v1/change-requests/cr%201/tasks/t%2F1/events after 2',
+      ]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
 });

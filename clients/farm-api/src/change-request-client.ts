@@ -18,6 +18,8 @@ export type NewToken = Schemas['NewToken'];
 export type AuditEvent = Schemas['AuditEvent'];
 export type ApproveInput = Schemas['ApproveInput'];
 export type DecisionResult = Schemas['DecisionResult'];
+export type TaskStep = Schemas['TaskStep'];
+export type RequestDiff = Schemas['RequestDiff'];
 
 export interface ChangeRequestClientOptions {
   /** The orchestrator's HTTP address, e.g. http://127.0.0.1:9464 (FARM_URL). */
@@ -136,6 +138,45 @@ export class ChangeRequestClient {
     options: { after?: number; signal?: AbortSignal } = {},
   ): AsyncGenerator<farm.v1.PhaseTransition> {
     const url = `${this.baseUrl}/v1/change-requests/${encodeURIComponent(id)}/events`;
+    yield* this.stream(url, options, (event) => {
+      if (event.event !== 'transition') return undefined;
+      const t = transitionFromJson(JSON.parse(event.data) as Record<string, unknown>);
+      return { id: Number(t.sequence), item: t, final: !t.taskId && FINAL_PHASES.has(t.toPhase) };
+    });
+  }
+
+  /**
+   * A task's steps as its agents take them (GET .../tasks/{taskId}/events), across its dispatches and agent
+   * restarts, live until the task ended (the server's `end` event); resumed after a dropped connection like events().
+   */
+  async *taskSteps(
+    id: string,
+    taskId: string,
+    options: { after?: number; signal?: AbortSignal } = {},
+  ): AsyncGenerator<TaskStep> {
+    const url = `${this.baseUrl}/v1/change-requests/${encodeURIComponent(id)}/tasks/${encodeURIComponent(taskId)}/events`;
+    yield* this.stream(url, options, (event) => {
+      if (event.event === 'end') return { id: Number(event.id ?? 0), final: true };
+      if (event.event !== 'step') return undefined;
+      return { id: Number(event.id), item: JSON.parse(event.data) as TaskStep, final: false };
+    });
+  }
+
+  /** The request's change as its latest build merged it into the integration branch. */
+  requestDiff(id: string): Promise<RequestDiff> {
+    const where = `/v1/change-requests/${encodeURIComponent(id)}/diff`;
+    return this.call(where, () => this.api.GET('/v1/change-requests/{id}/diff', { params: { path: { id } } }));
+  }
+
+  /**
+   * An event stream of the API after event id `after`: each event `read` makes an item of is yielded once, in
+   * order; a dropped connection is re-opened with Last-Event-ID; it ends after the event `read` calls final.
+   */
+  private async *stream<T>(
+    url: string,
+    options: { after?: number; signal?: AbortSignal },
+    read: (event: { id?: string; event: string; data: string }) => { id: number; item?: T; final: boolean } | undefined,
+  ): AsyncGenerator<T> {
     let last = options.after ?? 0;
     let finalSeen = false;
     let failures = 0;
@@ -168,15 +209,15 @@ export class ChangeRequestClient {
         }
         try {
           for await (const event of serverSentEvents(res.body as unknown as AsyncIterable<Uint8Array>)) {
-            if (event.event !== 'transition') continue;
-            const t = transitionFromJson(JSON.parse(event.data) as Record<string, unknown>);
-            if (Number(t.sequence) <= last) continue;
-            last = Number(t.sequence);
+            const got = read(event);
+            if (!got) continue;
+            finalSeen ||= got.final;
+            if (got.item === undefined || got.id <= last) continue;
+            last = got.id;
             failures = 0;
-            finalSeen ||= !t.taskId && FINAL_PHASES.has(t.toPhase);
-            yield t;
+            yield got.item;
           }
-          if (finalSeen) return; // the server ends the stream after the final phase's transaction
+          if (finalSeen) return; // the server ends the stream after its last event
         } catch (err) {
           if (stop.signal.aborted) return;
           if (++failures > this.maxReconnects) throw new ApiUnreachable(url, err);
