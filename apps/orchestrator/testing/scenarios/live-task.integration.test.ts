@@ -147,6 +147,39 @@ describe.each(testBuses('live-task'))('following a running task on %s and Postgr
     expect(await trajectory.locator('li[data-event="check"]').count()).toBeGreaterThan(0);
   });
 
+  test("an agent stopped while its checks run: the stream goes on with the task's next dispatch, a run of its own, to the end", async () => {
+    const repo = await h.seed(`live-again-${Date.now()}.git`, MULTI_REPO_FILES);
+    const id = await h.submit({ repoUrl: repo.url, title: 'Add multiply', checkCommand: SLOW_CHECK });
+    const taskId = await dispatchedTask(id);
+    const res = await checkedFetch(`${base}/v1/change-requests/${id}/tasks/${taskId}/events`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const decoder = new SseDecoder();
+    const text = new TextDecoder();
+    const steps: StepData[] = [];
+    let stopped = false;
+    let end: { status: string } | undefined;
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>)
+      for (const e of decoder.push(text.decode(chunk, { stream: true }))) {
+        conformance.checkSseEvent(TASK_EVENTS, e);
+        if (e.event === 'end') end = JSON.parse(e.data);
+        if (e.event !== 'step') continue;
+        const step = JSON.parse(e.data) as StepData;
+        steps.push(step);
+        // The agent goes away mid-check, as a killed process or an evicted pod would: the task is dispatched again.
+        if (step.step.event === 'check_started' && !stopped) {
+          stopped = true;
+          await h.launcher.stopTask(taskId);
+        }
+      }
+    expect(end).toEqual({ status: 'SUCCESS' });
+    const runs = [...new Map(steps.map((s) => [s.runId, s.dispatch])).values()];
+    expect(runs).toEqual([1, 2]);
+    const second = steps.filter((s) => s.dispatch === 2);
+    expect(second.map((s) => s.seq)).toEqual(second.map((_, i) => i + 1));
+    expect(second.at(-1)!.step).toMatchObject({ event: 'result', status: 'SUCCESS' });
+  });
+
   test('the console shows the steps of a running task as they come, before it ends', async () => {
     const repo = await h.seed(`live-page-${Date.now()}.git`, MULTI_REPO_FILES);
     const id = await h.submit({ repoUrl: repo.url, title: 'Add multiply', checkCommand: SLOW_CHECK });
