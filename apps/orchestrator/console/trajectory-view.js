@@ -393,6 +393,19 @@ export function stepOf(e) {
         what: [code(str(e.run)), h('span', { class: 'muted' }, ` ${str(e.name)} started`)],
         body: [],
       };
+    case 'check_output':
+      return {
+        label: 'check',
+        what: [
+          h('strong', {}, str(e.name)),
+          h(
+            'span',
+            { class: 'muted' },
+            e.cutChars ? ` output (${num(e.cutChars)} characters before it cut)` : ' output',
+          ),
+        ],
+        body: [output(str(e.output), 'Output', { open: true })],
+      };
     case 'check_running':
       return {
         label: 'check',

@@ -340,6 +340,8 @@ export interface RunChecksOptions {
   writableDirs?: string[];
   /** Called as each step starts (not for one refused before it runs), for progress reports. */
   onStepStart?: (step: CheckStep) => void;
+  /** Called with a running step's output as it comes (not from a sandbox runner, see SandboxRequest.onOutput). */
+  onStepOutput?: (step: CheckStep, text: string) => void;
   /** Called after each step, for progress reports. */
   onStep?: (result: CheckStepResult) => void;
   /**
@@ -398,6 +400,7 @@ export async function runChecks(
           network: settled.network,
           explainOutput: explainFailure,
           log: opts.log,
+          ...(opts.onStepOutput ? { onOutput: (text: string) => opts.onStepOutput!(step, text) } : {}),
         });
         isolation = run.isolation;
         result = {

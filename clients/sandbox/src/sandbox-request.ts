@@ -53,6 +53,11 @@ export interface SandboxRequest {
     lifetime?: LifetimeTools;
   };
   log?: Logger;
+  /**
+   * Told of the command's output as it comes (stdout and stderr, decoded), for showing progress. Not carried to a
+   * sandbox runner: there the output comes with the result only.
+   */
+  onOutput?: (text: string) => void;
   /** Ends the run (its whole tree) when aborted: the sandbox runner's caller went away. */
   signal?: AbortSignal;
 }

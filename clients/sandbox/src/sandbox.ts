@@ -458,7 +458,11 @@ export async function runSandboxedHere(req: SandboxRequest): Promise<SandboxResu
     });
     for (const stream of [child.stdout, child.stderr]) {
       const decoder = new StringDecoder('utf8');
-      stream.on('data', (chunk: Buffer) => capture.push(decoder.write(chunk)));
+      stream.on('data', (chunk: Buffer) => {
+        const text = decoder.write(chunk);
+        capture.push(text);
+        req.onOutput?.(text);
+      });
     }
     const killTree = () => {
       if (child.pid !== undefined) signalQuietly(-child.pid);

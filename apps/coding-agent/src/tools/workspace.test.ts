@@ -154,3 +154,20 @@ test('each check step is told as it starts and as it ends with its output, for f
   ]);
   expect(told[3][1]).toMatchObject({ ok: false, exitCode: 1, output: expect.stringContaining('1 failed') });
 });
+
+test("a running check step's output is told as it comes, before the step ends", async () => {
+  const told: [string, Record<string, unknown>][] = [];
+  const ws = new Workspace({
+    root,
+    base,
+    checks: [{ name: 'test', run: 'echo first test passed; sleep 1; echo second test passed' }],
+    checkTimeoutSeconds: 30,
+    progress: (event, data) => told.push([event, data]),
+    checkOutputEveryMs: 100,
+  });
+  await ws.runRepositoryChecks();
+  const events = told.map(([event]) => event);
+  const firstChunk = told.find(([event]) => event === 'check_output')?.[1];
+  expect(firstChunk).toEqual({ name: 'test', output: 'first test passed\n' });
+  expect(events.indexOf('check_output')).toBeLessThan(events.indexOf('check_step'));
+});

@@ -81,9 +81,19 @@ export interface WorkspaceOptions {
    * Told of each check step as it starts, every CHECK_PROGRESS_EVERY_MS while it runs, and as it ends with its
    * output: for following the task live (they go to the live steps only, not into the trajectory's report).
    */
-  progress?: (event: 'check_started' | 'check_running' | 'check_step', data: Record<string, unknown>) => void;
+  progress?: (
+    event: 'check_started' | 'check_output' | 'check_running' | 'check_step',
+    data: Record<string, unknown>,
+  ) => void;
+  /** How often a running step's new output is told (check_output); default CHECK_OUTPUT_EVERY_MS. */
+  checkOutputEveryMs?: number;
 }
 
+/** How often a running check step's new output is told, at most CHECK_OUTPUT_CHARS of it (its latest). */
+export const CHECK_OUTPUT_EVERY_MS = 2_000;
+export const CHECK_OUTPUT_CHARS = 2_000;
+/** Output chunks told per step at most: a long step's later progress is its heartbeat only. */
+export const CHECK_OUTPUT_CHUNKS = 60;
 /** How often a running check step says that it still runs. */
 export const CHECK_PROGRESS_EVERY_MS = 10_000;
 
@@ -143,22 +153,51 @@ export class Workspace implements RepositoryChecks {
    */
   runStepsIn(dir: string, steps: CheckStep[], damage?: () => Promise<string | undefined>): Promise<ChecksResult> {
     const progress = this.opts.progress;
+    const everyMs = this.opts.checkOutputEveryMs ?? CHECK_OUTPUT_EVERY_MS;
+    // The step running now: its output since it was last told (its latest CHECK_OUTPUT_CHARS), and what was cut.
+    let running: { name: string; started: number; pending: string; cut: number; chunks: number } | undefined;
     let ticking: NodeJS.Timeout | undefined;
+    let lastBeat = 0;
     const stopTicking = () => clearInterval(ticking);
+    const tick = () => {
+      if (!running || !progress) return;
+      if (running.pending && running.chunks < CHECK_OUTPUT_CHUNKS) {
+        running.chunks++;
+        const cut = running.cut ? { cutChars: running.cut } : {};
+        progress('check_output', { name: running.name, output: running.pending, ...cut });
+      }
+      running.pending = '';
+      running.cut = 0;
+      if (Date.now() - lastBeat >= CHECK_PROGRESS_EVERY_MS) {
+        lastBeat = Date.now();
+        progress('check_running', { name: running.name, elapsedS: Math.round((Date.now() - running.started) / 1000) });
+      }
+    };
     return runChecks(dir, steps, {
       onStepStart: progress
         ? (step) => {
-            const started = Date.now();
+            running = { name: step.name, started: Date.now(), pending: '', cut: 0, chunks: 0 };
+            lastBeat = Date.now();
             progress('check_started', { name: step.name, run: step.run });
             stopTicking();
-            ticking = setInterval(() => {
-              progress('check_running', { name: step.name, elapsedS: Math.round((Date.now() - started) / 1000) });
-            }, CHECK_PROGRESS_EVERY_MS);
+            ticking = setInterval(tick, everyMs);
+          }
+        : undefined,
+      onStepOutput: progress
+        ? (_step, text) => {
+            if (!running) return;
+            running.pending += text;
+            const over = running.pending.length - CHECK_OUTPUT_CHARS;
+            if (over > 0) {
+              running.cut += over;
+              running.pending = running.pending.slice(over);
+            }
           }
         : undefined,
       onStep: progress
         ? (r) => {
             stopTicking();
+            running = undefined;
             const { name, run, ok, exitCode, timedOut, durationMs, output } = r;
             progress('check_step', { name, run, ok, exitCode, timedOut, durationMs, output });
           }

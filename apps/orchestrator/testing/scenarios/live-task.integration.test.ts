@@ -17,8 +17,8 @@ import { startFarmHarness, testLog, type FarmHarness } from './farm-harness';
 const TASK_EVENTS = '/v1/change-requests/{id}/tasks/{taskId}/events';
 const conformance = new OpenApiConformance();
 const checkedFetch = conformingFetch(conformance);
-// Long enough to be seen running: each run of the checks sleeps first.
-const SLOW_CHECK = 'sleep 3 && node --test';
+// Long enough to be seen running: each run of the checks says so, then sleeps.
+const SLOW_CHECK = 'echo checking the calculator && sleep 3 && node --test';
 
 function chromiumPath(): string {
   try {
@@ -129,6 +129,10 @@ describe.each(testBuses('live-task'))('following a running task on %s and Postgr
     // A model turn, the check runs step by step with their output, the checks' result, then the task's result.
     expect(events).toEqual(expect.arrayContaining(['step', 'check_started', 'check_step', 'check', 'result']));
     expect(events.indexOf('check_started')).toBeLessThan(events.indexOf('check_step'));
+    // The step's output as it came, before the step ended.
+    expect(events.indexOf('check_output')).toBeGreaterThan(events.indexOf('check_started'));
+    expect(events.indexOf('check_output')).toBeLessThan(events.indexOf('check_step'));
+    expect(steps.find((s) => s.step.event === 'check_output')!.step.output).toBe('checking the calculator\n');
     expect(events.at(-1)).toBe('result');
     const checkStep = steps.find((s) => s.step.event === 'check_step')!.step;
     expect(checkStep).toMatchObject({ run: SLOW_CHECK, ok: true, exitCode: 0 });
