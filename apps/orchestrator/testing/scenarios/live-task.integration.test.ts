@@ -3,6 +3,7 @@
 // agent processes with the scripted model, a check that sleeps (so the task runs long enough to be followed),
 // the git smart-HTTP server, PostgreSQL, on the in-process bus and on Kafka.
 import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { testBuses } from '@farm/bus/testing';
 import type { EventBus } from '@farm/bus';
@@ -14,6 +15,8 @@ import { serveMetrics } from '@farm/runtime';
 import { createPgStore, type SqlStore } from '@farm/store';
 import { startFarmHarness, testLog, type FarmHarness } from './farm-harness';
 
+// Beside the console test's screenshots, kept as test artefacts.
+const SHOTS = path.resolve(__dirname, '../../../../.cache/console-screenshots');
 const TASK_EVENTS = '/v1/change-requests/{id}/tasks/{taskId}/events';
 const conformance = new OpenApiConformance();
 const checkedFetch = conformingFetch(conformance);
@@ -194,7 +197,7 @@ describe.each(testBuses('live-task'))('following a running task on %s and Postgr
     await live.locator('li[data-event="check_started"]').first().waitFor({ timeout: 60_000 });
     expect(await taskStatus(id)).toBe('DISPATCHED');
     await expect(live.locator('li[data-event="step"]').count()).resolves.toBeGreaterThan(0);
-    await page.screenshot({ path: `${process.cwd()}/.cache/console-screenshots/live-task.png`, fullPage: true });
+    await page.screenshot({ path: path.join(SHOTS, 'live-task.png'), fullPage: true });
     // Then the page becomes the ended task's page.
     await page.getByTestId('trajectory').waitFor({ timeout: 60_000 });
     for (let i = 0; i < 600 && (await get(`/v1/change-requests/${id}`)).request.phase !== 'DONE'; i++)
