@@ -1018,6 +1018,9 @@ export namespace farm {
 
             /** CodingTask reservedLeases */
             reservedLeases?: (farm.v1.ILeaseRef[]|null);
+
+            /** CodingTask estimatedChangedLines */
+            estimatedChangedLines?: (number|null);
         }
 
         /** Represents a CodingTask. */
@@ -1079,6 +1082,9 @@ export namespace farm {
 
             /** CodingTask reservedLeases. */
             public reservedLeases: farm.v1.ILeaseRef[];
+
+            /** CodingTask estimatedChangedLines. */
+            public estimatedChangedLines: number;
 
             /**
              * Creates a new CodingTask instance using the specified properties.
@@ -2733,6 +2739,9 @@ export namespace farm {
 
             /** PlanItem dependsOn */
             dependsOn?: (string[]|null);
+
+            /** PlanItem estimatedChangedLines */
+            estimatedChangedLines?: (number|null);
         }
 
         /** Represents a PlanItem. */
@@ -2761,6 +2770,9 @@ export namespace farm {
 
             /** PlanItem dependsOn. */
             public dependsOn: string[];
+
+            /** PlanItem estimatedChangedLines. */
+            public estimatedChangedLines: number;
 
             /**
              * Creates a new PlanItem instance using the specified properties.

@@ -3339,6 +3339,7 @@ $root.farm = (function() {
              * @property {farm.v1.AgentStrategy|null} [strategy] CodingTask strategy
              * @property {Array.<farm.v1.ILesson>|null} [lessons] CodingTask lessons
              * @property {Array.<farm.v1.ILeaseRef>|null} [reservedLeases] CodingTask reservedLeases
+             * @property {number|null} [estimatedChangedLines] CodingTask estimatedChangedLines
              */
 
             /**
@@ -3499,6 +3500,14 @@ $root.farm = (function() {
             CodingTask.prototype.reservedLeases = $util.emptyArray;
 
             /**
+             * CodingTask estimatedChangedLines.
+             * @member {number} estimatedChangedLines
+             * @memberof farm.v1.CodingTask
+             * @instance
+             */
+            CodingTask.prototype.estimatedChangedLines = 0;
+
+            /**
              * Creates a new CodingTask instance using the specified properties.
              * @function create
              * @memberof farm.v1.CodingTask
@@ -3572,6 +3581,8 @@ $root.farm = (function() {
                     for (var i = 0; i < m.reservedLeases.length; ++i)
                         $root.farm.v1.LeaseRef.encode(m.reservedLeases[i], w.uint32(146).fork(), q + 1).ldelim();
                 }
+                if (m.estimatedChangedLines != null && Object.hasOwnProperty.call(m, "estimatedChangedLines"))
+                    w.uint32(152).uint32(m.estimatedChangedLines);
                 return w;
             };
 
@@ -3700,6 +3711,10 @@ $root.farm = (function() {
                             if (!(m.reservedLeases && m.reservedLeases.length))
                                 m.reservedLeases = [];
                             m.reservedLeases.push($root.farm.v1.LeaseRef.decode(r, r.uint32(), undefined, n + 1));
+                            break;
+                        }
+                    case 19: {
+                            m.estimatedChangedLines = r.uint32();
                             break;
                         }
                     default:
@@ -3862,6 +3877,10 @@ $root.farm = (function() {
                         }
                     }
                 }
+                if (m.estimatedChangedLines != null && Object.hasOwnProperty.call(m, "estimatedChangedLines")) {
+                    if (!$util.isInteger(m.estimatedChangedLines))
+                        return "estimatedChangedLines: integer expected";
+                }
                 return null;
             };
 
@@ -4016,6 +4035,9 @@ $root.farm = (function() {
                         m.reservedLeases[i] = $root.farm.v1.LeaseRef.fromObject(d.reservedLeases[i], n + 1);
                     }
                 }
+                if (d.estimatedChangedLines != null) {
+                    m.estimatedChangedLines = d.estimatedChangedLines >>> 0;
+                }
                 return m;
             };
 
@@ -4056,6 +4078,7 @@ $root.farm = (function() {
                     d.dispatch = 0;
                     d.contextBudgetTokens = 0;
                     d.strategy = o.enums === String ? "AGENT_STRATEGY_UNSPECIFIED" : 0;
+                    d.estimatedChangedLines = 0;
                 }
                 if (m.id != null && Object.hasOwnProperty.call(m, "id")) {
                     d.id = m.id;
@@ -4125,6 +4148,9 @@ $root.farm = (function() {
                     for (var j = 0; j < m.reservedLeases.length; ++j) {
                         d.reservedLeases[j] = $root.farm.v1.LeaseRef.toObject(m.reservedLeases[j], o, q + 1);
                     }
+                }
+                if (m.estimatedChangedLines != null && Object.hasOwnProperty.call(m, "estimatedChangedLines")) {
+                    d.estimatedChangedLines = m.estimatedChangedLines;
                 }
                 return d;
             };
@@ -9180,6 +9206,7 @@ $root.farm = (function() {
              * @property {Array.<string>|null} [pathHints] PlanItem pathHints
              * @property {Array.<string>|null} [symbolHints] PlanItem symbolHints
              * @property {Array.<string>|null} [dependsOn] PlanItem dependsOn
+             * @property {number|null} [estimatedChangedLines] PlanItem estimatedChangedLines
              */
 
             /**
@@ -9249,6 +9276,14 @@ $root.farm = (function() {
             PlanItem.prototype.dependsOn = $util.emptyArray;
 
             /**
+             * PlanItem estimatedChangedLines.
+             * @member {number} estimatedChangedLines
+             * @memberof farm.v1.PlanItem
+             * @instance
+             */
+            PlanItem.prototype.estimatedChangedLines = 0;
+
+            /**
              * Creates a new PlanItem instance using the specified properties.
              * @function create
              * @memberof farm.v1.PlanItem
@@ -9294,6 +9329,8 @@ $root.farm = (function() {
                     for (var i = 0; i < m.dependsOn.length; ++i)
                         w.uint32(50).string(m.dependsOn[i]);
                 }
+                if (m.estimatedChangedLines != null && Object.hasOwnProperty.call(m, "estimatedChangedLines"))
+                    w.uint32(56).uint32(m.estimatedChangedLines);
                 return w;
             };
 
@@ -9372,6 +9409,10 @@ $root.farm = (function() {
                             if (!(m.dependsOn && m.dependsOn.length))
                                 m.dependsOn = [];
                             m.dependsOn.push(r.string());
+                            break;
+                        }
+                    case 7: {
+                            m.estimatedChangedLines = r.uint32();
                             break;
                         }
                     default:
@@ -9463,6 +9504,10 @@ $root.farm = (function() {
                             return "dependsOn: string[] expected";
                     }
                 }
+                if (m.estimatedChangedLines != null && Object.hasOwnProperty.call(m, "estimatedChangedLines")) {
+                    if (!$util.isInteger(m.estimatedChangedLines))
+                        return "estimatedChangedLines: integer expected";
+                }
                 return null;
             };
 
@@ -9546,6 +9591,9 @@ $root.farm = (function() {
                         m.dependsOn[i] = String(d.dependsOn[i]);
                     }
                 }
+                if (d.estimatedChangedLines != null) {
+                    m.estimatedChangedLines = d.estimatedChangedLines >>> 0;
+                }
                 return m;
             };
 
@@ -9575,6 +9623,7 @@ $root.farm = (function() {
                     d.itemId = "";
                     d.goal = "";
                     d.kind = o.enums === String ? "TASK_KIND_UNSPECIFIED" : 0;
+                    d.estimatedChangedLines = 0;
                 }
                 if (m.itemId != null && Object.hasOwnProperty.call(m, "itemId")) {
                     d.itemId = m.itemId;
@@ -9602,6 +9651,9 @@ $root.farm = (function() {
                     for (var j = 0; j < m.dependsOn.length; ++j) {
                         d.dependsOn[j] = m.dependsOn[j];
                     }
+                }
+                if (m.estimatedChangedLines != null && Object.hasOwnProperty.call(m, "estimatedChangedLines")) {
+                    d.estimatedChangedLines = m.estimatedChangedLines;
                 }
                 return d;
             };

@@ -571,6 +571,8 @@ export interface components {
       path?: string;
       /** @description The symbols leased for it, as planned */
       symbols?: string[];
+      /** @description The planner's estimate of the lines it adds and removes (absent: none made) */
+      estimatedChangedLines?: number;
       verification?: components['schemas']['Verification'];
     };
     /** @description What verified the task's change (its last result): the checks of the plan that ran, were skipped or found nothing, and for a change that adds or changes tests the differential: those tests run on the base commit with only the change's test files (failure expected) and on the branch (pass expected). A FEATURE/FIX goal whose change is tests-only, or whose tests pass on the base, has unverifiedReason set: it ends as SOFT_FAIL at the verify step unless the reviewer explicitly accepted it (acceptedByReviewer). */
