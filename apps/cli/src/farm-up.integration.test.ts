@@ -401,6 +401,42 @@ describe('farm up over its HTTP API, for a repository on this machine', () => {
     expect(model.requests.filter((r) => JSON.stringify(r.messages).includes('TASK GOAL:'))).toEqual([]);
   });
 
+  test('a waiting plan survives farm up killed: still waiting after the restart, no agent ran; approved and killed at once, the approval is applied once after the next start, to DONE', async () => {
+    const dir = path.join(tmp, 'approval-restart');
+    const repo = path.join(dir, 'my-app');
+    await makeLocalRepo(repo);
+    model.setScript({ chat: [planStep([{ id: 'mul', goal: GOAL }]), agentStep(GOAL, ADD_MULTIPLY)] });
+    model.requests.splice(0); // what earlier tests asked
+    const env = { ...(await baseEnv('approval-restart')), FARM_APPROVAL: 'always' };
+    const logFile = path.join(dir, 'farm-up.log');
+    let up = await startFarmUp(env, logFile);
+    running.push(up);
+    const { changeRequestId: id } = await up.api.submit({ title: GOAL, repo: { url: repo, baseRef: 'main' } });
+    const seen: farm.v1.PhaseTransition[] = [];
+    await follow(up.api, id, seen, (t) => t.toPhase === farm.v1.Phase.AWAITING_APPROVAL);
+
+    await stop(up, 'SIGKILL');
+    up = await startFarmUp(env, logFile);
+    running.push(up);
+    expect((await up.api.get(id)).request.phase).toBe('AWAITING_APPROVAL');
+    const approve = await fetch(`${up.url}/v1/change-requests/${id}/approve`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${up.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ reason: 'go' }),
+    });
+    expect(approve.status).toBe(202);
+    await stop(up, 'SIGKILL'); // before the orchestrator may have applied it
+    up = await startFarmUp(env, logFile);
+    running.push(up);
+    await follow(up.api, id, seen);
+
+    const requestMoves = seen.filter((t) => !t.taskId).map((t) => farm.v1.Phase[t.toPhase]);
+    expect(requestMoves).toEqual(['RECEIVED', 'PLANNING', 'AWAITING_APPROVAL', 'CODING', 'BUILD', 'DONE']);
+    expect(seen.filter((t) => /^plan approved by /.test(t.reason))).toHaveLength(1);
+    expect(seen.filter((t) => t.taskState === farm.v1.TaskState.TASK_DISPATCHED)).toHaveLength(1);
+    expect(codingCalls(model)).toBe(1);
+  });
+
   test("on Kafka: a request a Kafka client sends waits under its repository's rule (the planner's estimate over maxChangedLines), `farm plan` shows the estimate, and FARM_APPROVAL_AUTO approves it at the timeout, saying so, to DONE", async () => {
     const dir = path.join(tmp, 'approval-kafka');
     // A Kafka client names a remote (the HTTP API alone maps local paths): two repositories on a git server.
