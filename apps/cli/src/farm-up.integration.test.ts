@@ -949,6 +949,14 @@ describe('farm up over its HTTP API, for a repository on this machine', () => {
 
       // Every connection of the farm's pools is ended by the server, which stays away while the agent finishes.
       await pg.halt('fast');
+      // Meanwhile the API says the database is away and when to ask again, not "internal error".
+      const down = await fetch(`${up.url}/v1/change-requests/${id}`, {
+        headers: { authorization: `Bearer ${up.token}` },
+      });
+      expect([down.status, down.headers.get('retry-after')]).toEqual([503, '5']);
+      await expect(
+        exec(FARM_BIN, ['status', id], { env: { ...process.env, FARM_URL: up.url, FARM_TOKEN: up.token } }),
+      ).rejects.toMatchObject({ stderr: expect.stringContaining("the farm's database is unavailable") });
       await new Promise((r) => setTimeout(r, 12_000));
       expect(up.process.exitCode).toBeNull(); // the pool's errors no longer end the process
       await pg.resume();

@@ -838,6 +838,17 @@ export interface components {
         'application/json': components['schemas']['Error'];
       };
     };
+    /** @description The farm's database is unavailable (PostgreSQL down or restarting): nothing was read or recorded. Ask again after Retry-After. */
+    Unavailable: {
+      headers: {
+        /** @description seconds */
+        'Retry-After'?: number;
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
     /** @description The server failed; the orchestrator's log says why. Retrying may help. */
     InternalError: {
       headers: {
@@ -908,6 +919,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       500: components['responses']['InternalError'];
+      503: components['responses']['Unavailable'];
     };
   };
   submitChangeRequest: {
@@ -959,7 +971,7 @@ export interface operations {
       413: components['responses']['TooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       500: components['responses']['InternalError'];
-      /** @description The farm cannot take new work now (its state cannot be written: a full disk); /healthz says why. Nothing was recorded: submit again after Retry-After. */
+      /** @description The farm cannot take new work now (its state cannot be written: a full disk; or its database is unavailable); /healthz says why. Nothing was recorded: submit again after Retry-After. */
       503: {
         headers: {
           /** @description seconds */
@@ -996,6 +1008,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       500: components['responses']['InternalError'];
+      503: components['responses']['Unavailable'];
     };
   };
   streamChangeRequestEvents: {
@@ -1029,6 +1042,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       500: components['responses']['InternalError'];
+      503: components['responses']['Unavailable'];
     };
   };
   cancelChangeRequest: {
@@ -1063,6 +1077,7 @@ export interface operations {
       413: components['responses']['TooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       500: components['responses']['InternalError'];
+      503: components['responses']['Unavailable'];
     };
   };
   approvePlan: {
@@ -1097,6 +1112,7 @@ export interface operations {
       413: components['responses']['TooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       500: components['responses']['InternalError'];
+      503: components['responses']['Unavailable'];
     };
   };
   rejectPlan: {
@@ -1131,6 +1147,7 @@ export interface operations {
       413: components['responses']['TooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       500: components['responses']['InternalError'];
+      503: components['responses']['Unavailable'];
     };
   };
   getTaskTrajectory: {
@@ -1158,6 +1175,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       500: components['responses']['InternalError'];
+      503: components['responses']['Unavailable'];
     };
   };
   getTaskChecks: {
@@ -1185,6 +1203,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       500: components['responses']['InternalError'];
+      503: components['responses']['Unavailable'];
     };
   };
   getTaskDiff: {
@@ -1212,6 +1231,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       500: components['responses']['InternalError'];
+      503: components['responses']['Unavailable'];
     };
   };
   resubmitTask: {
@@ -1251,6 +1271,7 @@ export interface operations {
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
       500: components['responses']['InternalError'];
+      503: components['responses']['Unavailable'];
     };
   };
   receiveForgeWebhook: {
@@ -1292,6 +1313,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['TooLarge'];
       500: components['responses']['InternalError'];
+      503: components['responses']['Unavailable'];
     };
   };
   listLessons: {
@@ -1322,6 +1344,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       500: components['responses']['InternalError'];
+      503: components['responses']['Unavailable'];
     };
   };
   listTokens: {
@@ -1350,6 +1373,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       500: components['responses']['InternalError'];
+      503: components['responses']['Unavailable'];
     };
   };
   createToken: {
@@ -1390,6 +1414,7 @@ export interface operations {
       413: components['responses']['TooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       500: components['responses']['InternalError'];
+      503: components['responses']['Unavailable'];
     };
   };
   revokeToken: {
@@ -1417,6 +1442,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       500: components['responses']['InternalError'];
+      503: components['responses']['Unavailable'];
     };
   };
   queryAudit: {
@@ -1451,6 +1477,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       500: components['responses']['InternalError'];
+      503: components['responses']['Unavailable'];
     };
   };
   whoAmI: {
@@ -1473,6 +1500,7 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       500: components['responses']['InternalError'];
+      503: components['responses']['Unavailable'];
     };
   };
   getForge: {
@@ -1496,6 +1524,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       500: components['responses']['InternalError'];
+      503: components['responses']['Unavailable'];
     };
   };
 }
