@@ -1030,6 +1030,9 @@ export namespace farm {
 
             /** CodingTask reservedLeases */
             reservedLeases?: (farm.v1.ILeaseRef[]|null);
+
+            /** CodingTask estimatedChangedLines */
+            estimatedChangedLines?: (number|null);
         }
 
         /** Represents a CodingTask. */
@@ -1091,6 +1094,9 @@ export namespace farm {
 
             /** CodingTask reservedLeases. */
             public reservedLeases: farm.v1.ILeaseRef[];
+
+            /** CodingTask estimatedChangedLines. */
+            public estimatedChangedLines: number;
 
             /**
              * Creates a new CodingTask instance using the specified properties.
@@ -2872,6 +2878,9 @@ export namespace farm {
 
             /** PlanItem dependsOn */
             dependsOn?: (string[]|null);
+
+            /** PlanItem estimatedChangedLines */
+            estimatedChangedLines?: (number|null);
         }
 
         /** Represents a PlanItem. */
@@ -2900,6 +2909,9 @@ export namespace farm {
 
             /** PlanItem dependsOn. */
             public dependsOn: string[];
+
+            /** PlanItem estimatedChangedLines. */
+            public estimatedChangedLines: number;
 
             /**
              * Creates a new PlanItem instance using the specified properties.

@@ -3391,6 +3391,7 @@ $root.farm = (function() {
              * @property {farm.v1.AgentStrategy|null} [strategy] CodingTask strategy
              * @property {Array.<farm.v1.ILesson>|null} [lessons] CodingTask lessons
              * @property {Array.<farm.v1.ILeaseRef>|null} [reservedLeases] CodingTask reservedLeases
+             * @property {number|null} [estimatedChangedLines] CodingTask estimatedChangedLines
              */
 
             /**
@@ -3551,6 +3552,14 @@ $root.farm = (function() {
             CodingTask.prototype.reservedLeases = $util.emptyArray;
 
             /**
+             * CodingTask estimatedChangedLines.
+             * @member {number} estimatedChangedLines
+             * @memberof farm.v1.CodingTask
+             * @instance
+             */
+            CodingTask.prototype.estimatedChangedLines = 0;
+
+            /**
              * Creates a new CodingTask instance using the specified properties.
              * @function create
              * @memberof farm.v1.CodingTask
@@ -3624,6 +3633,8 @@ $root.farm = (function() {
                     for (var i = 0; i < m.reservedLeases.length; ++i)
                         $root.farm.v1.LeaseRef.encode(m.reservedLeases[i], w.uint32(146).fork(), q + 1).ldelim();
                 }
+                if (m.estimatedChangedLines != null && Object.hasOwnProperty.call(m, "estimatedChangedLines"))
+                    w.uint32(152).uint32(m.estimatedChangedLines);
                 return w;
             };
 
@@ -3752,6 +3763,10 @@ $root.farm = (function() {
                             if (!(m.reservedLeases && m.reservedLeases.length))
                                 m.reservedLeases = [];
                             m.reservedLeases.push($root.farm.v1.LeaseRef.decode(r, r.uint32(), undefined, n + 1));
+                            break;
+                        }
+                    case 19: {
+                            m.estimatedChangedLines = r.uint32();
                             break;
                         }
                     default:
@@ -3914,6 +3929,10 @@ $root.farm = (function() {
                         }
                     }
                 }
+                if (m.estimatedChangedLines != null && Object.hasOwnProperty.call(m, "estimatedChangedLines")) {
+                    if (!$util.isInteger(m.estimatedChangedLines))
+                        return "estimatedChangedLines: integer expected";
+                }
                 return null;
             };
 
@@ -4068,6 +4087,9 @@ $root.farm = (function() {
                         m.reservedLeases[i] = $root.farm.v1.LeaseRef.fromObject(d.reservedLeases[i], n + 1);
                     }
                 }
+                if (d.estimatedChangedLines != null) {
+                    m.estimatedChangedLines = d.estimatedChangedLines >>> 0;
+                }
                 return m;
             };
 
@@ -4108,6 +4130,7 @@ $root.farm = (function() {
                     d.dispatch = 0;
                     d.contextBudgetTokens = 0;
                     d.strategy = o.enums === String ? "AGENT_STRATEGY_UNSPECIFIED" : 0;
+                    d.estimatedChangedLines = 0;
                 }
                 if (m.id != null && Object.hasOwnProperty.call(m, "id")) {
                     d.id = m.id;
@@ -4177,6 +4200,9 @@ $root.farm = (function() {
                     for (var j = 0; j < m.reservedLeases.length; ++j) {
                         d.reservedLeases[j] = $root.farm.v1.LeaseRef.toObject(m.reservedLeases[j], o, q + 1);
                     }
+                }
+                if (m.estimatedChangedLines != null && Object.hasOwnProperty.call(m, "estimatedChangedLines")) {
+                    d.estimatedChangedLines = m.estimatedChangedLines;
                 }
                 return d;
             };
@@ -9608,6 +9634,7 @@ $root.farm = (function() {
              * @property {Array.<string>|null} [pathHints] PlanItem pathHints
              * @property {Array.<string>|null} [symbolHints] PlanItem symbolHints
              * @property {Array.<string>|null} [dependsOn] PlanItem dependsOn
+             * @property {number|null} [estimatedChangedLines] PlanItem estimatedChangedLines
              */
 
             /**
@@ -9677,6 +9704,14 @@ $root.farm = (function() {
             PlanItem.prototype.dependsOn = $util.emptyArray;
 
             /**
+             * PlanItem estimatedChangedLines.
+             * @member {number} estimatedChangedLines
+             * @memberof farm.v1.PlanItem
+             * @instance
+             */
+            PlanItem.prototype.estimatedChangedLines = 0;
+
+            /**
              * Creates a new PlanItem instance using the specified properties.
              * @function create
              * @memberof farm.v1.PlanItem
@@ -9722,6 +9757,8 @@ $root.farm = (function() {
                     for (var i = 0; i < m.dependsOn.length; ++i)
                         w.uint32(50).string(m.dependsOn[i]);
                 }
+                if (m.estimatedChangedLines != null && Object.hasOwnProperty.call(m, "estimatedChangedLines"))
+                    w.uint32(56).uint32(m.estimatedChangedLines);
                 return w;
             };
 
@@ -9800,6 +9837,10 @@ $root.farm = (function() {
                             if (!(m.dependsOn && m.dependsOn.length))
                                 m.dependsOn = [];
                             m.dependsOn.push(r.string());
+                            break;
+                        }
+                    case 7: {
+                            m.estimatedChangedLines = r.uint32();
                             break;
                         }
                     default:
@@ -9891,6 +9932,10 @@ $root.farm = (function() {
                             return "dependsOn: string[] expected";
                     }
                 }
+                if (m.estimatedChangedLines != null && Object.hasOwnProperty.call(m, "estimatedChangedLines")) {
+                    if (!$util.isInteger(m.estimatedChangedLines))
+                        return "estimatedChangedLines: integer expected";
+                }
                 return null;
             };
 
@@ -9974,6 +10019,9 @@ $root.farm = (function() {
                         m.dependsOn[i] = String(d.dependsOn[i]);
                     }
                 }
+                if (d.estimatedChangedLines != null) {
+                    m.estimatedChangedLines = d.estimatedChangedLines >>> 0;
+                }
                 return m;
             };
 
@@ -10003,6 +10051,7 @@ $root.farm = (function() {
                     d.itemId = "";
                     d.goal = "";
                     d.kind = o.enums === String ? "TASK_KIND_UNSPECIFIED" : 0;
+                    d.estimatedChangedLines = 0;
                 }
                 if (m.itemId != null && Object.hasOwnProperty.call(m, "itemId")) {
                     d.itemId = m.itemId;
@@ -10030,6 +10079,9 @@ $root.farm = (function() {
                     for (var j = 0; j < m.dependsOn.length; ++j) {
                         d.dependsOn[j] = m.dependsOn[j];
                     }
+                }
+                if (m.estimatedChangedLines != null && Object.hasOwnProperty.call(m, "estimatedChangedLines")) {
+                    d.estimatedChangedLines = m.estimatedChangedLines;
                 }
                 return d;
             };

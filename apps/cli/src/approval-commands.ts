@@ -24,6 +24,9 @@ export function formatPlan({ request, tasks }: ChangeRequestDetail): string {
       `  goal:    ${t.goal}`,
       t.path ? `  file:    ${t.path}` : '',
       t.symbols?.length ? `  symbols: ${t.symbols.join(', ')}` : '',
+      t.estimatedChangedLines
+        ? `  size:    about ${t.estimatedChangedLines} changed lines (the planner's estimate)`
+        : '',
       t.dependsOn.length ? `  after:   ${t.dependsOn.join(', ')}` : '',
     ]
       .filter(Boolean)

@@ -111,7 +111,8 @@ async function startScriptedModel(file: string, log: ReturnType<typeof createLog
   return {
     env: {
       OPENAI_BASE_URL: server.baseURL,
-      OPENAI_API_KEY: 'scripted',
+      // A key no text contains: every secret is redacted wherever it appears, so a plain word would be too.
+      OPENAI_API_KEY: 'farm-scripted-model-takes-no-key',
       FARM_PLANNER_MODEL: process.env.FARM_PLANNER_MODEL ?? 'scripted-planner',
       FARM_MODEL: process.env.FARM_MODEL ?? 'scripted-agent',
     },

@@ -401,6 +401,123 @@ describe('farm up over its HTTP API, for a repository on this machine', () => {
     expect(model.requests.filter((r) => JSON.stringify(r.messages).includes('TASK GOAL:'))).toEqual([]);
   });
 
+  test('a waiting plan survives farm up killed: still waiting after the restart, no agent ran; approved and killed at once, the approval is applied once after the next start, to DONE', async () => {
+    const dir = path.join(tmp, 'approval-restart');
+    const repo = path.join(dir, 'my-app');
+    await makeLocalRepo(repo);
+    model.setScript({ chat: [planStep([{ id: 'mul', goal: GOAL }]), agentStep(GOAL, ADD_MULTIPLY)] });
+    model.requests.splice(0); // what earlier tests asked
+    const env = { ...(await baseEnv('approval-restart')), FARM_APPROVAL: 'always' };
+    const logFile = path.join(dir, 'farm-up.log');
+    let up = await startFarmUp(env, logFile);
+    running.push(up);
+    const { changeRequestId: id } = await up.api.submit({ title: GOAL, repo: { url: repo, baseRef: 'main' } });
+    const seen: farm.v1.PhaseTransition[] = [];
+    await follow(up.api, id, seen, (t) => t.toPhase === farm.v1.Phase.AWAITING_APPROVAL);
+
+    await stop(up, 'SIGKILL');
+    up = await startFarmUp(env, logFile);
+    running.push(up);
+    expect((await up.api.get(id)).request.phase).toBe('AWAITING_APPROVAL');
+    const approve = await fetch(`${up.url}/v1/change-requests/${id}/approve`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${up.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ reason: 'go' }),
+    });
+    expect(approve.status).toBe(202);
+    await stop(up, 'SIGKILL'); // before the orchestrator may have applied it
+    up = await startFarmUp(env, logFile);
+    running.push(up);
+    await follow(up.api, id, seen);
+
+    const requestMoves = seen.filter((t) => !t.taskId).map((t) => farm.v1.Phase[t.toPhase]);
+    expect(requestMoves).toEqual(['RECEIVED', 'PLANNING', 'AWAITING_APPROVAL', 'CODING', 'BUILD', 'DONE']);
+    expect(seen.filter((t) => /^plan approved by /.test(t.reason))).toHaveLength(1);
+    expect(seen.filter((t) => t.taskState === farm.v1.TaskState.TASK_DISPATCHED)).toHaveLength(1);
+    expect(codingCalls(model)).toBe(1);
+  });
+
+  test("on Kafka: a request a Kafka client sends waits under its repository's rule (the planner's estimate over maxChangedLines), `farm plan` shows the estimate, and FARM_APPROVAL_AUTO approves it at the timeout, saying so, to DONE", async () => {
+    const dir = path.join(tmp, 'approval-kafka');
+    // A Kafka client names a remote (the HTTP API alone maps local paths): two repositories on a git server.
+    const forge = await startGitHttpServer({ root: path.join(dir, 'forge') });
+    const repo = await forge.createBareRepo('payments-app.git');
+    const other = await forge.createBareRepo('docs-app.git');
+    for (const url of [repo, other]) await seedBareRepo({ url, files: MULTI_REPO_FILES, message: 'initial' });
+    model.setScript({
+      chat: [planStep([{ id: 'mul', goal: GOAL, changed_lines: 80 }]), agentStep(GOAL, ADD_MULTIPLY)],
+    });
+    model.requests.splice(0); // what earlier tests asked
+    const database = `farm_approval_${Date.now()}`;
+    const admin = new Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${database}`);
+    await admin.end();
+    const dbUrl = new URL(process.env.DATABASE_URL!);
+    dbUrl.pathname = `/${database}`;
+    const prefix = `farm-approval-${Date.now()}.`;
+    // The farm lets plans start; the payments repositories' plans are held past 50 changed lines.
+    const rules = [{ repos: repo.replace('payments-app.git', 'payments-*.git'), mode: 'large', maxChangedLines: 50 }];
+    const env: NodeJS.ProcessEnv = {
+      ...(await baseEnv('approval-kafka')),
+      KAFKA_BROKERS: process.env.KAFKA_BROKERS,
+      FARM_TOPIC_PREFIX: prefix,
+      DATABASE_URL: dbUrl.toString(),
+      FARM_APPROVAL_RULES: JSON.stringify(rules),
+      FARM_APPROVAL_TIMEOUT_S: '8',
+      FARM_APPROVAL_AUTO: 'true',
+    };
+    const up = await startFarmUp(env, path.join(dir, 'farm-up.log'));
+    running.push(up);
+
+    // As a Kafka client sends them: proto3 JSON on the submissions topic.
+    const bus = await KafkaBus.connect({ brokers: env.KAFKA_BROKERS!.split(','), clientId: 't', topicPrefix: prefix });
+    const send = async (id: string, url: string) =>
+      bus.publishRaw(
+        Topics.changeRequests.name,
+        Buffer.from(JSON.stringify({ changeRequestId: id, title: GOAL, repo: { url, baseRef: 'main' } })),
+        { key: id, headers: { [CONTENT_TYPE_HEADER]: JSON_CONTENT } },
+      );
+    const held = `approval-kafka-${Date.now()}`;
+    const free = `${held}-free`;
+    await send(held, repo);
+    await send(free, other);
+    await bus.close();
+    // The farm knows a request once it consumed it from the topic.
+    for (const id of [held, free])
+      while (
+        !(await up.api.get(id).then(
+          () => true,
+          () => false,
+        ))
+      )
+        await new Promise((r) => setTimeout(r, 200));
+
+    const seen: farm.v1.PhaseTransition[] = [];
+    await follow(up.api, held, seen, (t) => t.toPhase === farm.v1.Phase.AWAITING_APPROVAL);
+    expect(seen.at(-1)!.reason.split('wait for approval: ')[1]).toBe(
+      `about 80 changed lines by the planner's estimate, more than 50 (FARM_APPROVAL_RULES for ${rules[0].repos}) (estimate: about 80 changed lines by the planner's estimate)`,
+    );
+
+    const cli = async (args: string[]) =>
+      exec(FARM_BIN, args, { env: { ...process.env, FARM_URL: up.url, FARM_TOKEN: up.token, KAFKA_BROKERS: '' } });
+    expect((await cli(['plan', held])).stdout).toContain("size:    about 80 changed lines (the planner's estimate)");
+
+    await follow(up.api, held, seen);
+    expect(seen.filter((t) => !t.taskId).map((t) => [farm.v1.Phase[t.toPhase], t.reason])).toEqual(
+      expect.arrayContaining([
+        ['CODING', 'approved automatically: nobody approved or rejected the plan within 8 s'],
+        ['DONE', expect.any(String)],
+      ]),
+    );
+    // The other repository's plan, under no rule, started at once.
+    const started: farm.v1.PhaseTransition[] = [];
+    await follow(up.api, free, started);
+    expect(started.map((t) => farm.v1.Phase[t.toPhase])).not.toContain('AWAITING_APPROVAL');
+    expect(farm.v1.Phase[started.at(-1)!.toPhase]).toBe('DONE');
+    await forge.close();
+  });
+
   test('FARM_LAUNCHER=pool: requests run in a warm worker; a worker killed mid-task is reported and replaced; farm up killed mid-task, the task runs again to DONE', async () => {
     model.setScript({ chat: [planStep([{ id: 'mul', goal: GOAL }]), agentStep(GOAL, ADD_MULTIPLY, 3000)] });
     const repo = path.join(tmp, 'pool', 'my-app');
@@ -832,6 +949,14 @@ describe('farm up over its HTTP API, for a repository on this machine', () => {
 
       // Every connection of the farm's pools is ended by the server, which stays away while the agent finishes.
       await pg.halt('fast');
+      // Meanwhile the API says the database is away and when to ask again, not "internal error".
+      const down = await fetch(`${up.url}/v1/change-requests/${id}`, {
+        headers: { authorization: `Bearer ${up.token}` },
+      });
+      expect([down.status, down.headers.get('retry-after')]).toEqual([503, '5']);
+      await expect(
+        exec(FARM_BIN, ['status', id], { env: { ...process.env, FARM_URL: up.url, FARM_TOKEN: up.token } }),
+      ).rejects.toMatchObject({ stderr: expect.stringContaining("the farm's database is unavailable") });
       await new Promise((r) => setTimeout(r, 12_000));
       expect(up.process.exitCode).toBeNull(); // the pool's errors no longer end the process
       await pg.resume();

@@ -92,6 +92,7 @@ export interface ItemSpec {
   symbols?: string[];
   paths?: string[];
   depends_on?: string[];
+  changed_lines?: number;
 }
 
 /** The planner's answer (matched by the architect prompt). */

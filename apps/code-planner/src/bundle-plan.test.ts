@@ -6,7 +6,7 @@ test('each plan item becomes a task at the resolved commit, with ids stable acro
     repo: { url: 'http://git/x.git', baseRef: 'main' },
     checkCommand: 'npm test',
     items: [
-      { itemId: 'a', goal: 'first', pathHints: ['src/a.js'] },
+      { itemId: 'a', goal: 'first', pathHints: ['src/a.js'], estimatedChangedLines: 120 },
       { itemId: 'b', goal: 'second', dependsOn: ['a'] },
     ],
   };
@@ -15,6 +15,7 @@ test('each plan item becomes a task at the resolved commit, with ids stable acro
     ['cr-9-a', 'src/a.js', []],
     ['cr-9-b', '', ['cr-9-a']],
   ]);
+  expect(bundle.tasks!.map((t) => t.estimatedChangedLines)).toEqual([120, undefined]);
   expect(bundle.tasks![1].repo?.baseCommit).toBe('f'.repeat(40));
   expect(bundle.tasks![0].checkCommand).toBe('npm test');
   expect(bundlePlan(plan, 'f'.repeat(40))).toEqual(bundle);

@@ -18,6 +18,7 @@ export function bundlePlan(plan: farm.v1.IPlan, baseCommit: string): farm.v1.ITa
       path: item.pathHints?.[0] ?? '',
       symbols: item.symbolHints ?? [],
       dependsOn: (item.dependsOn ?? []).map(idOf),
+      ...(item.estimatedChangedLines ? { estimatedChangedLines: item.estimatedChangedLines } : {}),
       repo,
       checkCommand: plan.checkCommand,
       blobIds: [],

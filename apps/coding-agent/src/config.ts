@@ -1,27 +1,14 @@
 import os from 'node:os';
 import path from 'node:path';
 import { componentTokenConfigSchema } from '@farm/access';
-import { loadConfig, z } from '@farm/runtime';
+import { jsonVariable, loadConfig, z } from '@farm/runtime';
 import { checkSandboxConfigSchema } from '@farm/sandbox';
 import { DEFAULT_MODEL_PRICES, modelPricesSchema } from './model-prices';
 
 const onOff = z.enum(['on', 'off']);
 
 /** A JSON price table in an environment variable, checked like every other setting. */
-const pricesVariable = z
-  .string()
-  .transform((text, ctx) => {
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      ctx.addIssue({
-        code: z.ZodIssueCode.custom,
-        message: 'must be JSON: {"model": {"inputPerMillion": n, "outputPerMillion": n}}',
-      });
-      return z.NEVER;
-    }
-  })
-  .pipe(modelPricesSchema);
+const pricesVariable = jsonVariable(modelPricesSchema, '{"model": {"inputPerMillion": n, "outputPerMillion": n}}');
 
 /** The coding agent's settings: a Job or child process per task, or a worker-pool replica. */
 export const agentConfigSchema = componentTokenConfigSchema.extend({

@@ -28,6 +28,9 @@ export function approvalPanel(r, tasks, { mayDecide, refusal, refreshSoon, notif
           { class: 'wrap' },
           t.path ?? '—',
           t.symbols?.length ? h('div', { class: 'muted' }, t.symbols.join(', ')) : null,
+          t.estimatedChangedLines
+            ? h('div', { class: 'muted' }, `about ${t.estimatedChangedLines} changed lines`)
+            : null,
         ),
         h('td', {}, t.dependsOn.length ? t.dependsOn.join(', ') : '—'),
       ),

@@ -1,5 +1,11 @@
 import { farm } from '@farm/proto';
-import { approvalConfigSchema, approvalPolicyFrom, approvalReason, planEditProblem } from './approval-policy';
+import {
+  approvalConfigSchema,
+  approvalPolicyFrom,
+  approvalReason,
+  mayHoldPlans,
+  planEditProblem,
+} from './approval-policy';
 import { decide, type Decision, type DeciderOptions, type RequestState } from './decider';
 
 const P = farm.v1.Phase;
@@ -99,6 +105,65 @@ describe('which plans wait for approval', () => {
     expect(estimate({ FARM_APPROVAL_MAX_TASKS: '2' }, history)).toMatch(
       /^3 tasks, more than 2 .* \(estimate: \$1\.50: /,
     );
+  });
+
+  it('large: a plan the planner expects to change more lines than FARM_APPROVAL_MAX_CHANGED_LINES (200) waits', () => {
+    const sized = (lines: number[]) => three.map((t, i) => ({ ...t, estimatedChangedLines: lines[i] }));
+    const large = { FARM_APPROVAL: 'large' };
+    expect(ask(large, false, sized([120, 50, 40]))).toBe(
+      "about 210 changed lines by the planner's estimate, more than 200 (FARM_APPROVAL_MAX_CHANGED_LINES) (estimate: about 210 changed lines by the planner's estimate)",
+    );
+    expect(ask(large, false, sized([120, 50, 30]))).toBeUndefined();
+    expect(ask({ ...large, FARM_APPROVAL_MAX_CHANGED_LINES: '0' }, false, sized([900, 0, 0]))).toBeUndefined();
+    // No planner model, no estimate: the threshold cannot apply, and no estimate is shown.
+    expect(ask({ ...large, FARM_APPROVAL_MAX_TASKS: '1' })).toBe('3 tasks, more than 1 (FARM_APPROVAL_MAX_TASKS)');
+    // Whatever made a plan wait, the planner's estimate is shown.
+    expect(ask({ FARM_APPROVAL: 'always' }, false, sized([10, 0, 5]))).toBe(
+      "every plan waits for approval (FARM_APPROVAL=always) (estimate: about 15 changed lines by the planner's estimate)",
+    );
+  });
+
+  it('FARM_APPROVAL_RULES: the first rule matching the repository replaces the settings it names', () => {
+    const rules = JSON.stringify([
+      { repos: 'https://git.example/payments/**', mode: 'large', maxTasks: 2 },
+      { repos: ['https://git.example/docs/*', '/srv/**'], mode: 'never' },
+      { repos: 'https://git.example/**', maxTasks: 1 },
+    ]);
+    const env = { FARM_APPROVAL: 'always', FARM_APPROVAL_RULES: rules };
+    expect(ask(env, false, three, 'https://git.example/payments/api.git')).toBe(
+      '3 tasks, more than 2 (FARM_APPROVAL_RULES for https://git.example/payments/**)',
+    );
+    expect(ask(env, false, three, 'https://git.example/docs/site.git')).toBeUndefined();
+    expect(ask(env, true, three, '/srv/repos/app')).toBe('the submitter asked for approval');
+    // A rule without a mode keeps the farm's (always here); its threshold applies when the mode is large.
+    expect(ask(env, false, three, 'https://git.example/team/app.git')).toBe(
+      'every plan waits for approval (FARM_APPROVAL=always)',
+    );
+    expect(ask({ ...env, FARM_APPROVAL: 'large' }, false, three, 'https://git.example/team/app.git')).toBe(
+      '3 tasks, more than 1 (FARM_APPROVAL_RULES for https://git.example/**)',
+    );
+    expect(ask(env, false, three, 'https://elsewhere.example/app.git')).toBe(
+      'every plan waits for approval (FARM_APPROVAL=always)',
+    );
+    // With mode never everywhere else, a rule holding some repositories' plans makes plans holdable.
+    const only = policy({ FARM_APPROVAL_RULES: JSON.stringify([{ repos: 'x/**', mode: 'always' }]) });
+    expect(mayHoldPlans(only)).toBe(true);
+    expect(mayHoldPlans(policy({}))).toBe(false);
+    expect(approvalReason(only, { repoUrl: 'x/y', requested: false, tasks: three })).toBe(
+      'every plan waits for approval (FARM_APPROVAL_RULES for x/**: always)',
+    );
+  });
+
+  it('a bad FARM_APPROVAL_RULES is a configuration error naming what is wrong', () => {
+    const problems = (rules: string) => {
+      const parsed = approvalConfigSchema.safeParse({ FARM_APPROVAL_RULES: rules });
+      return parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    };
+    expect(problems('[{"repos": "a/**", "maxTasks": 2}]')).toEqual([]);
+    expect(problems('not json')[0]).toMatch(/^FARM_APPROVAL_RULES: must be JSON: \[\{"repos"/);
+    expect(problems('[{"maxTasks": 2}]')[0]).toMatch(/^FARM_APPROVAL_RULES\.0\.repos: required: a glob/);
+    expect(problems('[{"repos": "a", "maxTask": 2}]')[0]).toMatch(/maxTask/);
+    expect(problems('[{"repos": "a", "mode": "sometimes"}]')[0]).toMatch(/^FARM_APPROVAL_RULES\.0\.mode/);
   });
 
   it('an unknown kind in the policy is a configuration error', () => {

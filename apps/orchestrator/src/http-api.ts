@@ -4,7 +4,7 @@ import { Topics } from '@farm/bus';
 import { type Logger, type RouteHandler } from '@farm/runtime';
 import { decideAccess, KubernetesReviewFailed, recordAudit, SCOPES, type Principal, type Scope } from '@farm/access';
 import { HttpError, createHttpEdge, json, metricsRoute, type EdgeRequest, type Reply } from '@farm/http-edge';
-import type { SqlStore } from '@farm/store';
+import { StoreUnavailable, type SqlStore } from '@farm/store';
 import { listLessons } from '@farm/lessons';
 import { apiDocument } from './api-document';
 import { ApiError, badRequest, notFound } from './api-error';
@@ -109,6 +109,12 @@ export function changeRequestApi(deps: ChangeRequestApiDeps): RouteHandler {
       // Kubernetes identities: the API server could not review the credential; neither 401 nor 403 would be true.
       (err instanceof KubernetesReviewFailed
         ? new ApiError(503, 'the Kubernetes API server could not review the credential; try again')
+        : undefined) ??
+      // PostgreSQL is down or restarting: nothing was read or recorded, and asking again shortly will do.
+      (err instanceof StoreUnavailable
+        ? new HttpError(503, "the farm's database is unavailable; nothing was recorded, try again shortly", {
+            headers: { 'retry-after': '5' },
+          })
         : undefined) ??
       (err instanceof HttpError ? undefined : new ApiError(500, 'internal error; see the orchestrator log')),
   });

@@ -36,7 +36,7 @@ import {
 } from './request-store';
 import { orchestratorMigrations } from './schema';
 import type { TaskAccountingSettings } from './task-accounting';
-import { approvalConfigSchema, approvalPolicyFrom, type ApprovalPolicy } from './approval-policy';
+import { approvalConfigSchema, approvalPolicyFrom, mayHoldPlans, type ApprovalPolicy } from './approval-policy';
 import { measureStateFrom, recordCommitted } from './metrics';
 
 export { NotReady } from './request-store';
@@ -381,7 +381,7 @@ export class Orchestrator {
     const { approval } = this.options;
     return loadRequestState(tx, crId, {
       ...(this.options.accounting.lessons ? { lessons: this.lessonCandidates } : {}),
-      mayHoldPlans: approval.mode !== 'never' || approval.repos.length > 0,
+      mayHoldPlans: mayHoldPlans(approval),
     });
   }
 

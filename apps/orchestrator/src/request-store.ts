@@ -432,6 +432,8 @@ export interface TaskSummary {
   kind?: string;
   path?: string;
   symbols?: string[];
+  /** The planner's estimate of the lines it adds and removes, when a planner model made one. */
+  estimatedChangedLines?: number;
   /** What verified the task's change (its last result's CommitResult.verification), when it reported one. */
   verification?: Record<string, unknown>;
 }
@@ -551,14 +553,15 @@ export async function getRequest(
   };
 }
 
-/** A task's kind, main file and symbols as planned, from its stored CodingTask (what is set of them). */
-function plannedFields(stored: unknown): Pick<TaskSummary, 'kind' | 'path' | 'symbols'> {
+/** A task's kind, main file, symbols and size as planned, from its stored CodingTask (what is set of them). */
+function plannedFields(stored: unknown): Pick<TaskSummary, 'kind' | 'path' | 'symbols' | 'estimatedChangedLines'> {
   if (!(stored instanceof Uint8Array)) return {};
   const task = farm.v1.CodingTask.decode(stored);
   return {
     ...(task.kind ? { kind: farm.v1.TaskKind[task.kind] } : {}),
     ...(task.path ? { path: task.path } : {}),
     ...(task.symbols.length ? { symbols: [...task.symbols] } : {}),
+    ...(task.estimatedChangedLines ? { estimatedChangedLines: task.estimatedChangedLines } : {}),
   };
 }
 

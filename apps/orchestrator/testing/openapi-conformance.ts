@@ -121,13 +121,17 @@ export class OpenApiConformance {
     return validate(body) ? undefined : this.ajv.errorsText(validate.errors);
   }
 
-  /** Documented answers (operation and status) the tests never received; 500 is left out. */
+  /**
+   * Documented answers (operation and status) the tests never received. Left out: 500, and the 503 of a database
+   * that is down (the shared `Unavailable` response), which the farm-up test with PostgreSQL halted receives.
+   */
   unexercised(): string[] {
     const all: string[] = ['unknown-path 404', 'unlisted-method 405'];
     for (const [template, item] of Object.entries(this.doc.paths as Record<string, Json>)) {
       for (const m of METHODS.filter((x) => item[x])) {
-        for (const status of Object.keys((item[m] as Json).responses as Json)) {
-          if (status !== '500') all.push(`${m.toUpperCase()} ${template} ${status}`);
+        for (const [status, response] of Object.entries((item[m] as Json).responses as Record<string, Json>)) {
+          const shared = response.$ref === '#/components/responses/Unavailable';
+          if (status !== '500' && !shared) all.push(`${m.toUpperCase()} ${template} ${status}`);
         }
       }
     }

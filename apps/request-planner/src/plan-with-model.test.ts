@@ -20,6 +20,7 @@ const good = {
       paths: ['src/http.js'],
       symbols: ['fetchJson'],
       depends_on: [],
+      changed_lines: 40,
     },
     {
       id: 'docs',
@@ -45,9 +46,9 @@ test('a valid decomposition becomes plan items with kinds, hints and dependencie
   const { plan } = await withModel([{ content: JSON.stringify(good) }], (m) =>
     planWithModel(cr, m, { maxItems: 5, log: silentLogger }),
   );
-  expect(plan.items!.map((i) => [i.itemId, i.kind, i.symbolHints, i.dependsOn])).toEqual([
-    ['client', farm.v1.TaskKind.FEATURE, ['fetchJson'], []],
-    ['docs', farm.v1.TaskKind.DOCS, [], ['client']],
+  expect(plan.items!.map((i) => [i.itemId, i.kind, i.symbolHints, i.dependsOn, i.estimatedChangedLines])).toEqual([
+    ['client', farm.v1.TaskKind.FEATURE, ['fetchJson'], [], 40],
+    ['docs', farm.v1.TaskKind.DOCS, [], ['client'], undefined],
   ]);
 });
 
@@ -97,7 +98,7 @@ test('the model is asked for the plan schema derived from the zod schema that ch
           items: {
             type: 'object',
             additionalProperties: false,
-            required: ['id', 'goal', 'kind', 'paths', 'symbols', 'depends_on'],
+            required: ['id', 'goal', 'kind', 'paths', 'symbols', 'depends_on', 'changed_lines'],
             properties: {
               id: { type: 'string' },
               goal: { type: 'string' },
@@ -105,6 +106,7 @@ test('the model is asked for the plan schema derived from the zod schema that ch
               paths: strings,
               symbols: strings,
               depends_on: strings,
+              changed_lines: { type: 'integer' },
             },
           },
         },

@@ -13,6 +13,8 @@ const itemSchema = z.object({
   paths: z.array(z.string()).default([]),
   symbols: z.array(z.string()).default([]),
   depends_on: z.array(z.string()).default([]),
+  /** The lines the item will add and remove, as the model guesses them (what the approval gate weighs). */
+  changed_lines: z.number().int().min(0).max(1_000_000).optional(),
 });
 
 /** The model's plan, declared once: it checks the answer and gives the model its JSON schema. */
@@ -25,9 +27,10 @@ export const PLAN_JSON_SCHEMA = answerSchema('plan', planAnswerSchema);
 
 const ARCHITECT_PROMPT = `You are the architect of a team of coding agents. Split the change request into the smallest set of
 independent coding tasks (plan items). Each item: a short id (lowercase, dashes), a goal one agent can finish alone, a kind
-(feature, fix, refactor, test, docs), the paths and symbols (function/class names) it will touch, and the ids of items it
-must wait for (depends_on). Prefer items that can run in parallel. Answer with one JSON object:
-{"items": [{"id", "goal", "kind", "paths", "symbols", "depends_on"}], "notes": "<why this split>"}`;
+(feature, fix, refactor, test, docs), the paths and symbols (function/class names) it will touch, the ids of items it
+must wait for (depends_on) and about how many lines it will add and remove (changed_lines). Prefer items that can run in
+parallel. Answer with one JSON object:
+{"items": [{"id", "goal", "kind", "paths", "symbols", "depends_on", "changed_lines"}], "notes": "<why this split>"}`;
 
 export type PlanItemAnswer = z.infer<typeof itemSchema>;
 
@@ -116,6 +119,7 @@ function toPlan(cr: farm.v1.IChangeRequest, items: PlanItemAnswer[], notes: stri
       pathHints: i.paths,
       symbolHints: i.symbols,
       dependsOn: i.depends_on,
+      ...(i.changed_lines ? { estimatedChangedLines: i.changed_lines } : {}),
     })),
   };
 }

@@ -11,10 +11,21 @@ export function encodeMessage<T>(spec: TopicSpec<T>, message: T | Record<string,
   return Buffer.from(spec.type.encode(typed).finish());
 }
 
-/** Decodes by the content-type header (protobuf when absent) and checks what every message must carry. */
+/**
+ * What a message without a content-type header holds: JSON when it starts with `{`, else protobuf. No farm
+ * message encodes to a first byte of `{` (0x7b: field 15 with wire type 3, a group, which proto3 never writes),
+ * so a JSON object sent by a plain Kafka client (kcat, the console producer) without the header is read as JSON.
+ */
+function contentTypeOf(value: Buffer, headers: Record<string, string>): string {
+  const declared = headers[CONTENT_TYPE_HEADER];
+  if (declared !== undefined) return declared.split(';')[0].trim().toLowerCase();
+  return value[0] === 0x7b ? JSON_CONTENT : PROTOBUF;
+}
+
+/** Decodes by the content-type header (see contentTypeOf) and checks what every message must carry. */
 export function decodeMessage<T>(spec: TopicSpec<T>, value: Buffer | null, headers: Record<string, string>): T {
   if (!value || value.length === 0) throw new DecodeError(`empty message on ${spec.name}`);
-  const contentType = (headers[CONTENT_TYPE_HEADER] ?? PROTOBUF).split(';')[0].trim().toLowerCase();
+  const contentType = contentTypeOf(value, headers);
   let message: T;
   if (contentType === JSON_CONTENT) {
     let parsed: unknown;

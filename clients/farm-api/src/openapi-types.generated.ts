@@ -616,6 +616,8 @@ export interface components {
       path?: string;
       /** @description The symbols leased for it, as planned */
       symbols?: string[];
+      /** @description The planner's estimate of the lines it adds and removes (absent: none made) */
+      estimatedChangedLines?: number;
       verification?: components['schemas']['Verification'];
     };
     /** @description What verified the task's change (its last result): the checks of the plan that ran, were skipped or found nothing, and for a change that adds or changes tests the differential: those tests run on the base commit with only the change's test files (failure expected) and on the branch (pass expected). A FEATURE/FIX goal whose change is tests-only, or whose tests pass on the base, has unverifiedReason set: it ends as SOFT_FAIL at the verify step unless the reviewer explicitly accepted it (acceptedByReviewer). */
@@ -919,6 +921,17 @@ export interface components {
         'application/json': components['schemas']['Error'];
       };
     };
+    /** @description The farm's database is unavailable (PostgreSQL down or restarting): nothing was read or recorded. Ask again after Retry-After. */
+    Unavailable: {
+      headers: {
+        /** @description seconds */
+        'Retry-After'?: number;
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
     /** @description The server failed; the orchestrator's log says why. Retrying may help. */
     InternalError: {
       headers: {
@@ -989,6 +1002,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       500: components['responses']['InternalError'];
+      503: components['responses']['Unavailable'];
     };
   };
   submitChangeRequest: {
@@ -1040,7 +1054,7 @@ export interface operations {
       413: components['responses']['TooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       500: components['responses']['InternalError'];
-      /** @description The farm cannot take new work now (its state cannot be written: a full disk); /healthz says why. Nothing was recorded: submit again after Retry-After. */
+      /** @description The farm cannot take new work now (its state cannot be written: a full disk; or its database is unavailable); /healthz says why. Nothing was recorded: submit again after Retry-After. */
       503: {
         headers: {
           /** @description seconds */
@@ -1077,6 +1091,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       500: components['responses']['InternalError'];
+      503: components['responses']['Unavailable'];
     };
   };
   streamChangeRequestEvents: {
@@ -1110,6 +1125,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       500: components['responses']['InternalError'];
+      503: components['responses']['Unavailable'];
     };
   };
   getChangeRequestDiff: {
@@ -1136,6 +1152,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       500: components['responses']['InternalError'];
+      503: components['responses']['Unavailable'];
     };
   };
   cancelChangeRequest: {
@@ -1170,6 +1187,7 @@ export interface operations {
       413: components['responses']['TooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       500: components['responses']['InternalError'];
+      503: components['responses']['Unavailable'];
     };
   };
   approvePlan: {
@@ -1204,6 +1222,7 @@ export interface operations {
       413: components['responses']['TooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       500: components['responses']['InternalError'];
+      503: components['responses']['Unavailable'];
     };
   };
   rejectPlan: {
@@ -1238,6 +1257,7 @@ export interface operations {
       413: components['responses']['TooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       500: components['responses']['InternalError'];
+      503: components['responses']['Unavailable'];
     };
   };
   getTaskTrajectory: {
@@ -1265,6 +1285,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       500: components['responses']['InternalError'];
+      503: components['responses']['Unavailable'];
     };
   };
   getTaskChecks: {
@@ -1292,6 +1313,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       500: components['responses']['InternalError'];
+      503: components['responses']['Unavailable'];
     };
   };
   getTaskDiff: {
@@ -1319,6 +1341,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       500: components['responses']['InternalError'];
+      503: components['responses']['Unavailable'];
     };
   };
   streamTaskSteps: {
@@ -1353,6 +1376,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       500: components['responses']['InternalError'];
+      503: components['responses']['Unavailable'];
     };
   };
   resubmitTask: {
@@ -1392,6 +1416,7 @@ export interface operations {
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
       500: components['responses']['InternalError'];
+      503: components['responses']['Unavailable'];
     };
   };
   receiveForgeWebhook: {
@@ -1433,6 +1458,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['TooLarge'];
       500: components['responses']['InternalError'];
+      503: components['responses']['Unavailable'];
     };
   };
   listLessons: {
@@ -1463,6 +1489,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       500: components['responses']['InternalError'];
+      503: components['responses']['Unavailable'];
     };
   };
   listTokens: {
@@ -1491,6 +1518,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       500: components['responses']['InternalError'];
+      503: components['responses']['Unavailable'];
     };
   };
   createToken: {
@@ -1531,6 +1559,7 @@ export interface operations {
       413: components['responses']['TooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       500: components['responses']['InternalError'];
+      503: components['responses']['Unavailable'];
     };
   };
   revokeToken: {
@@ -1558,6 +1587,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       500: components['responses']['InternalError'];
+      503: components['responses']['Unavailable'];
     };
   };
   queryAudit: {
@@ -1592,6 +1622,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       500: components['responses']['InternalError'];
+      503: components['responses']['Unavailable'];
     };
   };
   whoAmI: {
@@ -1614,6 +1645,7 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       500: components['responses']['InternalError'];
+      503: components['responses']['Unavailable'];
     };
   };
   getForge: {
@@ -1637,6 +1669,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       500: components['responses']['InternalError'];
+      503: components['responses']['Unavailable'];
     };
   };
 }

@@ -32,6 +32,20 @@ export const commaSeparated = () =>
         .filter(Boolean),
     );
 
+/** A setting holding JSON, parsed and then checked by `schema`; `shape` says what is expected when it is not JSON. */
+export const jsonVariable = <S extends z.ZodTypeAny>(schema: S, shape: string) =>
+  z
+    .string()
+    .transform((text, ctx) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be JSON: ${shape}` });
+        return z.NEVER;
+      }
+    })
+    .pipe(schema);
+
 /** Settings every process reads (the logger's level). */
 export const runtimeConfigSchema = z.object({
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),

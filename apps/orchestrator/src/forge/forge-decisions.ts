@@ -195,7 +195,10 @@ export function decisionAnswer(o: DecisionOutcome, c: { author: string; command:
 }
 
 /** A task of a plan as the plan comment shows it (GET /v1/change-requests/{id}'s `tasks`). */
-export type PlannedTask = Pick<TaskSummary, 'id' | 'goal' | 'dependsOn' | 'kind' | 'path' | 'symbols'>;
+export type PlannedTask = Pick<
+  TaskSummary,
+  'id' | 'goal' | 'dependsOn' | 'kind' | 'path' | 'symbols' | 'estimatedChangedLines'
+>;
 
 const MAX_PLAN_TASKS = 30;
 const MAX_SYMBOLS = 8;
@@ -233,6 +236,7 @@ export function planText(c: {
         symbols.length
           ? `symbols ${symbols.slice(0, MAX_SYMBOLS).map(code).join(', ')}${symbols.length > MAX_SYMBOLS ? ` and ${symbols.length - MAX_SYMBOLS} more` : ''}`
           : '',
+        t.estimatedChangedLines ? `about ${t.estimatedChangedLines} changed lines` : '',
         t.dependsOn.length ? `after ${t.dependsOn.map(code).join(', ')}` : '',
       ].filter(Boolean);
       return [
