@@ -156,13 +156,20 @@ async function buildOnce(request: farm.v1.IBuildRequest, deps: BuildDeps): Promi
     const merged = (await git('rev-parse', 'HEAD')).stdout.trim();
     // What the request changes, for review (GET .../diff): read before any of the repository's commands ran, with
     // no diff driver or text conversion of the repository's (.gitattributes) run.
-    const diffText = (
-      await git('-c', 'core.quotepath=false', 'diff', '--no-color', '--no-ext-diff', '--no-textconv', start, merged)
-    ).stdout;
-    change = boundedDiff(diffText, [
-      splitCredentials(request.repo?.url ?? '').auth?.password,
-      process.env.FARM_GIT_TOKEN,
-    ]);
+    // A diff too large to read (past git's 64 MiB buffer) is shown as cut, never fails the build.
+    const diffText = await git(
+      ...['-c', 'core.quotepath=false', 'diff', '--no-color', '--no-ext-diff', '--no-textconv', start, merged],
+    ).then(
+      (r) => r.stdout,
+      (err: unknown) => {
+        deps.log.warn('the integration diff could not be read; shown as cut', { changeRequestId: id, err });
+        return undefined;
+      },
+    );
+    change =
+      diffText === undefined
+        ? { diff: '', diffTruncated: true }
+        : boundedDiff(diffText, [splitCredentials(request.repo?.url ?? '').auth?.password, process.env.FARM_GIT_TOKEN]);
     const outbound = await outboundCopy(dir, repo, merged, branch);
     // The full suite, in the same sandbox as the agents' checks: the request's command, else what the repo implies.
     const { steps } = checkPlanFor(repo, request.checkCommand);
