@@ -6,6 +6,7 @@ import { registerScaleCommand } from './scale-command';
 import { registerLessonsCommand } from './lessons-command';
 import { registerTokenCommand } from './token-command';
 import { registerApprovalCommands } from './approval-commands';
+import { registerEvalCommand } from './eval/eval-command';
 
 /** The commands' code, loaded when one runs: `farm --help` and a command's help load only this file. */
 const commands = () => import('./commands');
@@ -79,6 +80,7 @@ registerApprovalCommands(program);
 registerScaleCommand(program);
 registerLessonsCommand(program);
 registerTokenCommand(program);
+registerEvalCommand(program);
 
 program.parseAsync(process.argv).catch((err) => {
   const hint =
