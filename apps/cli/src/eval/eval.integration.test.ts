@@ -1,0 +1,223 @@
+// `farm eval` end to end on one machine: the shipped cachetools instances through the embedded farm with the
+// scripted model, judged by their own tests; a run interrupted and resumed; two runs compared; instances that
+// cannot be set up reported as errors; and a canary proving no byte of a test patch or gold patch reaches the model.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { createLogger } from '@farm/runtime';
+import { loadModelScript, startScriptedModelServer, type ScriptedModelServer } from '@farm/scripted-llm';
+import { embeddedFarm } from './eval-farm';
+import type { InstanceResult } from './instance-result';
+import { parseInstances } from './instances';
+import { parsePredictions } from './predictions';
+import { runEval, type EvalRunOptions } from './run-eval';
+import { readResults } from './run-results';
+
+const exec = promisify(execFile);
+const ROOT = path.join(__dirname, '..', '..', '..', '..');
+const SET = path.join(ROOT, 'eval', 'datasets', 'cachetools-mini');
+const FARM_BIN = path.join(ROOT, 'apps', 'cli', 'bin', 'farm');
+const CANARY = 'CANARY-farm-eval-7f3c1e9a-never-shown-to-a-model';
+
+/** Every byte any model call sent, whatever the scripted server answers (it does not record refused calls). */
+async function recordingProxy(target: string): Promise<{ url: string; bodies: string[]; server: Server }> {
+  const bodies: string[] = [];
+  const to = new URL(target);
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      bodies.push(`${req.method} ${req.url}\n${body.toString('utf8')}`);
+      const upstream = httpRequest(
+        { host: to.hostname, port: to.port, method: req.method, path: req.url, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      upstream.on('error', () => res.destroy());
+      upstream.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}${to.pathname}`, bodies, server };
+}
+
+/**
+ * The shipped set with a canary in every test patch and gold patch (a file of its own, so the patches still
+ * apply), plus two instances that cannot judge an agent: a base commit that is not in the repository, and
+ * tests that already pass at the base.
+ */
+async function datasetWithCanaryAndBrokenInstances(dir: string): Promise<string> {
+  const shipped = parseInstances(await readFile(path.join(SET, 'instances.jsonl'), 'utf8'));
+  const canaryFile = (name: string) =>
+    `diff --git a/${name} b/${name}\nnew file mode 100644\n--- /dev/null\n+++ b/${name}\n@@ -0,0 +1 @@\n+${CANARY}\n`;
+  const lines = shipped.map((i) => ({
+    ...i,
+    repo_path: path.join(SET, 'cachetools.bundle'),
+    test_patch: i.test_patch + canaryFile('tests/canary.txt'),
+    patch: (i.patch ?? '') + canaryFile('canary-gold.txt'),
+    FAIL_TO_PASS: JSON.stringify(i.FAIL_TO_PASS),
+    PASS_TO_PASS: JSON.stringify(i.PASS_TO_PASS),
+  }));
+  const first = lines[0];
+  lines.push({
+    ...first,
+    instance_id: 'broken__missing-base-1',
+    base_commit: '0123456789abcdef0123456789abcdef01234567',
+    problem_statement: 'MISSING-BASE instance',
+  });
+  lines.push({
+    ...first,
+    instance_id: 'broken__passes-at-base-2',
+    problem_statement: 'PASSES-AT-BASE instance',
+    FAIL_TO_PASS: JSON.stringify([shipped[0].PASS_TO_PASS[0]]),
+  });
+  const file = path.join(dir, 'instances.jsonl');
+  await writeFile(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+  return file;
+}
+
+describe('farm eval on the shipped cachetools instances, embedded farm, scripted model', () => {
+  let tmp: string;
+  let dataset: string;
+  const log = createLogger('farm-eval-test', { level: 'warn' });
+  const servers: { close(): unknown }[] = [];
+
+  beforeAll(async () => {
+    tmp = await mkdtemp(path.join(os.tmpdir(), 'farm-eval-'));
+    dataset = await datasetWithCanaryAndBrokenInstances(tmp);
+  });
+  afterAll(async () => {
+    for (const s of servers) await s.close();
+    await rm(tmp, { recursive: true, force: true });
+  });
+
+  async function model(script: string): Promise<{ model: ScriptedModelServer; bodies: string[]; url: string }> {
+    const model = await startScriptedModelServer({ script: await loadModelScript(path.join(SET, 'scripts', script)) });
+    const proxy = await recordingProxy(model.baseURL);
+    servers.push(model, { close: () => new Promise((r) => proxy.server.close(r)) });
+    return { model, bodies: proxy.bodies, url: proxy.url };
+  }
+
+  const options = (runId: string, modelUrl: string, over: Partial<EvalRunOptions> = {}): EvalRunOptions => ({
+    dataset,
+    runId,
+    evalDir: path.join(tmp, 'runs'),
+    modelName: `scripted-${runId}`,
+    concurrency: 2,
+    instanceTimeoutS: 300,
+    testTimeoutS: 120,
+    log,
+    startFarm: (layout) =>
+      embeddedFarm(
+        {
+          ...process.env,
+          FARM_STATE_DIR: layout.farmState,
+          FARM_WORK_DIR: path.join(layout.dir, 'work'),
+          OPENAI_BASE_URL: modelUrl,
+          OPENAI_API_KEY: 'eval-test',
+          FARM_PLANNER_MODEL: 'scripted-planner',
+          FARM_MODEL: 'scripted-agent',
+          FARM_LLM_MAX_RETRIES: '0',
+          KAFKA_BROKERS: '',
+          DATABASE_URL: '',
+          FARM_LAUNCHER: 'process',
+        },
+        log,
+      ),
+    ...over,
+  });
+
+  test('a run interrupted after its first result resumes without re-running it; the resolved counts are the known answers; no canary reaches the model', async () => {
+    const a = await model('agent-a.json');
+    const abort = new AbortController();
+    const firstRun = await runEval(options('agent-a', a.url, { signal: abort.signal, onResult: () => abort.abort() }));
+    expect(firstRun.ran.length).toBeGreaterThanOrEqual(1);
+    expect(firstRun.report.counts.incomplete).toBeGreaterThanOrEqual(1);
+    const finishedFirst = [...(await readResults(path.join(firstRun.layout.dir, 'results.jsonl'))).keys()];
+    const callsOf = (id: string) => a.bodies.filter((b) => b.includes(`TASK GOAL:\\n${id}:`)).length;
+    const callsBefore = Object.fromEntries(finishedFirst.map((id) => [id, callsOf(id)]));
+    expect(Object.values(callsBefore).some((n) => n > 0)).toBe(true);
+
+    const resumed = await runEval(options('agent-a', a.url));
+    expect(resumed.ran.filter((id) => finishedFirst.includes(id))).toEqual([]);
+    expect(resumed.ran.length + finishedFirst.length).toBe(6);
+    for (const id of finishedFirst) expect(callsOf(id)).toBe(callsBefore[id]); // not run again
+
+    const byId = new Map(resumed.report.results.map((r) => [r.instance_id, r]));
+    const status = (id: string) => byId.get(id)?.status;
+    expect(status('tkem__cachetools-387')).toBe('resolved');
+    expect(status('tkem__cachetools-292')).toBe('resolved');
+    expect(status('tkem__cachetools-218')).toBe('unresolved'); // a plausible change the hidden tests refuse
+    expect(byId.get('tkem__cachetools-218')!.reason).toContain('FAIL_TO_PASS tests.test_cachedmethod.CacheMethodTest');
+    expect(status('tkem__cachetools-221')).toBe('unresolved'); // the agent never produced a change that applies
+    expect(byId.get('tkem__cachetools-221')!.reason).toMatch(/^the farm delivered no change: FAILED/);
+    // Instances that cannot judge an agent are errors, counted apart, and never cost a model call.
+    expect(status('broken__missing-base-1')).toBe('error');
+    expect(byId.get('broken__missing-base-1')!.reason).toMatch(/^base commit missing: 0123456789abcdef/);
+    expect(status('broken__passes-at-base-2')).toBe('error');
+    expect(byId.get('broken__passes-at-base-2')!.reason).toMatch(/^tests broken at base .*FAIL_TO_PASS already passes/);
+    expect(a.bodies.some((b) => /MISSING-BASE|PASSES-AT-BASE/.test(b))).toBe(false);
+    expect(resumed.report.counts).toEqual({ resolved: 2, unresolved: 2, error: 2, incomplete: 0 });
+    expect(resumed.report.resolvedRate).toBe(0.5);
+    expect(byId.get('tkem__cachetools-387')!.modelCalls).toBeGreaterThan(0);
+    expect(byId.get('tkem__cachetools-387')!.verification).toHaveProperty('differential');
+
+    // The canary of the test patches and gold patches was in the dataset, and in nothing any model call carried.
+    expect(await readFile(dataset, 'utf8')).toContain(CANARY);
+    // (what the agents must see does get through: the problem statement, with its title)
+    expect(a.bodies.some((b) => b.includes('TTLCache.expire() should tell which items expired'))).toBe(true);
+    expect(a.bodies.filter((b) => b.includes(CANARY))).toEqual([]);
+
+    // The predictions are SWE-bench's: one line per finished instance, its three fields, the farm's patch.
+    const predictions = parsePredictions(await readFile(path.join(resumed.layout.dir, 'predictions.jsonl'), 'utf8'));
+    expect(predictions.map((p) => p.instance_id).sort()).toEqual([...byId.keys()].sort());
+    const patch387 = predictions.find((p) => p.instance_id === 'tkem__cachetools-387')!.model_patch;
+    expect(patch387).toContain('+        if obj is None:');
+    expect(patch387).not.toContain(CANARY);
+    expect(predictions.find((p) => p.instance_id === 'tkem__cachetools-221')!.model_patch).toBe('');
+    const html = await readFile(path.join(resumed.layout.dir, 'report.html'), 'utf8');
+    expect(html).toContain('<svg');
+    expect(html).toContain('tkem__cachetools-292');
+  });
+
+  test('a second run with another agent, compared instance by instance with the exact McNemar test', async () => {
+    const b = await model('agent-b.json');
+    const run = await runEval(
+      options('agent-b', b.url, { instanceIds: ['tkem__cachetools-387', 'tkem__cachetools-292'] }),
+    );
+    const results = (await readResults(path.join(run.layout.dir, 'results.jsonl'))) as Map<string, InstanceResult>;
+    expect(results.get('tkem__cachetools-387')!.status).toBe('resolved');
+    expect(results.get('tkem__cachetools-292')!.status).toBe('unresolved');
+
+    const { stdout } = await exec(FARM_BIN, [
+      'eval',
+      'compare',
+      'agent-a',
+      'agent-b',
+      '--out-dir',
+      path.join(tmp, 'runs'),
+      '--json',
+    ]);
+    const comparison = JSON.parse(stdout) as {
+      pairs: { paired: number; onlyBaseline: string[]; onlyOther: string[]; bothResolved: number; pValue: number }[];
+    };
+    expect(comparison.pairs[0]).toMatchObject({
+      paired: 2,
+      bothResolved: 1,
+      onlyBaseline: ['tkem__cachetools-292'],
+      onlyOther: [],
+      pValue: 1,
+    });
+    const text = (await exec(FARM_BIN, ['eval', 'compare', 'agent-a', 'agent-b', '--out-dir', path.join(tmp, 'runs')]))
+      .stdout;
+    expect(text).toMatch(/agent-b vs agent-a: 2 paired instance\(s\), resolved 50\.0 % vs 100\.0 %/);
+    expect(text).toContain('exact McNemar p = 1.00');
+  });
+});
