@@ -63,7 +63,12 @@ export async function evalRunCommand(o: EvalRunFlags): Promise<void> {
           return remoteFarm(farmApiClient(config, { maxReconnects: 60 }), cliApiUrl(config), cliToken(config));
         }
         return embeddedFarm(
-          { ...modelEnv, FARM_STATE_DIR: layout.farmState, FARM_WORK_DIR: path.join(layout.dir, 'work') },
+          {
+            ...modelEnv,
+            FARM_STATE_DIR: layout.farmState,
+            FARM_WORK_DIR: path.join(layout.dir, 'work'),
+            FARM_TRAJECTORY_DIR: layout.trajectories,
+          },
           log,
         );
       },

@@ -120,6 +120,7 @@ describe('farm eval on the shipped cachetools instances, embedded farm, scripted
           ...process.env,
           FARM_STATE_DIR: layout.farmState,
           FARM_WORK_DIR: path.join(layout.dir, 'work'),
+          FARM_TRAJECTORY_DIR: layout.trajectories,
           OPENAI_BASE_URL: modelUrl,
           OPENAI_API_KEY: 'eval-test',
           FARM_PLANNER_MODEL: 'scripted-planner',
@@ -185,6 +186,35 @@ describe('farm eval on the shipped cachetools instances, embedded farm, scripted
     const html = await readFile(path.join(resumed.layout.dir, 'report.html'), 'utf8');
     expect(html).toContain('<svg');
     expect(html).toContain('tkem__cachetools-292');
+
+    // The run's trajectories as a dataset: JSON Lines and Parquet, the same rows, prompts included.
+    const jsonl = path.join(tmp, 'trajectories.jsonl');
+    const parquet = path.join(tmp, 'trajectories.parquet');
+    for (const out of [jsonl, parquet]) {
+      await exec(FARM_BIN, ['trajectories', 'export', '--run', resumed.layout.dir, '--out', out]);
+    }
+    const rows = (await readFile(jsonl, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { schema: string; task_id: string; event: string; prompt: string; payload: string });
+    expect(new Set(rows.map((r) => r.schema))).toEqual(new Set(['farm.trajectory-row.v1']));
+    expect(rows.some((r) => r.event === 'prompt' && r.prompt.includes('TASK GOAL'))).toBe(true);
+    expect(rows.some((r) => r.event === 'result')).toBe(true);
+    expect(JSON.stringify(rows)).not.toContain(CANARY);
+    const read = await exec(
+      'node',
+      [
+        '--input-type=module',
+        '-e',
+        "import { parquetReadObjects } from 'hyparquet'; import { readFileSync } from 'node:fs';" +
+          'const b = readFileSync(process.argv[1]);' +
+          'const rows = await parquetReadObjects({ file: b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) });' +
+          'console.log(JSON.stringify(rows.map((r) => [r.task_id, r.event])));',
+        parquet,
+      ],
+      { cwd: path.join(ROOT, 'apps', 'cli'), maxBuffer: 64 << 20 },
+    );
+    expect(JSON.parse(read.stdout)).toEqual(rows.map((r) => [r.task_id, r.event]));
   });
 
   test('a second run with another agent, compared instance by instance with the exact McNemar test', async () => {

@@ -21,6 +21,8 @@ export interface RunLayout {
   repos: string;
   /** Scratch checkouts for set-up checks and scoring. */
   scratch: string;
+  /** The agents' full trajectory files (FARM_TRAJECTORY_DIR), for `farm trajectories export --run`. */
+  trajectories: string;
 }
 
 export function runLayout(evalDir: string, runId: string): RunLayout {
@@ -38,6 +40,7 @@ export function runLayout(evalDir: string, runId: string): RunLayout {
     farmState: path.join(dir, 'farm'),
     repos: path.join(dir, 'repos'),
     scratch: path.join(dir, 'scratch'),
+    trajectories: path.join(dir, 'trajectories'),
   };
 }
 
