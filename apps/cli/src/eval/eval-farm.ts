@@ -16,14 +16,22 @@ export interface FarmRequestState {
 export type TaskReport = Pick<DispatchReport, 'steps' | 'attempts' | 'costUsd' | 'tokens' | 'events'>;
 
 export interface EvalFarm {
+  /**
+   * Whether the farm runs on this machine, where it serves a repository given by its path (and fetches its
+   * branches back into it); a farm elsewhere clones the instance's repository URL and pushes its branches there.
+   */
+  readonly onThisMachine: boolean;
   /** Publishes the request; the same id again changes nothing. */
   submit(input: SubmitInput & { id: string }): Promise<void>;
   /** The request as the farm keeps it, or undefined when the farm has never seen it. */
   request(id: string): Promise<FarmRequestState | undefined>;
   /** What each dispatch of a task reported (steps, tokens, trajectory lines). */
   reports(id: string, taskId: string): Promise<TaskReport[]>;
-  /** Resolves once the request's branches are in the local repository it was submitted from. */
-  branchesBack(id: string, repoDir: string, branch: string): Promise<void>;
+  /**
+   * Resolves once the request's branch is in `repoDir`: fetched back there by a farm on this machine, fetched
+   * from `url` (where a remote farm pushed it) otherwise.
+   */
+  branchesBack(id: string, repoDir: string, branch: string, url: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -35,6 +43,7 @@ export async function embeddedFarm(env: NodeJS.ProcessEnv, log: Logger): Promise
   ]);
   const app = await startFarmUp(env, log);
   return {
+    onThisMachine: true,
     submit: async (input) => void (await submitToFarm(app, input)),
     request: (id) => getRequest(app.store, id),
     reports: (id, taskId) => taskReports(app.store, id, taskId),
@@ -45,7 +54,9 @@ export async function embeddedFarm(env: NodeJS.ProcessEnv, log: Logger): Promise
 
 /** A running farm's HTTP API (FARM_URL, FARM_TOKEN). */
 export function remoteFarm(api: ChangeRequestClient, baseUrl: string, token: string | undefined): EvalFarm {
+  const onThisMachine = ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(baseUrl).hostname);
   return {
+    onThisMachine,
     submit: async (input) => {
       const { changeRequestJson } = await import('../repo-arg');
       await api.submit(changeRequestJson(input));
@@ -66,9 +77,21 @@ export function remoteFarm(api: ChangeRequestClient, baseUrl: string, token: str
       return ((await res.json()) as { dispatches: TaskReport[] }).dispatches;
     },
     // A farm on this machine fetches the branches back into the repository when the request ends; a remote one
-    // pushed them to the repository's URL: either way the branch appears there.
-    branchesBack: async (id, repoDir, branch) => {
+    // pushed them to the repository's URL.
+    branchesBack: async (id, repoDir, branch, url) => {
       const { execFile } = await import('node:child_process');
+      if (!onThisMachine) {
+        await new Promise<void>((resolve, reject) =>
+          execFile('git', ['-C', repoDir, 'fetch', '-q', url, `+refs/heads/${branch}:refs/heads/${branch}`], (err) =>
+            err
+              ? reject(
+                  new FarmError(`cannot fetch ${branch} of ${id} from ${url}: ${err.message}`, { retryable: true }),
+                )
+              : resolve(),
+          ),
+        );
+        return;
+      }
       const deadline = Date.now() + 120_000;
       for (;;) {
         const found = await new Promise<boolean>((resolve) =>

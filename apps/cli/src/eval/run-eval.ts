@@ -20,6 +20,7 @@ import {
   baseBranchOf,
   diffOf,
   localRepository,
+  repoSource,
   runInSandbox,
   scratchCheckout,
 } from './instance-workspace';
@@ -210,12 +211,26 @@ async function runInstance(
     return { ...blank(instance, o.modelName, 'error', err.message), wallTimeS: seconds(started) };
   }
 
+  // A farm on this machine is served the local copy (the instance's commits on a branch); one elsewhere clones the
+  // repository's URL, where it also pushes its branches.
+  const source = repoSource(instance, datasetDir);
+  if (!farm.onThisMachine && !/^[a-z]+:\/\//.test(source)) {
+    return {
+      ...blank(
+        instance,
+        o.modelName,
+        'error',
+        `a farm on another machine cannot read ${source}: give the instance a repo_url`,
+      ),
+      wallTimeS: seconds(started),
+    };
+  }
   const id = requestIdOf(o.runId, instance.instance_id);
   if (!(await farm.request(id))) {
     await farm.submit({
       id,
-      repoUrl: repoDir,
-      baseRef: baseBranchOf(instance),
+      repoUrl: farm.onThisMachine ? repoDir : source,
+      baseRef: farm.onThisMachine ? baseBranchOf(instance) : instance.base_commit,
       title: titleOf(instance.problem_statement),
       description: instance.problem_statement,
       checkCommand: instance.check_cmd,
@@ -242,7 +257,7 @@ async function runInstance(
   if (state.request.phase !== 'DONE' || !state.request.integrationBranch) {
     return { ...base, reason: `the farm delivered no change: ${state.request.phase}: ${state.request.reason}` };
   }
-  await farm.branchesBack(id, repoDir, state.request.integrationBranch);
+  await farm.branchesBack(id, repoDir, state.request.integrationBranch, source);
   const patch = await diffOf(repoDir, instance.base_commit, state.request.integrationBranch);
   const scoring = performance.now();
   const judged = { ...base, model_patch: patch };
