@@ -23,6 +23,11 @@ export interface InstanceResult {
   /** From submitting the instance to its final phase, and then scoring it. */
   wallTimeS: number;
   scoringTimeS: number;
+  /**
+   * Where the wall time went: the set-up check at the base, the farm (submit to final phase), getting its
+   * branch, scoring; and of those, the instance's test runs in the sandbox (at the base, then on the change).
+   */
+  stageTimesS?: { setup: number; farm: number; branch: number; scoring: number; tests: number };
   /** Model calls of all the request's agents (the planner's excluded). */
   modelCalls: number;
   /** Agent attempts (diff strategy) or finishes (tool loop), over every dispatch. */

@@ -101,8 +101,20 @@ async function hasCommit(dir: string, sha: string): Promise<boolean> {
   }
 }
 
-/** A fresh checkout of `commit` in `dir` (replacing what was there), sharing the repository's objects. */
+/**
+ * A clean checkout of `commit` in `dir`: made once, sharing the repository's objects, and reset (tracked files
+ * checked out, everything else removed) when it is there already, which is several times faster than a new one.
+ */
 export async function scratchCheckout(repoDir: string, commit: string, dir: string): Promise<void> {
+  if (existsSync(path.join(dir, '.git'))) {
+    try {
+      await git(dir, 'checkout', '-q', '-f', '--detach', commit);
+      await git(dir, 'clean', '-q', '-f', '-d', '-x');
+      return;
+    } catch {
+      // a checkout left broken by an interrupted run: made again below
+    }
+  }
   await rm(dir, { recursive: true, force: true });
   await mkdir(path.dirname(dir), { recursive: true });
   await run('git', ['clone', '-q', '--shared', '--no-checkout', repoDir, dir]);

@@ -179,8 +179,10 @@ async function runInstance(
   const started = performance.now();
   const scratch = path.join(layout.scratch, instance.instance_id.replace(/[^A-Za-z0-9._-]/g, '_'));
   const { command: testCmd, parser } = testCommandOf(instance);
+  let testsMs = 0;
   const runTests = async () => {
     const run = await runInSandbox(scratch, testCmd, o.testTimeoutS * 1000);
+    testsMs += run.durationMs;
     return { run, statuses: parseTestLog(parser, run.output) };
   };
   let repoDir: string;
@@ -225,6 +227,8 @@ async function runInstance(
       wallTimeS: seconds(started),
     };
   }
+  const setupS = seconds(started);
+  const submitted = performance.now();
   const id = requestIdOf(o.runId, instance.instance_id);
   if (!(await farm.request(id))) {
     await farm.submit({
@@ -239,6 +243,7 @@ async function runInstance(
   }
   const state = await untilFinal(farm, id, o.instanceTimeoutS * 1000, o.signal);
   if (!state) return undefined;
+  const stageTimesS = { setup: setupS, farm: seconds(submitted), branch: 0, scoring: 0, tests: testsMs / 1000 };
   const metrics = await metricsOf(farm, id, state);
   const base = {
     ...blank(instance, o.modelName, 'unresolved', ''),
@@ -246,6 +251,7 @@ async function runInstance(
     changeRequestId: id,
     phase: state.request.phase,
     wallTimeS: seconds(started),
+    stageTimesS,
   };
   if (!FINAL.has(state.request.phase)) {
     return {
@@ -257,8 +263,10 @@ async function runInstance(
   if (state.request.phase !== 'DONE' || !state.request.integrationBranch) {
     return { ...base, reason: `the farm delivered no change: ${state.request.phase}: ${state.request.reason}` };
   }
+  const fetching = performance.now();
   await farm.branchesBack(id, repoDir, state.request.integrationBranch, source);
   const patch = await diffOf(repoDir, instance.base_commit, state.request.integrationBranch);
+  stageTimesS.branch = seconds(fetching);
   const scoring = performance.now();
   const judged = { ...base, model_patch: patch };
   try {
@@ -266,11 +274,14 @@ async function runInstance(
     await applyPatch(scratch, patch, 'model patch');
     await applyTestPatch(scratch, instance.base_commit, instance.test_patch);
   } catch (err) {
-    return { ...judged, reason: errorMessage(err), scoringTimeS: seconds(scoring) };
+    stageTimesS.scoring = seconds(scoring);
+    return { ...judged, reason: errorMessage(err), scoringTimeS: stageTimesS.scoring };
   }
   const { statuses } = await runTests();
   const tests = gradeTests(statuses, instance.FAIL_TO_PASS, instance.PASS_TO_PASS);
   await rm(scratch, { recursive: true, force: true });
+  stageTimesS.scoring = seconds(scoring);
+  stageTimesS.tests = testsMs / 1000;
   const failing = [
     ...tests.failToPass.failed.map((t) => `FAIL_TO_PASS ${t}`),
     ...tests.passToPass.failed.map((t) => `PASS_TO_PASS ${t}`),
@@ -301,7 +312,7 @@ async function untilFinal(
     if (state && (FINAL.has(state.request.phase) || Date.now() > deadline)) return state;
     if (!state && Date.now() > deadline)
       throw new FarmError(`the farm never recorded request ${id}`, { retryable: true });
-    await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, 100));
   }
 }
 
