@@ -90,9 +90,9 @@ export function formatComparison(c: Comparison): string {
   const width = Math.max(11, ...c.table.map((r) => r.instance_id.length));
   const cols = c.runs.map((r) => Math.max(10, r.length));
   const lines = [
-    ['instance'.padEnd(width), ...c.runs.map((r, i) => r.padEnd(cols[i]))].join('  '),
+    ['instance'.padEnd(width), ...c.runs.map((r, i) => r.padEnd(cols[i]))].join('  ').trimEnd(),
     ...c.table.map((row) =>
-      [row.instance_id.padEnd(width), ...row.statuses.map((s, i) => s.padEnd(cols[i]))].join('  '),
+      [row.instance_id.padEnd(width), ...row.statuses.map((s, i) => s.padEnd(cols[i]))].join('  ').trimEnd(),
     ),
     '',
   ];
