@@ -21,6 +21,7 @@ import {
   applyTestPatch,
   baseBranchOf,
   localRepository,
+  repoSource,
   runInSandbox,
   scratchCheckout,
 } from '../apps/cli/src/eval/instance-workspace';
@@ -67,7 +68,7 @@ async function main(): Promise<void> {
     for (let run = 0; run < Number(values.runs); run++) {
       for (const instance of instances) {
         // The reference: the farm alone on the same request, then the tests alone, twice (base check, scoring).
-        const repo = await localRepository(instance, SET, path.join(tmp, 'repos'));
+        const repo = await localRepository(instance, repoSource(instance, SET), path.join(tmp, 'repos'));
         const started = performance.now();
         const id = randomUUID();
         await farm.submit({

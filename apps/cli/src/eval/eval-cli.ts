@@ -4,7 +4,7 @@ import { FarmError, createLogger } from '@farm/runtime';
 import { loadCliConfig } from '../config';
 import { cliApiUrl, cliToken, farmApiClient } from '../farm-api-client';
 import { compareRuns, formatComparison, type RunResults } from './compare';
-import { embeddedFarm, remoteFarm } from './eval-farm';
+import { embeddedFarm, embeddedFarmEnv, remoteFarm } from './eval-farm';
 import type { InstanceResult } from './instance-result';
 import { runEval } from './run-eval';
 import { readResults, resolveRunDir } from './run-results';
@@ -20,6 +20,7 @@ export interface EvalRunFlags {
   instanceTimeout: number;
   testTimeout: number;
   outDir: string;
+  reposDir?: string;
   json?: boolean;
 }
 
@@ -47,6 +48,7 @@ export async function evalRunCommand(o: EvalRunFlags): Promise<void> {
         .filter(Boolean),
       runId,
       evalDir: o.outDir,
+      mirrorDirs: o.reposDir ? [path.resolve(o.reposDir)] : [],
       modelName: o.modelName ?? modelEnv.FARM_MODEL ?? 'farm',
       concurrency: o.concurrency,
       maxCostUsd: o.maxCostUsd,
@@ -62,15 +64,7 @@ export async function evalRunCommand(o: EvalRunFlags): Promise<void> {
           const config = loadCliConfig();
           return remoteFarm(farmApiClient(config, { maxReconnects: 60 }), cliApiUrl(config), cliToken(config));
         }
-        return embeddedFarm(
-          {
-            ...modelEnv,
-            FARM_STATE_DIR: layout.farmState,
-            FARM_WORK_DIR: path.join(layout.dir, 'work'),
-            FARM_TRAJECTORY_DIR: layout.trajectories,
-          },
-          log,
-        );
+        return embeddedFarm(embeddedFarmEnv(modelEnv, layout), log);
       },
     });
     if (o.json) {

@@ -44,6 +44,10 @@ export function registerEvalCommand(program: Command): void {
         .default(1800),
     )
     .option('--out-dir <dir>', 'where runs are kept', '.farm/eval')
+    .option(
+      '--repos-dir <dir>',
+      'local mirrors of the repositories (owner__name.bundle, owner__name, owner/name, name; a .git suffix too)',
+    )
     .option('--json', 'print the report as JSON')
     .action(async (o: EvalRunFlags) => (await import('./eval-cli')).evalRunCommand(o));
   evalCmd

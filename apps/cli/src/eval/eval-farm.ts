@@ -7,6 +7,7 @@ import type { DispatchReport, RequestSummary, TaskSummary } from '@farm/orchestr
 import { FarmError, type Logger } from '@farm/runtime';
 import type { ChangeRequestClient } from '@farm/farm-api';
 import type { SubmitInput } from '../submit';
+import type { RunLayout } from './run-results';
 
 export interface FarmRequestState {
   request: Pick<RequestSummary, 'phase' | 'reason' | 'integrationBranch' | 'costUsd' | 'tokens'>;
@@ -33,6 +34,21 @@ export interface EvalFarm {
    */
   branchesBack(id: string, repoDir: string, branch: string, url: string): Promise<void>;
   stop(): Promise<void>;
+}
+
+/**
+ * The embedded farm's settings for a run: `base` (the user's, the model's) with its state, work and trajectory
+ * directories in the run's. A change no test of its own verifies is delivered, marked, unless the user set
+ * FARM_UNVERIFIED_CHANGES: the instance's tests judge it, and the report counts the farm's verdict.
+ */
+export function embeddedFarmEnv(base: NodeJS.ProcessEnv, layout: RunLayout): NodeJS.ProcessEnv {
+  return {
+    FARM_UNVERIFIED_CHANGES: 'deliver',
+    ...base,
+    FARM_STATE_DIR: layout.farmState,
+    FARM_WORK_DIR: `${layout.dir}/work`,
+    FARM_TRAJECTORY_DIR: layout.trajectories,
+  };
 }
 
 /** The embedded farm, as `farm up` starts it, on `env` (its FARM_STATE_DIR is the run's). */

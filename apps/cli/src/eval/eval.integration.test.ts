@@ -9,7 +9,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { createLogger } from '@farm/runtime';
 import { loadModelScript, startScriptedModelServer, type ScriptedModelServer } from '@farm/scripted-llm';
-import { embeddedFarm } from './eval-farm';
+import { embeddedFarm, embeddedFarmEnv } from './eval-farm';
 import type { InstanceResult } from './instance-result';
 import { parseInstances } from './instances';
 import { parsePredictions } from './predictions';
@@ -116,20 +116,20 @@ describe('farm eval on the shipped cachetools instances, embedded farm, scripted
     log,
     startFarm: (layout) =>
       embeddedFarm(
-        {
-          ...process.env,
-          FARM_STATE_DIR: layout.farmState,
-          FARM_WORK_DIR: path.join(layout.dir, 'work'),
-          FARM_TRAJECTORY_DIR: layout.trajectories,
-          OPENAI_BASE_URL: modelUrl,
-          OPENAI_API_KEY: 'eval-test',
-          FARM_PLANNER_MODEL: 'scripted-planner',
-          FARM_MODEL: 'scripted-agent',
-          FARM_LLM_MAX_RETRIES: '0',
-          KAFKA_BROKERS: '',
-          DATABASE_URL: '',
-          FARM_LAUNCHER: 'process',
-        },
+        embeddedFarmEnv(
+          {
+            ...process.env,
+            OPENAI_BASE_URL: modelUrl,
+            OPENAI_API_KEY: 'eval-test',
+            FARM_PLANNER_MODEL: 'scripted-planner',
+            FARM_MODEL: 'scripted-agent',
+            FARM_LLM_MAX_RETRIES: '0',
+            KAFKA_BROKERS: '',
+            DATABASE_URL: '',
+            FARM_LAUNCHER: 'process',
+          },
+          layout,
+        ),
         log,
       ),
     ...over,
@@ -223,7 +223,10 @@ describe('farm eval on the shipped cachetools instances, embedded farm, scripted
       options('agent-b', b.url, { instanceIds: ['tkem__cachetools-387', 'tkem__cachetools-292'] }),
     );
     const results = (await readResults(path.join(run.layout.dir, 'results.jsonl'))) as Map<string, InstanceResult>;
+    // agent-b's change for 387 carries no test: delivered, marked unverified, and judged by the instance's tests
     expect(results.get('tkem__cachetools-387')!.status).toBe('resolved');
+    expect(results.get('tkem__cachetools-387')!.verification).toHaveProperty('unverifiedReason');
+    expect(run.report.verification).toEqual({ unverified: 1, none: 1 });
     expect(results.get('tkem__cachetools-292')!.status).toBe('unresolved');
 
     const { stdout } = await exec(FARM_BIN, [

@@ -27,21 +27,40 @@ async function git(cwd: string, ...args: string[]): Promise<string> {
   return stdout;
 }
 
-/** Where the instance's repository comes from: a path beside the dataset, a URL, or GitHub by its name. */
-export function repoSource(instance: TaskInstance, datasetDir: string): string {
+/**
+ * Where the instance's repository comes from: `repo_path` (beside the dataset), `repo_url`, `repo` itself when it
+ * is a URL or a path, a local mirror named after it in `mirrorDirs` (`owner__name.bundle`, `owner__name`,
+ * `owner/name`, `name`, each also with `.git`), else GitHub by its name.
+ */
+export function repoSource(instance: TaskInstance, datasetDir: string, mirrorDirs: string[] = [datasetDir]): string {
   if (instance.repo_path) return path.resolve(datasetDir, instance.repo_path);
-  return instance.repo_url ?? `https://github.com/${instance.repo}.git`;
+  if (instance.repo_url) return instance.repo_url;
+  if (/^[a-z][a-z+.-]*:\/\//i.test(instance.repo)) return instance.repo;
+  if (/^(\/|\.\.?\/)/.test(instance.repo)) return path.resolve(datasetDir, instance.repo);
+  const [owner, name] = instance.repo.split('/');
+  const names = [`${owner}__${name}`, instance.repo, ...(name ? [name] : [])].flatMap((n) => [
+    `${n}.bundle`,
+    n,
+    `${n}.git`,
+  ]);
+  for (const dir of mirrorDirs) {
+    for (const candidate of names) {
+      const full = path.resolve(dir, candidate);
+      if (existsSync(full)) return full;
+    }
+  }
+  return `https://github.com/${instance.repo}.git`;
 }
 
 /**
  * A work tree of the repository under `reposDir`, made once per source and refreshed when an instance's base
  * commit is not in it yet; the farm serves it to its agents like any repository on this machine.
  */
-export async function localRepository(instance: TaskInstance, datasetDir: string, reposDir: string): Promise<string> {
+export async function localRepository(instance: TaskInstance, source: string, reposDir: string): Promise<string> {
   const dir = path.join(reposDir, instance.repo.replace(/[^A-Za-z0-9._-]/g, '__'));
   // Instances of one repository share its copy: one of them at a time makes or updates it.
   const before = preparing.get(dir) ?? Promise.resolve();
-  const mine = before.then(() => prepareRepository(instance, repoSource(instance, datasetDir), dir, reposDir));
+  const mine = before.then(() => prepareRepository(instance, source, dir, reposDir));
   preparing.set(
     dir,
     mine.catch(() => undefined),

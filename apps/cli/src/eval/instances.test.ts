@@ -92,3 +92,10 @@ test('the shipped dataset parses, each instance with its repository bundle, test
     expect(i.FAIL_TO_PASS.length).toBeGreaterThan(0);
   }
 });
+
+test('without a test command, JavaScript test files run with node --test (TAP), read by its parser', () => {
+  const [i] = parseInstances(
+    line({ test_patch: 'diff --git a/test/a.test.js b/test/a.test.js\n--- a/test/a.test.js\n+++ b/test/a.test.js\n' }),
+  );
+  expect(testCommandOf(i)).toEqual({ command: 'node --test --test-reporter=tap test/a.test.js', parser: 'node-test' });
+});

@@ -131,9 +131,20 @@ export function patchedFiles(patch: string): string[] {
   return [...files];
 }
 
-/** The test command when the instance names none: pytest over the test files its test patch touches. */
+/**
+ * The test command when the instance names none: over the test files its test patch touches, `node --test` for
+ * JavaScript ones, pytest otherwise.
+ */
 export function testCommandOf(instance: TaskInstance): { command: string; parser: LogParserName } {
   if (instance.test_cmd) return { command: instance.test_cmd, parser: instance.log_parser ?? 'pytest' };
-  const files = patchedFiles(instance.test_patch).filter((f) => f.endsWith('.py'));
-  return { command: `python3 -m pytest -rA -p no:cacheprovider ${files.join(' ')}`.trim(), parser: 'pytest' };
+  const files = patchedFiles(instance.test_patch).filter((f) => f !== '/dev/null');
+  const js = files.filter((f) => /\.(c|m)?js$/.test(f));
+  if (js.length && !files.some((f) => f.endsWith('.py'))) {
+    return { command: `node --test --test-reporter=tap ${js.join(' ')}`, parser: instance.log_parser ?? 'node-test' };
+  }
+  const py = files.filter((f) => f.endsWith('.py'));
+  return {
+    command: `python3 -m pytest -rA -p no:cacheprovider ${py.join(' ')}`.trim(),
+    parser: instance.log_parser ?? 'pytest',
+  };
 }

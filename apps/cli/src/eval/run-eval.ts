@@ -44,6 +44,8 @@ export interface EvalRunOptions {
   instanceTimeoutS: number;
   /** Each run of an instance's tests (and its set-up command). */
   testTimeoutS: number;
+  /** Directories holding local mirrors of the repositories (besides the dataset's own directory). */
+  mirrorDirs?: string[];
   /** The farm to run on, started once the run's directory exists. */
   startFarm(layout: RunLayout): Promise<EvalFarm>;
   log: Logger;
@@ -185,9 +187,10 @@ async function runInstance(
     testsMs += run.durationMs;
     return { run, statuses: parseTestLog(parser, run.output) };
   };
+  const source = repoSource(instance, datasetDir, [...(o.mirrorDirs ?? []), datasetDir]);
   let repoDir: string;
   try {
-    repoDir = await localRepository(instance, datasetDir, layout.repos);
+    repoDir = await localRepository(instance, source, layout.repos);
     // The tests must be able to judge a change: with only the test patch on the base, FAIL_TO_PASS fails and
     // PASS_TO_PASS passes. Checked before any model is paid.
     await scratchCheckout(repoDir, instance.base_commit, scratch);
@@ -215,7 +218,6 @@ async function runInstance(
 
   // A farm on this machine is served the local copy (the instance's commits on a branch); one elsewhere clones the
   // repository's URL, where it also pushes its branches.
-  const source = repoSource(instance, datasetDir);
   if (!farm.onThisMachine && !/^[a-z]+:\/\//.test(source)) {
     return {
       ...blank(

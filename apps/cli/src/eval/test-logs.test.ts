@@ -26,6 +26,7 @@ test('pytest -rA summary and -v lines', () => {
     'FAILED tests/test_a.py::test_y[1-2] - AssertionError: boom',
     'ERROR tests/test_a.py::test_z',
     'XFAIL tests/test_a.py::test_w - reason',
+    'PASSED tests/test_a.py::test_p[a b]',
   ].join('\n');
   const s = parseTestLog('pytest', log);
   expect(Object.fromEntries(s)).toEqual({
@@ -34,6 +35,7 @@ test('pytest -rA summary and -v lines', () => {
     'tests/test_a.py::test_z': 'FAILED',
     'tests/test_a.py::test_w': 'PASSED',
     'tests/test_a.py::test_v': 'PASSED',
+    'tests/test_a.py::test_p[a b]': 'PASSED',
   });
 });
 

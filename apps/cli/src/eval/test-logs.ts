@@ -30,7 +30,8 @@ const PYTEST_STATUS: Record<string, TestStatus> = {
 function parsePytest(log: string): Map<string, TestStatus> {
   const out = new Map<string, TestStatus>();
   // `-rA` short summary: "PASSED tests/test_a.py::test_x", "FAILED tests/test_a.py::test_y - AssertionError"
-  for (const m of log.matchAll(/^(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) (\S+::\S+?)(?: - .*)?$/gm)) {
+  // (a parametrized id may hold spaces: `test_x[a b]`)
+  for (const m of log.matchAll(/^(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) (\S+::.+?)(?: - .*)?$/gm)) {
     out.set(m[2], PYTEST_STATUS[m[1]]);
   }
   // `-v`: "tests/test_a.py::test_x PASSED [ 50%]"
