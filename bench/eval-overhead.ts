@@ -29,7 +29,7 @@ import { runEval } from '../apps/cli/src/eval/run-eval';
 import { median, ROOT } from './process-timing';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '1' } } });
-const SET = path.join(ROOT, 'eval', 'datasets', 'cachetools-mini');
+const SET = path.join(ROOT, 'eval', 'datasets', 'swe-mini');
 const DATASET = path.join(SET, 'instances.jsonl');
 
 async function untilFinal(farm: EvalFarm, id: string): Promise<void> {

@@ -1,4 +1,4 @@
-// `farm eval` end to end on one machine: the shipped cachetools instances through the embedded farm with the
+// `farm eval` end to end on one machine: the shipped instances (cachetools with unittest, shortuuid with pytest) through the embedded farm with the
 // scripted model, judged by their own tests; a run interrupted and resumed; two runs compared; instances that
 // cannot be set up reported as errors; and a canary proving no byte of a test patch or gold patch reaches the model.
 import { execFile } from 'node:child_process';
@@ -18,7 +18,7 @@ import { readResults } from './run-results';
 
 const exec = promisify(execFile);
 const ROOT = path.join(__dirname, '..', '..', '..', '..');
-const SET = path.join(ROOT, 'eval', 'datasets', 'cachetools-mini');
+const SET = path.join(ROOT, 'eval', 'datasets', 'swe-mini');
 const FARM_BIN = path.join(ROOT, 'apps', 'cli', 'bin', 'farm');
 const CANARY = 'CANARY-farm-eval-7f3c1e9a-never-shown-to-a-model';
 
@@ -59,7 +59,7 @@ async function datasetWithCanaryAndBrokenInstances(dir: string): Promise<string>
     `diff --git a/${name} b/${name}\nnew file mode 100644\n--- /dev/null\n+++ b/${name}\n@@ -0,0 +1 @@\n+${CANARY}\n`;
   const lines = shipped.map((i) => ({
     ...i,
-    repo_path: path.join(SET, 'cachetools.bundle'),
+    repo_path: path.join(SET, i.repo_path!),
     test_patch: i.test_patch + canaryFile('tests/canary.txt'),
     patch: (i.patch ?? '') + canaryFile('canary-gold.txt'),
     FAIL_TO_PASS: JSON.stringify(i.FAIL_TO_PASS),
@@ -83,15 +83,17 @@ async function datasetWithCanaryAndBrokenInstances(dir: string): Promise<string>
   return file;
 }
 
-describe('farm eval on the shipped cachetools instances, embedded farm, scripted model', () => {
+describe('farm eval on the shipped instances, embedded farm, scripted model', () => {
   let tmp: string;
   let dataset: string;
+  let shippedIds: string[];
   const log = createLogger('farm-eval-test', { level: 'warn' });
   const servers: { close(): unknown }[] = [];
 
   beforeAll(async () => {
     tmp = await mkdtemp(path.join(os.tmpdir(), 'farm-eval-'));
     dataset = await datasetWithCanaryAndBrokenInstances(tmp);
+    shippedIds = parseInstances(await readFile(path.join(SET, 'instances.jsonl'), 'utf8')).map((i) => i.instance_id);
   });
   afterAll(async () => {
     for (const s of servers) await s.close();
@@ -148,7 +150,7 @@ describe('farm eval on the shipped cachetools instances, embedded farm, scripted
 
     const resumed = await runEval(options('agent-a', a.url));
     expect(resumed.ran.filter((id) => finishedFirst.includes(id))).toEqual([]);
-    expect(resumed.ran.length + finishedFirst.length).toBe(6);
+    expect(resumed.ran.length + finishedFirst.length).toBe(8);
     for (const id of finishedFirst) expect(callsOf(id)).toBe(callsBefore[id]); // not run again
 
     const byId = new Map(resumed.report.results.map((r) => [r.instance_id, r]));
@@ -159,13 +161,15 @@ describe('farm eval on the shipped cachetools instances, embedded farm, scripted
     expect(byId.get('tkem__cachetools-218')!.reason).toContain('FAIL_TO_PASS tests.test_cachedmethod.CacheMethodTest');
     expect(status('tkem__cachetools-221')).toBe('unresolved'); // the agent never produced a change that applies
     expect(byId.get('tkem__cachetools-221')!.reason).toMatch(/^the farm delivered no change: FAILED/);
+    expect(status('skorokithakis__shortuuid-49')).toBe('resolved'); // graded from pytest's -rA lines
+    expect(status('skorokithakis__shortuuid-107')).toBe('unresolved');
     // Instances that cannot judge an agent are errors, counted apart, and never cost a model call.
     expect(status('broken__missing-base-1')).toBe('error');
     expect(byId.get('broken__missing-base-1')!.reason).toMatch(/^base commit missing: 0123456789abcdef/);
     expect(status('broken__passes-at-base-2')).toBe('error');
     expect(byId.get('broken__passes-at-base-2')!.reason).toMatch(/^tests broken at base .*FAIL_TO_PASS already passes/);
     expect(a.bodies.some((b) => /MISSING-BASE|PASSES-AT-BASE/.test(b))).toBe(false);
-    expect(resumed.report.counts).toEqual({ resolved: 2, unresolved: 2, error: 2, incomplete: 0 });
+    expect(resumed.report.counts).toEqual({ resolved: 3, unresolved: 3, error: 2, incomplete: 0 });
     expect(resumed.report.resolvedRate).toBe(0.5);
     expect(byId.get('tkem__cachetools-387')!.modelCalls).toBeGreaterThan(0);
     expect(byId.get('tkem__cachetools-387')!.verification).toHaveProperty('differential');
@@ -219,15 +223,21 @@ describe('farm eval on the shipped cachetools instances, embedded farm, scripted
 
   test('a second run with another agent, compared instance by instance with the exact McNemar test', async () => {
     const b = await model('agent-b.json');
-    const run = await runEval(
-      options('agent-b', b.url, { instanceIds: ['tkem__cachetools-387', 'tkem__cachetools-292'] }),
-    );
+    const run = await runEval(options('agent-b', b.url, { instanceIds: shippedIds, concurrency: 3 }));
     const results = (await readResults(path.join(run.layout.dir, 'results.jsonl'))) as Map<string, InstanceResult>;
-    // agent-b's change for 387 carries no test: delivered, marked unverified, and judged by the instance's tests
-    expect(results.get('tkem__cachetools-387')!.status).toBe('resolved');
+    const status = (id: string) => results.get(id)!.status;
+    // agent-b's changes for 387 and 107 carry no test: delivered, marked unverified, judged by the instances' tests
+    expect(status('tkem__cachetools-387')).toBe('resolved');
     expect(results.get('tkem__cachetools-387')!.verification).toHaveProperty('unverifiedReason');
-    expect(run.report.verification).toEqual({ unverified: 1, none: 1 });
-    expect(results.get('tkem__cachetools-292')!.status).toBe('unresolved');
+    expect(status('skorokithakis__shortuuid-107')).toBe('resolved');
+    // half of what 49 asks: delivered, and refused by the instance's tests
+    expect(status('skorokithakis__shortuuid-49')).toBe('unresolved');
+    expect(results.get('skorokithakis__shortuuid-49')!.reason).toBe(
+      'not passing: FAIL_TO_PASS shortuuid/tests.py::DecodingEdgeCasesTest::test_decode_dict',
+    );
+    expect(status('tkem__cachetools-292')).toBe('unresolved');
+    expect(run.report.counts).toEqual({ resolved: 2, unresolved: 4, error: 0, incomplete: 0 });
+    expect(run.report.verification).toEqual({ unverified: 3, 'verified by its own tests': 1, none: 2 });
 
     const { stdout } = await exec(FARM_BIN, [
       'eval',
@@ -239,18 +249,27 @@ describe('farm eval on the shipped cachetools instances, embedded farm, scripted
       '--json',
     ]);
     const comparison = JSON.parse(stdout) as {
-      pairs: { paired: number; onlyBaseline: string[]; onlyOther: string[]; bothResolved: number; pValue: number }[];
+      pairs: {
+        paired: number;
+        onlyBaseline: string[];
+        onlyOther: string[];
+        bothResolved: number;
+        neither: number;
+        pValue: number;
+      }[];
     };
     expect(comparison.pairs[0]).toMatchObject({
-      paired: 2,
+      paired: 6,
       bothResolved: 1,
-      onlyBaseline: ['tkem__cachetools-292'],
-      onlyOther: [],
+      onlyBaseline: ['skorokithakis__shortuuid-49', 'tkem__cachetools-292'],
+      onlyOther: ['skorokithakis__shortuuid-107'],
+      neither: 2,
       pValue: 1,
     });
     const text = (await exec(FARM_BIN, ['eval', 'compare', 'agent-a', 'agent-b', '--out-dir', path.join(tmp, 'runs')]))
       .stdout;
-    expect(text).toMatch(/agent-b vs agent-a: 2 paired instance\(s\), resolved 50\.0 % vs 100\.0 %/);
+    expect(text).toMatch(/agent-b vs agent-a: 6 paired instance\(s\), resolved 33\.3 % vs 50\.0 %/);
+    expect(text).toContain('left out: broken__missing-base-1 (no result in agent-b)');
     expect(text).toContain('exact McNemar p = 1.00');
   });
 });

@@ -77,25 +77,21 @@ test('without a test command an instance runs pytest on the files its test patch
   });
 });
 
-test('the shipped dataset parses, each instance with its repository bundle, test command and parser', () => {
-  const file = path.join(__dirname, '..', '..', '..', '..', 'eval', 'datasets', 'cachetools-mini', 'instances.jsonl');
+test('the shipped dataset parses: each instance with its repository bundle, and a test command or pytest by default', () => {
+  const file = path.join(__dirname, '..', '..', '..', '..', 'eval', 'datasets', 'swe-mini', 'instances.jsonl');
   const all = parseInstances(readFileSync(file, 'utf8'), file);
   expect(all.map((i) => i.instance_id)).toEqual([
     'tkem__cachetools-387',
     'tkem__cachetools-292',
     'tkem__cachetools-218',
     'tkem__cachetools-221',
+    'skorokithakis__shortuuid-49',
+    'skorokithakis__shortuuid-107',
   ]);
   for (const i of all) {
-    expect(i.repo_path).toBe('cachetools.bundle');
-    expect(i.log_parser).toBe('unittest');
+    expect(i.repo_path).toBe(i.repo === 'tkem/cachetools' ? 'cachetools.bundle' : 'shortuuid.bundle');
+    expect(testCommandOf(i).parser).toBe(i.repo === 'tkem/cachetools' ? 'unittest' : 'pytest');
     expect(i.FAIL_TO_PASS.length).toBeGreaterThan(0);
   }
-});
-
-test('without a test command, JavaScript test files run with node --test (TAP), read by its parser', () => {
-  const [i] = parseInstances(
-    line({ test_patch: 'diff --git a/test/a.test.js b/test/a.test.js\n--- a/test/a.test.js\n+++ b/test/a.test.js\n' }),
-  );
-  expect(testCommandOf(i)).toEqual({ command: 'node --test --test-reporter=tap test/a.test.js', parser: 'node-test' });
+  expect(testCommandOf(all[4]).command).toBe('python3 -m pytest -rA -p no:cacheprovider shortuuid/tests.py');
 });
