@@ -119,13 +119,13 @@ async function main(): Promise<void> {
   }
   const f = (s: number) => `${s.toFixed(2)} s`.padStart(9);
   console.log(
-    `${'instance'.padEnd(24)} ${'eval'.padStart(9)} ${'its farm'.padStart(9)} ${'its tests'.padStart(9)} ${'overhead'.padStart(9)}` +
+    `${'instance'.padEnd(30)} ${'eval'.padStart(9)} ${'its farm'.padStart(9)} ${'its tests'.padStart(9)} ${'overhead'.padStart(9)}` +
       ` | ${'farm alone'.padStart(10)} ${'tests alone'.padStart(11)}  eval / alone`,
   );
   for (const r of rows) {
     const overhead = r.evalS - r.stageFarmS - r.stageTestsS;
     console.log(
-      `${r.id.padEnd(24)} ${f(r.evalS)} ${f(r.stageFarmS)} ${f(r.stageTestsS)} ${f(overhead)} | ${f(r.farmS).padStart(10)} ${f(r.testsS).padStart(11)}  ${(r.evalS / (r.farmS + r.testsS)).toFixed(2)}x`,
+      `${r.id.padEnd(30)} ${f(r.evalS)} ${f(r.stageFarmS)} ${f(r.stageTestsS)} ${f(overhead)} | ${f(r.farmS).padStart(10)} ${f(r.testsS).padStart(11)}  ${(r.evalS / (r.farmS + r.testsS)).toFixed(2)}x`,
     );
   }
   const overheads = rows.map((r) => r.evalS - r.stageFarmS - r.stageTestsS);
