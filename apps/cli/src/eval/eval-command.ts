@@ -1,5 +1,6 @@
 /** `farm eval run | compare`: declared here, their code loaded when one runs. */
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { DEFAULT_EVAL_DIR } from './eval-dir';
 import type { EvalRunFlags } from './eval-cli';
 
 const positive = (what: string) => (v: string) => {
@@ -43,7 +44,7 @@ export function registerEvalCommand(program: Command): void {
         .argParser(positive('--test-timeout'))
         .default(1800),
     )
-    .option('--out-dir <dir>', 'where runs are kept', '.farm/eval')
+    .option('--out-dir <dir>', 'where runs are kept', DEFAULT_EVAL_DIR)
     .option(
       '--repos-dir <dir>',
       'local mirrors of the repositories (owner__name.bundle, owner__name, owner/name, name; a .git suffix too)',
@@ -55,7 +56,7 @@ export function registerEvalCommand(program: Command): void {
     .description(
       'compare runs (ids under --out-dir, or directories) instance by instance, each against the first, with exact McNemar p-values',
     )
-    .option('--out-dir <dir>', 'where runs are kept', '.farm/eval')
+    .option('--out-dir <dir>', 'where runs are kept', DEFAULT_EVAL_DIR)
     .option('--json', 'print JSON')
     .action(async (runs: string[], o: { outDir: string; json?: boolean }) =>
       (await import('./eval-cli')).evalCompareCommand(runs, o),

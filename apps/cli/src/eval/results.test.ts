@@ -3,7 +3,8 @@ import type { InstanceResult, InstanceStatus } from './instance-result';
 import { formatPredictions, parsePredictions, predictionsOf } from './predictions';
 import { buildReport } from './report';
 import { renderReportHtml } from './report-html';
-import { latestResults } from './run-results';
+import { latestResults, runLayout } from './run-results';
+import { requestIdOf } from './run-eval';
 
 const result = (id: string, status: InstanceStatus, over: Partial<InstanceResult> = {}): InstanceResult => ({
   instance_id: id,
@@ -99,4 +100,17 @@ test('two runs compared instance by instance, with the exact McNemar p-value; er
   expect(pair.leftOut).toEqual([{ instance_id: '6', why: 'error in A' }]);
   expect(c.table[0]).toEqual({ instance_id: '1', statuses: ['resolved', 'resolved'] });
   expect(formatComparison(c)).toContain('B vs A: 5 paired instance(s), resolved 100.0 % vs 20.0 %');
+});
+
+test("an instance's request id is a UUID fixed by the run and the instance, so a resumed run finds its request", () => {
+  const id = requestIdOf('run-1', 'a__b-1');
+  expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  expect(requestIdOf('run-1', 'a__b-1')).toBe(id);
+  expect(requestIdOf('run-2', 'a__b-1')).not.toBe(id);
+  expect(requestIdOf('run-1', 'a__b-2')).not.toBe(id);
+});
+
+test('a run id that is not a plain name is refused with what to use', () => {
+  expect(() => runLayout('/tmp/e', '../x')).toThrow(/run id "\.\.\/x": use letters, digits/);
+  expect(runLayout('/tmp/e', 'lite-gpt.1').dir).toBe('/tmp/e/lite-gpt.1');
 });

@@ -1,6 +1,7 @@
 /** `farm trajectories export`: declared here, its code loaded when it runs. */
 import path from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { DEFAULT_EVAL_DIR } from '../eval/eval-dir';
 
 interface ExportFlags {
   out: string;
@@ -25,7 +26,7 @@ export function registerTrajectoriesCommand(program: Command): void {
     .requiredOption('--out <file>', 'the file to write (.jsonl or .parquet)')
     .addOption(new Option('--format <format>', 'jsonl or parquet (default: from --out)').choices(['jsonl', 'parquet']))
     .option('--run <id|dir>', 'the trajectories of this `farm eval` run')
-    .option('--eval-dir <dir>', 'where `farm eval` keeps its runs', '.farm/eval')
+    .option('--eval-dir <dir>', 'where `farm eval` keeps its runs', DEFAULT_EVAL_DIR)
     .option('--state-dir <dir>', 'a `farm up` state directory (default: FARM_STATE_DIR, unless DATABASE_URL is set)')
     .option('--repo <text>', 'only requests whose repository URL or path contains this')
     .addOption(
