@@ -60,6 +60,11 @@ test('several bad lines are all reported; invalid JSON and a repeated id include
     expect((err as Error).message).toContain('instance_id owner__repo-1 repeats line 2');
     expect((err as Error).message).toContain('at least one test must go from failing to passing');
   }
+  try {
+    parseInstances('{"instance_id":"x"}', 'e.jsonl');
+  } catch (err) {
+    expect((err as Error).message).toContain('FAIL_TO_PASS: Required; PASS_TO_PASS: Required');
+  }
 });
 
 test('selecting instances keeps the dataset order and refuses an unknown id', () => {

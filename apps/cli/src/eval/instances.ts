@@ -22,19 +22,27 @@ export class InstanceFormatError extends FarmError {
   }
 }
 
-const testList = z.union([
-  z.array(z.string()),
-  z.string().transform((text, ctx) => {
-    try {
-      const value: unknown = JSON.parse(text);
-      if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value as string[];
-    } catch {
-      // reported below
+/** A list of test ids: a JSON-encoded list in a string (as published), or a JSON list. */
+const testList = (nonEmpty?: string) =>
+  z.unknown().transform((value, ctx) => {
+    let list: unknown = value;
+    if (typeof value === 'string') {
+      try {
+        list = JSON.parse(value);
+      } catch {
+        list = undefined;
+      }
     }
-    ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'expected a JSON-encoded list of test ids' });
+    if (Array.isArray(list) && list.every((v) => typeof v === 'string')) {
+      if (!list.length && nonEmpty) ctx.addIssue({ code: z.ZodIssueCode.custom, message: nonEmpty });
+      return list as string[];
+    }
+    ctx.addIssue({
+      code: z.ZodIssueCode.custom,
+      message: value === undefined ? 'Required' : 'expected a JSON-encoded list of test ids',
+    });
     return z.NEVER;
-  }),
-]);
+  });
 
 const instanceSchema = z
   .object({
@@ -44,8 +52,8 @@ const instanceSchema = z
     problem_statement: z.string().min(1),
     test_patch: z.string().min(1),
     patch: z.string().optional(),
-    FAIL_TO_PASS: testList.refine((l) => l.length > 0, 'at least one test must go from failing to passing'),
-    PASS_TO_PASS: testList,
+    FAIL_TO_PASS: testList('at least one test must go from failing to passing'),
+    PASS_TO_PASS: testList(),
     environment_setup_commit: z.string().optional(),
     repo_path: z.string().min(1).optional(),
     repo_url: z.string().min(1).optional(),
