@@ -30,7 +30,7 @@ const testList = (nonEmpty?: string) =>
       try {
         list = JSON.parse(value);
       } catch {
-        list = undefined;
+        list = undefined; // not JSON: reported below as not a list
       }
     }
     if (Array.isArray(list) && list.every((v) => typeof v === 'string')) {
