@@ -103,7 +103,16 @@ export async function runEval(o: EvalRunOptions): Promise<EvalRunOutcome> {
                   o.modelName,
                   `the run's cost cap ($${o.maxCostUsd}) was reached: $${spent.toFixed(4)} spent`,
                 )
-              : await runInstance(instance, farm, layout, path.dirname(datasetFile), o);
+              : await runInstance(instance, farm, layout, path.dirname(datasetFile), o).catch((err: unknown) => {
+                  // Not the instance's fault nor the agent's (the farm or this machine failed): kept incomplete, so
+                  // that the next run of the same id tries it again, while the other instances go on.
+                  o.log.error('instance could not be run', { instanceId: instance.instance_id, err });
+                  return incomplete(
+                    instance,
+                    o.modelName,
+                    `the evaluation failed: ${errorMessage(err)}; run again to retry`,
+                  );
+                });
           if (!result) continue; // interrupted: the next run picks it up
           spent += result.costUsd;
           await appendResult(layout, result);
