@@ -11,6 +11,7 @@ import { getRequest, listRequests, taskReports } from '@farm/orchestrator';
 import { secretRedactor } from '@farm/coding-agent';
 import { FarmError, stateLayout, type Logger } from '@farm/runtime';
 import { openStore } from '@farm/store';
+import { StateDirLocked, lockStateDir } from '../state-dir-lock';
 import { secretValuesOf, trajectoryRows, type TrajectoryRow } from './trajectory-rows';
 
 export interface ExportOptions {
@@ -31,7 +32,14 @@ export async function collectTrajectoryRows(o: ExportOptions): Promise<Trajector
   if (!o.databaseUrl && o.stateDir && !existsSync(stateLayout(o.stateDir).database)) {
     throw new FarmError(`no farm database in ${o.stateDir}`, { retryable: false });
   }
-  const store = await openStore(o.databaseUrl, o.stateDir ? stateLayout(o.stateDir).database : undefined, o.log);
+  // An embedded database has one user at a time: a farm (or eval run) still running on it is named, never raced.
+  const unlock = o.databaseUrl || !o.stateDir ? () => undefined : lockedForExport(o.stateDir);
+  const store = await openStore(o.databaseUrl, o.stateDir ? stateLayout(o.stateDir).database : undefined, o.log).catch(
+    (err: unknown) => {
+      unlock();
+      throw err;
+    },
+  );
   const redact = secretRedactor(secretValuesOf(process.env));
   try {
     const rows: TrajectoryRow[] = [];
@@ -54,6 +62,20 @@ export async function collectTrajectoryRows(o: ExportOptions): Promise<Trajector
     return rows;
   } finally {
     await store.close();
+    unlock();
+  }
+}
+
+function lockedForExport(stateDir: string): () => void {
+  try {
+    return lockStateDir(stateDir);
+  } catch (err) {
+    if (!(err instanceof StateDirLocked)) throw err;
+    throw new FarmError(
+      `the farm's database in ${stateDir} is in use by pid ${err.holder.pid} (a farm up or a farm eval run): ` +
+        'export once it has stopped',
+      { retryable: true, cause: err },
+    );
   }
 }
 
