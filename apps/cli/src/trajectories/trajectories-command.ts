@@ -20,8 +20,9 @@ export function registerTrajectoriesCommand(program: Command): void {
     .description('the agents’ trajectories as a dataset')
     .command('export')
     .description(
-      'write the trajectories of an evaluation run (--run) or of a farm’s history (FARM_STATE_DIR of a stopped ' +
-        '`farm up`, or DATABASE_URL) as JSON Lines or Parquet rows of one schema, secrets redacted',
+      'write the trajectories of an evaluation run (--run) or of a farm’s history (the farm at FARM_URL, the ' +
+        'database of a stopped `farm up` (--state-dir, FARM_STATE_DIR) or DATABASE_URL) as JSON Lines or Parquet ' +
+        'rows of one schema, secrets redacted',
     )
     .requiredOption('--out <file>', 'the file to write (.jsonl or .parquet)')
     .addOption(new Option('--format <format>', 'jsonl or parquet (default: from --out)').choices(['jsonl', 'parquet']))
@@ -46,31 +47,40 @@ export function registerTrajectoriesCommand(program: Command): void {
         .default(1000),
     )
     .action(async (o: ExportFlags) => {
-      const [{ collectTrajectoryRows, writeRows }, { createLogger }, { resolveRunDir }, { loadCliConfig }] =
+      const [exporter, { createLogger }, { resolveRunDir }, { loadCliConfig }, { cliApiUrl, cliToken, farmApiClient }] =
         await Promise.all([
           import('./trajectories-export'),
           import('@farm/runtime'),
           import('../eval/run-results'),
           import('../config'),
+          import('../farm-api-client'),
         ]);
       const runDir = o.run ? resolveRunDir(o.evalDir, o.run) : undefined;
       const config = loadCliConfig();
-      const databaseUrl = runDir || o.stateDir ? undefined : process.env.DATABASE_URL || undefined;
-      const rows = await collectTrajectoryRows({
-        stateDir: runDir
-          ? path.join(runDir, 'farm')
-          : databaseUrl
-            ? undefined
-            : path.resolve(o.stateDir ?? config.FARM_STATE_DIR),
-        databaseUrl,
-        trajectoryDir: runDir ? path.join(runDir, 'trajectories') : process.env.FARM_TRAJECTORY_DIR,
-        repo: o.repo,
-        since: o.since,
-        limit: o.limit,
-        log: createLogger('farm-trajectories', { level: 'warn' }),
-      });
+      const filters = { repo: o.repo, since: o.since, limit: o.limit };
+      let rows;
+      if (!runDir && !o.stateDir && process.env.FARM_URL) {
+        rows = await exporter.collectTrajectoryRowsOverApi(
+          farmApiClient(config),
+          exporter.trajectoryOverHttp(cliApiUrl(config), cliToken(config)),
+          filters,
+        );
+      } else {
+        const databaseUrl = runDir || o.stateDir ? undefined : process.env.DATABASE_URL || undefined;
+        rows = await exporter.collectTrajectoryRows({
+          stateDir: runDir
+            ? path.join(runDir, 'farm')
+            : databaseUrl
+              ? undefined
+              : path.resolve(o.stateDir ?? config.FARM_STATE_DIR),
+          databaseUrl,
+          trajectoryDir: runDir ? path.join(runDir, 'trajectories') : process.env.FARM_TRAJECTORY_DIR,
+          ...filters,
+          log: createLogger('farm-trajectories', { level: 'warn' }),
+        });
+      }
       const format = o.format ?? (o.out.endsWith('.parquet') ? 'parquet' : 'jsonl');
-      await writeRows(rows, o.out, format);
+      await exporter.writeRows(rows, o.out, format);
       process.stdout.write(`${rows.length} trajectory row(s) written to ${o.out} (${format})\n`);
     });
 }

@@ -1,13 +1,14 @@
 /**
  * `farm trajectories export`: the trajectories a farm keeps (the report of every dispatch of every task, in its
- * database), or those of an evaluation run, written as JSON Lines or Parquet rows of one schema
+ * database, or over its HTTP API when it runs elsewhere), or those of an evaluation run, written as JSON Lines or Parquet rows of one schema
  * (trajectory-rows.ts). Where the agents also wrote their full trajectory files (FARM_TRAJECTORY_DIR, which
  * `farm eval` sets), those are read instead: they hold the prompts the stored reports leave out.
  */
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { getRequest, listRequests, taskReports } from '@farm/orchestrator';
+import { getRequest, listRequests, taskReports, type DispatchReport } from '@farm/orchestrator';
+import type { ChangeRequestClient } from '@farm/farm-api';
 import { secretRedactor } from '@farm/coding-agent';
 import { FarmError, stateLayout, type Logger } from '@farm/runtime';
 import { openStore } from '@farm/store';
@@ -64,6 +65,36 @@ export async function collectTrajectoryRows(o: ExportOptions): Promise<Trajector
     await store.close();
     unlock();
   }
+}
+
+/** The same rows from a running farm's HTTP API (FARM_URL): its requests, their tasks, each task's trajectory. */
+export async function collectTrajectoryRowsOverApi(
+  api: Pick<ChangeRequestClient, 'list' | 'get'>,
+  trajectory: (id: string, taskId: string) => Promise<DispatchReport[]>,
+  o: Pick<ExportOptions, 'repo' | 'since' | 'limit'>,
+): Promise<TrajectoryRow[]> {
+  const redact = secretRedactor(secretValuesOf(process.env));
+  const rows: TrajectoryRow[] = [];
+  // the API lists at most 500 requests, the most recent first
+  for (const summary of await api.list(Math.min(o.limit, 500))) {
+    if (o.repo && !`${summary.repoUrl} ${summary.repoPath ?? ''}`.includes(o.repo)) continue;
+    if (o.since && new Date(summary.createdAt) < o.since) continue;
+    const found = await api.get(summary.id);
+    for (const task of found.tasks) {
+      rows.push(...trajectoryRows(found.request, task, await trajectory(summary.id, task.id), redact));
+    }
+  }
+  return rows;
+}
+
+/** A task's dispatches as the API's trajectory route gives them. */
+export function trajectoryOverHttp(baseUrl: string, token: string | undefined) {
+  return async (id: string, taskId: string): Promise<DispatchReport[]> => {
+    const url = `${baseUrl.replace(/\/+$/, '')}/v1/change-requests/${encodeURIComponent(id)}/tasks/${encodeURIComponent(taskId)}/trajectory`;
+    const res = await fetch(url, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+    if (!res.ok) throw new FarmError(`${url}: HTTP ${res.status}`, { retryable: res.status >= 500 });
+    return ((await res.json()) as { dispatches: DispatchReport[] }).dispatches;
+  };
 }
 
 function lockedForExport(stateDir: string): () => void {
