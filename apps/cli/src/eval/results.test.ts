@@ -4,7 +4,7 @@ import { formatPredictions, parsePredictions, predictionsOf } from './prediction
 import { buildReport } from './report';
 import { renderReportHtml } from './report-html';
 import { latestResults, runLayout } from './run-results';
-import { requestIdOf } from './run-eval';
+import { requestIdOf } from './run-instance';
 
 const result = (id: string, status: InstanceStatus, over: Partial<InstanceResult> = {}): InstanceResult => ({
   instance_id: id,
