@@ -1,9 +1,10 @@
 // `farm eval` end to end on one machine: the shipped instances (cachetools with unittest, shortuuid with pytest) through the embedded farm with the
 // scripted model, judged by their own tests; a run interrupted and resumed; two runs compared; instances that
 // cannot be set up reported as errors; and a canary proving no byte of a test patch or gold patch reaches the model.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, request as httpRequest, type Server } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -21,6 +22,17 @@ const ROOT = path.join(__dirname, '..', '..', '..', '..');
 const SET = path.join(ROOT, 'eval', 'datasets', 'swe-mini');
 const FARM_BIN = path.join(ROOT, 'apps', 'cli', 'bin', 'farm');
 const CANARY = 'CANARY-farm-eval-7f3c1e9a-never-shown-to-a-model';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createNetServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
 
 /** Every byte any model call sent, whatever the scripted server answers (it does not record refused calls). */
 async function recordingProxy(target: string): Promise<{ url: string; bodies: string[]; server: Server }> {
@@ -271,5 +283,62 @@ describe('farm eval on the shipped instances, embedded farm, scripted model', ()
     expect(text).toMatch(/agent-b vs agent-a: 6 paired instance\(s\), resolved 33\.3 % vs 50\.0 %/);
     expect(text).toContain('left out: broken__missing-base-1 (no result in agent-b)');
     expect(text).toContain('exact McNemar p = 1.00');
+  });
+
+  test('farm eval run from the command line against a running farm up (FARM_URL), and its trajectories over the API', async () => {
+    const port = await freePort();
+    const stateDir = path.join(tmp, 'farm-up-state');
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      FARM_STATE_DIR: stateDir,
+      FARM_WORK_DIR: path.join(tmp, 'farm-up-work'),
+      FARM_METRICS_PORT: String(port),
+      FARM_UNVERIFIED_CHANGES: 'deliver',
+      LOG_LEVEL: 'warn',
+    };
+    for (const name of ['KAFKA_BROKERS', 'DATABASE_URL', 'FARM_URL', 'FARM_TOKEN']) delete env[name];
+    const up = spawn(FARM_BIN, ['up', '--model-script', path.join(SET, 'scripts', 'agent-a.json')], {
+      env,
+      stdio: 'ignore',
+    });
+    try {
+      const url = `http://127.0.0.1:${port}`;
+      for (
+        let i = 0;
+        !(await fetch(`${url}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        ));
+        i++
+      ) {
+        if (up.exitCode !== null || i > 600) throw new Error(`farm up did not start (exit ${up.exitCode})`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const client = { ...env, FARM_URL: url };
+      const ids = 'tkem__cachetools-387,skorokithakis__shortuuid-107';
+      const args = ['eval', 'run', '--dataset', path.join(SET, 'instances.jsonl'), '--instances', ids];
+      const { stdout } = await exec(
+        FARM_BIN,
+        [...args, '--run-id', 'remote', '--out-dir', path.join(tmp, 'runs'), '--model-name', 'agent-a'],
+        { env: client, maxBuffer: 16 << 20 },
+      );
+      expect(stdout).toMatch(/^tkem__cachetools-387\s+resolved\s/m);
+      expect(stdout).toMatch(/^skorokithakis__shortuuid-107\s+unresolved\s+the farm delivered no change/m);
+      expect(stdout).toMatch(/run remote: 1 resolved, 1 unresolved, 0 error\(s\), 0 incomplete/);
+      const results = await readResults(path.join(tmp, 'runs', 'remote', 'results.jsonl'));
+      expect(results.get('tkem__cachetools-387')!.modelCalls).toBeGreaterThan(0); // the reports, over the API
+
+      const out = path.join(tmp, 'from-api.jsonl');
+      await exec(FARM_BIN, ['trajectories', 'export', '--out', out], { env: client });
+      const rows = (await readFile(out, 'utf8'))
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { goal: string });
+      expect(rows.some((r) => r.goal.startsWith('tkem__cachetools-387:'))).toBe(true);
+    } finally {
+      const exited = new Promise((r) => up.once('exit', r));
+      up.kill('SIGTERM');
+      await exited;
+    }
   });
 });
