@@ -101,7 +101,7 @@ export async function upCommand(o: { modelScript?: string } = {}): Promise<void>
 }
 
 /** The project's scripted OpenAI-compatible model, answering from `file`, as `farm up`'s model. */
-async function startScriptedModel(file: string, log: ReturnType<typeof createLogger>) {
+export async function startScriptedModel(file: string, log: ReturnType<typeof createLogger>) {
   const { loadModelScript, startScriptedModelServer } = await import('@farm/scripted-llm');
   const server = await startScriptedModelServer({ script: await loadModelScript(file) });
   log.info('the model is the scripted one: answers come from the script, no model is paid', {

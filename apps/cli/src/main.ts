@@ -6,6 +6,8 @@ import { registerScaleCommand } from './scale-command';
 import { registerLessonsCommand } from './lessons-command';
 import { registerTokenCommand } from './token-command';
 import { registerApprovalCommands } from './approval-commands';
+import { registerEvalCommand } from './eval/eval-command';
+import { registerTrajectoriesCommand } from './trajectories/trajectories-command';
 
 /** The commands' code, loaded when one runs: `farm --help` and a command's help load only this file. */
 const commands = () => import('./commands');
@@ -79,6 +81,8 @@ registerApprovalCommands(program);
 registerScaleCommand(program);
 registerLessonsCommand(program);
 registerTokenCommand(program);
+registerEvalCommand(program);
+registerTrajectoriesCommand(program);
 
 program.parseAsync(process.argv).catch((err) => {
   const hint =

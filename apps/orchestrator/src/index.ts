@@ -33,6 +33,7 @@ export {
   type TokenTotals,
 } from './request-store';
 export { changeRequestApi, type ChangeRequestApiDeps } from './http-api';
+export { taskReports, type DispatchReport } from './task-reports';
 export {
   openApiAccess,
   apiAccessConfigSchema,

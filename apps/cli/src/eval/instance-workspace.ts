@@ -1,0 +1,197 @@
+/**
+ * The git and sandbox work of an instance outside the farm: its repository made local (a shipped bundle or
+ * mirror, or a clone of its URL), scratch checkouts at the base commit, patches applied there, and its tests
+ * run in the sandbox the agents' checks use (no network, the checks' limits), their whole log kept for grading.
+ * A failure here is the instance's (InstanceSetupFailed), never the agent's.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { FarmError, errorMessage } from '@farm/runtime';
+import { runSandboxed, type SandboxResult } from '@farm/sandbox';
+import { patchedFiles, type TaskInstance } from './instances';
+
+const run = promisify(execFile);
+
+/** The instance cannot be set up or judged: repository, base commit, environment or tests at the base. */
+export class InstanceSetupFailed extends FarmError {
+  constructor(message: string, cause?: unknown) {
+    super(message, { retryable: false, cause });
+  }
+}
+
+async function git(cwd: string, ...args: string[]): Promise<string> {
+  const { stdout } = await run('git', ['-C', cwd, ...args], { maxBuffer: 256 << 20 });
+  return stdout;
+}
+
+/**
+ * Where the instance's repository comes from: `repo_path` (beside the dataset), `repo_url`, `repo` itself when it
+ * is a URL or a path, a local mirror named after it in `mirrorDirs` (`owner__name.bundle`, `owner__name`,
+ * `owner/name`, `name`, each also with `.git`), else GitHub by its name.
+ */
+export function repoSource(instance: TaskInstance, datasetDir: string, mirrorDirs: string[] = [datasetDir]): string {
+  if (instance.repo_path) return path.resolve(datasetDir, instance.repo_path);
+  if (instance.repo_url) return instance.repo_url;
+  if (/^[a-z][a-z+.-]*:\/\//i.test(instance.repo)) return instance.repo;
+  if (/^(\/|\.\.?\/)/.test(instance.repo)) return path.resolve(datasetDir, instance.repo);
+  const [owner, name] = instance.repo.split('/');
+  const names = [`${owner}__${name}`, instance.repo, ...(name ? [name] : [])].flatMap((n) => [
+    `${n}.bundle`,
+    n,
+    `${n}.git`,
+  ]);
+  for (const dir of mirrorDirs) {
+    for (const candidate of names) {
+      const full = path.resolve(dir, candidate);
+      if (existsSync(full)) return full;
+    }
+  }
+  return `https://github.com/${instance.repo}.git`;
+}
+
+/**
+ * A work tree of the repository under `reposDir`, made once per source and refreshed when an instance's base
+ * commit is not in it yet; the farm serves it to its agents like any repository on this machine.
+ */
+export async function localRepository(instance: TaskInstance, source: string, reposDir: string): Promise<string> {
+  const dir = path.join(reposDir, instance.repo.replace(/[^A-Za-z0-9._-]/g, '__'));
+  // Instances of one repository share its copy: one of them at a time makes or updates it.
+  const before = preparing.get(dir) ?? Promise.resolve();
+  const mine = before.then(() => prepareRepository(instance, source, dir, reposDir));
+  preparing.set(
+    dir,
+    mine.catch(() => undefined),
+  );
+  return mine;
+}
+
+/**
+ * The branch at the instance's base commit in its local repository: what the request names as its base (agents
+ * clone a branch; a bare commit id is looked for in the default branch's history).
+ */
+export function baseBranchOf(instance: TaskInstance): string {
+  return `eval-base/${instance.instance_id.replace(/[^A-Za-z0-9._-]/g, '_')}`;
+}
+
+const preparing = new Map<string, Promise<unknown>>();
+
+async function prepareRepository(
+  instance: TaskInstance,
+  source: string,
+  dir: string,
+  reposDir: string,
+): Promise<string> {
+  try {
+    if (!existsSync(path.join(dir, '.git'))) {
+      await mkdir(reposDir, { recursive: true });
+      await rm(dir, { recursive: true, force: true });
+      // --no-checkout: the farm reads commits, never this work tree
+      await run('git', ['clone', '-q', '--no-checkout', source, dir], { maxBuffer: 64 << 20 });
+    }
+    if (!(await hasCommit(dir, instance.base_commit))) {
+      await git(dir, 'fetch', '-q', source, '+refs/heads/*:refs/remotes/origin/*');
+    }
+  } catch (err) {
+    throw new InstanceSetupFailed(`repository unreachable: ${source}: ${firstLine(errorMessage(err))}`, err);
+  }
+  if (!(await hasCommit(dir, instance.base_commit))) {
+    throw new InstanceSetupFailed(`base commit missing: ${instance.base_commit} is not in ${source}`);
+  }
+  // A branch at the base commit: the farm serves a local repository's branches, and the commit must be on one.
+  await git(
+    dir,
+    'branch',
+    '-f',
+    `eval-base/${instance.instance_id.replace(/[^A-Za-z0-9._-]/g, '_')}`,
+    instance.base_commit,
+  );
+  return dir;
+}
+
+async function hasCommit(dir: string, sha: string): Promise<boolean> {
+  try {
+    await git(dir, 'cat-file', '-e', `${sha}^{commit}`);
+    return true;
+  } catch {
+    return false; // not there (yet): the caller says which
+  }
+}
+
+/**
+ * A clean checkout of `commit` in `dir`: made once, sharing the repository's objects, and reset (tracked files
+ * checked out, everything else removed) when it is there already, which is several times faster than a new one.
+ */
+export async function scratchCheckout(repoDir: string, commit: string, dir: string): Promise<void> {
+  if (existsSync(path.join(dir, '.git'))) {
+    try {
+      await git(dir, 'checkout', '-q', '-f', '--detach', commit);
+      await git(dir, 'clean', '-q', '-f', '-d', '-x');
+      return;
+    } catch {
+      // a checkout left broken by an interrupted run: made again below
+    }
+  }
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(path.dirname(dir), { recursive: true });
+  await run('git', ['clone', '-q', '--shared', '--no-checkout', repoDir, dir]);
+  await git(dir, 'checkout', '-q', '--detach', commit);
+}
+
+/** Applies a unified diff to the checkout; what does not apply is an error naming why. */
+export async function applyPatch(dir: string, patch: string, what: string): Promise<void> {
+  if (!patch.trim()) return;
+  const file = `${dir}.${what.replace(/\W+/g, '-')}.patch`;
+  await writeFile(file, patch.endsWith('\n') ? patch : patch + '\n');
+  try {
+    await git(dir, 'apply', '--whitespace=nowarn', file);
+  } catch (err) {
+    throw new FarmError(`the ${what} does not apply: ${firstLine(errorMessage(err))}`, {
+      retryable: false,
+      cause: err,
+    });
+  } finally {
+    await rm(file, { force: true });
+  }
+}
+
+/**
+ * The test patch over whatever the change did to the same files: those files go back to the base first, as
+ * SWE-bench's harness does, so that a change's own edits to a test file cannot block or alter the test patch.
+ */
+export async function applyTestPatch(dir: string, baseCommit: string, testPatch: string): Promise<void> {
+  for (const file of patchedFiles(testPatch)) {
+    const there = await git(dir, 'ls-tree', '--name-only', baseCommit, '--', file);
+    if (there.trim()) await git(dir, 'checkout', '-q', baseCommit, '--', file);
+    else await rm(path.join(dir, file), { force: true });
+  }
+  await applyPatch(dir, testPatch, 'test patch');
+}
+
+/** The change between `base` and `ref` in `repoDir`, as a patch applicable to the base. */
+export async function diffOf(repoDir: string, base: string, ref: string): Promise<string> {
+  return git(repoDir, 'diff', '--binary', base, ref);
+}
+
+const TEST_LOG_MAX_CHARS = 16 << 20;
+
+/** A command of the instance (set-up, tests) in the sandbox: no network, the checks' limits, the whole log. */
+export async function runInSandbox(dir: string, command: string, timeoutMs: number): Promise<SandboxResult> {
+  if (!statSync(dir).isDirectory()) throw new InstanceSetupFailed(`no checkout at ${dir}`);
+  return runSandboxed({
+    command,
+    cwd: dir,
+    timeoutMs,
+    limits: { maxOutputBytes: TEST_LOG_MAX_CHARS },
+    // the grader reads every test's line: nothing is cut to "what explains the failure"
+    explainOutput: (output, max) => output.slice(-max),
+    env: { PYTHONDONTWRITEBYTECODE: '1' },
+    network: 'none',
+  });
+}
+
+function firstLine(text: string): string {
+  return text.split('\n').find((l) => l.trim() && !l.startsWith('Command failed')) ?? text;
+}

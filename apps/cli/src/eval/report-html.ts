@@ -1,0 +1,107 @@
+/**
+ * The report as a page a person reads: one self-contained HTML file (inline CSS and SVG, no external asset, no
+ * script), with the resolved rate and its interval, cost per instance and per resolved one, and time per
+ * instance as plots, and the table of instances.
+ */
+import type { RunReport } from './report';
+
+const esc = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+const STATUS_COLOUR: Record<string, string> = {
+  resolved: '#2e7d32',
+  unresolved: '#c62828',
+  error: '#6d6d6d',
+  incomplete: '#b58900',
+};
+
+/** A horizontal bar chart of one value per instance, coloured by status. */
+function barChart(title: string, rows: { label: string; value: number; status: string }[], unit: string): string {
+  const rowH = 18;
+  const labelW = 220;
+  const barW = 360;
+  const max = Math.max(...rows.map((r) => r.value), 1e-9);
+  const height = rows.length * rowH + 24;
+  const bars = rows
+    .map((r, i) => {
+      const y = 20 + i * rowH;
+      const w = Math.max(1, (r.value / max) * barW);
+      return (
+        `<text x="${labelW - 6}" y="${y + 12}" text-anchor="end">${esc(r.label)}</text>` +
+        `<rect x="${labelW}" y="${y + 2}" width="${w.toFixed(1)}" height="${rowH - 5}" fill="${STATUS_COLOUR[r.status] ?? '#444'}"/>` +
+        `<text x="${labelW + w + 4}" y="${y + 12}">${esc(formatValue(r.value, unit))}</text>`
+      );
+    })
+    .join('');
+  return (
+    `<figure><svg role="img" aria-label="${esc(title)}" width="${labelW + barW + 90}" height="${height}" ` +
+    `font-size="11" font-family="sans-serif"><text x="0" y="12" font-weight="bold">${esc(title)}</text>${bars}</svg></figure>`
+  );
+}
+
+function formatValue(v: number, unit: string): string {
+  return unit === '$' ? `$${v.toFixed(4)}` : `${v.toFixed(1)} ${unit}`;
+}
+
+/** The resolved rate on a 0–100 % axis with its 95 % interval as a whisker. */
+function rateChart(report: RunReport): string {
+  const w = 400;
+  const x = (p: number) => 10 + p * w;
+  const { low, high } = report.resolvedRateCi95;
+  return (
+    `<figure><svg role="img" aria-label="resolved rate" width="${w + 60}" height="56" font-size="11" font-family="sans-serif">` +
+    `<rect x="10" y="14" width="${w}" height="16" fill="#eee"/>` +
+    `<rect x="10" y="14" width="${(report.resolvedRate * w).toFixed(1)}" height="16" fill="${STATUS_COLOUR.resolved}"/>` +
+    `<line x1="${x(low).toFixed(1)}" x2="${x(high).toFixed(1)}" y1="22" y2="22" stroke="#000" stroke-width="2"/>` +
+    `<line x1="${x(low).toFixed(1)}" x2="${x(low).toFixed(1)}" y1="16" y2="28" stroke="#000"/>` +
+    `<line x1="${x(high).toFixed(1)}" x2="${x(high).toFixed(1)}" y1="16" y2="28" stroke="#000"/>` +
+    `<text x="10" y="46">0 %</text><text x="${w - 10}" y="46">100 %</text>` +
+    `<text x="${(w / 2).toFixed(0)}" y="46" text-anchor="middle">${pct(report.resolvedRate)} (95 % CI ${pct(low)}–${pct(high)})</text>` +
+    `</svg></figure>`
+  );
+}
+
+const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
+
+export function renderReportHtml(report: RunReport): string {
+  const rows = report.results;
+  const c = report.counts;
+  const table = rows
+    .map(
+      (r) =>
+        `<tr><td>${esc(r.instance_id)}</td><td style="color:${STATUS_COLOUR[r.status]}">${r.status}</td>` +
+        `<td>${esc(r.reason)}</td><td>$${r.costUsd.toFixed(4)}</td><td>${r.tokens.total}</td><td>${r.modelCalls}</td>` +
+        `<td>${r.turns}</td><td>${r.wallTimeS.toFixed(1)} s</td></tr>`,
+    )
+    .join('\n');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>farm eval: ${esc(report.runId)}</title>
+<style>body{font-family:sans-serif;margin:2em;max-width:70em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;font-size:12px;text-align:left;vertical-align:top}figure{margin:1em 0}</style>
+</head><body>
+<h1>farm eval: ${esc(report.runId)}</h1>
+<p>Model <b>${esc(report.modelName)}</b> on <code>${esc(report.dataset)}</code>, ${report.instances} instance(s):
+<b>${c.resolved}</b> resolved, ${c.unresolved} unresolved, ${c.error} error(s) and ${c.incomplete} incomplete (errors and
+incomplete instances are not in the rate).</p>
+<p>Resolved rate <b>${pct(report.resolvedRate)}</b> (95 % Wilson interval ${pct(report.resolvedRateCi95.low)}–${pct(report.resolvedRateCi95.high)});
+of all instances ${pct(report.resolvedOfAll)}. Cost $${report.costUsd.toFixed(4)}${report.costPerResolvedUsd === null ? '' : `, $${report.costPerResolvedUsd.toFixed(4)} per resolved instance`};
+${report.tokens.total} tokens; ${report.modelCalls} model calls; mean per judged instance: ${report.mean.modelCalls.toFixed(1)} calls,
+${report.mean.turns.toFixed(1)} turns, ${report.mean.wallTimeS.toFixed(1)} s.</p>
+${rateChart(report)}
+${barChart(
+  'cost per instance',
+  rows.map((r) => ({ label: r.instance_id, value: r.costUsd, status: r.status })),
+  '$',
+)}
+${barChart(
+  'wall time per instance',
+  rows.map((r) => ({ label: r.instance_id, value: r.wallTimeS, status: r.status })),
+  's',
+)}
+<table><thead><tr><th>instance</th><th>status</th><th>reason</th><th>cost</th><th>tokens</th><th>model calls</th><th>turns</th><th>wall time</th></tr></thead>
+<tbody>
+${table}
+</tbody></table>
+<p>Edit tiers: ${esc(JSON.stringify(report.editTiers))}. Verification: ${esc(JSON.stringify(report.verification))}. Generated ${esc(report.generatedAt)}.</p>
+</body></html>
+`;
+}

@@ -1,0 +1,122 @@
+/**
+ * `farm eval run`: each instance of a dataset through the farm as a change request (the problem statement on
+ * the repository at its base commit; never its tests or its gold patch), then judged by its own tests on the
+ * farm's branch in a scratch checkout. Instances run `concurrency` at a time; the farm's own parallelism and
+ * cost caps bind the agents, and the run's cost cap stops starting new ones. Each result is appended as it
+ * comes, so an interrupted run resumes where it stopped.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { errorMessage, type Logger } from '@farm/runtime';
+import type { EvalFarm } from './eval-farm';
+import { parseInstances, selectInstances, type TaskInstance } from './instances';
+import { formatPredictions, predictionsOf } from './predictions';
+import { buildReport, type RunReport } from './report';
+import { renderReportHtml } from './report-html';
+import { appendResult, readResults, runLayout, settleRunSettings, type RunLayout } from './run-results';
+import type { InstanceResult } from './instance-result';
+import { incomplete, runInstance, type InstanceRunSettings } from './run-instance';
+
+export interface EvalRunOptions extends InstanceRunSettings {
+  dataset: string;
+  instanceIds?: string[];
+  evalDir: string;
+  /** Instances in flight at once. */
+  concurrency: number;
+  /** No instance starts once the run's instances cost this much (US dollars). */
+  maxCostUsd?: number;
+  /** The farm to run on, started once the run's directory exists. */
+  startFarm(layout: RunLayout): Promise<EvalFarm>;
+  log: Logger;
+  /** Each instance's result, as it is recorded. */
+  onResult?(result: InstanceResult): void;
+}
+
+export interface EvalRunOutcome {
+  layout: RunLayout;
+  report: RunReport;
+  /** Instances this invocation ran (the others were finished by an earlier one). */
+  ran: string[];
+}
+
+export async function runEval(o: EvalRunOptions): Promise<EvalRunOutcome> {
+  const datasetFile = path.resolve(o.dataset);
+  const instances = selectInstances(parseInstances(await readFile(datasetFile, 'utf8'), datasetFile), o.instanceIds);
+  const layout = runLayout(o.evalDir, o.runId);
+  const settings = await settleRunSettings(layout, {
+    runId: o.runId,
+    dataset: datasetFile,
+    modelName: o.modelName,
+    startedAt: new Date().toISOString(),
+  });
+  const earlier = await readResults(layout.results);
+  const pending = instances.filter((i) => (earlier.get(i.instance_id)?.status ?? 'incomplete') === 'incomplete');
+  o.log.info('evaluation run', {
+    runId: o.runId,
+    instances: instances.length,
+    finishedEarlier: instances.length - pending.length,
+    toRun: pending.length,
+  });
+  const ran: string[] = [];
+  if (pending.length && !o.signal?.aborted) {
+    const farm = await o.startFarm(layout);
+    try {
+      let spent = [...earlier.values()].reduce((s, r) => s + r.costUsd, 0);
+      const queue = [...pending];
+      const worker = async () => {
+        for (let next = queue.shift(); next && !o.signal?.aborted; next = queue.shift()) {
+          const instance = next;
+          const result =
+            o.maxCostUsd !== undefined && spent >= o.maxCostUsd
+              ? incomplete(
+                  instance,
+                  o.modelName,
+                  `the run's cost cap ($${o.maxCostUsd}) was reached: $${spent.toFixed(4)} spent`,
+                )
+              : await runInstance(instance, farm, layout, path.dirname(datasetFile), o).catch((err: unknown) => {
+                  // Not the instance's fault nor the agent's (the farm or this machine failed): kept incomplete, so
+                  // that the next run of the same id tries it again, while the other instances go on.
+                  o.log.error('instance could not be run', { instanceId: instance.instance_id, err });
+                  return incomplete(
+                    instance,
+                    o.modelName,
+                    `the evaluation failed: ${errorMessage(err)}; run again to retry`,
+                  );
+                });
+          if (!result) continue; // interrupted: the next run picks it up
+          spent += result.costUsd;
+          await appendResult(layout, result);
+          ran.push(instance.instance_id);
+          o.log.info('instance finished', {
+            instanceId: instance.instance_id,
+            status: result.status,
+            reason: result.reason,
+          });
+          o.onResult?.(result);
+        }
+      };
+      await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency, pending.length)) }, worker));
+    } finally {
+      await farm.stop();
+    }
+  }
+  const report = await writeOutputs(layout, instances, { ...settings, runId: o.runId });
+  return { layout, report, ran };
+}
+
+/** predictions.jsonl, report.json and report.html from the run's recorded results. */
+export async function writeOutputs(
+  layout: RunLayout,
+  instances: TaskInstance[],
+  meta: { runId: string; dataset: string; modelName: string },
+): Promise<RunReport> {
+  const recorded = await readResults(layout.results);
+  const results = instances.map(
+    (i) => recorded.get(i.instance_id) ?? incomplete(i, meta.modelName, 'not run yet: run again to resume'),
+  );
+  await writeFile(layout.predictions, formatPredictions(predictionsOf(results)));
+  const report = buildReport(meta, results);
+  await writeFile(layout.report, JSON.stringify(report, null, 2) + '\n');
+  await writeFile(layout.html, renderReportHtml(report));
+  return report;
+}
