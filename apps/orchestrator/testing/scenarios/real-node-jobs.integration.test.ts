@@ -33,6 +33,7 @@ import { remoteBranchSha } from '@farm/git';
 import { createPgStore, type SqlStore } from '@farm/store';
 import { testRealNode, type TestRealNode } from '../../../../scripts/local-services/kubernetes-later';
 import { REAL_NODE_LABEL, REAL_NODE_TAINT } from '../../../../scripts/local-services/real-node/real-node';
+import { readTaskSteps, type StoredStep } from '../../src/task-steps';
 import { startFarmHarness, testLog, type AgentServices, type FarmHarness } from './farm-harness';
 import type { KubernetesJobLauncher } from '@farm/orchestrator';
 
@@ -263,6 +264,19 @@ describe('jobs mode on a real node: agent and build Jobs as containers, as the c
     const build = h.builds.filter((b) => b.changeRequestId === id);
     expect(build.map((b) => farm.v1.BuildStatus[b.status])).toEqual(['BUILD_PASSED']);
     expect(await remoteBranchSha(repo.url, `farm/${id}`)).toBe(build[0].commitSha);
+
+    // Followed live from the pod: its agent published each step to Kafka as it took it, the orchestrator kept them
+    // (what GET .../tasks/{taskId}/events streams). Steps and the result travel on different topics: wait for the last.
+    let steps: StoredStep[] = [];
+    for (let i = 0; i < 80; i++) {
+      steps = await readTaskSteps(store, id, state!.tasks[0].id, 0, 1000);
+      if (steps.some((s) => s.step.event === 'result')) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const events = steps.map((s) => s.step.event);
+    expect(events).toEqual(expect.arrayContaining(['check_started', 'check_step', 'result']));
+    expect(events.indexOf('check_started')).toBeLessThan(events.indexOf('result'));
+    expect(new Set(steps.map((s) => `${s.dispatch} ${s.runId}`)).size).toBe(1);
 
     // Both ran on the real node, from the image, with the chart's securityContext, each with its sandbox sidecar:
     // a native sidecar without the Secret, its own seccomp profile (Unconfined), the chart's container security.
