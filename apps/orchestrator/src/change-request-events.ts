@@ -5,7 +5,7 @@ import { errorMessage, type Logger } from '@farm/runtime';
 import type { SqlExecutor } from '@farm/store';
 import { readOutbox } from './outbox';
 import { requestPhase } from './request-store';
-import { formatSseComment, formatSseEvent } from './server-sent-events';
+import { formatSseComment, formatSseEvent, sleep } from './server-sent-events';
 import { transitionToJson } from './transition-json';
 
 export interface EventStreamOptions {
@@ -115,16 +115,4 @@ export async function streamTransitions(input: {
     log.debug('event stream closed', { changeRequestId, sent, clientGone: gone.signal.aborted });
     res.end();
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

@@ -10,3 +10,16 @@ export function formatSseEvent(e: { id: string | number; event: string; data: st
 }
 
 export const formatSseComment = (text: string) => `: ${text}\n\n`;
+
+/** Waits `ms`, or less when `signal` aborts (a stream's client went away); never rejects. */
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

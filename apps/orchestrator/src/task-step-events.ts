@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { errorMessage, type Logger } from '@farm/runtime';
 import type { SqlExecutor } from '@farm/store';
-import { formatSseComment, formatSseEvent } from './server-sent-events';
+import { formatSseComment, formatSseEvent, sleep } from './server-sent-events';
 import { readTaskSteps } from './task-steps';
 
 export interface TaskStepStreamOptions {
@@ -118,16 +118,4 @@ export async function streamTaskSteps(input: {
     log.debug('task step stream closed', { changeRequestId, taskId, sent, clientGone: gone.signal.aborted });
     res.end();
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
