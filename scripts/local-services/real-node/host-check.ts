@@ -11,9 +11,9 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
-import { KUBEPODS, NODE_RUN_DIR } from './host';
-import { RECORDED_SYSCTLS, parseIptablesSave } from './host-record';
-import { REAL_NODE_LABEL, REAL_NODE_TAINT, realNodeUnavailable } from './real-node';
+import { HOST_PATHS, KUBEPODS, NODE_RUN_DIR } from './host';
+import { RECORDED_SYSCTLS, mountsUnder, parseIptablesSave } from './host-record';
+import { REAL_NODE_LABEL, REAL_NODE_TAINT, containerdCacheDir, realNodeUnavailable } from './real-node';
 
 type Fingerprint = Record<string, string>;
 
@@ -45,18 +45,19 @@ function fingerprint(): Fingerprint {
   fp['ip6tables'] = rules(quiet('ip6tables-save', []));
   fp['ipsets'] = quiet('ipset', ['list', '-n']).split('\n').filter(Boolean).sort().join(' ');
   fp['links'] = readdirSync('/sys/class/net').sort().join(' ');
-  fp['netns'] = existsSync('/run/netns') ? readdirSync('/run/netns').sort().join(' ') : '(none)';
+  fp['netns'] = existsSync(HOST_PATHS.netns) ? readdirSync(HOST_PATHS.netns).sort().join(' ') : '(none)';
   fp['kubepods cgroups'] = readdirSync('/sys/fs/cgroup')
     .filter((h) => existsSync(join('/sys/fs/cgroup', h, KUBEPODS)))
     .join(' ');
-  fp['mounts'] = readFileSync('/proc/self/mountinfo', 'utf8')
-    .split('\n')
-    .map((l) => l.split(' ')[4])
-    .filter((p) => p && (p.startsWith(NODE_RUN_DIR) || p.startsWith('/run/netns/') || p.startsWith('/run/containerd')))
+  // Every mount where the node's can be, the namespaces' directory itself included (a bind mount of itself).
+  fp['mounts'] = mountsUnder(readFileSync('/proc/self/mountinfo', 'utf8'), [
+    NODE_RUN_DIR,
+    containerdCacheDir(),
+    ...HOST_PATHS.created,
+  ])
     .sort()
     .join(' ');
-  for (const p of [NODE_RUN_DIR, '/run/containerd', '/var/lib/cni', '/var/log/containers', '/var/lib/kube-router'])
-    fp[`path ${p}`] = existsSync(p) ? 'exists' : 'absent';
+  for (const p of [NODE_RUN_DIR, ...HOST_PATHS.created]) fp[`path ${p}`] = existsSync(p) ? 'exists' : 'absent';
   fp['node processes'] = readdirSync('/proc')
     .filter((d) => /^\d+$/.test(d))
     .map((d) => quiet('cat', [`/proc/${d}/cmdline`]).replace(/\0/g, ' '))

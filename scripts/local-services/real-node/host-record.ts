@@ -114,3 +114,43 @@ const depth = (p: string) => p.split('/').length;
 export function changedSysctls(before: Record<string, string>, now: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(before).filter(([k, v]) => now[k] !== undefined && now[k] !== v));
 }
+
+/**
+ * Of the mount points at or under `prefixes` now, those the record did not have: each stacked layer once, the
+ * newest layers first, deepest first (the order to unmount). A point the record had keeps as many layers as it had.
+ */
+export function newMounts(recorded: string[], mountinfo: string, prefixes: string[]): string[] {
+  const keep = countOf(recorded);
+  const extra = new Map<string, number>();
+  const now = mountsUnder(mountinfo, prefixes);
+  for (const [point, n] of countOf(now)) extra.set(point, Math.max(0, n - (keep.get(point) ?? 0)));
+  return now.filter((point) => {
+    const left = extra.get(point) ?? 0;
+    extra.set(point, left - 1);
+    return left > 0;
+  });
+}
+
+/** What a restore could not remove, and the command that removes it. */
+export interface Leftover {
+  path: string;
+  /** An empty directory (or an empty mount point): nothing runs from it, nothing is stored in it. */
+  harmless: boolean;
+  what: string;
+  remove: string;
+}
+
+/** A path the restore should have removed (`gone`) or unmounted, as it was found afterwards. */
+export function leftoverOf(path: string, found: { entries: string[]; mounted: boolean; gone: boolean }): Leftover {
+  const q = shellQuote(path);
+  const harmless = found.entries.length === 0;
+  const contents = harmless
+    ? 'empty'
+    : `holding ${found.entries.length} entr${found.entries.length === 1 ? 'y' : 'ies'} (${found.entries.slice(0, 3).join(', ')}${found.entries.length > 3 ? ', ...' : ''})`;
+  const what = `${found.mounted ? 'a mount point' : 'a directory'}, ${contents}`;
+  const unmount = found.mounted ? `umount -R ${q}` : '';
+  const remove = found.gone ? (harmless ? `rmdir ${q}` : `rm -rf ${q}`) : '';
+  return { path, harmless, what, remove: [unmount, remove].filter(Boolean).join(' && ') };
+}
+
+const shellQuote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);

@@ -11,15 +11,39 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { errorMessage, type Logger } from '@farm/runtime';
 import { alive, sleep } from '../proc';
-import { RECORDED_SYSCTLS, changedSysctls, iptablesUndo, mountsUnder, newTables } from './host-record';
+import {
+  RECORDED_SYSCTLS,
+  changedSysctls,
+  iptablesUndo,
+  leftoverOf,
+  mountsUnder,
+  newMounts,
+  newTables,
+  type Leftover,
+} from './host-record';
 
 const exec = promisify(execFile);
 
 /** Everything of one machine's real node lives here (its containerd state, kubelet root, sockets, record). */
 export const NODE_RUN_DIR = '/run/agent-farm-node';
 const RECORD = join(NODE_RUN_DIR, 'host.json');
-/** Paths the node's programs create outside its own directories (containerd's shim sockets, CNI's cache, ...). */
-const CREATED_PATHS = ['/run/containerd', '/var/lib/cni', '/run/netns', '/var/log/containers', '/var/lib/kube-router'];
+/**
+ * Where the node's programs put state outside its own directories. The tests of putting the host back use a
+ * layout of their own under a temporary directory.
+ */
+export interface HostPaths {
+  /** Paths they create (containerd's shim sockets, CNI's cache, ...); each may have been there before. */
+  created: string[];
+  /**
+   * Where pods' network namespaces are bind-mounted (one of `created`). Where it did not exist, containerd makes it
+   * and then a shared bind mount of itself (the CNI convention), so it is unmounted before it can be removed.
+   */
+  netns: string;
+}
+export const HOST_PATHS: HostPaths = {
+  created: ['/run/containerd', '/var/lib/cni', '/run/netns', '/var/log/containers', '/var/lib/kube-router'],
+  netns: '/run/netns',
+};
 const CGROUP_ROOT = '/sys/fs/cgroup';
 /** The cgroup the kubelet (cgroupfs driver, cgroupsPerQOS) puts every pod under, in each hierarchy. */
 export const KUBEPODS = 'kubepods';
@@ -34,8 +58,13 @@ export interface HostRecord {
   iptables: { v4: string; v6: string };
   ipsets: string[];
   netns: string[];
-  /** Of CREATED_PATHS, the ones that were there. */
+  /** Of HOST_PATHS.created, the ones that were there. */
   existed: string[];
+  /**
+   * Mount points at or under the created paths and the node's directories when recorded (a record of an older run
+   * has none: then every mount there is the node's).
+   */
+  mounts?: string[];
   /** The bridge the node's CNI creates. */
   bridge: string;
   /** Directories of this run whose mounts and files are all the node's. */
@@ -78,7 +107,26 @@ async function ipsets(): Promise<string[]> {
   }
 }
 
-const netnsList = () => (existsSync('/run/netns') ? readdirSync('/run/netns') : []);
+const netnsList = (paths: HostPaths) => (existsSync(paths.netns) ? readdirSync(paths.netns) : []);
+const mountinfo = () => readFileSync('/proc/self/mountinfo', 'utf8');
+/** Where the node's mounts can be: its own directories, its cache, the paths its programs create. */
+const watched = (record: Pick<HostRecord, 'ownDirs' | 'cacheDirs'>, paths: HostPaths) => [
+  ...record.ownDirs,
+  ...record.cacheDirs,
+  ...paths.created,
+];
+
+/** The part of the record about paths: which existed, which network namespaces and mounts were there. */
+export function recordPaths(
+  own: Pick<HostRecord, 'ownDirs' | 'cacheDirs'>,
+  paths: HostPaths = HOST_PATHS,
+): Pick<HostRecord, 'netns' | 'existed' | 'mounts'> {
+  return {
+    netns: netnsList(paths),
+    existed: paths.created.filter((p) => existsSync(p)),
+    mounts: mountsUnder(mountinfo(), watched(own, paths)),
+  };
+}
 
 /** Records the host before the node starts; refuses when another live run's node is up. */
 export async function recordHost(
@@ -102,8 +150,7 @@ export async function recordHost(
     sysctls: sysctls(),
     iptables: { v4: await sh('iptables-save', []), v6: await sh('ip6tables-save', []) },
     ipsets: await ipsets(),
-    netns: netnsList(),
-    existed: CREATED_PATHS.filter((p) => existsSync(p)),
+    ...recordPaths(own),
     ...own,
   };
   mkdirSync(NODE_RUN_DIR, { recursive: true });
@@ -127,7 +174,11 @@ export async function restoreAfterDeadRun(log: Logger): Promise<void> {
   await restoreHost(record, log);
 }
 
-/** Puts the host back as recorded; every step runs whatever the others did, and what failed is thrown at the end. */
+/**
+ * Puts the host back as recorded; every step runs whatever the others did. What failed is thrown at the end, with
+ * what is left and the command that removes it; what is left but harmless (an empty directory) is said, and does
+ * not keep the record: the next run starts.
+ */
 export async function restoreHost(record: HostRecord, log: Logger): Promise<void> {
   const failures: string[] = [];
   const step = async (what: string, fn: () => Promise<void> | void) => {
@@ -138,13 +189,11 @@ export async function restoreHost(record: HostRecord, log: Logger): Promise<void
     }
   };
   await step('stop the node processes', () => killNodeProcesses(record));
-  await step('unmount', async () => {
-    const prefixes = [...record.ownDirs, ...record.cacheDirs, ...newNetns(record).map((n) => `/run/netns/${n}`)];
-    for (const point of mountsUnder(readFileSync('/proc/self/mountinfo', 'utf8'), prefixes))
-      await sh('umount', ['-l', point]).catch(() => undefined); // an outer lazy unmount may have taken it
-  });
-  await step('network namespaces', async () => {
-    for (const n of newNetns(record)) rmSync(`/run/netns/${n}`, { force: true });
+  let leftovers: Leftover[] = [];
+  await step('mounts and files', async () => {
+    const put = await putBackPaths(record, HOST_PATHS);
+    failures.push(...put.failures);
+    leftovers = put.leftovers;
   });
   await step('bridge', async () => {
     if (existsSync(`/sys/class/net/${record.bridge}`)) await sh('ip', ['link', 'delete', record.bridge]);
@@ -166,22 +215,24 @@ export async function restoreHost(record: HostRecord, log: Logger): Promise<void
     const extra = (await ipsets()).filter((s) => !record.ipsets.includes(s));
     for (const s of extra) await sh('ipset', ['destroy', s]).catch(() => undefined);
     const left = (await ipsets()).filter((s) => !record.ipsets.includes(s));
-    if (left.length) throw new Error(`still there: ${left.join(', ')}`);
+    if (left.length) throw new Error(`still there: ${left.join(', ')} (remove with: ipset destroy NAME)`);
   });
   await step('cgroups', () => removeKubepods());
   await step('sysctls', () => {
     for (const [k, v] of Object.entries(changedSysctls(record.sysctls, sysctls())))
       writeFileSync(join('/proc/sys', k.replace(/\./g, '/')), v);
   });
-  await step('files', () => {
-    for (const p of CREATED_PATHS.filter((p) => !record.existed.includes(p)))
-      rmSync(p, { recursive: true, force: true });
-    for (const d of record.ownDirs) rmSync(d, { recursive: true, force: true });
-  });
+  const harmful = leftovers.filter((l) => !l.harmless);
+  failures.push(...harmful.map((l) => `left: ${l.path}, ${l.what} (remove with: ${l.remove})`));
   if (failures.length) {
     log.error('the host could not be put back completely', { failures });
     throw new HostStateError(`putting the host back failed: ${failures.join('; ')}`);
   }
+  const harmless = leftovers.filter((l) => l.harmless);
+  if (harmless.length)
+    log.warn('the host is put back but for what is harmless; the next run is not held up by it', {
+      left: harmless.map((l) => `${l.path}: ${l.what}; remove with: ${l.remove}`),
+    });
   rmSync(RECORD, { force: true });
   try {
     rmdirSync(NODE_RUN_DIR);
@@ -191,7 +242,55 @@ export async function restoreHost(record: HostRecord, log: Logger): Promise<void
   log.info('host put back as recorded');
 }
 
-const newNetns = (record: HostRecord) => netnsList().filter((n) => !record.netns.includes(n));
+/**
+ * The mounts and files part of the restore: unmounts what the node mounted (its network namespaces, the
+ * namespaces' directory mounted on itself, its kubelet's volumes), removes the namespaces, the paths that were
+ * not there and the node's own directories. Returns what failed and what is left.
+ */
+export async function putBackPaths(
+  record: Pick<HostRecord, 'ownDirs' | 'cacheDirs' | 'netns' | 'existed' | 'mounts'>,
+  paths: HostPaths,
+): Promise<{ failures: string[]; leftovers: Leftover[] }> {
+  const failures: string[] = [];
+  const prefixes = watched(record, paths);
+  // A bind mount on a shared mount propagates to its peers: unmounting one layer can leave a copy; a few rounds.
+  for (let round = 0; round < 5; round++) {
+    const points = newMounts(record.mounts ?? [], mountinfo(), prefixes);
+    if (!points.length) break;
+    for (const point of points) await sh('umount', ['-l', point]).catch(() => undefined); // may have gone with its parent
+  }
+  for (const n of netnsList(paths).filter((n) => !record.netns.includes(n))) {
+    try {
+      rmSync(join(paths.netns, n), { force: true });
+    } catch (err) {
+      failures.push(`network namespace ${n}: ${errorMessage(err)}`);
+    }
+  }
+  const gone = [...paths.created.filter((p) => !record.existed.includes(p)), ...record.ownDirs];
+  for (const p of gone) {
+    try {
+      rmSync(p, { recursive: true, force: true });
+    } catch {
+      // said below, with what is there
+    }
+  }
+  const mountedNow = new Set(mountsUnder(mountinfo(), prefixes));
+  const entries = (p: string) => {
+    try {
+      return readdirSync(p);
+    } catch {
+      return [];
+    }
+  };
+  const leftovers = gone
+    .filter((p) => existsSync(p))
+    .map((p) => leftoverOf(p, { entries: entries(p), mounted: mountedNow.has(p), gone: true }));
+  const under = (p: string, dir: string) => p === dir || p.startsWith(dir + '/');
+  for (const point of new Set(newMounts(record.mounts ?? [], mountinfo(), prefixes)))
+    if (!leftovers.some((l) => under(point, l.path)))
+      leftovers.push(leftoverOf(point, { entries: entries(point), mounted: true, gone: false }));
+  return { failures, leftovers };
+}
 
 /** The pods' processes (in the kubepods cgroups), then the node's own (shims, kubelet, ...) by their command line. */
 async function killNodeProcesses(record: HostRecord): Promise<void> {
