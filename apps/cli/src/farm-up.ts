@@ -38,7 +38,7 @@ import {
   type RouteHandler,
 } from '@farm/runtime';
 import { startSrmServer } from '@farm/srm';
-import { describeGaps, reportConfinement } from '@farm/sandbox';
+import { watchConfinement } from '@farm/sandbox';
 import { PostgresSymbolLeases } from '@farm/srm-client';
 import { openStore, type SqlStore } from '@farm/store';
 import { randomUUID } from 'node:crypto';
@@ -281,16 +281,18 @@ export async function startFarmUp(given: NodeJS.ProcessEnv, log: Logger): Promis
       forgeSite: forge?.site,
       refuseNewWork: () => writable.problem(),
     });
-    // Agents and builds on this machine: a sandbox that cannot confine their checks makes every task fail.
-    const { missing } = config.FARM_LAUNCHER === 'jobs' ? { missing: [] } : await reportConfinement(log);
+    // Agents and builds on this machine: a sandbox that cannot confine their checks makes every task fail; one whose
+    // probe does not answer yet (a busy machine) is degraded, its tasks waiting for the answer.
+    const confinement = config.FARM_LAUNCHER === 'jobs' ? undefined : await watchConfinement(log);
+    if (confinement) stack.push(async () => confinement.stop());
     const health = () => {
       const status = bus.health();
-      const reasons = [
-        ...status.reasons,
-        ...writable.health().reasons,
-        ...(missing.length ? [describeGaps(missing)] : []),
-      ];
-      return { healthy: status.healthy && reasons.length === status.reasons.length, reasons };
+      const disk = writable.health();
+      const sandbox = confinement?.health() ?? { healthy: true, reasons: [] };
+      return {
+        healthy: status.healthy && disk.reasons.length === 0 && sandbox.healthy,
+        reasons: [...status.reasons, ...disk.reasons, ...sandbox.reasons],
+      };
     };
     return { bus, store, localRepos, routes, health, stop: unwind };
   } catch (err) {

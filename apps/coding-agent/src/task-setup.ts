@@ -8,6 +8,7 @@ import {
   confinementStatus,
   describeStatus,
   firstUnrunnableStep,
+  ProbeTimedOut,
   SandboxRunnerUnavailable,
   type CheckPlan,
   type ConfinementStatus,
@@ -49,6 +50,27 @@ export async function withWorkDir<T>(root: string, taskId: string, fn: (dir: str
   }
 }
 
+/** How long a task waits for a sandbox probe that keeps running out of time before it is handed back. */
+const PROBE_WAIT_MS = 10 * 60_000;
+
+/** The sandbox's answer, waited for while its probe runs out of time (a busy machine is no verdict). */
+async function answeredConfinement(run: TaskRun): Promise<ConfinementStatus> {
+  const started = Date.now();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await confinementStatus();
+    } catch (err) {
+      if (!(err instanceof ProbeTimedOut) || Date.now() - started >= PROBE_WAIT_MS) throw err;
+      run.log.warn('the sandbox probe timed out: the machine is busy; probing again', {
+        attempt,
+        probe: err.command,
+        waitedMs: Date.now() - started,
+      });
+      await new Promise((r) => setTimeout(r, Math.min(5_000 * attempt, 30_000)));
+    }
+  }
+}
+
 /**
  * The task's starting point. Refused where the sandbox cannot confine the repository's commands (unless the
  * operator accepted that). Idempotent by task id: a commit already on `agt/<task>` is handed to the publish
@@ -64,9 +86,12 @@ export async function setUpTask(
   // (here, or in the pod's sandbox runner, which must answer).
   let status: ConfinementStatus;
   try {
-    status = await confinementStatus();
+    status = await answeredConfinement(run);
   } catch (err) {
     if (err instanceof SandboxRunnerUnavailable) return hardFail(F.STEP_CHECK, errorMessage(err));
+    // Still no answer: the machine is busy, not unable; another dispatch (perhaps elsewhere) tries again.
+    if (err instanceof ProbeTimedOut)
+      return softFail(F.STEP_CHECK, `${errorMessage(err)}; waited ${PROBE_WAIT_MS / 60_000} min for it`);
     throw err;
   }
   const { missing, isolation } = status;

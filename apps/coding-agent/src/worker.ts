@@ -2,7 +2,7 @@
 import { busConfigSchema, connectKafka } from '@farm/bus';
 import { configureGitCredentials, gitCredentialsConfigSchema } from '@farm/git';
 import { createLogger, loadConfigOrExit, runService } from '@farm/runtime';
-import { describeStatus, reportConfinement } from '@farm/sandbox';
+import { watchConfinement } from '@farm/sandbox';
 import { agentDepsFromConfig } from './agent-deps';
 import { agentConfigSchema, agentWorkerConfigSchema } from './config';
 import { startAgentWorker } from './worker-pool';
@@ -15,12 +15,13 @@ void runService(log, config.FARM_METRICS_PORT, async () => {
   const deps = agentDepsFromConfig(config, log, [gitCredentials.FARM_GIT_TOKEN]);
   const bus = await connectKafka(config, 'coding-agent', log);
   const sub = await startAgentWorker(bus, deps, config.FARM_AGENT_GROUP);
-  // A replica whose sandbox cannot confine the checks refuses every task: unhealthy, and says why.
-  const confinement = await reportConfinement(log);
+  // A replica whose sandbox cannot confine the checks refuses every task: unhealthy, and says why; degraded while
+  // its probe does not answer (a busy machine), its tasks waiting for the answer.
+  const confinement = await watchConfinement(log);
   const health = () => {
     const status = bus.health();
-    if (!confinement.missing.length) return status;
-    return { healthy: false, reasons: [...status.reasons, describeStatus(confinement)] };
+    const sandbox = confinement.health();
+    return { healthy: status.healthy && sandbox.healthy, reasons: [...status.reasons, ...sandbox.reasons] };
   };
-  return { stop: async () => (await sub.stop(), await bus.close()), health };
+  return { stop: async () => (confinement.stop(), await sub.stop(), await bus.close()), health };
 });

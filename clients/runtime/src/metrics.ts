@@ -16,7 +16,10 @@ export function collectProcessMetrics(): void {
 /** Extra routes a service serves beside /metrics; returns false when the request is not its own. */
 export type RouteHandler = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<boolean>;
 
-/** Whether a process can do its work; /healthz answers 503 with the reasons when it cannot. */
+/**
+ * Whether a process can do its work; /healthz answers 503 with the reasons when it cannot. Reasons of a healthy
+ * process say how it is degraded (e.g. still probing its sandbox): 200, with them after `ok`.
+ */
 export interface HealthStatus {
   healthy: boolean;
   reasons: string[];
@@ -58,7 +61,7 @@ export async function serveMetrics(
       const checks = req.url === '/readyz' ? [health, readiness] : [health];
       const results = await Promise.all(checks.map((c) => (c ? c() : { healthy: true, reasons: [] })));
       const status = { healthy: results.every((r) => r.healthy), reasons: results.flatMap((r) => r.reasons) };
-      if (status.healthy) res.end('ok');
+      if (status.healthy) res.end(status.reasons.length ? `ok (${status.reasons.join('; ')})` : 'ok');
       else {
         res.statusCode = 503;
         res.setHeader('content-type', 'application/json');

@@ -41,3 +41,20 @@ export class SandboxRunnerUnavailable extends FarmError {
     });
   }
 }
+
+/**
+ * A probe of what this machine can confine did not answer in time, on every attempt: the machine is busy, which
+ * says nothing of what it can do. Retryable: the probe is asked again (its answer is never kept), and the task
+ * waits for it rather than being refused.
+ */
+export class ProbeTimedOut extends FarmError {
+  readonly command: string;
+  constructor(command: string, timeoutsMs: readonly number[]) {
+    const seconds = timeoutsMs.map((t) => `${t / 1000} s`).join(', ');
+    super(`the sandbox probe did not answer in time (attempts of ${seconds}): ${command}; the machine is busy`, {
+      retryable: true,
+      details: { command, timeoutsMs: [...timeoutsMs] },
+    });
+    this.command = command;
+  }
+}

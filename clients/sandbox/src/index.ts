@@ -5,6 +5,8 @@ export {
   confinementStatus,
   describeStatus,
   reportConfinement,
+  watchConfinement,
+  type ConfinementWatch,
   sandboxEnv,
   ADDRESS_SPACE_FACTOR,
   type ConfinementStatus,
@@ -58,7 +60,7 @@ export type { CheckStep } from './check-step';
 export { dirFiles, snapshotFiles, UnplannedRepoPath, type RepoFiles } from './repo-files';
 export { explainFailure, headAndTail } from './output';
 export { firstUnrunnableStep, whyNotRunnable } from './runnable';
-export { CommandDenied, SandboxError, ChecksConfigInvalid, SandboxRunnerUnavailable } from './errors';
+export { CommandDenied, SandboxError, ChecksConfigInvalid, SandboxRunnerUnavailable, ProbeTimedOut } from './errors';
 export type { Network } from './isolation';
 export {
   checkSandboxConfigSchema,

@@ -24,18 +24,52 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmdirSync, rmSync, wr
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import { ProbeTimedOut } from './errors';
 import { namespaceSetup } from './namespace-setup';
 
 const exec = promisify(execFile);
 
+/**
+ * How long a probe command may take, attempt by attempt. A probe that runs out of time did not answer: on a
+ * loaded machine (a sandboxed `echo` took 18 s at load 40) it is tried again with more time, and when the last
+ * attempt runs out too, ProbeTimedOut says so — never "this machine cannot do it".
+ */
+export const PROBE_TIMEOUTS_MS = [10_000, 30_000, 90_000] as const;
+let probeTimeoutsMs: readonly number[] = PROBE_TIMEOUTS_MS;
+/** Tests only: shorter attempts, to put a probe out of time without loading the machine for minutes. */
+export function setProbeTimeoutsForTests(timeouts: readonly number[] | undefined): void {
+  probeTimeoutsMs = timeouts ?? PROBE_TIMEOUTS_MS;
+}
+
+/**
+ * Runs a probe command: its output when it exits 0, undefined when it answers otherwise (it ran and failed:
+ * that is the answer). Out of time on every attempt, it throws ProbeTimedOut.
+ */
+async function probe(file: string, args: string[], cwd?: string): Promise<string | undefined> {
+  for (const timeout of probeTimeoutsMs) {
+    try {
+      return (await exec(file, args, { cwd, timeout, killSignal: 'SIGKILL' })).stdout;
+    } catch (err) {
+      const { killed, signal } = err as { killed?: boolean; signal?: string };
+      if (!(killed && signal === 'SIGKILL')) return undefined;
+    }
+  }
+  throw new ProbeTimedOut(`${file} ${args.filter((a) => !a.includes('\n')).join(' ')}`.slice(0, 300), probeTimeoutsMs);
+}
+
 /** Whether a probe command runs and exits 0 — that is the answer, so a failure is not an error here. */
 async function works(file: string, args: string[]): Promise<boolean> {
-  try {
-    await exec(file, args, { timeout: 10_000 });
-    return true;
-  } catch {
-    return false;
-  }
+  return (await probe(file, args)) !== undefined;
+}
+
+/** A probe's result kept for the process; one that did not answer is forgotten, so the next caller probes again. */
+function keepAnswer<T>(probeOnce: () => Promise<T>): () => Promise<T> {
+  let kept: Promise<T> | undefined;
+  return () =>
+    (kept ??= probeOnce().catch((err: unknown) => {
+      kept = undefined;
+      throw err;
+    }));
 }
 
 export type Network = 'none' | 'host';
@@ -115,9 +149,14 @@ export function namespacesFor(network: Network, opts: ProbeOptions = {}): Promis
   if (cached && Date.now() < cached.until) return cached.plan;
   const plan = probeNamespaces(network, opts);
   namespacePlans.set(key, { plan, until: Infinity });
-  void plan.then((found) => {
-    if (!isFullPlan(network, found)) namespacePlans.set(key, { plan, until: Date.now() + PARTIAL_PLAN_TTL_MS });
-  });
+  plan.then(
+    (found) => {
+      if (!isFullPlan(network, found)) namespacePlans.set(key, { plan, until: Date.now() + PARTIAL_PLAN_TTL_MS });
+    },
+    () => {
+      if (namespacePlans.get(key)?.plan === plan) namespacePlans.delete(key); // no answer: ask again next time
+    },
+  );
   return plan;
 }
 
@@ -210,11 +249,12 @@ async function probeOutput(
   file: string,
   args: string[],
 ): Promise<{ capabilities: number; loopback: boolean } | undefined> {
+  const stdout = await probe(file, args, cwd); // out of time: no answer, thrown
+  if (stdout === undefined) return undefined; // the set-up or the probe failed: these namespaces cannot do it
   try {
-    const { stdout } = await exec(file, args, { cwd, timeout: 10_000 });
     return JSON.parse(stdout.trim().split('\n').pop() ?? '') as { capabilities: number; loopback: boolean };
   } catch {
-    return undefined; // the set-up or the probe failed: these namespaces cannot do it
+    return undefined;
   }
 }
 
@@ -224,27 +264,19 @@ export interface LifetimeTools {
   /** coreutils timeout: the run is killed at its timeout even if the process that started it hangs. */
   externalTimeout: boolean;
 }
-let lifetimeTools: Promise<LifetimeTools> | undefined;
-
-export function lifetimeToolsFor(): Promise<LifetimeTools> {
-  return (lifetimeTools ??= (async () => {
-    const [parentDeathSignal, externalTimeout] = await Promise.all([
-      works('setpriv', ['--pdeathsig', 'KILL', '--', 'true']),
-      works('timeout', ['-s', 'KILL', '5', 'true']),
-    ]);
-    return { parentDeathSignal, externalTimeout };
-  })());
-}
+export const lifetimeToolsFor = keepAnswer(async (): Promise<LifetimeTools> => {
+  const [parentDeathSignal, externalTimeout] = await Promise.all([
+    works('setpriv', ['--pdeathsig', 'KILL', '--', 'true']),
+    works('timeout', ['-s', 'KILL', '5', 'true']),
+  ]);
+  return { parentDeathSignal, externalTimeout };
+});
 
 export type LimitsTool = 'prlimit' | 'ulimit' | 'none';
-let limitsTool: Promise<LimitsTool> | undefined;
-
-export function limitsToolFor(): Promise<LimitsTool> {
-  return (limitsTool ??= (async () => {
-    if (await works('prlimit', ['--cpu=60', '--', 'true'])) return 'prlimit';
-    return (await works('bash', ['-c', 'ulimit -t 60 -f 1000000'])) ? 'ulimit' : 'none';
-  })());
-}
+export const limitsToolFor = keepAnswer(async (): Promise<LimitsTool> => {
+  if (await works('prlimit', ['--cpu=60', '--', 'true'])) return 'prlimit';
+  return (await works('bash', ['-c', 'ulimit -t 60 -f 1000000'])) ? 'ulimit' : 'none';
+});
 
 export interface CgroupPlan {
   version: 1 | 2;

@@ -40,9 +40,9 @@ import { constants, tmpdir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { Counter, Gauge, Histogram } from 'prom-client';
-import { metricsRegistry, silentLogger, type Logger } from '@farm/runtime';
+import { errorMessage, metricsRegistry, silentLogger, type HealthStatus, type Logger } from '@farm/runtime';
 import { checkCommand } from './denylist';
-import { CommandDenied, SandboxError } from './errors';
+import { CommandDenied, ProbeTimedOut, SandboxError } from './errors';
 import {
   cgroupsFor,
   lifetimeToolsFor,
@@ -252,6 +252,58 @@ export async function reportConfinement(log: Logger): Promise<ConfinementStatus>
     });
   else log.info('repository commands run confined', { isolation: status.isolation, ...where });
   return status;
+}
+
+/** What a long-running process says of its sandbox: its latest answer, or that the probe is still running. */
+export interface ConfinementWatch {
+  /** The guarantees missing by the latest answer (tasks are refused); none while no probe has answered. */
+  missing(): ConfinementGap[];
+  /** Unhealthy when a guarantee is missing; healthy but degraded ("probing") while the probe does not answer. */
+  health(): HealthStatus;
+  stop(): void;
+}
+
+/**
+ * `reportConfinement` for a process that lives on (farm up, a worker replica): a probe that runs out of time on a
+ * busy machine is no verdict, so instead of refusing, the process says it is probing and asks again in the
+ * background (every `retryMs`) until the probe answers.
+ */
+export async function watchConfinement(log: Logger, retryMs = 15_000): Promise<ConfinementWatch> {
+  let status: ConfinementStatus | undefined;
+  let probing: string | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const ask = async (): Promise<void> => {
+    try {
+      status = await reportConfinement(log);
+      probing = undefined;
+    } catch (err) {
+      if (!(err instanceof ProbeTimedOut)) throw err;
+      probing = err.message;
+      log.warn('the sandbox probe timed out: probing again; tasks wait for its answer meanwhile', {
+        err: errorMessage(err),
+        retryMs,
+      });
+      if (!stopped)
+        timer = setTimeout(
+          () => void ask().catch((e: unknown) => log.error('probing the sandbox failed', { err: errorMessage(e) })),
+          retryMs,
+        );
+      timer?.unref();
+    }
+  };
+  await ask();
+  return {
+    missing: () => status?.missing ?? [],
+    health: () =>
+      status?.missing.length
+        ? { healthy: false, reasons: [describeStatus(status)] }
+        : { healthy: true, reasons: probing ? [`degraded: probing the sandbox (${probing})`] : [] },
+    stop: () => {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
 }
 
 function isolationOf(
