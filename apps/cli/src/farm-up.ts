@@ -40,7 +40,7 @@ import {
 import { startSrmServer } from '@farm/srm';
 import { watchConfinement } from '@farm/sandbox';
 import { PostgresSymbolLeases } from '@farm/srm-client';
-import { openStore, type SqlStore } from '@farm/store';
+import { openStore, watchStoreReachable, type SqlStore } from '@farm/store';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -285,13 +285,16 @@ export async function startFarmUp(given: NodeJS.ProcessEnv, log: Logger): Promis
     // probe does not answer yet (a busy machine) is degraded, its tasks waiting for the answer.
     const confinement = config.FARM_LAUNCHER === 'jobs' ? undefined : await watchConfinement(log);
     if (confinement) stack.push(async () => confinement.stop());
+    // The database (PostgreSQL with DATABASE_URL) away: said, not hidden behind a bare `ok`.
+    const database = watchStoreReachable(store, log);
+    stack.push(async () => database.stop());
     const health = () => {
       const status = bus.health();
       const disk = writable.health();
       const sandbox = confinement?.health() ?? { healthy: true, reasons: [] };
       return {
         healthy: status.healthy && disk.reasons.length === 0 && sandbox.healthy,
-        reasons: [...status.reasons, ...disk.reasons, ...sandbox.reasons],
+        reasons: [...status.reasons, ...disk.reasons, ...sandbox.reasons, ...database.health().reasons],
       };
     };
     return { bus, store, localRepos, routes, health, stop: unwind };

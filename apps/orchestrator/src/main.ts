@@ -1,6 +1,6 @@
 import { connectKafka, busConfigSchema } from '@farm/bus';
 import { createLogger, loadConfigOrExit, runService } from '@farm/runtime';
-import { openStore } from '@farm/store';
+import { openStore, watchStoreReachable } from '@farm/store';
 import { HttpSymbolLeases } from '@farm/srm-client';
 import { Orchestrator } from './orchestrator';
 import { orchestratorConfigSchema, orchestratorOptionsFrom, stateLayout } from './config';
@@ -44,6 +44,7 @@ void runService(log, config.FARM_METRICS_PORT, async () => {
   const access = await openApiAccess(store, config, ...(kubernetes ? [kubernetes] : []));
   // Pull requests, issues in, review comments answered, when a forge is configured (FARM_FORGE_KIND).
   const forge = startForge(config, { store, orchestrator, log });
+  const database = watchStoreReachable(store, log);
   return {
     routes: changeRequestApi({
       store,
@@ -53,9 +54,17 @@ void runService(log, config.FARM_METRICS_PORT, async () => {
       forgeWebhooks: forge?.webhooks,
       forgeSite: forge?.site,
     }),
-    health: () => bus.health(),
-    readiness: egress && (() => egress.readiness()),
+    // /healthz says when the database is away (submits get 503 meanwhile); /readyz fails then too.
+    health: () => {
+      const status = bus.health();
+      return { healthy: status.healthy, reasons: [...status.reasons, ...database.health().reasons] };
+    },
+    readiness: () => {
+      const checks = [database.readiness(), ...(egress ? [egress.readiness()] : [])];
+      return { healthy: checks.every((c) => c.healthy), reasons: checks.flatMap((c) => c.reasons) };
+    },
     stop: async () => {
+      database.stop();
       egress?.stop();
       await forge?.bridge.stop();
       await orchestrator.stop();

@@ -12,3 +12,4 @@ import { createPgliteStore } from './pglite-store';
 export async function openStore(databaseUrl: string | undefined, pgliteDir?: string, log?: Logger): Promise<SqlStore> {
   return databaseUrl ? createPgStore(databaseUrl, { log }) : createPgliteStore(pgliteDir);
 }
+export { watchStoreReachable, type StoreHealth } from './store-health';
