@@ -54,7 +54,31 @@ export async function submitCommand(o: SubmitOptions): Promise<void> {
   const api = farmApi(config);
   const { changeRequestId: id, created } = await api.submit(changeRequestJson(input));
   process.stdout.write(o.json ? JSON.stringify({ changeRequestId: id, created }) + '\n' : `${id}\n`);
-  if (o.watch) process.exitCode = await watchOverHttp(api, id, o.json);
+  if (!o.watch) return;
+  process.exitCode = await watchOverHttp(api, id, o.json);
+  // The farm fetches a local repository's branches back once the request is DONE: what the README runs next
+  // (`git branch --list 'agt/*' 'farm/*'`) must see them when the watch returns.
+  const home = localRepoPath(input.repoUrl);
+  if (process.exitCode === 0 && home) await branchesBack(home, id);
+}
+
+/** Waits (up to `timeoutMs`) until `farm/<id>` is in the user's repository; says so when it does not come. */
+async function branchesBack(repo: string, id: string, timeoutMs = 120_000): Promise<void> {
+  const { execFile } = await import('node:child_process');
+  const has = () =>
+    new Promise<boolean>((resolve) =>
+      execFile('git', ['-C', repo, 'rev-parse', '--verify', '-q', `refs/heads/farm/${id}`], (err) => resolve(!err)),
+    );
+  const deadline = Date.now() + timeoutMs;
+  while (!(await has())) {
+    if (Date.now() > deadline) {
+      process.stderr.write(
+        `farm: the request is DONE but farm/${id} was not fetched back into ${repo} within ${timeoutMs / 1000} s; see farm up's log\n`,
+      );
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }
 
 export async function watchCommand(id: string, o: { json?: boolean; timeout?: number }): Promise<void> {

@@ -78,7 +78,7 @@ export async function runDemo(opts: {
     FARM_MODEL: 'scripted-agent',
   };
   for (const name of ['KAFKA_BROKERS', 'DATABASE_URL', 'FARM_LAUNCHER']) delete env[name]; // always the embedded farm
-  const app = await startFarmUp(env, log);
+  const app = await startFarmUp(env, log, { announce: false });
   try {
     out(`repository    ${repo} (main at ${baseCommit.slice(0, 12)})`);
     out(`model         scripted, ${model.baseURL}`);

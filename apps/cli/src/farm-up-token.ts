@@ -53,7 +53,7 @@ export function tokenNotice(apiUrl: string, file: string, created = true, stateD
     created
       ? `  An admin token was created and kept in ${file} (mode 600); the farm CLI on this machine uses it.`
       : `  Its admin token is kept in ${file} (mode 600); the farm CLI on this machine uses it.`,
-    `  This checkout's farm command finds this farm from any directory: ${via}${path.join(FARM_ROOT, 'farm')} submit --repo . --watch`,
+    `  This checkout's farm command finds this farm from any directory: ${via}${path.join(FARM_ROOT, 'farm')} submit --repo . --title "<what to change>" --watch`,
     `  Another farm CLI, or a script:  export FARM_URL=${apiUrl} FARM_TOKEN=$(cat ${file})`,
     `  Tokens for others: farm token create --name <name> --scopes read,submit`,
     '',

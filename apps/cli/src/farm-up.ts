@@ -163,7 +163,12 @@ async function localPoolOr(
 }
 
 /** Starts the farm in this process; `env` is also what the agent processes get. */
-export async function startFarmUp(given: NodeJS.ProcessEnv, log: Logger): Promise<RunningFarm> {
+export async function startFarmUp(
+  given: NodeJS.ProcessEnv,
+  log: Logger,
+  /** announce: false for a farm nobody else reaches (the demo's, an evaluation's), on a state directory of its run. */
+  opts: { announce?: boolean } = {},
+): Promise<RunningFarm> {
   const config = loadConfig(farmUpConfigSchema, given);
   // Credentials split off repository URLs at intake are kept in the state directory, where this process, the
   // agents and the builds (and nothing else) read them with the user's own credential files.
@@ -246,7 +251,8 @@ export async function startFarmUp(given: NodeJS.ProcessEnv, log: Logger): Promis
     const listening = ['0.0.0.0', '::'].includes(config.FARM_API_HOST) ? '127.0.0.1' : config.FARM_API_HOST;
     const api = `http://${listening.includes(':') ? `[${listening}]` : listening}:${config.FARM_METRICS_PORT}`;
     // The token itself goes to no log: the notice says where it is kept.
-    process.stderr.write(tokenNotice(api, layout.adminToken, adminToken.created, config.FARM_STATE_DIR));
+    if (opts.announce !== false)
+      process.stderr.write(tokenNotice(api, layout.adminToken, adminToken.created, config.FARM_STATE_DIR));
     // The CLI on this machine reads where this farm listens (any FARM_METRICS_PORT) from the state directory.
     if (config.FARM_METRICS_PORT) {
       writeFileSync(layout.apiUrl, `${api}\n`);

@@ -53,7 +53,7 @@ describe("the farm's URL", () => {
     const again = tokenNotice('http://127.0.0.1:19464', '/s/admin-token', false);
     expect(again).not.toContain('was created');
     expect(again).toContain('Its admin token is kept in /s/admin-token');
-    expect(again).toContain(`${path.join(FARM_ROOT, 'farm')} submit --repo . --watch`);
+    expect(again).toContain(`${path.join(FARM_ROOT, 'farm')} submit --repo . --title "<what to change>" --watch`);
     expect(again).toContain('export FARM_URL=http://127.0.0.1:19464 FARM_TOKEN=$(cat /s/admin-token)');
     // On another state directory (the demo's), the command says which.
     expect(tokenNotice('http://127.0.0.1:9464', '/d/state/admin-token', true, '/d/state')).toContain(

@@ -11,3 +11,4 @@ export * from './state-layout';
 export * from './commands';
 export * from './stopping';
 export * from './state-writability';
+export * from './port-holder';

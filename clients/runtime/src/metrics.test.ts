@@ -1,4 +1,5 @@
 import { serveMetrics } from './metrics';
+import { PortInUse, portHolder } from './port-holder';
 
 test('/healthz answers the health check; /readyz also the readiness check, with every reason', async () => {
   let healthy = true;
@@ -29,6 +30,36 @@ test('/healthz answers the health check; /readyz also the readiness check, with 
     healthy = true;
     ready = true;
     expect(await get('/readyz')).toEqual([200, 'ok']);
+  } finally {
+    await server.close();
+  }
+});
+
+test('a port in use is refused at once, naming who holds it and the setting to change', async () => {
+  const { createServer } = await import('node:net');
+  const holder = createServer();
+  await new Promise<void>((r) => holder.listen(0, '127.0.0.1', r));
+  const port = (holder.address() as { port: number }).port;
+  try {
+    const err = await serveMetrics(port, undefined, undefined, undefined, '127.0.0.1').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PortInUse);
+    expect((err as Error).message).toBe(
+      `127.0.0.1:${port} is in use by pid ${process.pid} (${portHolder(port)!.command}): stop that process, or set FARM_METRICS_PORT to a free port (e.g. FARM_METRICS_PORT=${port + 1})`,
+    );
+    expect(portHolder(port)?.command).toContain('jest');
+  } finally {
+    holder.close();
+  }
+});
+
+test('a healthy but degraded process answers 200 with what degrades it', async () => {
+  const server = await serveMetrics(0, undefined, undefined, () => ({
+    healthy: true,
+    reasons: ['degraded: probing the sandbox'],
+  }));
+  try {
+    const res = await fetch(`http://127.0.0.1:${server.port}/healthz`);
+    expect([res.status, await res.text()]).toEqual([200, 'ok (degraded: probing the sandbox)']);
   } finally {
     await server.close();
   }

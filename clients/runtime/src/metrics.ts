@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { errorMessage } from './errors';
+import { PortInUse } from './port-holder';
 import type { Logger } from './logger';
 
 /** One registry per process; every component registers its farm_<component>_* metrics on it. */
@@ -39,6 +40,8 @@ export async function serveMetrics(
   health?: HealthCheck,
   host = '0.0.0.0',
   readiness?: HealthCheck,
+  /** The setting that chooses the port, named when it is in use. */
+  portSetting = 'FARM_METRICS_PORT',
 ): Promise<{ port: number; close(): Promise<void> }> {
   const server = http.createServer(async (req, res) => {
     if (routes) {
@@ -72,7 +75,12 @@ export async function serveMetrics(
       res.end();
     }
   });
-  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      reject(err.code === 'EADDRINUSE' ? new PortInUse(host, port, portSetting) : err),
+    );
+    server.listen(port, host, resolve);
+  });
   const actual = (server.address() as { port: number }).port;
   log?.info('metrics listening', { port: actual, host });
   return {

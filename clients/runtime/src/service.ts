@@ -26,28 +26,51 @@ export async function runService(
   /** The address /metrics and the routes listen on; every address when omitted. */
   host?: string,
 ): Promise<void> {
-  let service: RunningService;
-  try {
-    service = await start();
-  } catch (err) {
+  // The port first: one in use is refused at once, naming who holds it, before anything starts or is announced.
+  // Until the service is up its routes answer 503 and /healthz says it is starting.
+  let service: RunningService | undefined;
+  const exitOnConfigError = (err: unknown): never => {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);
       process.exit(78);
     }
     throw err;
-  }
-  collectProcessMetrics();
+  };
   const metrics =
     metricsPort === undefined
       ? undefined
-      : await serveMetrics(metricsPort, log, service.routes, service.health, host, service.readiness);
+      : await serveMetrics(
+          metricsPort,
+          log,
+          async (req, res) => {
+            if (service) return service.routes ? service.routes(req, res) : false;
+            if (/^\/(metrics|healthz|readyz)(\?|$)/.test(req.url ?? '')) return false;
+            res.statusCode = 503;
+            res.setHeader('retry-after', '2');
+            res.end('starting\n');
+            return true;
+          },
+          () =>
+            service
+              ? (service.health?.() ?? { healthy: true, reasons: [] })
+              : { healthy: false, reasons: ['starting'] },
+          host,
+          () => service?.readiness?.() ?? { healthy: true, reasons: [] },
+        ).catch(exitOnConfigError);
+  try {
+    service = await start();
+  } catch (err) {
+    await metrics?.close();
+    exitOnConfigError(err);
+  }
+  collectProcessMetrics();
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
     log.info('shutting down', { signal });
     beginStopping(signal); // model and forge calls in flight end now; their work is redone by the next start
-    service
+    service!
       .stop()
       .then(() => metrics?.close())
       .then(
