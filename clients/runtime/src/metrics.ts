@@ -12,6 +12,10 @@ export function collectProcessMetrics(): void {
   if (defaultsCollected) return;
   defaultsCollected = true;
   collectDefaultMetrics({ register: metricsRegistry, prefix: 'farm_' });
+  // prom-client names three gauges *_total (a counter's suffix: promtool refuses them); their by-type gauges
+  // (farm_nodejs_active_handles{type}, ...) stay, and sum() gives the totals.
+  for (const what of ['handles', 'requests', 'resources'])
+    metricsRegistry.removeSingleMetric(`farm_nodejs_active_${what}_total`);
 }
 
 /** Extra routes a service serves beside /metrics; returns false when the request is not its own. */
