@@ -110,6 +110,9 @@ describe('a one-task build in place', () => {
     // The build process's merge of the same request: same tree, parents, author, committer and message.
     const processBuilt = await runBuild({ ...request, changeRequestId: 'by-process' }, { log: silentLogger });
     expect(processBuilt.status).toBe(B.BUILD_PASSED);
+    // And the same diff of the request's change, for review.
+    expect([inPlace!.diff, inPlace!.diffTruncated]).toEqual([processBuilt.diff, false]);
+    expect(inPlace!.diff).toContain('+changed');
     const expected = (await show(repo.gitDir, processBuilt.commitSha!)).replace('farm/by-process', 'farm/ID');
     const actual = (await show(repo.gitDir, inPlace!.commitSha!)).replace(`farm/${request.changeRequestId}`, 'farm/ID');
     expect(actual).toBe(expected);

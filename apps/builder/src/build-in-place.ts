@@ -1,11 +1,12 @@
 import { farm } from '@farm/proto';
 import { Topics, type EventBus } from '@farm/bus';
-import { errorMessage, runCommand, type Logger } from '@farm/runtime';
+import { errorMessage, runCommand, silentLogger, type Logger } from '@farm/runtime';
 import { checkPlanFor, type DetectOptions } from '@farm/sandbox';
 import type { BuildLauncher } from './build-launcher';
 import { builderMetrics } from './metrics';
 import { checksAlreadyRan } from './reuse-task-checks';
 import { integrationBranchFor } from './run-build';
+import { INTEGRATION_DIFF_READ_BYTES, integrationDiff } from './integration-diff';
 import { withObjectReader } from './git-object-reader';
 import { baseAmongAncestors, readCommitAndTop, treeFiles } from './tree-files';
 
@@ -49,17 +50,22 @@ export function inPlaceCandidate(request: farm.v1.IBuildRequest): InPlaceCandida
  * gives that commit's tree, the tree the task's checks ran on, and the build's check plan on it is empty or
  * exactly the checks that passed there. The merge commit is then written as the build writes it (same
  * message, author, parents and tree; its date the task commit's, so doing it twice gives the same commit)
- * and farm/<id> set to it. Undefined when a build process is needed.
+ * and farm/<id> set to it, and the result carries the request's diff as a build process's does. Undefined
+ * when a build process is needed.
  */
 export async function buildInPlace(
   request: farm.v1.IBuildRequest,
   gitDir: string,
-  opts: DetectOptions = {},
+  opts: DetectOptions & { log?: Logger } = {},
 ): Promise<farm.v1.IBuildResult | undefined> {
   const c = inPlaceCandidate(request);
   if (!c) return undefined;
+  const { log = silentLogger, ...detect } = opts;
   const git = (args: string[], env?: NodeJS.ProcessEnv) =>
-    runCommand('git', ['-C', gitDir, ...args], { env: { ...process.env, ...env } });
+    runCommand('git', ['-C', gitDir, ...args], {
+      env: { ...process.env, ...env },
+      maxBuffer: INTEGRATION_DIFF_READ_BYTES,
+    });
   // One `git cat-file` process reads the commit, its tree's names, its ancestors if need be and the files
   // the check planner reads; the usual task commit sits right on its base.
   const planned = await withObjectReader(gitDir, async (objects) => {
@@ -74,7 +80,10 @@ export async function buildInPlace(
       ));
     if (!onBase) return undefined;
     try {
-      return { read, ...checkPlanFor(await treeFiles(objects, read.tree, read.topLevel), request.checkCommand, opts) };
+      return {
+        read,
+        ...checkPlanFor(await treeFiles(objects, read.tree, read.topLevel), request.checkCommand, detect),
+      };
     } catch {
       return undefined; // e.g. an invalid .farm/checks.json: the build process reports it
     }
@@ -100,12 +109,21 @@ export async function buildInPlace(
     },
   );
   const sha = stdout.trim();
+  // What the request changes, for review (GET .../diff), as the build process reads it: the merge against its base.
+  const change = await integrationDiff(
+    (args) => git(args).then((r) => r.stdout),
+    { from: c.base, merged: sha },
+    request,
+    (err) =>
+      log.warn('the integration diff could not be read; shown as cut', { changeRequestId: c.changeRequestId, err }),
+  );
   await git(['update-ref', '-m', `build of ${c.changeRequestId}`, `refs/heads/${branch}`, sha]);
   return {
     changeRequestId: c.changeRequestId,
     status: farm.v1.BuildStatus.BUILD_PASSED,
     integrationBranch: branch,
     commitSha: sha,
+    ...change,
     notes: [note, 'built in place: one task, its checked tree, nothing left to run'],
   };
 }
@@ -128,7 +146,7 @@ export class InPlaceBuildLauncher implements BuildLauncher {
   async launch(request: farm.v1.IBuildRequest): Promise<void> {
     const gitDir = inPlaceCandidate(request) && this.deps.gitDirFor(request.repo?.url ?? '');
     if (gitDir) {
-      const result = await buildInPlace(request, gitDir).catch((err: unknown) => {
+      const result = await buildInPlace(request, gitDir, { log: this.deps.log }).catch((err: unknown) => {
         this.deps.log.warn('in-place build failed; starting a build process', {
           changeRequestId: request.changeRequestId,
           err: errorMessage(err),

@@ -1,5 +1,11 @@
+import type { farm } from '@farm/proto';
+import { splitCredentials } from '@farm/git';
+
 /** The most of a request's integration diff a BuildResult carries (as a task's report carries its diff). */
 export const INTEGRATION_DIFF_CHARS = 64_000;
+
+/** What a build's diff may be read into: more than git's output is shown as cut. */
+export const INTEGRATION_DIFF_READ_BYTES = 64 * 1024 * 1024;
 
 /**
  * A build's diff as its result carries it: each credential the build holds replaced (a repository may contain
@@ -17,3 +23,34 @@ export function boundedDiff(
   const cut = diff.lastIndexOf('\n', max);
   return { diff: diff.slice(0, cut > 0 ? cut + 1 : max), diffTruncated: true };
 }
+
+/**
+ * The request's change from `from` (its base, or the tip it was built on) to `merged` (the build's merge), as
+ * every build records it for review (GET .../diff), in a process or in place: git's arguments read it with no
+ * diff driver or text conversion of the repository's (.gitattributes) run, and bounded as boundedDiff says. A
+ * diff too large to read (past INTEGRATION_DIFF_READ_BYTES) is shown as cut and never fails the build:
+ * `onUnreadable` hears why.
+ */
+export async function integrationDiff(
+  git: (args: string[]) => Promise<string>,
+  range: { from: string; merged: string },
+  request: farm.v1.IBuildRequest,
+  onUnreadable: (err: unknown) => void,
+): Promise<{ diff: string; diffTruncated: boolean }> {
+  const args = ['-c', 'core.quotepath=false', 'diff', '--no-color', '--no-ext-diff', '--no-textconv'];
+  const text = await git([...args, range.from, range.merged]).then(
+    (stdout) => stdout,
+    (err: unknown) => {
+      onUnreadable(err);
+      return undefined;
+    },
+  );
+  if (text === undefined) return { diff: '', diffTruncated: true };
+  return boundedDiff(text, buildSecrets(request));
+}
+
+/** The credentials a build holds that its diff must not show: the repository URL's password, the git token. */
+const buildSecrets = (request: farm.v1.IBuildRequest) => [
+  splitCredentials(request.repo?.url ?? '').auth?.password,
+  process.env.FARM_GIT_TOKEN,
+];

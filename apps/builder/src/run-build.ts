@@ -6,8 +6,8 @@ import { promisify } from 'node:util';
 import { farm } from '@farm/proto';
 import { errorMessage, type Logger } from '@farm/runtime';
 import { checkPlanFor, describeFailure, runChecks, type CheckCeilings } from '@farm/sandbox';
-import { gitCliAuth, splitCredentials } from '@farm/git';
-import { boundedDiff } from './integration-diff';
+import { gitCliAuth } from '@farm/git';
+import { INTEGRATION_DIFF_READ_BYTES, integrationDiff } from './integration-diff';
 import { checksAlreadyRan, type MergedTask } from './reuse-task-checks';
 
 const exec = promisify(execFile);
@@ -78,7 +78,7 @@ async function buildOnce(request: farm.v1.IBuildRequest, deps: BuildDeps): Promi
     exec('git', ['-c', 'user.name=agent-farm', '-c', 'user.email=build@agent-farm.local', ...args], {
       cwd: repo,
       env: { ...process.env, ...authEnv },
-      maxBuffer: 64 * 1024 * 1024,
+      maxBuffer: INTEGRATION_DIFF_READ_BYTES,
     });
   // The request's change as merged, once it is (see below).
   let change: { diff: string; diffTruncated: boolean } | undefined;
@@ -154,22 +154,13 @@ async function buildOnce(request: farm.v1.IBuildRequest, deps: BuildDeps): Promi
     // bare repository of its own that the checks never see. After the checks nothing runs in the checkout with
     // the credentials: its HEAD, refs, config (`url.*.insteadOf`, a proxy) and hooks are theirs to change.
     const merged = (await git('rev-parse', 'HEAD')).stdout.trim();
-    // What the request changes, for review (GET .../diff): read before any of the repository's commands ran, with
-    // no diff driver or text conversion of the repository's (.gitattributes) run.
-    // A diff too large to read (past git's 64 MiB buffer) is shown as cut, never fails the build.
-    const diffText = await git(
-      ...['-c', 'core.quotepath=false', 'diff', '--no-color', '--no-ext-diff', '--no-textconv', start, merged],
-    ).then(
-      (r) => r.stdout,
-      (err: unknown) => {
-        deps.log.warn('the integration diff could not be read; shown as cut', { changeRequestId: id, err });
-        return undefined;
-      },
+    // What the request changes, for review: read before any of the repository's commands ran.
+    change = await integrationDiff(
+      (args) => git(...args).then((r) => r.stdout),
+      { from: start, merged },
+      request,
+      (err) => deps.log.warn('the integration diff could not be read; shown as cut', { changeRequestId: id, err }),
     );
-    change =
-      diffText === undefined
-        ? { diff: '', diffTruncated: true }
-        : boundedDiff(diffText, [splitCredentials(request.repo?.url ?? '').auth?.password, process.env.FARM_GIT_TOKEN]);
     const outbound = await outboundCopy(dir, repo, merged, branch);
     // The full suite, in the same sandbox as the agents' checks: the request's command, else what the repo implies.
     const { steps } = checkPlanFor(repo, request.checkCommand);

@@ -205,6 +205,14 @@ describe('farm up over its HTTP API, for a repository on this machine', () => {
       headers: { authorization: `Bearer ${up.token}` },
     });
     expect(((await diff.json()) as { diff: string }).diff).toContain('+function multiply(a, b) {');
+    // The request's change, as built in place, is reviewable too.
+    const requestDiff = await fetch(`${up.url}/v1/change-requests/${id}/diff`, {
+      headers: { authorization: `Bearer ${up.token}` },
+    });
+    expect((await requestDiff.json()) as { diff: string; branch: string }).toMatchObject({
+      branch: `farm/${id}`,
+      diff: expect.stringContaining('+function multiply(a, b) {'),
+    });
 
     // Submitting the same id again changes nothing.
     const again = await up.api.submit({ changeRequestId: id, title: GOAL, repo: { url: repo, baseRef: 'main' } });

@@ -2,9 +2,10 @@ import { farm } from '@farm/proto';
 import {
   approvalConfigSchema,
   approvalPolicyFrom,
-  approvalReason,
   mayHoldPlans,
   planEditProblem,
+  type ApprovalRule,
+  type TaskCostHistory,
 } from './approval-policy';
 import { decide, type Decision, type DeciderOptions, type RequestState } from './decider';
 
@@ -21,11 +22,16 @@ const options = (env: Record<string, string> = {}): DeciderOptions => ({
   approval: policy(env),
 });
 
-const planning = (requireApproval = false): RequestState => ({
+/** A request being planned, with what the store loads for it (the history of task costs, when there is one). */
+const planning = (
+  requireApproval = false,
+  repoUrl = 'https://git.example/team/app.git',
+  taskCostHistory?: TaskCostHistory,
+): RequestState => ({
   request: {
     id: 'cr',
     phase: P.PLANNING,
-    repoUrl: 'https://git.example/team/app.git',
+    repoUrl,
     baseRef: 'main',
     baseCommit: '',
     checkCommand: '',
@@ -33,6 +39,7 @@ const planning = (requireApproval = false): RequestState => ({
     requireApproval,
   },
   tasks: [],
+  ...(taskCostHistory ? { taskCostHistory } : {}),
 });
 
 const codingTask = (id: string, more: Partial<farm.v1.ICodingTask> = {}): farm.v1.ICodingTask => ({
@@ -55,10 +62,28 @@ const control = (action: farm.v1.ControlAction, more: Partial<farm.v1.IControlCo
 const moves = (d: Decision) => d.updates.flatMap((u) => (u.kind === 'move' ? [[P[u.to], u.reason]] : []));
 const launched = (d: Decision) => d.effects.flatMap((e) => (e.kind === 'launch' ? [e.task.id] : []));
 
-describe('which plans wait for approval', () => {
+/**
+ * Why decide() holds the plan of `tasks` (the reason of its move to AWAITING_APPROVAL, after the count), or
+ * undefined when the plan starts: the gate as the orchestrator applies it, from the state the store loads.
+ */
+function waitReason(
+  env: Record<string, string>,
+  tasks: farm.v1.ICodingTask[],
+  on: { requested?: boolean; repoUrl?: string; history?: TaskCostHistory } = {},
+): string | undefined {
+  const state = planning(on.requested, on.repoUrl ?? 'https://git.example/x.git', on.history);
+  const [move] = decide(state, bundle(tasks), options(env)).updates.flatMap((u) => (u.kind === 'move' ? [u] : []));
+  if (move.to === P.CODING) return undefined;
+  expect(P[move.to]).toBe('AWAITING_APPROVAL');
+  const prefix = `${tasks.length} task(s) at abc123def456 wait for approval: `;
+  expect(move.reason.startsWith(prefix)).toBe(true);
+  return move.reason.slice(prefix.length);
+}
+
+describe('which plans wait for approval (through decide(), as the orchestrator applies the gate)', () => {
   const three = [codingTask('a'), codingTask('b'), codingTask('c', { kind: K.REFACTOR, path: 'db/migrations/1.sql' })];
   const ask = (env: Record<string, string>, requested = false, tasks = three, repoUrl = 'https://git.example/x.git') =>
-    approvalReason(policy(env), { repoUrl, requested, tasks });
+    waitReason(env, tasks, { requested, repoUrl });
 
   it('never (the default) lets every plan start, unless its submitter asked', () => {
     expect(ask({})).toBeUndefined();
@@ -78,6 +103,11 @@ describe('which plans wait for approval', () => {
     expect(ask(large)).toBeUndefined();
     expect(ask({ ...large, FARM_APPROVAL_MAX_TASKS: '2' })).toBe('3 tasks, more than 2 (FARM_APPROVAL_MAX_TASKS)');
     expect(ask({ ...large, FARM_APPROVAL_MAX_FILES: '2' })).toBe('3 files, more than 2 (FARM_APPROVAL_MAX_FILES)');
+    const leasing = three.map((t, i) => ({ ...t, symbols: [`sym${i}`, 'shared'] }));
+    expect(ask({ ...large, FARM_APPROVAL_MAX_SYMBOLS: '3' }, false, leasing)).toBe(
+      '4 symbols, more than 3 (FARM_APPROVAL_MAX_SYMBOLS)',
+    );
+    expect(ask({ ...large, FARM_APPROVAL_MAX_SYMBOLS: '4' }, false, leasing)).toBeUndefined();
     expect(ask({ ...large, FARM_APPROVAL_KINDS: 'refactor,docs' })).toBe('task kinds refactor (FARM_APPROVAL_KINDS)');
     expect(ask({ ...large, FARM_APPROVAL_PATHS: '**/migrations/**' })).toBe(
       'paths db/migrations/1.sql (FARM_APPROVAL_PATHS)',
@@ -90,12 +120,7 @@ describe('which plans wait for approval', () => {
   it('large: a plan estimated above FARM_APPROVAL_MAX_COST_USD waits, the estimate and its basis shown', () => {
     const history = { meanUsd: 0.5, tasks: 12, of: 'repository' as const };
     const estimate = (env: Record<string, string>, h?: typeof history) =>
-      approvalReason(policy({ FARM_APPROVAL: 'large', ...env }), {
-        repoUrl: 'https://git.example/x.git',
-        requested: false,
-        tasks: three,
-        history: h,
-      });
+      waitReason({ FARM_APPROVAL: 'large', ...env }, three, { history: h });
     expect(estimate({ FARM_APPROVAL_MAX_COST_USD: '1' }, history)).toBe(
       "an estimated $1.50, more than $1 (FARM_APPROVAL_MAX_COST_USD) (estimate: $1.50: 3 task(s) × $0.5000, the mean of the repository's last 12 successful task(s))",
     );
@@ -149,10 +174,45 @@ describe('which plans wait for approval', () => {
     const only = policy({ FARM_APPROVAL_RULES: JSON.stringify([{ repos: 'x/**', mode: 'always' }]) });
     expect(mayHoldPlans(only)).toBe(true);
     expect(mayHoldPlans(policy({}))).toBe(false);
-    expect(approvalReason(only, { repoUrl: 'x/y', requested: false, tasks: three })).toBe(
+    expect(ask({ FARM_APPROVAL_RULES: JSON.stringify([{ repos: 'x/**', mode: 'always' }]) }, false, three, 'x/y')).toBe(
       'every plan waits for approval (FARM_APPROVAL_RULES for x/**: always)',
     );
   });
+
+  // One row per setting a rule may name (the type check asks for a row when one is added): a plan crossing that
+  // one only waits, and the reason names the rule.
+  const history = { meanUsd: 0.5, tasks: 12, of: 'repository' as const };
+  const crossing: Record<
+    Exclude<keyof ApprovalRule, 'repos'>,
+    [Partial<ApprovalRule>, farm.v1.ICodingTask[], string]
+  > = {
+    mode: [{ mode: 'always' }, three, 'every plan waits for approval (FARM_APPROVAL_RULES for x/**: always)'],
+    maxTasks: [{ maxTasks: 2 }, three, '3 tasks, more than 2 (FARM_APPROVAL_RULES for x/**)'],
+    maxFiles: [{ maxFiles: 2 }, three, '3 files, more than 2 (FARM_APPROVAL_RULES for x/**)'],
+    maxSymbols: [
+      { maxSymbols: 2 },
+      three.map((t) => ({ ...t, symbols: [`${t.id}.run`] })),
+      '3 symbols, more than 2 (FARM_APPROVAL_RULES for x/**)',
+    ],
+    maxChangedLines: [
+      { maxChangedLines: 100 },
+      three.map((t) => ({ ...t, estimatedChangedLines: 40 })),
+      "about 120 changed lines by the planner's estimate, more than 100 (FARM_APPROVAL_RULES for x/**)",
+    ],
+    maxCostUsd: [{ maxCostUsd: 1 }, three, 'an estimated $1.50, more than $1 (FARM_APPROVAL_RULES for x/**)'],
+    kinds: [{ kinds: ['refactor'] }, three, 'task kinds refactor (FARM_APPROVAL_RULES for x/**)'],
+    paths: [{ paths: ['**/migrations/**'] }, three, 'paths db/migrations/1.sql (FARM_APPROVAL_RULES for x/**)'],
+  };
+  it.each(Object.entries(crossing))(
+    "a rule's %s holds a plan that crosses it, and only that",
+    (_, [rule, tasks, why]) => {
+      const rules = JSON.stringify([{ repos: 'x/**', mode: 'large', ...rule }]);
+      const reason = waitReason({ FARM_APPROVAL_RULES: rules }, tasks, { repoUrl: 'x/y', history });
+      expect(reason?.split(' (estimate: ')[0]).toBe(why);
+      // Elsewhere the farm's settings (never) apply: the same plan starts.
+      expect(waitReason({ FARM_APPROVAL_RULES: rules }, tasks, { repoUrl: 'y/x', history })).toBeUndefined();
+    },
+  );
 
   it('a bad FARM_APPROVAL_RULES is a configuration error naming what is wrong', () => {
     const problems = (rules: string) => {

@@ -6,6 +6,7 @@ import {
   type Decision,
   type DeciderEvent,
   type DeciderOptions,
+  type RequestRecord,
   type RequestState,
   type TaskRecord,
 } from './decider';
@@ -501,5 +502,66 @@ describe('the orchestrator decider', () => {
     expect(decide(state, result('a', S.SOFT_FAIL, { lesson }), withLessons).lessons).toEqual([]);
     const off = decide(state, result('a', S.SUCCESS, { lesson }), options);
     expect([off.lessons, launched([off])[0].lessons]).toEqual([[], []]);
+  });
+});
+
+describe("the decision's state", () => {
+  // Every field set, to a value of its own: a field added to these types must be added here (the type check
+  // says so), and one the decider then drops fails below.
+  const everyRequestField: Required<RequestRecord> = {
+    id: 'cr',
+    phase: P.CODING,
+    repoUrl: 'git://r-every-field',
+    baseRef: 'release-7',
+    baseCommit: 'base-every-field',
+    checkCommand: 'make every-field',
+    integrationBranch: 'farm/every-field',
+    requireApproval: true,
+    parallelism: 3,
+  };
+  const everyTaskField: Required<TaskRecord> = {
+    ...task('a', T.TASK_DISPATCHED),
+    branch: 'agt/a-every-field',
+    commitSha: 'sha-every-field',
+    costUsd: 0.4242,
+    verification: { checks: [{ name: 'every-field', run: 'make every-field', ok: true }] },
+  };
+  const everyField: Required<RequestState> = {
+    request: everyRequestField,
+    tasks: [everyTaskField],
+    lessonCandidates: [
+      {
+        taskId: 'old-task',
+        repoUrl: 'git://r-every-field',
+        goal: 'an old goal',
+        files: ['src/every-field.ts'],
+        firstFailure: 'it failed once',
+        fix: 'and was fixed',
+        createdAt: '2025-01-02T03:04:05.000Z',
+      },
+    ],
+    taskCostHistory: { meanUsd: 0.1234, tasks: 17, of: 'farm' },
+  };
+  const events: [string, DeciderEvent][] = [
+    ['nothing to start', { kind: 'dispatch-ready' }],
+    ['a stale result', result('a', S.SUCCESS, { dispatch: 9 })],
+    ['a cancel', { kind: 'cancel', command: { changeRequestId: 'cr', action: farm.v1.ControlAction.CANCEL } }],
+  ];
+
+  it.each(events)('keeps every field of the state it was given (%s)', (_what, event) => {
+    const given = structuredClone(everyField);
+    const { state } = decide(everyField, event, options);
+    expect(Object.keys(state).sort()).toEqual(Object.keys(everyField).sort());
+    expect(Object.keys(state.request!).sort()).toEqual(Object.keys(everyRequestField).sort());
+    expect(Object.keys(state.tasks[0]).sort()).toEqual(Object.keys(everyTaskField).sort());
+    expect([state.lessonCandidates, state.taskCostHistory]).toEqual([
+      everyField.lessonCandidates,
+      everyField.taskCostHistory,
+    ]);
+    expect(everyField).toEqual(given); // and leaves the caller's as it was
+  });
+
+  it('changes only what the event changes', () => {
+    expect(decide(everyField, { kind: 'dispatch-ready' }, options).state).toEqual(everyField);
   });
 });

@@ -636,8 +636,11 @@ class DecisionBuilder {
   dispatchReady = false;
 
   constructor(state: RequestState) {
-    // The caller's state stays as it was; the decision carries the new one.
+    // The caller's state stays as it was; the decision carries the new one. Every field is carried over (one
+    // copied by name would be dropped the day a field is added: the approval estimate's history once was);
+    // what the rules change in place is copied deeper.
     this.state = {
+      ...state,
       request: state.request && { ...state.request },
       tasks: state.tasks.map((t) => ({ ...t, dependsOn: [...t.dependsOn] })),
       lessonCandidates: state.lessonCandidates && [...state.lessonCandidates],

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { FINAL_PHASES, farm } from '@farm/proto';
-import { Topics } from '@farm/bus';
+import { farm } from '@farm/proto';
 import { type Logger, type RouteHandler } from '@farm/runtime';
-import { decideAccess, KubernetesReviewFailed, recordAudit, SCOPES, type Principal, type Scope } from '@farm/access';
+import { decideAccess, KubernetesReviewFailed, SCOPES, type Principal, type Scope } from '@farm/access';
 import { HttpError, createHttpEdge, json, metricsRoute, type EdgeRequest, type Reply } from '@farm/http-edge';
 import { StoreUnavailable, type SqlStore } from '@farm/store';
 import { listLessons } from '@farm/lessons';
@@ -16,11 +15,10 @@ import {
   parseRejectInput,
   parseResumeAfter,
 } from './change-request-input';
-import { recordPlanDecision, type PlanDecision } from './plan-decisions';
+import { recordCancel, recordPlanDecision, type PlanDecision } from './request-decisions';
 import { streamTransitions, type EventStreamOptions } from './change-request-events';
 import { consoleRoutes } from './console-server';
 import type { Orchestrator } from './orchestrator';
-import { parsePhase } from './phases';
 import { pageRequests, type RequestListQuery, type RequestOrigin } from './request-list';
 import { getRequest, requestPhase, SUBMITTED } from './request-store';
 import { changeRequestSubmitter } from './submissions';
@@ -237,26 +235,7 @@ export function changeRequestApi(deps: ChangeRequestApiDeps): RouteHandler {
     const id = requestId(r);
     const input = parseCancelInput(await r.json({ optional: true }));
     const requestedBy = submitter(r, input.requestedBy || 'http-api');
-    await deps.orchestrator.writeThroughOutbox(async (tx, outbox) => {
-      const phase = await requestPhase(tx, id);
-      if (!phase) throw unknown(id);
-      if (phase !== SUBMITTED && FINAL_PHASES.has(parsePhase(phase))) {
-        throw new ApiError(409, `change request ${id} is already ${phase}; there is nothing to cancel`);
-      }
-      await recordAudit(tx, {
-        subject: requestedBy,
-        action: 'cancel',
-        changeRequestId: id,
-        detail: input.reason ? { reason: input.reason } : {},
-      });
-      // A SUBMITTED request is cancelled too: the orchestrator retries the command until the request arrives.
-      await outbox(Topics.control, id, {
-        changeRequestId: id,
-        action: farm.v1.ControlAction.CANCEL,
-        reason: input.reason,
-        requestedBy,
-      });
-    });
+    await recordCancel(deps.orchestrator, id, input, requestedBy);
     log.info('cancel requested', { changeRequestId: id });
     return json(202, { changeRequestId: id, cancelRequested: true });
   }

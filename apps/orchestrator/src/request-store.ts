@@ -293,11 +293,18 @@ export async function requestsInCoding(db: SqlExecutor): Promise<string[]> {
   return rows.rows.map((r) => r.id);
 }
 
-/** Requests that have been in `phase` for longer than `limitMs` (the sweep), oldest first, at most 100. */
+/**
+ * Requests that have been in `phase` for longer than `limitMs` (the sweep), oldest first, at most 100. One a
+ * person decided on within that time is left to the decision, which is on its way (request-decisions.ts): a plan
+ * approved in the last second of its wait runs as answered, rather than failing on the timeout.
+ */
 export async function requestsInPhaseSince(db: SqlExecutor, phase: Phase, limitMs: number): Promise<string[]> {
   const stale = await db.query<{ id: string }>(
-    `SELECT id FROM change_requests WHERE phase = $1
-     AND updated_at < now() - ($2::text || ' milliseconds')::interval ORDER BY updated_at LIMIT 100`,
+    `SELECT id FROM change_requests c WHERE phase = $1
+     AND updated_at < now() - ($2::text || ' milliseconds')::interval
+     AND NOT EXISTS (SELECT 1 FROM request_decisions d WHERE d.change_request_id = c.id
+                     AND d.decided_at > now() - ($2::text || ' milliseconds')::interval)
+     ORDER BY updated_at LIMIT 100`,
     [phaseName(phase), String(limitMs)],
   );
   return stale.rows.map((r) => r.id);

@@ -5,6 +5,7 @@ import { taskReportMigrations } from './task-reports';
 import { taskStepMigrations } from './task-steps';
 import { buildReportMigrations } from './build-reports';
 import { resubmissionMigrations } from './task-resubmission';
+import { requestDecisionMigrations } from './request-decisions';
 
 export const orchestratorMigrations = [
   {
@@ -139,3 +140,6 @@ orchestratorMigrations.push(...taskStepMigrations);
 
 // What each build reported, with the diff of the integration branch (build-reports.ts).
 orchestratorMigrations.push(...buildReportMigrations);
+
+// Each request's last decision by a person (approve, reject, cancel), so that each is taken once (request-decisions.ts).
+orchestratorMigrations.push(...requestDecisionMigrations);

@@ -4,7 +4,7 @@ import { splitCredentials } from '@farm/git';
 import { ConfigError, z, type Logger } from '@farm/runtime';
 import type { SqlStore } from '@farm/store';
 import type { ChangeRequestApiDeps } from '../http-api';
-import { recordPlanDecision } from '../plan-decisions';
+import { recordPlanDecision } from '../request-decisions';
 import { changeRequestSubmitter, type SubmitterDeps } from '../submissions';
 import { ForgeBridge } from './forge-bridge';
 
