@@ -10,7 +10,7 @@ import {
   type ToolCall,
   type ToolModel,
 } from '@farm/llm';
-import { errorMessage, type Logger } from '@farm/runtime';
+import { errorMessage, type Logger, type Redactor } from '@farm/runtime';
 import { refusedCheckNote } from '@farm/sandbox';
 import { elideStaleOutputs, fitConversation, type ElisionOptions } from './conversation-window';
 import { renderLessons } from './lessons-prompt';
@@ -19,7 +19,6 @@ import { costOfCall, type ModelPrices } from './model-prices';
 import { reviewDiff, type ReviewVerdict } from './review-diff';
 import { hardFail, softFail, type TaskFailed } from './task-outcome';
 import type { AgentToolBox, ToolOutcome } from './tools/agent-tools';
-import type { Redactor } from './tools/redact-secrets';
 import type { TreeChange } from './tools/tree-diff';
 import { describeVerification, unverifiedMayPass, verificationRecord, type UnverifiedPolicy } from './verify-change';
 import type { TaskObserver } from './task-observer';
