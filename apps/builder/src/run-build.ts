@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { farm } from '@farm/proto';
-import { errorMessage, type Logger } from '@farm/runtime';
+import { environmentRedactor, errorMessage, redactMessage, type Logger } from '@farm/runtime';
 import { checkPlanFor, describeFailure, runChecks, type CheckCeilings } from '@farm/sandbox';
 import { gitCliAuth, splitCredentials } from '@farm/git';
 import { boundedDiff } from './integration-diff';
@@ -46,6 +46,16 @@ const PUSH_RACES = 3;
  * branch moved while the checks ran, the build starts again on the new tip.
  */
 export async function runBuild(request: farm.v1.IBuildRequest, deps: BuildDeps): Promise<farm.v1.IBuildResult> {
+  // The checks' output and git's messages quote what they see: every note goes out redacted like the diff.
+  const built = await buildRacing(request, deps);
+  return redactMessage(farm.v1.BuildResult, built, buildRedactor(request));
+}
+
+/** The build's secrets: this process's, and the credentials git sends for the request's repository. */
+const buildRedactor = (request: farm.v1.IBuildRequest) =>
+  environmentRedactor(process.env, [splitCredentials(request.repo?.url ?? '').auth?.password]);
+
+async function buildRacing(request: farm.v1.IBuildRequest, deps: BuildDeps): Promise<farm.v1.IBuildResult> {
   for (let race = 1; ; race++) {
     const outcome = await buildOnce(request, deps);
     if (outcome !== 'moved') return outcome;
@@ -166,10 +176,7 @@ async function buildOnce(request: farm.v1.IBuildRequest, deps: BuildDeps): Promi
         return undefined;
       },
     );
-    change =
-      diffText === undefined
-        ? { diff: '', diffTruncated: true }
-        : boundedDiff(diffText, [splitCredentials(request.repo?.url ?? '').auth?.password, process.env.FARM_GIT_TOKEN]);
+    change = diffText === undefined ? { diff: '', diffTruncated: true } : boundedDiff(diffText, buildRedactor(request));
     const outbound = await outboundCopy(dir, repo, merged, branch);
     // The full suite, in the same sandbox as the agents' checks: the request's command, else what the repo implies.
     const { steps } = checkPlanFor(repo, request.checkCommand);
