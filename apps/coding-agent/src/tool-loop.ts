@@ -302,13 +302,14 @@ async function finishGate(
     let acceptUnverified = false;
     try {
       const answer = await observer.timed('review', round, () =>
+        // The reviewer is a model endpoint like the coder's: nothing goes to it unredacted.
         reviewDiff(deps.reviewer!, {
-          goal: ctx.task.goal ?? '',
-          summary,
+          goal: deps.redact(ctx.task.goal ?? ''),
+          summary: deps.redact(summary),
           diff,
-          checks: checkText,
-          verification: describeVerification(verification),
-          unverified: verification.unverifiedReason ?? undefined,
+          checks: deps.redact(checkText),
+          verification: deps.redact(describeVerification(verification)),
+          unverified: verification.unverifiedReason ? deps.redact(verification.unverifiedReason) : undefined,
         }),
       );
       const cost = costOfCall(deps.prices, answer.model, answer.usage);
