@@ -21,13 +21,13 @@ describe('redaction by shape, whatever the process holds', () => {
       `cloning http://${SECRET_REDACTED}@git.example/r.git failed`,
     );
     // a token given as the user name, percent-encoded characters included
-    expect(redactSecretShapes('https://ghs%2Fcanary0123456@github.com/o/r')).toBe(
+    expect(redactSecretShapes('https://ghs%2Fcanary0123456789abcdef@github.com/o/r')).toBe(
       `https://${SECRET_REDACTED}@github.com/o/r`,
     );
   });
 
-  test("an account's short name is not a secret: ssh://git@host and a path's @ stay as written", () => {
-    const text = 'ssh://git@github.com/o/r.git and https://host/users/me@example.com';
+  test("an account's name is not a secret: ssh://git@host, postgres://postgres@db and a path's @ stay as written", () => {
+    const text = 'ssh://git@github.com/o/r.git, postgres://postgres@db/farm and https://host/users/me@example.com';
     expect(redactSecretShapes(text)).toBe(text);
   });
 
@@ -86,6 +86,7 @@ describe('the secrets of an environment', () => {
       OPENAI_API_KEY: 'canary-model-0004',
       GITHUB_TOKEN: 'canary-operator-0005',
       DATABASE_URL: 'postgres://farm:canary-db-0006@db:5432/farm',
+      PGBOUNCER_URL: 'postgres://postgres@bouncer/farm',
       FARM_AGENT_SECRET: 'farm-agent-git',
       FARM_AGENT_MAX_TOKENS: '400000000',
       HOME: '/home/someone',
@@ -95,6 +96,7 @@ describe('the secrets of an environment', () => {
     const out = redact(text);
     expect(out).not.toMatch(/canary/);
     expect(out).toContain('farm-agent-git');
+    expect(out).toContain('postgres://postgres@bouncer/farm');
     expect(out).toContain('400000000');
     expect(out).toContain('/home/someone');
   });

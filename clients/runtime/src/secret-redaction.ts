@@ -18,6 +18,12 @@ export const SECRET_REDACTED = '[secret redacted]';
 /** Values shorter than this are too generic to redact without mangling ordinary text (e.g. "k", "none"). */
 export const MIN_SECRET_LENGTH = 8;
 
+/**
+ * User info without a password is a token only when this long (`https://<token>@github.com`); shorter, it names
+ * an account (`ssh://git@host`, `postgres://postgres@db`), which is no secret and would mangle ordinary text.
+ */
+const MIN_TOKEN_AS_USER_LENGTH = 20;
+
 /** The farm's settings whose values are credentials (as their configuration schemas declare them). */
 export const SECRET_SETTINGS = [
   'OPENAI_API_KEY',
@@ -46,14 +52,11 @@ const AUTHORIZATION = /\b(authorization["']?\s*[:=]\s*["']?\s*(?:basic|bearer|to
 const KNOWN_TOKEN =
   /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,}|glpat-[A-Za-z0-9_-]{20,}|sk-(?:proj-|ant-)?[A-Za-z0-9_-]{32,})/g;
 
-/**
- * Removes credentials by their shape alone. User info without a password (`ssh://git@host`) is kept when too
- * short to be a token: it names an account.
- */
+/** Removes credentials by their shape alone. */
 export function redactSecretShapes(text: string): string {
   return text
     .replace(URL_USER_INFO, (whole, scheme: string, userInfo: string) =>
-      userInfo.includes(':') || userInfo.length >= MIN_SECRET_LENGTH ? `${scheme}${SECRET_REDACTED}@` : whole,
+      userInfo.includes(':') || userInfo.length >= MIN_TOKEN_AS_USER_LENGTH ? `${scheme}${SECRET_REDACTED}@` : whole,
     )
     .replace(AUTHORIZATION, `$1${SECRET_REDACTED}`)
     .replace(KNOWN_TOKEN, SECRET_REDACTED);
@@ -88,8 +91,8 @@ function formsOf(secret: string): string[] {
 }
 
 /**
- * The secrets written in the URLs of `text`: each user info's password (or the user name when there is none:
- * a token given as the user), and the HTTP Basic value git and the forge clients send for it.
+ * The secrets written in the URLs of `text`: each user info's password (or a user name long enough to be a
+ * token given as the user), and the HTTP Basic value git and the forge clients send for it.
  */
 export function secretsInUrls(text: string): string[] {
   const found: string[] = [];
@@ -98,7 +101,7 @@ export function secretsInUrls(text: string): string[] {
     const user = colon < 0 ? userInfo : userInfo.slice(0, colon);
     const password = colon < 0 ? '' : userInfo.slice(colon + 1);
     const secret = password || user;
-    if (safeDecode(secret).length < MIN_SECRET_LENGTH) continue; // an account's name (`git@`), not a token
+    if (safeDecode(secret).length < (password ? MIN_SECRET_LENGTH : MIN_TOKEN_AS_USER_LENGTH)) continue;
     found.push(secret, safeDecode(secret));
     found.push(Buffer.from(`${safeDecode(user)}:${safeDecode(password)}`).toString('base64'));
   }
