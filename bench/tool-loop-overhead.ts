@@ -12,17 +12,10 @@ import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import {
-  AgentToolBox,
-  TaskBudget,
-  TaskObserver,
-  openTrajectory,
-  runToolLoop,
-  secretRedactor,
-} from '@farm/coding-agent';
+import { AgentToolBox, TaskBudget, TaskObserver, openTrajectory, runToolLoop } from '@farm/coding-agent';
 import type { ConversationMessage, ToolModel, ToolTurn } from '@farm/llm';
 import { extractSymbols, languageOf } from '@farm/rag';
-import { silentLogger } from '@farm/runtime';
+import { secretRedactor, silentLogger } from '@farm/runtime';
 
 const ROOT = path.resolve(__dirname, '..');
 

@@ -1,5 +1,6 @@
 import type { farm } from '@farm/proto';
 import { splitCredentials } from '@farm/git';
+import { environmentRedactor, type Redactor } from '@farm/runtime';
 
 /** The most of a request's integration diff a BuildResult carries (as a task's report carries its diff). */
 export const INTEGRATION_DIFF_CHARS = 64_000;
@@ -9,16 +10,15 @@ export const INTEGRATION_DIFF_READ_BYTES = 64 * 1024 * 1024;
 
 /**
  * A build's diff as its result carries it: each credential the build holds replaced (a repository may contain
- * one, and the diff is shown to anyone who may read the request), then cut at `max` characters at a line end.
+ * one, and the diff is shown to anyone who may read the request), then cut at `max` characters at a line end
+ * (redacted before the cut: a secret cut in half would no longer be recognised).
  */
 export function boundedDiff(
   text: string,
-  secrets: readonly (string | undefined)[],
+  redact: Redactor,
   max = INTEGRATION_DIFF_CHARS,
 ): { diff: string; diffTruncated: boolean } {
-  let diff = text;
-  // Short values would replace ordinary text; no credential is that short.
-  for (const secret of secrets) if (secret && secret.length >= 8) diff = diff.split(secret).join('[secret redacted]');
+  const diff = redact(text);
   if (diff.length <= max) return { diff, diffTruncated: false };
   const cut = diff.lastIndexOf('\n', max);
   return { diff: diff.slice(0, cut > 0 ? cut + 1 : max), diffTruncated: true };
@@ -46,11 +46,9 @@ export async function integrationDiff(
     },
   );
   if (text === undefined) return { diff: '', diffTruncated: true };
-  return boundedDiff(text, buildSecrets(request));
+  return boundedDiff(text, buildRedactor(request));
 }
 
-/** The credentials a build holds that its diff must not show: the repository URL's password, the git token. */
-const buildSecrets = (request: farm.v1.IBuildRequest) => [
-  splitCredentials(request.repo?.url ?? '').auth?.password,
-  process.env.FARM_GIT_TOKEN,
-];
+/** The build's secrets: this process's, and the credentials git sends for the request's repository. */
+export const buildRedactor = (request: farm.v1.IBuildRequest): Redactor =>
+  environmentRedactor(process.env, [splitCredentials(request.repo?.url ?? '').auth?.password]);

@@ -4,10 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { farm } from '@farm/proto';
-import { errorMessage, type Logger } from '@farm/runtime';
+import { errorMessage, redactMessage, type Logger } from '@farm/runtime';
 import { checkPlanFor, describeFailure, runChecks, type CheckCeilings } from '@farm/sandbox';
 import { gitCliAuth } from '@farm/git';
-import { INTEGRATION_DIFF_READ_BYTES, integrationDiff } from './integration-diff';
+import { INTEGRATION_DIFF_READ_BYTES, buildRedactor, integrationDiff } from './integration-diff';
 import { checksAlreadyRan, type MergedTask } from './reuse-task-checks';
 
 const exec = promisify(execFile);
@@ -46,6 +46,12 @@ const PUSH_RACES = 3;
  * branch moved while the checks ran, the build starts again on the new tip.
  */
 export async function runBuild(request: farm.v1.IBuildRequest, deps: BuildDeps): Promise<farm.v1.IBuildResult> {
+  // The checks' output and git's messages quote what they see: every note goes out redacted like the diff.
+  const built = await buildRacing(request, deps);
+  return redactMessage(farm.v1.BuildResult, built, buildRedactor(request));
+}
+
+async function buildRacing(request: farm.v1.IBuildRequest, deps: BuildDeps): Promise<farm.v1.IBuildResult> {
   for (let race = 1; ; race++) {
     const outcome = await buildOnce(request, deps);
     if (outcome !== 'moved') return outcome;

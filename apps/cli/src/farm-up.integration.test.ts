@@ -812,6 +812,123 @@ describe('farm up over its HTTP API, for a repository on this machine', () => {
     }
   });
 
+  test('canaries given by URL, environment and credentials file, and a URL nobody holds, quoted by the repository, reach no trajectory, step, row, prompt, log or export, whichever shell exports', async () => {
+    const stamp = Date.now();
+    const CANARY = {
+      urlToken: `canary-url-${stamp}`,
+      operatorFileToken: `canary-file-${stamp}`,
+      modelKey: `canary-model-${stamp}`,
+      forgeToken: `canary-forge-${stamp}`,
+      webhookSecret: `canary-hook-${stamp}`,
+      shapeOnly: `canary-shape-${stamp}`,
+    };
+    const dir = path.join(tmp, 'canaries');
+    const auth = { username: 'farm-user', password: CANARY.urlToken };
+    const forge = await startGitHttpServer({ root: path.join(dir, 'forge'), auth });
+    try {
+      const bare = await forge.createBareRepo('app.git');
+      const withToken = bare.replace('http://', `http://${auth.username}:${CANARY.urlToken}@`);
+      // The file the task changes quotes every canary (after the lines the change touches).
+      const quoted =
+        `// ${CANARY.urlToken} ${CANARY.operatorFileToken} ${CANARY.modelKey} ${CANARY.forgeToken} ` +
+        `${CANARY.webhookSecret} https://someone:${CANARY.shapeOnly}@elsewhere.example/x.git\n`;
+      const files = { ...MULTI_REPO_FILES, 'src/calculator.js': MULTI_REPO_FILES['src/calculator.js'] + quoted };
+      await seedBareRepo({ url: withToken, files, message: 'initial' });
+      const operatorFile = path.join(dir, 'operator-credentials');
+      await mkdir(dir, { recursive: true });
+      await writeFile(operatorFile, `https://deploy:${CANARY.operatorFileToken}@other.example\n`, { mode: 0o600 });
+      model.setScript({ chat: [planStep([{ id: 'mul', goal: GOAL }]), agentStep(GOAL, ADD_MULTIPLY)] });
+      model.requests.splice(0); // what earlier tests asked
+      const env: NodeJS.ProcessEnv = {
+        ...(await baseEnv('canaries')),
+        OPENAI_API_KEY: CANARY.modelKey,
+        // Settings of a forge this farm does not use: secrets of its environment all the same.
+        FARM_FORGE_TOKEN: CANARY.forgeToken,
+        FARM_FORGE_WEBHOOK_SECRET: CANARY.webhookSecret,
+        FARM_GIT_CREDENTIALS_FILE: operatorFile,
+        FARM_TRAJECTORY_DIR: path.join(dir, 'trajectories'),
+      };
+      const logFile = path.join(dir, 'farm-up.log');
+      const up = await startFarmUp(env, logFile);
+      running.push(up);
+      const { changeRequestId: id } = await up.api.submit({ title: GOAL, repo: { url: withToken } });
+      const seen: farm.v1.PhaseTransition[] = [];
+      await follow(up.api, id, seen);
+      expect(`${farm.v1.Phase[seen.at(-1)!.toPhase]} ${seen.at(-1)!.reason}`).toMatch(/^DONE /);
+
+      // Served while it runs: the task's steps and trajectory.
+      const { tasks } = await up.api.get(id);
+      const served: string[] = [];
+      for (const task of tasks) {
+        for (const route of ['trajectory', 'events']) {
+          // The events stream of an ended task ends by itself; what arrived within the time is what is checked.
+          const res = await fetch(`${up.url}/v1/change-requests/${id}/tasks/${task.id}/${route}`, {
+            headers: { authorization: `Bearer ${up.token}` },
+            signal: AbortSignal.timeout(20_000),
+          });
+          const chunks: Buffer[] = [];
+          try {
+            for await (const chunk of res.body!) chunks.push(Buffer.from(chunk as Uint8Array));
+          } catch (err) {
+            if ((err as Error).name !== 'TimeoutError' && (err as Error).name !== 'AbortError') throw err;
+          }
+          served.push(Buffer.concat(chunks).toString('utf8'));
+        }
+      }
+      expect(served.join('\n')).toContain('"dispatches"');
+      // An export from a shell that holds none of the farm's settings, over the API, then (stopped) from its state.
+      const cleanShell = { PATH: process.env.PATH, HOME: process.env.HOME };
+      const overApi = path.join(dir, 'over-api.jsonl');
+      await exec(FARM_BIN, ['trajectories', 'export', '--out', overApi], {
+        env: { ...cleanShell, FARM_URL: up.url, FARM_TOKEN: up.token },
+      });
+      await stop(up);
+      const fromState = path.join(dir, 'from-state.parquet');
+      await exec(FARM_BIN, ['trajectories', 'export', '--state-dir', env.FARM_STATE_DIR!, '--out', fromState], {
+        env: cleanShell,
+      });
+      const parquetRows = await exec(
+        'node',
+        [
+          '--input-type=module',
+          '-e',
+          "import { parquetReadObjects } from 'hyparquet'; import { readFileSync } from 'node:fs';" +
+            'const b = readFileSync(process.argv[1]);' +
+            'console.log(JSON.stringify(await parquetReadObjects({ file: b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) })));',
+          fromState,
+        ],
+        { cwd: path.join(__dirname, '..'), maxBuffer: 64 << 20 },
+      );
+      const exported = { overApi: await readFile(overApi, 'utf8'), fromState: parquetRows.stdout };
+      expect(exported.overApi.split('\n').filter(Boolean).length).toBeGreaterThan(3);
+
+      const outputs: Record<string, string> = {
+        served: served.join('\n'),
+        ...exported,
+        prompts: JSON.stringify(model.requests.map((r) => r.messages)),
+        log: await readFile(logFile, 'utf8'),
+      };
+      for (const [output, text] of Object.entries(outputs)) {
+        for (const [kind, canary] of Object.entries(CANARY)) {
+          expect({ output, kind, leaked: text.includes(canary) }).toEqual({ output, kind, leaked: false });
+        }
+      }
+      // The files the farm writes of what the agents did: full trajectories and the agents' logs. (Its clones and
+      // indexes of the repository hold the repository's text as it was given, canaries included.)
+      for (const canary of Object.values(CANARY)) {
+        const files: string[] = [];
+        for (const farmDir of [env.FARM_TRAJECTORY_DIR!, path.join(env.FARM_STATE_DIR!, 'logs')]) {
+          files.push(...(await filesContaining(farmDir, canary)));
+        }
+        expect({ canary, files }).toEqual({ canary, files: [] });
+      }
+      expect((await readdir(env.FARM_TRAJECTORY_DIR!)).length).toBeGreaterThan(0);
+      expect(exported.overApi).toContain('[secret redacted]');
+    } finally {
+      await forge.close();
+    }
+  });
+
   test('a repository whose branch is master, submitted with `farm submit --repo .`, runs to DONE; farm up forks no git itself, and its command helper killed is replaced', async () => {
     model.setScript({ chat: [planStep([{ id: 'mul', goal: GOAL }]), agentStep(GOAL, ADD_MULTIPLY)] });
     const repo = path.join(tmp, 'master', 'boltons-like');

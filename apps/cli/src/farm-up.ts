@@ -28,8 +28,11 @@ import {
 } from '@farm/orchestrator';
 import { plannerModelFrom, requestPlannerConfigSchema } from '@farm/request-planner';
 import {
+  credentialsFilesOf,
   entryScript,
+  holdSecrets,
   loadConfig,
+  secretsOfEnvironment,
   useCommandHelper,
   watchStateWritable,
   z,
@@ -179,6 +182,9 @@ export async function startFarmUp(
     FARM_GIT_CREDENTIALS_FILE: [credentialsFile, given.FARM_GIT_CREDENTIALS_FILE].filter(Boolean).join(':'),
   };
   configureGitCredentials(loadConfig(gitCredentialsConfigSchema, env));
+  // The orchestrator, planners and builds of this process redact what the farm is given, also when `given`
+  // is not this process's environment.
+  holdSecrets({ secrets: secretsOfEnvironment(env), credentialsFiles: credentialsFilesOf(env) });
   // The agents validate their settings too, but a farm that cannot run one should not start.
   if (config.FARM_LAUNCHER !== 'jobs') loadConfig(agentConfigSchema, env);
   const layout = stateLayout(config.FARM_STATE_DIR);
@@ -202,6 +208,7 @@ export async function startFarmUp(
     const srmPort = await stablePort(config.FARM_STATE_DIR, 'srm', config.FARM_SRM_PORT);
     // The srm answers the farm's components only: the agent processes get the token in their environment.
     const componentToken = ensureComponentToken(layout.componentToken, config.FARM_COMPONENT_TOKEN);
+    holdSecrets({ secrets: [componentToken] });
     const srm = await startSrmServer({ leases, port: srmPort, host: '127.0.0.1', log, componentToken });
     stack.push(() => srm.close());
     const gitPort = await stablePort(config.FARM_STATE_DIR, 'git', config.FARM_GIT_PORT);
@@ -248,6 +255,7 @@ export async function startFarmUp(
     stack.splice(stack.length - 2, 2, () => app.stop());
     const access = await openApiAccess(store, config);
     const adminToken = await ensureFarmUpToken(access.tokens, layout.adminToken);
+    holdSecrets({ secrets: [adminToken.token] });
     const listening = ['0.0.0.0', '::'].includes(config.FARM_API_HOST) ? '127.0.0.1' : config.FARM_API_HOST;
     const api = `http://${listening.includes(':') ? `[${listening}]` : listening}:${config.FARM_METRICS_PORT}`;
     // The token itself goes to no log: the notice says where it is kept.

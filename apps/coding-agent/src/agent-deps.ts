@@ -10,7 +10,7 @@ import {
 import { HttpSymbolLeases, type SymbolLeases, type TaskCommits } from '@farm/srm-client';
 import { RagClient, type RagApi } from '@farm/rag';
 import type { StepBus } from './live-steps';
-import type { Logger } from '@farm/runtime';
+import { credentialsFilesOf, secretsOfEnvironment, type Logger } from '@farm/runtime';
 import { checkCeilingsFromConfig, type CheckCeilings } from '@farm/sandbox';
 import type { AgentConfig } from './config';
 import type { ModelPrices } from './model-prices';
@@ -85,6 +85,11 @@ export interface AgentSettings {
   lessons?: boolean;
   /** Values that must never reach the model, a log or the trajectory (the model key, git tokens). */
   secrets?: string[];
+  /**
+   * Git credentials files whose tokens are redacted too, read again for each task: the intake adds the
+   * credentials of each new `--repo` URL while a pool worker runs.
+   */
+  credentialsFiles?: string[];
 }
 
 /** Everything a task runs with: services (ports, replaced by real or embedded ones in tests) apart from settings. */
@@ -93,8 +98,16 @@ export interface AgentDeps {
   settings: AgentSettings;
 }
 
-/** `secrets`: further values to keep out of prompts, tool results and logs (git tokens). */
-export function agentDepsFromConfig(config: AgentConfig, log: Logger, secrets: (string | undefined)[] = []): AgentDeps {
+/**
+ * `secrets`: further values to keep out of prompts, tool results and logs (git tokens); `env`, the process's
+ * environment, whose every secret (secret-redaction.ts in @farm/runtime) and credentials files are kept out too.
+ */
+export function agentDepsFromConfig(
+  config: AgentConfig,
+  log: Logger,
+  secrets: (string | undefined)[] = [],
+  env: NodeJS.ProcessEnv = process.env,
+): AgentDeps {
   const client: ModelClientConfig = {
     baseURL: config.OPENAI_BASE_URL,
     apiKey: config.OPENAI_API_KEY,
@@ -140,7 +153,8 @@ export function agentDepsFromConfig(config: AgentConfig, log: Logger, secrets: (
       },
       lessons: config.FARM_LESSONS === 'on',
       // Never in a prompt, a tool result, a log line or the trajectory, even when a repository contains them.
-      secrets: [config.OPENAI_API_KEY, ...secrets].filter((s): s is string => !!s),
+      secrets: [config.OPENAI_API_KEY, ...secrets, ...secretsOfEnvironment(env)].filter((s): s is string => !!s),
+      credentialsFiles: credentialsFilesOf(env),
       workRoot: config.FARM_WORK_DIR,
       checkoutRoot: config.FARM_CHECKOUT_DIR,
       trajectoryDir: config.FARM_TRAJECTORY_DIR,

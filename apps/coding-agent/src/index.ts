@@ -10,7 +10,6 @@ export { poolMessageSchema, poolReplySchema, type PoolMessage, type PoolReply } 
 // The tool loop's parts, for benchmarks and embedders that drive it themselves.
 export { runToolLoop } from './tool-loop';
 export { AgentToolBox } from './tools/agent-tools';
-export { secretRedactor } from './tools/redact-secrets';
 export { TaskBudget } from './task-budget';
 export { TaskObserver } from './task-observer';
 export { TrajectoryReport } from './trajectory-report';

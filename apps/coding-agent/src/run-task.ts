@@ -1,5 +1,5 @@
 import { failedStepName, farm } from '@farm/proto';
-import { errorMessage } from '@farm/runtime';
+import { errorMessage, redactMessage, secretRedactor, secretsOfCredentialsFiles } from '@farm/runtime';
 import type { AgentDeps, StrategyName } from './agent-deps';
 import { publishChange, republishPushed } from './publish-change';
 import { chooseStrategy, runStrategy } from './strategies/strategy';
@@ -10,7 +10,6 @@ import { hardFail, type TaskOutcome } from './task-outcome';
 import { assembleResult } from './task-result';
 import type { TaskRun } from './task-run';
 import { setUpTask, withWorkDir } from './task-setup';
-import { secretRedactor } from './tools/redact-secrets';
 import { openTrajectory } from './trajectory';
 import { LiveSteps } from './live-steps';
 
@@ -23,7 +22,12 @@ const F = farm.v1.FailedStep;
  * then the result. Never throws for task failures: they become SOFT_FAIL / HARD_FAIL results with notes.
  */
 export async function runCodingTask(task: farm.v1.ICodingTask, deps: AgentDeps): Promise<farm.v1.ICommitResult> {
-  const redact = secretRedactor(deps.settings.secrets ?? []);
+  // Everything the task writes (trajectory, live steps, tool results, notes, diff) goes through this redactor;
+  // the credentials files are read now, so a URL's credentials taken in since the worker started count too.
+  const redact = secretRedactor([
+    ...(deps.settings.secrets ?? []),
+    ...secretsOfCredentialsFiles(deps.settings.credentialsFiles ?? []),
+  ]);
   const log = deps.services.log.child({ changeRequestId: task.changeRequestId, taskId: task.id });
   const ids = { changeRequestId: task.changeRequestId ?? '', taskId: task.id!, dispatch: task.dispatch ?? 0 };
   const live = deps.services.steps && new LiveSteps(deps.services.steps, ids, redact, log);
@@ -54,8 +58,10 @@ export async function runCodingTask(task: farm.v1.ICodingTask, deps: AgentDeps):
       return hardFail(F.STEP_AGENT, `agent error: ${errorMessage(err)}`);
     });
     await reportEnd(task, outcome, deps, run, strategy);
-    const result = assembleResult(task, outcome, run.observer.usage(strategy), redact);
-    result.report = run.observer.trajectory.report.build(outcome.kind === 'delivered' ? outcome.diff : '');
+    const assembled = assembleResult(task, outcome, run.observer.usage(strategy), redact);
+    assembled.report = run.observer.trajectory.report.build(outcome.kind === 'delivered' ? outcome.diff : '');
+    // Every text of the result (its lesson, the reviewer's objections, the checks' output too), not only the notes.
+    const result = redactMessage(farm.v1.CommitResult, assembled, redact);
     run.observer.ended(result, outcome);
     return result;
   } finally {

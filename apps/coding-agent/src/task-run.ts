@@ -1,6 +1,5 @@
-import type { Logger } from '@farm/runtime';
+import type { Logger, Redactor } from '@farm/runtime';
 import type { TaskObserver } from './task-observer';
-import type { Redactor } from './tools/redact-secrets';
 
 /** What every step of one task works with: its log, the redaction of secrets, and its observer. */
 export interface TaskRun {

@@ -10,7 +10,7 @@ import {
   type ToolCall,
   type ToolModel,
 } from '@farm/llm';
-import { errorMessage, type Logger } from '@farm/runtime';
+import { errorMessage, type Logger, type Redactor } from '@farm/runtime';
 import { refusedCheckNote } from '@farm/sandbox';
 import { elideStaleOutputs, fitConversation, type ElisionOptions } from './conversation-window';
 import { renderLessons } from './lessons-prompt';
@@ -19,7 +19,6 @@ import { costOfCall, type ModelPrices } from './model-prices';
 import { reviewDiff, type ReviewVerdict } from './review-diff';
 import { hardFail, softFail, type TaskFailed } from './task-outcome';
 import type { AgentToolBox, ToolOutcome } from './tools/agent-tools';
-import type { Redactor } from './tools/redact-secrets';
 import type { TreeChange } from './tools/tree-diff';
 import { describeVerification, unverifiedMayPass, verificationRecord, type UnverifiedPolicy } from './verify-change';
 import type { TaskObserver } from './task-observer';
@@ -303,13 +302,14 @@ async function finishGate(
     let acceptUnverified = false;
     try {
       const answer = await observer.timed('review', round, () =>
+        // The reviewer is a model endpoint like the coder's: nothing goes to it unredacted.
         reviewDiff(deps.reviewer!, {
-          goal: ctx.task.goal ?? '',
-          summary,
+          goal: deps.redact(ctx.task.goal ?? ''),
+          summary: deps.redact(summary),
           diff,
-          checks: checkText,
-          verification: describeVerification(verification),
-          unverified: verification.unverifiedReason ?? undefined,
+          checks: deps.redact(checkText),
+          verification: deps.redact(describeVerification(verification)),
+          unverified: verification.unverifiedReason ? deps.redact(verification.unverifiedReason) : undefined,
         }),
       );
       const cost = costOfCall(deps.prices, answer.model, answer.usage);

@@ -1,4 +1,5 @@
 import { farm } from '@farm/proto';
+import { environmentRedactor, type Redactor } from '@farm/runtime';
 import type { SqlExecutor } from '@farm/store';
 
 /**
@@ -48,6 +49,7 @@ export async function requestDiff(
   db: SqlExecutor,
   changeRequestId: string,
   request: { integrationBranch: string; baseCommit: string },
+  redact: Redactor = environmentRedactor(),
 ): Promise<RequestDiff> {
   const rows = await db.query<{ result: Uint8Array }>(
     'SELECT result FROM build_reports WHERE change_request_id = $1 ORDER BY id DESC LIMIT 1',
@@ -60,7 +62,7 @@ export async function requestDiff(
     baseCommit: request.baseCommit,
     commitSha: build?.commitSha ?? '',
     buildStatus: build ? (farm.v1.BuildStatus[build.status] ?? String(build.status)) : '',
-    diff: build?.diff ?? '',
+    diff: redact(build?.diff ?? ''), // as served: redacted again, like the task reports
     truncated: build?.diffTruncated ?? false,
   };
 }

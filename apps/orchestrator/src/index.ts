@@ -34,6 +34,7 @@ export {
 } from './request-store';
 export { changeRequestApi, type ChangeRequestApiDeps } from './http-api';
 export { taskReports, type DispatchReport } from './task-reports';
+export { readTaskSteps, type StoredStep } from './task-steps';
 export {
   openApiAccess,
   apiAccessConfigSchema,

@@ -13,7 +13,7 @@ import {
   type TopicSpec,
 } from '@farm/bus';
 import { LessonCandidates, storeLesson } from '@farm/lessons';
-import { FarmError, errorMessage, type Logger } from '@farm/runtime';
+import { FarmError, environmentRedactor, errorMessage, redactMessage, type Logger } from '@farm/runtime';
 import { migrate, type SqlExecutor, type SqlStore } from '@farm/store';
 import type { TaskLauncher } from './launcher';
 import { decide, expireDeadlines, InvalidEvent, type Decision, type DeciderEvent, type Effect } from './decider';
@@ -230,15 +230,22 @@ export class Orchestrator {
   }
 
   async onCommitResult(result: farm.v1.CommitResult, meta: MessageMeta): Promise<void> {
+    // Redacted again, of the secrets this process holds and the agent never had (the forge's token, the webhook
+    // secret), before any of it is kept, decided on (notes, lessons) or served; the id stays the message's own.
+    const clean = redactMessage(farm.v1.CommitResult, result, environmentRedactor());
     // Kept whatever the decision: the API shows every dispatch's trajectory and diff.
-    await recordTaskReport(this.deps.store, result);
-    await this.apply(Topics.commitResults, result, meta, result.changeRequestId, { kind: 'commit-result', result });
+    await recordTaskReport(this.deps.store, clean);
+    await this.apply(Topics.commitResults, result, meta, result.changeRequestId, {
+      kind: 'commit-result',
+      result: clean,
+    });
   }
 
   async onBuildResult(build: farm.v1.BuildResult, meta: MessageMeta): Promise<void> {
+    const clean = redactMessage(farm.v1.BuildResult, build, environmentRedactor()); // as a commit result
     // Kept whatever the decision: the API shows the request's diff as its build merged it.
-    await recordBuildReport(this.deps.store, build);
-    await this.apply(Topics.buildResults, build, meta, build.changeRequestId, { kind: 'build-result', build });
+    await recordBuildReport(this.deps.store, clean);
+    await this.apply(Topics.buildResults, build, meta, build.changeRequestId, { kind: 'build-result', build: clean });
   }
 
   async onControl(cmd: farm.v1.ControlCommand, meta: MessageMeta): Promise<void> {

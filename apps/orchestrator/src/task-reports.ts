@@ -1,4 +1,5 @@
 import { farm, failedStepName } from '@farm/proto';
+import { environmentRedactor, redactStrings, type Redactor } from '@farm/runtime';
 import type { SqlExecutor } from '@farm/store';
 
 /**
@@ -57,14 +58,24 @@ export interface DispatchReport {
   diffTruncated: boolean;
 }
 
-/** The reports of a task of request `changeRequestId`, by dispatch. */
-export async function taskReports(db: SqlExecutor, changeRequestId: string, taskId: string): Promise<DispatchReport[]> {
+/**
+ * The reports of a task of request `changeRequestId`, by dispatch, redacted as they are served (the API, the
+ * console, `farm eval`, every export): a report kept before the farm held a secret it holds now is clean too.
+ */
+export async function taskReports(
+  db: SqlExecutor,
+  changeRequestId: string,
+  taskId: string,
+  redact: Redactor = environmentRedactor(),
+): Promise<DispatchReport[]> {
   const rows = await db.query<{ dispatch: number; result: Uint8Array; received_at: Date | string }>(
     `SELECT dispatch, result, received_at FROM task_reports WHERE change_request_id = $1 AND task_id = $2
      ORDER BY dispatch`,
     [changeRequestId, taskId],
   );
-  return rows.rows.map((row) => dispatchReport(row.dispatch, farm.v1.CommitResult.decode(row.result), row.received_at));
+  return rows.rows.map((row) =>
+    redactStrings(dispatchReport(row.dispatch, farm.v1.CommitResult.decode(row.result), row.received_at), redact),
+  );
 }
 
 /** Pure: a stored result as the API shows it. A line that is not a JSON object (never written so) is skipped. */

@@ -1,5 +1,5 @@
 import type { farm } from '@farm/proto';
-import type { Logger } from '@farm/runtime';
+import { environmentRedactor, redactStrings, type Logger, type Redactor } from '@farm/runtime';
 import type { SqlExecutor } from '@farm/store';
 import { orchestratorMetrics } from './metrics';
 
@@ -30,7 +30,7 @@ CREATE TABLE task_steps (
   -- One run of an agent on the dispatch (a restarted agent is another run); with seq the step's identity.
   run_id text NOT NULL,
   seq int NOT NULL,
-  -- The trajectory line, a JSON object, redacted by the agent.
+  -- The trajectory line, a JSON object, redacted by the agent and again by the orchestrator.
   line text NOT NULL,
   received_at timestamptz NOT NULL DEFAULT now(),
   UNIQUE (task_id, dispatch, run_id, seq)
@@ -56,15 +56,32 @@ export function invalidStep(step: farm.v1.ITaskStep, limits = TASK_STEP_LIMITS):
 }
 
 /**
- * Keeps a step of a task the farm has (a redelivered one changes nothing); every `trimEvery` steps the dispatch's
- * oldest rows beyond `perDispatch` are deleted. Returns whether it was kept.
+ * A step's line redacted of the secrets this process holds (the agent redacted those it held; the forge's token,
+ * say, it never had), its strings one by one so that the line stays a JSON object. A line that is not JSON is
+ * left to invalidStep to refuse.
+ */
+export function redactStepLine(line: string, redact: Redactor): string {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return line;
+  }
+  return JSON.stringify(redactStrings(value, redact));
+}
+
+/**
+ * Keeps a step of a task the farm has (a redelivered one changes nothing), redacted; every `trimEvery` steps the
+ * dispatch's oldest rows beyond `perDispatch` are deleted. Returns whether it was kept.
  */
 export async function recordTaskStep(
   db: SqlExecutor,
-  step: farm.v1.ITaskStep,
+  given: farm.v1.ITaskStep,
   log: Logger,
   limits = TASK_STEP_LIMITS,
+  redact: Redactor = environmentRedactor(),
 ): Promise<boolean> {
+  const step = { ...given, line: redactStepLine(given.line ?? '', redact) };
   const invalid = invalidStep(step, limits);
   if (invalid) {
     log.warn('task step skipped', { changeRequestId: step.changeRequestId, taskId: step.taskId, reason: invalid });
@@ -100,13 +117,17 @@ export interface StoredStep {
   step: Record<string, unknown>;
 }
 
-/** The task's steps after cursor `afterId`, oldest first, at most `limit`. */
+/**
+ * The task's steps after cursor `afterId`, oldest first, at most `limit`; redacted again as they are served
+ * (rows kept before the farm held a secret it holds now).
+ */
 export async function readTaskSteps(
   db: SqlExecutor,
   changeRequestId: string,
   taskId: string,
   afterId: number,
   limit = 200,
+  redact: Redactor = environmentRedactor(),
 ): Promise<StoredStep[]> {
   const rows = await db.query<{ id: string | number; dispatch: number; run_id: string; seq: number; line: string }>(
     `SELECT id, dispatch, run_id, seq, line FROM task_steps WHERE task_id = $1 AND change_request_id = $2 AND id > $3
@@ -118,7 +139,7 @@ export async function readTaskSteps(
     dispatch: r.dispatch,
     runId: r.run_id,
     seq: r.seq,
-    step: JSON.parse(r.line) as Record<string, unknown>,
+    step: redactStrings(JSON.parse(r.line) as Record<string, unknown>, redact),
   }));
 }
 

@@ -119,3 +119,45 @@ describe('the forge the settings make', () => {
     expect(webhookReaderFor('gitlab').kind).toBe('gitlab');
   });
 });
+
+describe('what the farm writes on the forge', () => {
+  it("carries neither the forge's token, the webhook secret nor a URL's credentials, wherever they are quoted", async () => {
+    const double = await startGitHubDouble();
+    try {
+      const hook = 'canary-webhook-secret-1';
+      const { forge } = forgeFromConfig(
+        config({
+          FARM_FORGE_KIND: 'github',
+          FARM_FORGE_API_URL: double.apiUrl,
+          FARM_FORGE_TOKEN: double.token,
+          FARM_FORGE_WEBHOOK_SECRET: hook,
+        }),
+        noCredentials,
+      )!;
+      const repo = { fullName: `${double.owner}/${double.repo}` };
+      const quoted = `notes: ${double.token} ${hook} http://bot:canary-url-token-2@git.example/r.git`;
+      const issue = double.addIssue({ title: 'Fix it' });
+      await forge.comment(repo, issue.number, quoted);
+      const { pull } = await forge.openOrUpdatePullRequest({
+        repo,
+        head: 'farm/cr-1',
+        base: 'main',
+        title: quoted,
+        body: quoted,
+      });
+      await forge.setCommitStatus({
+        repo,
+        sha: pull.headSha,
+        state: 'failure',
+        context: 'agent-farm',
+        description: quoted,
+      });
+      const written = JSON.stringify([double.comments, double.pulls, double.statuses]);
+      expect(double.violations).toEqual([]);
+      for (const secret of [double.token, hook, 'canary-url-token-2']) expect(written).not.toContain(secret);
+      expect(double.comments[0].body).toContain('[secret redacted]');
+    } finally {
+      await double.close();
+    }
+  });
+});

@@ -3,7 +3,7 @@
  * else the git credentials configured for the forge's URL). A wrong combination stops start-up with a
  * ConfigError naming the setting.
  */
-import { ConfigError } from '@farm/runtime';
+import { ConfigError, holdSecrets } from '@farm/runtime';
 
 import type { Forge, ForgeKind, WebhookReader } from './forge';
 import type { ForgeConfig } from './forge-config';
@@ -13,6 +13,7 @@ import { GitLabForge } from './gitlab';
 import { GitLabWebhooks } from './gitlab-webhooks';
 import { GiteaForge } from './gitea';
 import { GiteaWebhooks } from './gitea-webhooks';
+import { redactingForge } from './redacting-forge';
 
 export interface CreateForgeOptions {
   kind: ForgeKind;
@@ -75,6 +76,10 @@ export function forgeFromConfig(
       `FARM_FORGE_TOKEN is not set and git has no credentials for ${webUrl}: set FARM_FORGE_TOKEN to an API token of the forge`,
     );
   }
-  const forge = createForge({ kind, webUrl, apiUrl: config.FARM_FORGE_API_URL, token, fetch: opts.fetch });
+  // The token may be a git credential's rather than a setting's: what the farm writes is redacted of it as well.
+  holdSecrets({ secrets: [token, config.FARM_FORGE_WEBHOOK_SECRET] });
+  const forge = redactingForge(
+    createForge({ kind, webUrl, apiUrl: config.FARM_FORGE_API_URL, token, fetch: opts.fetch }),
+  );
   return { forge, webhooks: webhookReaderFor(kind, { label: config.FARM_FORGE_LABEL }) };
 }

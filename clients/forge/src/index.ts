@@ -11,3 +11,4 @@ export * from './forge-pages';
 export { GitLabForge, type GitLabForgeOptions } from './gitlab';
 export * from './gitlab-webhooks';
 export * from './create-forge';
+export * from './redacting-forge';

@@ -1,5 +1,5 @@
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { ConfigError, z } from '@farm/runtime';
+import { ConfigError, holdSecrets, z } from '@farm/runtime';
 
 /** Git credentials, kept out of URLs (and so out of clones' .git/config, logs and the checks' environment). */
 export const gitCredentialsConfigSchema = z.object({
@@ -36,6 +36,8 @@ export function configureGitCredentials(c: GitCredentialsConfig): void {
     .filter(Boolean)
     .map((path) => ({ path, mtimeMs: -1, size: -1, entries: [] }));
   storedCredentials(); // a file that cannot be read is a configuration error at start-up
+  // Whatever this process writes is redacted of them (logs, and every text redacted by environmentRedactor).
+  holdSecrets({ secrets: [c.FARM_GIT_TOKEN], credentialsFiles: files.map((f) => f.path) });
 }
 
 /** Every configured file's entries; a file is read again when it changed (the intake appends to one). */

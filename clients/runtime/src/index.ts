@@ -12,3 +12,4 @@ export * from './commands';
 export * from './stopping';
 export * from './state-writability';
 export * from './port-holder';
+export * from './secret-redaction';

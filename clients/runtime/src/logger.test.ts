@@ -30,6 +30,19 @@ describe('structured logs', () => {
     const url = 'https://bot:s3cret@git.example.com/app.git';
     log.warn(`clone of ${url} failed`, { url, nested: [{ url }], err: new Error(`fatal: ${url}`) });
     expect(JSON.stringify(lines[0])).not.toContain('s3cret');
-    expect(lines[0].url).toBe('https://***@git.example.com/app.git');
+    expect(lines[0].url).toBe('https://[secret redacted]@git.example.com/app.git');
+  });
+
+  it("never show a secret of the process's settings, however deep in the fields", () => {
+    const { log, lines } = capture();
+    process.env.FARM_FORGE_TOKEN = 'canary-forge-token-1';
+    try {
+      const deep = { a: { b: { c: { d: { e: { f: { g: { h: 'canary-forge-token-1' } } } } } } } };
+      log.info('forge answered with canary-forge-token-1', { deep });
+    } finally {
+      delete process.env.FARM_FORGE_TOKEN;
+    }
+    expect(JSON.stringify(lines[0])).not.toContain('canary-forge-token-1');
+    expect(lines[0].msg).toBe('forge answered with [secret redacted]');
   });
 });

@@ -1,4 +1,6 @@
 /** Structured logs: one JSON object per line on stderr, so stdout stays free for command output. */
+import { environmentRedactor, type Redactor } from './secret-redaction';
+
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export type LogFields = Record<string, unknown>;
 
@@ -22,13 +24,15 @@ export function createLogger(
   const base = { component, ...options.fields };
   const log = (lvl: LogLevel, msg: string, fields?: LogFields) => {
     if (ORDER[lvl] < min) return;
+    // Asked for each line: credentials the process learns while it runs (a new --repo URL's) are redacted too.
+    const redact = environmentRedactor();
     write(
       JSON.stringify({
         ts: new Date().toISOString(),
         level: lvl,
-        msg: redactUrlCredentials(msg),
-        ...base,
-        ...serialize(fields),
+        msg: redact(msg),
+        ...serialize(base, redact),
+        ...serialize(fields, redact),
       }),
     );
   };
@@ -41,34 +45,34 @@ export function createLogger(
   };
 }
 
-function serialize(fields?: LogFields): LogFields | undefined {
+function serialize(fields: LogFields | undefined, redact: Redactor): LogFields | undefined {
   if (!fields) return fields;
-  return serializeValue(fields, 0) as LogFields;
+  return serializeValue(fields, 0, redact) as LogFields;
 }
 
-/** Credentials written in a URL (`https://user:token@host`) never reach a log line. */
-export function redactUrlCredentials(text: string): string {
-  return text.replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s@]+@/gi, '$1***@');
-}
-
-/** Errors keep their name, message, stack, cause and (for FarmErrors) details; strings lose URL credentials. */
-function serializeValue(v: unknown, depth: number): unknown {
-  if (typeof v === 'string') return redactUrlCredentials(v);
-  if (depth > 6 || v === null || typeof v !== 'object') return v;
+/**
+ * Errors keep their name, message, stack, cause and (for FarmErrors) details; strings lose every secret the
+ * process holds and every credential written in a URL (secret-redaction.ts).
+ */
+function serializeValue(v: unknown, depth: number, redact: Redactor): unknown {
+  if (typeof v === 'string') return redact(v);
+  if (v === null || typeof v !== 'object') return v;
+  // Deeper values are written as their JSON text, redacted all the same.
+  if (depth > 6) return redact(JSON.stringify(v) ?? '');
   if (v instanceof Error) {
     const e = v as Error & { details?: unknown; retryable?: unknown };
     return {
       name: e.name,
-      message: redactUrlCredentials(e.message),
+      message: redact(e.message),
       ...(e.retryable !== undefined ? { retryable: e.retryable } : {}),
-      ...(e.details && Object.keys(e.details).length ? { details: serializeValue(e.details, depth + 1) } : {}),
-      ...(e.cause !== undefined ? { cause: serializeValue(e.cause, depth + 1) } : {}),
-      ...(e.stack ? { stack: redactUrlCredentials(e.stack) } : {}),
+      ...(e.details && Object.keys(e.details).length ? { details: serializeValue(e.details, depth + 1, redact) } : {}),
+      ...(e.cause !== undefined ? { cause: serializeValue(e.cause, depth + 1, redact) } : {}),
+      ...(e.stack ? { stack: redact(e.stack) } : {}),
     };
   }
-  if (Array.isArray(v)) return v.map((x) => serializeValue(x, depth + 1));
+  if (Array.isArray(v)) return v.map((x) => serializeValue(x, depth + 1, redact));
   if (Buffer.isBuffer(v)) return `<${v.length} bytes>`;
-  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, serializeValue(x, depth + 1)]));
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, serializeValue(x, depth + 1, redact)]));
 }
 
 /** For tests and embedded use where logs would only be noise. */

@@ -63,7 +63,7 @@ export function registerTrajectoriesCommand(program: Command): void {
         rows = await exporter.collectTrajectoryRowsOverApi(
           farmApiClient(config),
           exporter.trajectoryOverHttp(cliApiUrl(config), cliToken(config)),
-          filters,
+          { ...filters, stateDir: config.FARM_STATE_DIR },
         );
       } else {
         const databaseUrl = runDir || o.stateDir ? undefined : process.env.DATABASE_URL || undefined;

@@ -4,16 +4,22 @@
  * (trajectory-rows.ts). Where the agents also wrote their full trajectory files (FARM_TRAJECTORY_DIR, which
  * `farm eval` sets), those are read instead: they hold the prompts the stored reports leave out.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { getRequest, listRequests, taskReports, type DispatchReport } from '@farm/orchestrator';
 import type { ChangeRequestClient } from '@farm/farm-api';
-import { secretRedactor } from '@farm/coding-agent';
-import { FarmError, stateLayout, type Logger } from '@farm/runtime';
+import {
+  FarmError,
+  environmentRedactor,
+  secretsOfCredentialsFiles,
+  stateLayout,
+  type Logger,
+  type Redactor,
+} from '@farm/runtime';
 import { openStore } from '@farm/store';
 import { StateDirLocked, lockStateDir } from '../state-dir-lock';
-import { secretValuesOf, trajectoryRows, type TrajectoryRow } from './trajectory-rows';
+import { trajectoryRows, type TrajectoryRow } from './trajectory-rows';
 
 export interface ExportOptions {
   /** A farm up state directory (its PGlite database), or undefined with databaseUrl. */
@@ -41,7 +47,7 @@ export async function collectTrajectoryRows(o: ExportOptions): Promise<Trajector
       throw err;
     },
   );
-  const redact = secretRedactor(secretValuesOf(process.env));
+  const redact = exportRedactor(o.stateDir);
   try {
     const rows: TrajectoryRow[] = [];
     for (const summary of await listRequests(store, o.limit)) {
@@ -71,9 +77,9 @@ export async function collectTrajectoryRows(o: ExportOptions): Promise<Trajector
 export async function collectTrajectoryRowsOverApi(
   api: Pick<ChangeRequestClient, 'list' | 'get'>,
   trajectory: (id: string, taskId: string) => Promise<DispatchReport[]>,
-  o: Pick<ExportOptions, 'repo' | 'since' | 'limit'>,
+  o: Pick<ExportOptions, 'repo' | 'since' | 'limit' | 'stateDir'>,
 ): Promise<TrajectoryRow[]> {
-  const redact = secretRedactor(secretValuesOf(process.env));
+  const redact = exportRedactor(o.stateDir);
   const rows: TrajectoryRow[] = [];
   // the API lists at most 500 requests, the most recent first
   for (const summary of await api.list(Math.min(o.limit, 500))) {
@@ -85,6 +91,22 @@ export async function collectTrajectoryRowsOverApi(
     }
   }
   return rows;
+}
+
+/**
+ * What an export redacts: by value, every secret of this shell and, given a `farm up` state directory, the
+ * farm's own (the credentials its intake took off `--repo` URLs, its admin and component tokens); by shape,
+ * every credential written in a URL or a header, so rows are clean whichever shell exports them.
+ */
+export function exportRedactor(stateDir: string | undefined, env: NodeJS.ProcessEnv = process.env): Redactor {
+  if (!stateDir) return environmentRedactor(env);
+  const layout = stateLayout(stateDir);
+  const tokenOf = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').trim() : undefined);
+  return environmentRedactor(env, [
+    ...secretsOfCredentialsFiles([layout.credentials]),
+    tokenOf(layout.adminToken),
+    tokenOf(layout.componentToken),
+  ]);
 }
 
 /** A task's dispatches as the API's trajectory route gives them. */

@@ -1,6 +1,6 @@
-import { secretRedactor } from '@farm/coding-agent';
+import { environmentRedactor } from '@farm/runtime';
 import { PARQUET_COLUMNS } from './trajectory-parquet';
-import { secretValuesOf, trajectoryRows, TRAJECTORY_ROW_SCHEMA } from './trajectory-rows';
+import { trajectoryRows, TRAJECTORY_ROW_SCHEMA } from './trajectory-rows';
 
 const SECRET = 'sk-live-0123456789abcdef';
 
@@ -33,7 +33,7 @@ const rowsOfOneTask = () =>
         ],
       },
     ],
-    secretRedactor(secretValuesOf({ OPENAI_API_KEY: SECRET, HOME: '/root' })),
+    environmentRedactor({ OPENAI_API_KEY: SECRET, HOME: '/root' }),
   );
 
 test('one row per trajectory event, the task, request and model on each; columns filled by event kind', () => {

@@ -2,9 +2,10 @@
  * The farm's trajectories as a dataset: one row per trajectory event of each dispatch of each task, with the
  * task, the request and the model on every row, so that a row can be used on its own (for training or
  * analysis) and a table of rows loads into any dataframe. The schema is `farm.trajectory-row.v1`, documented in
- * docs/evaluation.md; secret values are redacted from every text field.
+ * docs/evaluation.md; secrets are redacted from every text field (secret-redaction.ts in @farm/runtime).
  */
 import type { DispatchReport, RequestSummary, TaskSummary } from '@farm/orchestrator';
+import { redactStrings, type Redactor } from '@farm/runtime';
 
 export const TRAJECTORY_ROW_SCHEMA = 'farm.trajectory-row.v1';
 
@@ -54,7 +55,7 @@ export function trajectoryRows(
   request: Pick<RequestSummary, 'id' | 'title' | 'repoUrl' | 'repoPath' | 'baseCommit'>,
   task: Pick<TaskSummary, 'id' | 'goal' | 'kind' | 'dispatch' | 'verification'>,
   reports: Pick<DispatchReport, 'dispatch' | 'status' | 'model' | 'events' | 'costUsd' | 'tokens'>[],
-  redact: (text: string) => string,
+  redact: Redactor,
 ): TrajectoryRow[] {
   const rows: TrajectoryRow[] = [];
   for (const report of reports) {
@@ -69,14 +70,14 @@ export function trajectoryRows(
             : event === 'review'
               ? { approved: e.approved, objections: e.objections }
               : undefined;
-      rows.push({
+      const row: TrajectoryRow = {
         schema: TRAJECTORY_ROW_SCHEMA,
         change_request_id: request.id,
-        request_title: redact(request.title),
-        repo: redact(request.repoPath || request.repoUrl),
+        request_title: request.title,
+        repo: request.repoPath || request.repoUrl,
         base_commit: request.baseCommit,
         task_id: task.id,
-        goal: redact(task.goal),
+        goal: task.goal,
         kind: task.kind ?? '',
         dispatch: report.dispatch,
         status: report.status,
@@ -86,27 +87,21 @@ export function trajectoryRows(
         ts: String(e.ts ?? ''),
         event,
         step: typeof e.step === 'number' ? e.step : -1,
-        prompt: event === 'prompt' ? redact(json(e.messages ?? e.prompt ?? e)) : '',
-        model_output: typeof modelOutput === 'string' ? redact(modelOutput) : redact(json(modelOutput)),
+        prompt: event === 'prompt' ? json(e.messages ?? e.prompt ?? e) : '',
+        model_output: typeof modelOutput === 'string' ? modelOutput : json(modelOutput),
         tool: event === 'tool' ? String(e.tool ?? '') : '',
-        tool_arguments: event === 'tool' ? redact(json(e.arguments)) : '',
+        tool_arguments: event === 'tool' ? json(e.arguments) : '',
         tool_ok: event === 'tool' && typeof e.ok === 'boolean' ? e.ok : null,
         tool_output_chars: event === 'tool' && typeof e.outputChars === 'number' ? e.outputChars : 0,
         reward: event === 'reward' && typeof e.reward === 'number' ? e.reward : -1,
-        verification: report.dispatch === task.dispatch ? redact(json(task.verification)) : '',
+        verification: report.dispatch === task.dispatch ? json(task.verification) : '',
         cost_usd: report.costUsd,
         tokens_total: report.tokens.total,
-        payload: redact(JSON.stringify(e)),
-      });
+        payload: JSON.stringify(e),
+      };
+      // Every text column, whichever source the row came from (a trajectory file, the database, the API).
+      rows.push(redactStrings(row, redact));
     });
   }
   return rows;
-}
-
-/** Secret values of this environment (the model key, tokens, passwords): redacted wherever they occur. */
-export function secretValuesOf(env: NodeJS.ProcessEnv): string[] {
-  return Object.entries(env)
-    .filter(([name]) => /KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL/i.test(name))
-    .map(([, value]) => value ?? '')
-    .filter((v) => v.length >= 8);
 }

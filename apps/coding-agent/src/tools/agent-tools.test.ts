@@ -6,7 +6,7 @@ import git from 'isomorphic-git';
 import { detectIsolation } from '@farm/sandbox';
 import { AgentToolBox } from './agent-tools';
 import { globFilter } from './search';
-import { secretRedactor } from './redact-secrets';
+import { secretRedactor } from '@farm/runtime';
 
 const KEY = 'sk-live-abcdef0123456789';
 let root: string;

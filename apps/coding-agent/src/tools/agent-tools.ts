@@ -1,9 +1,8 @@
 import type { farm } from '@farm/proto';
 import { describeIssues, type ToolSpec } from '@farm/llm';
-import { errorMessage, silentLogger, type Logger } from '@farm/runtime';
+import { errorMessage, silentLogger, type Logger, type Redactor } from '@farm/runtime';
 import { CommandDenied, ConfinementUnavailable, headAndTail } from '@farm/sandbox';
 import { DEFAULT_TOOL_LIMITS, type AgentTool, type ToolContext, type ToolLimits, type ToolOutcome } from './agent-tool';
-import type { Redactor } from './redact-secrets';
 import { ToolFailed } from './tool-errors';
 import { AGENT_TOOLS } from './tool-registry';
 import type { TreeChange } from './tree-diff';
