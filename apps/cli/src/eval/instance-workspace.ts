@@ -143,31 +143,101 @@ export async function scratchCheckout(repoDir: string, commit: string, dir: stri
 /** Applies a unified diff to the checkout; what does not apply is an error naming why. */
 export async function applyPatch(dir: string, patch: string, what: string): Promise<void> {
   if (!patch.trim()) return;
-  const file = `${dir}.${what.replace(/\W+/g, '-')}.patch`;
-  await writeFile(file, patch.endsWith('\n') ? patch : patch + '\n');
-  try {
-    await git(dir, 'apply', '--whitespace=nowarn', file);
-  } catch (err) {
-    throw new FarmError(`the ${what} does not apply: ${firstLine(errorMessage(err))}`, {
-      retryable: false,
-      cause: err,
-    });
-  } finally {
-    await rm(file, { force: true });
-  }
+  await withPatchFile(dir, patch, what, async (file) => {
+    try {
+      // git apply refuses a path outside the work tree, in .git/ or beyond a symbolic link, and writes nothing
+      // unless every hunk applies.
+      await git(dir, 'apply', '--whitespace=nowarn', file);
+    } catch (err) {
+      throw doesNotApply(what, err);
+    }
+  });
 }
 
 /**
  * The test patch over whatever the change did to the same files: those files go back to the base first, as
  * SWE-bench's harness does, so that a change's own edits to a test file cannot block or alter the test patch.
+ * Git puts them back (checkout of the base's, clean of the change's new ones), never a hand-made removal: git
+ * touches nothing outside the work tree, in .git/ or through a symbolic link, and a patch naming such a path is
+ * refused before anything is touched.
  */
 export async function applyTestPatch(dir: string, baseCommit: string, testPatch: string): Promise<void> {
-  for (const file of patchedFiles(testPatch)) {
-    const there = await git(dir, 'ls-tree', '--name-only', baseCommit, '--', file);
-    if (there.trim()) await git(dir, 'checkout', '-q', baseCommit, '--', file);
-    else await rm(path.join(dir, file), { force: true });
+  const what = 'test patch';
+  await withPatchFile(dir, testPatch, what, async (file) => {
+    let touched: string[];
+    try {
+      touched = [...new Set([...(await pathsOfPatch(dir, file)), ...patchedFiles(testPatch)])];
+    } catch (err) {
+      throw doesNotApply(what, err);
+    }
+    const unsafe = touched.find((p) => p !== '/dev/null' && !isRepoPath(p));
+    if (unsafe !== undefined) {
+      throw new FarmError(`the ${what} names ${JSON.stringify(unsafe)}: a path outside the checkout or in .git/`, {
+        retryable: false,
+      });
+    }
+    const paths = touched.filter((p) => p !== '/dev/null');
+    const inBase = new Set<string>();
+    for (const part of chunks(paths)) {
+      const listed = await git(dir, '--literal-pathspecs', 'ls-tree', '-z', '--name-only', baseCommit, '--', ...part);
+      for (const p of listed.split('\0')) if (p) inBase.add(p);
+    }
+    for (const part of chunks([...inBase])) {
+      await git(dir, '--literal-pathspecs', 'checkout', '-q', baseCommit, '--', ...part);
+    }
+    for (const part of chunks(paths.filter((p) => !inBase.has(p)))) {
+      await git(dir, '--literal-pathspecs', 'clean', '-q', '-f', '-x', '--', ...part);
+    }
+    try {
+      await git(dir, 'apply', '--whitespace=nowarn', file);
+    } catch (err) {
+      throw doesNotApply(what, err);
+    }
+  });
+}
+
+/** The patch in a file of the checkout's own .git/ (no name beside the checkout another instance could hold). */
+async function withPatchFile(dir: string, patch: string, what: string, use: (file: string) => Promise<void>) {
+  const file = path.join(dir, '.git', `farm-eval-${what.replace(/\W+/g, '-')}.patch`);
+  await writeFile(file, patch.endsWith('\n') ? patch : patch + '\n');
+  try {
+    await use(file);
+  } finally {
+    await rm(file, { force: true });
   }
-  await applyPatch(dir, testPatch, 'test patch');
+}
+
+/** The paths a patch touches, as git apply reads them (quoted names, renames' new names). */
+async function pathsOfPatch(dir: string, file: string): Promise<string[]> {
+  const fields = (await git(dir, 'apply', '--numstat', '-z', file)).split('\0');
+  const paths: string[] = [];
+  for (let i = 0; i < fields.length; i++) {
+    const m = /^(?:-|\d+)\t(?:-|\d+)\t(.*)$/s.exec(fields[i]);
+    if (!m) continue;
+    if (m[1]) paths.push(m[1]);
+    else paths.push(fields[++i], fields[++i]); // a rename or copy: both names follow
+  }
+  return paths.filter(Boolean);
+}
+
+/** A path inside a work tree as git names it: relative, no `.` or `..` part, nothing under `.git`. */
+function isRepoPath(p: string): boolean {
+  if (!p || p.startsWith('/') || p.includes('\0')) return false;
+  return p.split('/').every((part) => part && part !== '.' && part !== '..' && part.toLowerCase() !== '.git');
+}
+
+/** Lists cut to keep each git command line well within the system's limit. */
+function chunks<T>(items: T[], size = 500): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+function doesNotApply(what: string, err: unknown): FarmError {
+  return new FarmError(`the ${what} does not apply: ${firstLine(errorMessage(err))}`, {
+    retryable: false,
+    cause: err,
+  });
 }
 
 /** The change between `base` and `ref` in `repoDir`, as a patch applicable to the base. */
@@ -192,6 +262,7 @@ export async function runInSandbox(dir: string, command: string, timeoutMs: numb
   });
 }
 
+/** What a failed command said: its first line of its own, not Node's "Command failed: <the command line>". */
 function firstLine(text: string): string {
-  return text.split('\n').find((l) => l.trim() && !l.startsWith('Command failed')) ?? text;
+  return text.split('\n').find((l) => l.trim() && !/^(?:\w*Error: )?Command failed/.test(l)) ?? text;
 }
