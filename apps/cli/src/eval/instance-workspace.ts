@@ -5,6 +5,7 @@
  * A failure here is the instance's (InstanceSetupFailed), never the agent's.
  */
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -46,7 +47,8 @@ export function repoSource(instance: TaskInstance, datasetDir: string, mirrorDir
   for (const dir of mirrorDirs) {
     for (const candidate of names) {
       const full = path.resolve(dir, candidate);
-      if (existsSync(full)) return full;
+      // a mirror *in* the directory: a name like a/../../b looks nowhere else
+      if (full.startsWith(path.resolve(dir) + path.sep) && existsSync(full)) return full;
     }
   }
   return `https://github.com/${instance.repo}.git`;
@@ -57,7 +59,7 @@ export function repoSource(instance: TaskInstance, datasetDir: string, mirrorDir
  * commit is not in it yet; the farm serves it to its agents like any repository on this machine.
  */
 export async function localRepository(instance: TaskInstance, source: string, reposDir: string): Promise<string> {
-  const dir = path.join(reposDir, instance.repo.replace(/[^A-Za-z0-9._-]/g, '__'));
+  const dir = repoCopyDir(instance, reposDir);
   // Instances of one repository share its copy: one of them at a time makes or updates it.
   const before = preparing.get(dir) ?? Promise.resolve();
   const mine = before.then(() => prepareRepository(instance, source, dir, reposDir));
@@ -69,11 +71,63 @@ export async function localRepository(instance: TaskInstance, source: string, re
 }
 
 /**
+ * Where the copy of the instance's repository is kept: a directory of `reposDir` named after `repo` (its own
+ * directory, strictly inside, whatever `repo` says: `..`, an absolute path, a name of 10,000 characters). A
+ * `repo` with no letter or digit names no repository and is the instance's error.
+ */
+export function repoCopyDir(instance: TaskInstance, reposDir: string): string {
+  if (!/[A-Za-z0-9]/.test(instance.repo)) {
+    throw new InstanceSetupFailed(
+      `repo ${JSON.stringify(instance.repo)} names no repository: expected owner/name, a clone URL or a path (/..., ./..., ../...)`,
+    );
+  }
+  return childDir(reposDir, plainNameOf(instance.repo.replace(/[^A-Za-z0-9._-]/g, '__')), 'repo');
+}
+
+/** The instance's scratch checkout under `scratchDir`, named after its id (strictly inside, whatever the id). */
+export function scratchDirOf(instance: TaskInstance, scratchDir: string): string {
+  return childDir(scratchDir, instanceName(instance), 'instance_id');
+}
+
+/**
  * The branch at the instance's base commit in its local repository: what the request names as its base (agents
  * clone a branch; a bare commit id is looked for in the default branch's history).
  */
 export function baseBranchOf(instance: TaskInstance): string {
-  return `eval-base/${instance.instance_id.replace(/[^A-Za-z0-9._-]/g, '_')}`;
+  return `eval-base/${instanceName(instance)}`;
+}
+
+/** The instance's id as a file and branch name; an id without a letter or digit (`.`, `..`) is refused. */
+function instanceName(instance: TaskInstance): string {
+  if (!/[A-Za-z0-9]/.test(instance.instance_id)) {
+    throw new InstanceSetupFailed(
+      `instance_id ${JSON.stringify(instance.instance_id)} cannot name the instance's checkout: it needs a letter or digit`,
+    );
+  }
+  return plainNameOf(instance.instance_id.replace(/[^A-Za-z0-9._-]/g, '_'));
+}
+
+const PLAIN_NAME = /^[A-Za-z0-9_](?:[A-Za-z0-9_-]|\.(?=[A-Za-z0-9_-])){0,99}$/;
+
+/**
+ * `name` when it is a plain file and branch name (letters, digits, `_`, `-` and single dots inside, at most 100
+ * characters, not ending in `.lock`; every SWE-bench id and `owner__name` is), else a plain name made of it
+ * and a hash of it, so that two names stay two.
+ */
+export function plainNameOf(name: string): string {
+  if (PLAIN_NAME.test(name) && !name.endsWith('.lock')) return name;
+  const stem = name.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 60);
+  return `${stem}-${createHash('sha256').update(name).digest('hex').slice(0, 12)}`;
+}
+
+/** `root/name`, resolved and checked to be a directory strictly inside `root`. */
+function childDir(root: string, name: string, field: string): string {
+  const base = path.resolve(root);
+  const dir = path.resolve(base, name);
+  if (path.dirname(dir) !== base || path.basename(dir) !== name || name === '.' || name === '..') {
+    throw new InstanceSetupFailed(`${field}: ${JSON.stringify(name)} is not a directory name inside ${base}`);
+  }
+  return dir;
 }
 
 const preparing = new Map<string, Promise<unknown>>();
@@ -101,13 +155,7 @@ async function prepareRepository(
     throw new InstanceSetupFailed(`base commit missing: ${instance.base_commit} is not in ${source}`);
   }
   // A branch at the base commit: the farm serves a local repository's branches, and the commit must be on one.
-  await git(
-    dir,
-    'branch',
-    '-f',
-    `eval-base/${instance.instance_id.replace(/[^A-Za-z0-9._-]/g, '_')}`,
-    instance.base_commit,
-  );
+  await git(dir, 'branch', '-f', baseBranchOf(instance), instance.base_commit);
   return dir;
 }
 
