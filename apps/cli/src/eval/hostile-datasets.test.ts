@@ -126,6 +126,7 @@ test('"repo": "..", ".." as an instance id and absolute paths: refused or kept i
   execFileSync('git', ['clone', '-q', '--bare', path.join(SET, 'cachetools.bundle'), elsewhere]);
   const refs = () => execFileSync('git', ['-C', elsewhere, 'for-each-ref'], { encoding: 'utf8' });
   const refsBefore = refs();
+  const pwned = path.join(tmp, 'pwned');
   const farm = failingFarm();
   const outcome = await run(
     tmp,
@@ -135,6 +136,20 @@ test('"repo": "..", ".." as an instance id and absolute paths: refused or kept i
       instance({ instance_id: 'dotdot-repo-2', repo: '../..', repo_path: undefined }),
       instance({ instance_id: '..' }),
       instance({ instance_id: '/etc/../abs-id-3', repo: elsewhere, repo_path: undefined }),
+      // the copy of `elsewhere` is there: a base commit it lacks is fetched from repo_url
+      instance({
+        instance_id: 'option-4',
+        repo: elsewhere,
+        repo_path: undefined,
+        repo_url: `--upload-pack=touch ${pwned}`,
+        base_commit: '0123456789abcdef0123456789abcdef01234567',
+      }),
+      instance({
+        instance_id: 'option-5',
+        repo: 'a/b',
+        repo_path: undefined,
+        repo_url: `--upload-pack=touch ${pwned}`,
+      }),
     ],
     farm,
   );
@@ -151,6 +166,12 @@ test('"repo": "..", ".." as an instance id and absolute paths: refused or kept i
   });
   // An absolute path as the repository and as the id: the copy and the checkout are the run's own.
   expect(results.get('/etc/../abs-id-3')).toMatchObject({ status: 'unresolved' });
+  // A repository URL that is an option of git's: a source that does not exist, its command never run.
+  for (const id of ['option-4', 'option-5']) {
+    expect(results.get(id)).toMatchObject({ status: 'error' });
+    expect(results.get(id)!.reason).toMatch(/^repository unreachable: --upload-pack=/);
+  }
+  expect(existsSync(pwned)).toBe(false);
   expect(farm.submitted).toHaveLength(1);
   const copy = farm.submitted[0].repoUrl;
   expect(path.dirname(copy)).toBe(layout.repos);
@@ -160,7 +181,7 @@ test('"repo": "..", ".." as an instance id and absolute paths: refused or kept i
     for (const name of readdirSync(dir)) expect(name).toMatch(/^[A-Za-z0-9_][A-Za-z0-9._-]*$/);
   }
   expect(readdirSync(tmp).sort()).toEqual(['elsewhere', 'eval', 'hostile.jsonl']);
-  expect(outcome.report.counts).toMatchObject({ resolved: 1, error: 3, unresolved: 1 });
+  expect(outcome.report.counts).toMatchObject({ resolved: 1, error: 5, unresolved: 1 });
 }, 180_000);
 
 function recordedResult(id: string) {

@@ -142,11 +142,12 @@ async function prepareRepository(
     if (!existsSync(path.join(dir, '.git'))) {
       await mkdir(reposDir, { recursive: true });
       await rm(dir, { recursive: true, force: true });
-      // --no-checkout: the farm reads commits, never this work tree
-      await run('git', ['clone', '-q', '--no-checkout', source, dir], { maxBuffer: 64 << 20 });
+      // --no-checkout: the farm reads commits, never this work tree; `--`: a source is never an option
+      // (`--upload-pack=<command>` would run its command here, outside any sandbox)
+      await run('git', ['clone', '-q', '--no-checkout', '--', source, dir], { maxBuffer: 64 << 20 });
     }
     if (!(await hasCommit(dir, instance.base_commit))) {
-      await git(dir, 'fetch', '-q', source, '+refs/heads/*:refs/remotes/origin/*');
+      await git(dir, 'fetch', '-q', '--', source, '+refs/heads/*:refs/remotes/origin/*');
     }
   } catch (err) {
     throw new InstanceSetupFailed(`repository unreachable: ${source}: ${firstLine(errorMessage(err))}`, err);
