@@ -3,7 +3,15 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { parseInstances } from './instances';
-import { applyPatch, applyTestPatch, repoSource, scratchCheckout } from './instance-workspace';
+import {
+  applyPatch,
+  applyTestPatch,
+  baseBranchOf,
+  repoCopyDir,
+  repoSource,
+  scratchCheckout,
+  scratchDirOf,
+} from './instance-workspace';
 
 const instance = (over: Record<string, unknown> = {}) =>
   parseInstances(
@@ -132,4 +140,30 @@ describe('the test patch never touches a byte outside the checkout', () => {
       rmSync(r.root, { recursive: true, force: true });
     }
   });
+});
+
+test("what an instance names is a directory strictly inside the run's, or the instance's error", () => {
+  const inside = (dir: string, root: string) => expect(path.dirname(dir)).toBe(root);
+  expect(repoCopyDir(instance(), '/run/repos')).toBe('/run/repos/acme__lib');
+  expect(scratchDirOf(instance(), '/run/scratch')).toBe('/run/scratch/acme__lib-1');
+  expect(baseBranchOf(instance())).toBe('eval-base/acme__lib-1');
+  for (const repo of ['/srv/git/lib.git', '../../lib', 'a/../..', 'x'.repeat(10_000), 'lib.lock']) {
+    inside(repoCopyDir(instance({ repo }), '/run/repos'), '/run/repos');
+  }
+  for (const repo of ['..', '.', '/', '../..']) {
+    expect(() => repoCopyDir(instance({ repo }), '/run/repos')).toThrow(
+      `repo ${JSON.stringify(repo)} names no repository`,
+    );
+  }
+  // ids that differ stay apart, even where their characters are replaced; each is a valid git branch name
+  const ids = ['a/b', 'a_b', '/etc/passwd', 'x..y', 'a.lock', '-rf', 'ü'];
+  const dirs = ids.map((instance_id) => scratchDirOf(instance({ instance_id }), '/run/scratch'));
+  for (const dir of dirs) inside(dir, '/run/scratch');
+  expect(new Set(dirs).size).toBe(ids.length);
+  for (const instance_id of ids) {
+    execFileSync('git', ['check-ref-format', `refs/heads/${baseBranchOf(instance({ instance_id }))}`]);
+  }
+  expect(() => scratchDirOf(instance({ instance_id: '..' }), '/run/scratch')).toThrow(
+    'instance_id ".." cannot name the instance\'s checkout',
+  );
 });

@@ -71,12 +71,12 @@ export async function localRepository(instance: TaskInstance, source: string, re
 }
 
 /**
- * Where the copy of the instance's repository is kept: a directory of `reposDir` named after `repo` (its own
- * directory, strictly inside, whatever `repo` says: `..`, an absolute path, a name of 10,000 characters). A
- * `repo` with no letter or digit names no repository and is the instance's error.
+ * Where the copy of the instance's repository is kept: a directory of `reposDir` named after `repo` (`owner/name`
+ * is `owner__name`), strictly inside whatever `repo` says (`..`, an absolute path, a name of 10,000 characters).
+ * A `repo` with no letter or digit names no repository and is the instance's error.
  */
 export function repoCopyDir(instance: TaskInstance, reposDir: string): string {
-  if (!/[A-Za-z0-9]/.test(instance.repo)) {
+  if (!/[\p{L}\p{N}]/u.test(instance.repo)) {
     throw new InstanceSetupFailed(
       `repo ${JSON.stringify(instance.repo)} names no repository: expected owner/name, a clone URL or a path (/..., ./..., ../...)`,
     );
@@ -99,12 +99,12 @@ export function baseBranchOf(instance: TaskInstance): string {
 
 /** The instance's id as a file and branch name; an id without a letter or digit (`.`, `..`) is refused. */
 function instanceName(instance: TaskInstance): string {
-  if (!/[A-Za-z0-9]/.test(instance.instance_id)) {
+  if (!/[\p{L}\p{N}]/u.test(instance.instance_id)) {
     throw new InstanceSetupFailed(
       `instance_id ${JSON.stringify(instance.instance_id)} cannot name the instance's checkout: it needs a letter or digit`,
     );
   }
-  return plainNameOf(instance.instance_id.replace(/[^A-Za-z0-9._-]/g, '_'));
+  return plainNameOf(instance.instance_id); // ids differ, names differ: two instances never share a checkout
 }
 
 const PLAIN_NAME = /^[A-Za-z0-9_](?:[A-Za-z0-9_-]|\.(?=[A-Za-z0-9_-])){0,99}$/;
@@ -116,7 +116,10 @@ const PLAIN_NAME = /^[A-Za-z0-9_](?:[A-Za-z0-9_-]|\.(?=[A-Za-z0-9_-])){0,99}$/;
  */
 export function plainNameOf(name: string): string {
   if (PLAIN_NAME.test(name) && !name.endsWith('.lock')) return name;
-  const stem = name.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 60);
+  const stem = name
+    .replace(/[^A-Za-z0-9_-]+/g, '_')
+    .replace(/^-+/, '') // never read as an option
+    .slice(0, 60);
   return `${stem}-${createHash('sha256').update(name).digest('hex').slice(0, 12)}`;
 }
 
