@@ -22,6 +22,7 @@ import {
   resumeLaunches,
   stateLayout,
   changeRequestApi,
+  apiSubmitter,
   openApiAccess,
   forgeSetupConfigSchema,
   startForge,
@@ -44,12 +45,13 @@ import { startSrmServer } from '@farm/srm';
 import { watchConfinement } from '@farm/sandbox';
 import { PostgresSymbolLeases } from '@farm/srm-client';
 import { openStore, watchStoreReachable, type SqlStore } from '@farm/store';
-import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_STATE_DIR } from './config';
 import { farmLeases, startFarm } from './local-farm';
-import { submitChangeRequest, type SubmitInput } from './submit';
+import type { ChangeRequestInput } from '@farm/farm-api';
+import { changeRequestJson } from './repo-arg';
+import type { SubmitInput } from './submit';
 import { LocalRepoMirrors } from './local-repos';
 import { stablePort } from './stable-ports';
 import { lockStateDir } from './state-dir-lock';
@@ -120,16 +122,24 @@ export interface RunningFarm {
   store: SqlStore;
   localRepos: LocalRepoMirrors;
   routes: RouteHandler;
+  /**
+   * Submits as POST /v1/change-requests does, without HTTP: validated by the API's own rules (a refusal is a
+   * 400 ApiError naming the field and the bound, and nothing reaches the bus or the database), a local
+   * repository served through its mirror.
+   */
+  submit(body: ChangeRequestInput): Promise<{ changeRequestId: string; created: boolean }>;
   /** /healthz: unhealthy while a consumer of the bus is down, or while the sandbox cannot confine checks here. */
   health(): HealthStatus;
   stop(): Promise<void>;
 }
 
-/** Publishes a change request to a running farm; a local repository is served through its mirror. */
+/**
+ * Submits a change request to a running farm through its API's intake (never straight onto the bus): what the
+ * API refuses (a description past its bound, a NUL, a bad id) is refused here too, with the same 400; a local
+ * repository is served through its mirror.
+ */
 export async function submitToFarm(app: RunningFarm, input: SubmitInput): Promise<string> {
-  const id = input.id || randomUUID();
-  const repoUrl = await app.localRepos.prepare(id, input.repoUrl);
-  return submitChangeRequest(app.bus, { ...input, id, repoUrl });
+  return (await app.submit(changeRequestJson(input))).changeRequestId;
 }
 
 /** The file (mode 600) that keeps credentials taken off repository URLs, created empty if missing. */
@@ -283,6 +293,12 @@ export async function startFarmUp(
     // A full disk under the state directory is said by /healthz, a gauge and the API's 503, not only by warnings.
     const writable = watchStateWritable(config.FARM_STATE_DIR, { log });
     stack.push(async () => writable.stop());
+    const submit = apiSubmitter({
+      orchestrator: app.orchestrator,
+      resolveLocalRepo: (id, repo) => localRepos.prepare(id, repo),
+      refuseNewWork: () => writable.problem(),
+      log,
+    });
     const routes = changeRequestApi({
       store,
       orchestrator: app.orchestrator,
@@ -311,7 +327,7 @@ export async function startFarmUp(
         reasons: [...status.reasons, ...disk.reasons, ...sandbox.reasons, ...database.health().reasons],
       };
     };
-    return { bus, store, localRepos, routes, health, stop: unwind };
+    return { bus, store, localRepos, routes, submit, health, stop: unwind };
   } catch (err) {
     await unwind();
     throw err;

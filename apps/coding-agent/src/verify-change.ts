@@ -1,7 +1,7 @@
 import { cp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { farm } from '@farm/proto';
-import type { CheckStep, ChecksResult } from '@farm/sandbox';
+import { shellQuote, type CheckStep, type ChecksResult } from '@farm/sandbox';
 import type { TreeChange } from './tools/tree-diff';
 import { restoreFromBase } from './work-tree';
 
@@ -22,8 +22,6 @@ export const isRunnableTest = (file: string): boolean => isTestFile(file) && !NO
 /** Runners that take test files as arguments; a compound command line is never narrowed. */
 const NARROWABLE = /(^|\s|\/)(pytest|jest|mocha|vitest(\s+run)?|node\s+--test)(\s|$)/;
 
-const quote = (file: string) => (/^[\w./@+-]+$/.test(file) ? file : `'${file.replace(/'/g, `'\\''`)}'`);
-
 /**
  * The test step narrowed to `files` where the runner takes files (pytest paths, node --test files, jest/mocha/
  * vitest paths); otherwise the whole step. A pytest marker filter (`-m fast`) is dropped: new tests need not
@@ -34,7 +32,7 @@ export function narrowTestStep(step: CheckStep, files: string[]): { step: CheckS
   // Only pytest's own -m (after the runner): `python -m pytest` keeps its -m.
   const at = step.run.search(/pytest\b/);
   const run = at < 0 ? step.run : step.run.slice(0, at) + step.run.slice(at).replace(/\s-m\s+\S+/, '');
-  return { step: { ...step, run: `${run} ${files.map(quote).join(' ')}` }, narrowed: true };
+  return { step: { ...step, run: `${run} ${files.map(shellQuote).join(' ')}` }, narrowed: true };
 }
 
 /** The plan's test step: one named test(s), else a task's own check command (named check). */

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { farm } from '@farm/proto';
 import { type Logger, type RouteHandler } from '@farm/runtime';
 import { decideAccess, KubernetesReviewFailed, SCOPES, type Principal, type Scope } from '@farm/access';
@@ -10,7 +9,6 @@ import { ApiError, badRequest, notFound } from './api-error';
 import {
   parseApproveInput,
   parseCancelInput,
-  parseChangeRequestInput,
   parseLimit,
   parseRejectInput,
   parseResumeAfter,
@@ -21,7 +19,7 @@ import { consoleRoutes } from './console-server';
 import type { Orchestrator } from './orchestrator';
 import { pageRequests, type RequestListQuery, type RequestOrigin } from './request-list';
 import { getRequest, requestPhase, SUBMITTED } from './request-store';
-import { changeRequestSubmitter } from './submissions';
+import { apiSubmitter, changeRequestSubmitter } from './submissions';
 import { forgeWebhookRoutes, type ForgeWebhookDeps } from './forge/forge-webhook-route';
 import { forgeView, linkFor } from './forge/forge-store';
 import { authorizeByRoute, submittersFromAudit, type ApiAccess } from './api-access';
@@ -70,6 +68,7 @@ export interface ChangeRequestApiDeps {
 export function changeRequestApi(deps: ChangeRequestApiDeps): RouteHandler {
   const log = deps.log.child({ api: 'change-requests' });
   const { accept } = changeRequestSubmitter(deps);
+  const submitBody = apiSubmitter({ ...deps, log });
   const authorize = authorizeByRoute(deps.access.authenticator, (id) => submittersFromAudit(deps.store, id));
   const edge = createHttpEdge({
     prefix: '/v1',
@@ -172,23 +171,8 @@ export function changeRequestApi(deps: ChangeRequestApiDeps): RouteHandler {
   }
 
   async function submit(r: EdgeRequest): Promise<Reply> {
-    const unable = deps.refuseNewWork?.();
-    if (unable) {
-      log.warn('submission refused: the farm cannot take new work now', { reason: unable });
-      throw new HttpError(503, `the farm cannot take new work now: ${unable}`, { headers: { 'retry-after': '30' } });
-    }
-    const input = parseChangeRequestInput(await r.json(), {
-      localRepos: !!deps.resolveLocalRepo,
-      urlCredentials: true, // taken off or refused by the intake below, with its own reason
-    });
     // Who submitted it is who authenticated, whatever the body says.
-    input.requestedBy = submitter(r, input.requestedBy);
-    // Credentials in the URL are split off (or refused) before anything is recorded or published.
-    const intake = deps.orchestrator.intakeUrl(input.repo.url);
-    if (intake.refusal) throw badRequest(intake.refusal, 'repo.url');
-    input.repo.url = intake.url;
-    const id = input.changeRequestId ?? randomUUID();
-    const { created } = await accept({ ...input, changeRequestId: id });
+    const { changeRequestId: id, created } = await submitBody(await r.json(), (claimed) => submitter(r, claimed));
     log.info(created ? 'change request accepted' : 'change request submitted again', { changeRequestId: id });
     return json(created ? 202 : 200, { changeRequestId: id, created }, { location: `/v1/change-requests/${id}` });
   }

@@ -44,6 +44,7 @@ export {
 } from './api-access';
 export { ROUTE_SCOPES, scopeFor } from './api-scopes';
 export { parseChangeRequestInput, type ChangeRequestInput } from './change-request-input';
+export { apiSubmitter, type ApiSubmitterDeps } from './submissions';
 export { readTransitions, isFinalTransition } from './change-request-events';
 export { Outbox } from './outbox';
 export { transitionToJson } from './transition-json';

@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { Topics } from '@farm/bus';
 import { recordAudit } from '@farm/access';
-import { FarmError } from '@farm/runtime';
+import { HttpError } from '@farm/http-edge';
+import { FarmError, type Logger } from '@farm/runtime';
 import type { SqlExecutor } from '@farm/store';
 import { ApiError, badRequest } from './api-error';
-import { submissionDigest, type ChangeRequestInput } from './change-request-input';
+import { parseChangeRequestInput, submissionDigest, type ChangeRequestInput } from './change-request-input';
 import type { Orchestrator } from './orchestrator';
 import { recordApiSubmission } from './request-store';
 
@@ -80,4 +82,45 @@ export function changeRequestSubmitter(deps: SubmitterDeps) {
   }
 
   return { accept };
+}
+
+export interface ApiSubmitterDeps extends SubmitterDeps {
+  /** Its intake splits credentials off repository URLs (or refuses them) before anything is recorded. */
+  orchestrator: Pick<Orchestrator, 'writeThroughOutbox' | 'intakeUrl'>;
+  /** Why the farm cannot take new work now (a full disk): the submission is then a 503 with Retry-After. */
+  refuseNewWork?: () => string | undefined;
+  log: Logger;
+}
+
+/**
+ * A submission as the HTTP API takes it (the proto3 JSON of a ChangeRequest), whoever makes it: validated
+ * against openapi.yaml (a refusal is a 400 ApiError naming the field and the bound, and nothing is recorded or
+ * published), its URL's credentials split off, its local repository resolved, then recorded with its event.
+ * POST /v1/change-requests and `farm up`'s own submissions (the demo, `farm eval`) both come in here.
+ * `submittedBy` says who submits, whatever the body claims (the API: who authenticated).
+ */
+export function apiSubmitter(deps: ApiSubmitterDeps) {
+  const { accept } = changeRequestSubmitter(deps);
+  return async function submit(
+    body: unknown,
+    submittedBy?: (claimed: string) => string,
+  ): Promise<{ changeRequestId: string; created: boolean }> {
+    const unable = deps.refuseNewWork?.();
+    if (unable) {
+      deps.log.warn('submission refused: the farm cannot take new work now', { reason: unable });
+      throw new HttpError(503, `the farm cannot take new work now: ${unable}`, { headers: { 'retry-after': '30' } });
+    }
+    const input = parseChangeRequestInput(body, {
+      localRepos: !!deps.resolveLocalRepo,
+      urlCredentials: true, // taken off or refused by the intake below, with its own reason
+    });
+    if (submittedBy) input.requestedBy = submittedBy(input.requestedBy);
+    // Credentials in the URL are split off (or refused) before anything is recorded or published.
+    const intake = deps.orchestrator.intakeUrl(input.repo.url);
+    if (intake.refusal) throw badRequest(intake.refusal, 'repo.url');
+    input.repo.url = intake.url;
+    const changeRequestId = input.changeRequestId ?? randomUUID();
+    const { created } = await accept({ ...input, changeRequestId });
+    return { changeRequestId, created };
+  };
 }

@@ -57,6 +57,7 @@ export {
   type DetectOptions,
 } from './checks';
 export type { CheckStep } from './check-step';
+export { shellQuote } from './shell-quote';
 export { dirFiles, snapshotFiles, UnplannedRepoPath, type RepoFiles } from './repo-files';
 export { explainFailure, headAndTail } from './output';
 export { firstUnrunnableStep, whyNotRunnable } from './runnable';

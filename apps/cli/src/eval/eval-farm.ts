@@ -98,12 +98,15 @@ export function remoteFarm(api: ChangeRequestClient, baseUrl: string, token: str
       const { execFile } = await import('node:child_process');
       if (!onThisMachine) {
         await new Promise<void>((resolve, reject) =>
-          execFile('git', ['-C', repoDir, 'fetch', '-q', url, `+refs/heads/${branch}:refs/heads/${branch}`], (err) =>
-            err
-              ? reject(
-                  new FarmError(`cannot fetch ${branch} of ${id} from ${url}: ${err.message}`, { retryable: true }),
-                )
-              : resolve(),
+          execFile(
+            'git',
+            ['-C', repoDir, 'fetch', '-q', '--', url, `+refs/heads/${branch}:refs/heads/${branch}`],
+            (err) =>
+              err
+                ? reject(
+                    new FarmError(`cannot fetch ${branch} of ${id} from ${url}: ${err.message}`, { retryable: true }),
+                  )
+                : resolve(),
           ),
         );
         return;

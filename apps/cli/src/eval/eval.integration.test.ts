@@ -1,6 +1,7 @@
 // `farm eval` end to end on one machine: the shipped instances (cachetools with unittest, shortuuid with pytest) through the embedded farm with the
 // scripted model, judged by their own tests; a run interrupted and resumed; two runs compared; instances that
-// cannot be set up reported as errors; and a canary proving no byte of a test patch or gold patch reaches the model.
+// cannot be set up reported as errors; a 50 MB problem statement that is its instance's error only; and a canary
+// proving no byte of a test patch or gold patch reaches the model.
 import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, request as httpRequest, type Server } from 'node:http';
@@ -283,6 +284,53 @@ describe('farm eval on the shipped instances, embedded farm, scripted model', ()
     expect(text).toMatch(/agent-b vs agent-a: 6 paired instance\(s\), resolved 33\.3 % vs 50\.0 %/);
     expect(text).toContain('left out: broken__missing-base-1 (no result in agent-b)');
     expect(text).toContain('exact McNemar p = 1.00');
+  });
+
+  test("a 50 MB problem statement is that instance's error; the embedded farm's database takes the next instance and the run ends with its report", async () => {
+    const a = await model('agent-a.json');
+    const shipped = parseInstances(await readFile(path.join(SET, 'instances.jsonl'), 'utf8'));
+    const first = shipped.find((i) => i.instance_id === 'tkem__cachetools-387')!;
+    const line = (over: Record<string, unknown>) =>
+      JSON.stringify({
+        ...first,
+        repo_path: path.join(SET, first.repo_path!),
+        FAIL_TO_PASS: JSON.stringify(first.FAIL_TO_PASS),
+        PASS_TO_PASS: JSON.stringify(first.PASS_TO_PASS),
+        ...over,
+      });
+    const huge = path.join(tmp, 'huge.jsonl');
+    await writeFile(
+      huge,
+      [
+        line({ instance_id: 'huge__statement-1', problem_statement: 'It breaks.\n' + 'x'.repeat(50 << 20) }),
+        line({}),
+      ].join('\n') + '\n',
+    );
+    const base = options('huge', a.url, { dataset: huge, concurrency: 1 });
+    const run = await runEval({
+      ...base,
+      // The embedded farm's own intake refuses it too, as its API would: nothing reaches its bus or database.
+      startFarm: async (layout) => {
+        const farm = await base.startFarm(layout);
+        await expect(
+          farm.submit({
+            id: 'huge-direct',
+            repoUrl: '/nowhere',
+            title: 'It breaks',
+            description: 'x'.repeat(50 << 20),
+          }),
+        ).rejects.toMatchObject({ status: 400, message: 'description is longer than 100000 characters' });
+        return farm;
+      },
+    });
+    const results = await readResults(path.join(run.layout.dir, 'results.jsonl'));
+    expect(results.get('huge__statement-1')).toMatchObject({
+      status: 'error',
+      reason: "problem_statement: the farm's API refuses it: description is longer than 100000 characters",
+    });
+    expect(results.get('tkem__cachetools-387')!.status).toBe('resolved');
+    expect(run.report.counts).toEqual({ resolved: 1, unresolved: 0, error: 1, incomplete: 0 });
+    expect(a.bodies.some((b) => b.includes('x'.repeat(1000)))).toBe(false);
   });
 
   test('farm eval run from the command line against a running farm up (FARM_URL), and its trajectories over the API', async () => {

@@ -5,6 +5,7 @@
  * A failure here is the instance's (InstanceSetupFailed), never the agent's.
  */
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -46,7 +47,8 @@ export function repoSource(instance: TaskInstance, datasetDir: string, mirrorDir
   for (const dir of mirrorDirs) {
     for (const candidate of names) {
       const full = path.resolve(dir, candidate);
-      if (existsSync(full)) return full;
+      // a mirror *in* the directory: a name like a/../../b looks nowhere else
+      if (full.startsWith(path.resolve(dir) + path.sep) && existsSync(full)) return full;
     }
   }
   return `https://github.com/${instance.repo}.git`;
@@ -57,7 +59,7 @@ export function repoSource(instance: TaskInstance, datasetDir: string, mirrorDir
  * commit is not in it yet; the farm serves it to its agents like any repository on this machine.
  */
 export async function localRepository(instance: TaskInstance, source: string, reposDir: string): Promise<string> {
-  const dir = path.join(reposDir, instance.repo.replace(/[^A-Za-z0-9._-]/g, '__'));
+  const dir = repoCopyDir(instance, reposDir);
   // Instances of one repository share its copy: one of them at a time makes or updates it.
   const before = preparing.get(dir) ?? Promise.resolve();
   const mine = before.then(() => prepareRepository(instance, source, dir, reposDir));
@@ -69,11 +71,66 @@ export async function localRepository(instance: TaskInstance, source: string, re
 }
 
 /**
+ * Where the copy of the instance's repository is kept: a directory of `reposDir` named after `repo` (`owner/name`
+ * is `owner__name`), strictly inside whatever `repo` says (`..`, an absolute path, a name of 10,000 characters).
+ * A `repo` with no letter or digit names no repository and is the instance's error.
+ */
+export function repoCopyDir(instance: TaskInstance, reposDir: string): string {
+  if (!/[\p{L}\p{N}]/u.test(instance.repo)) {
+    throw new InstanceSetupFailed(
+      `repo ${JSON.stringify(instance.repo)} names no repository: expected owner/name, a clone URL or a path (/..., ./..., ../...)`,
+    );
+  }
+  return childDir(reposDir, plainNameOf(instance.repo.replace(/[^A-Za-z0-9._-]/g, '__')), 'repo');
+}
+
+/** The instance's scratch checkout under `scratchDir`, named after its id (strictly inside, whatever the id). */
+export function scratchDirOf(instance: TaskInstance, scratchDir: string): string {
+  return childDir(scratchDir, instanceName(instance), 'instance_id');
+}
+
+/**
  * The branch at the instance's base commit in its local repository: what the request names as its base (agents
  * clone a branch; a bare commit id is looked for in the default branch's history).
  */
 export function baseBranchOf(instance: TaskInstance): string {
-  return `eval-base/${instance.instance_id.replace(/[^A-Za-z0-9._-]/g, '_')}`;
+  return `eval-base/${instanceName(instance)}`;
+}
+
+/** The instance's id as a file and branch name; an id without a letter or digit (`.`, `..`) is refused. */
+function instanceName(instance: TaskInstance): string {
+  if (!/[\p{L}\p{N}]/u.test(instance.instance_id)) {
+    throw new InstanceSetupFailed(
+      `instance_id ${JSON.stringify(instance.instance_id)} cannot name the instance's checkout: it needs a letter or digit`,
+    );
+  }
+  return plainNameOf(instance.instance_id); // ids differ, names differ: two instances never share a checkout
+}
+
+const PLAIN_NAME = /^[A-Za-z0-9_](?:[A-Za-z0-9_-]|\.(?=[A-Za-z0-9_-])){0,99}$/;
+
+/**
+ * `name` when it is a plain file and branch name (letters, digits, `_`, `-` and single dots inside, at most 100
+ * characters, not ending in `.lock`; every SWE-bench id and `owner__name` is), else a plain name made of it
+ * and a hash of it, so that two names stay two.
+ */
+export function plainNameOf(name: string): string {
+  if (PLAIN_NAME.test(name) && !name.endsWith('.lock')) return name;
+  const stem = name
+    .replace(/[^A-Za-z0-9_-]+/g, '_')
+    .replace(/^-+/, '') // never read as an option
+    .slice(0, 60);
+  return `${stem}-${createHash('sha256').update(name).digest('hex').slice(0, 12)}`;
+}
+
+/** `root/name`, resolved and checked to be a directory strictly inside `root`. */
+function childDir(root: string, name: string, field: string): string {
+  const base = path.resolve(root);
+  const dir = path.resolve(base, name);
+  if (path.dirname(dir) !== base || path.basename(dir) !== name || name === '.' || name === '..') {
+    throw new InstanceSetupFailed(`${field}: ${JSON.stringify(name)} is not a directory name inside ${base}`);
+  }
+  return dir;
 }
 
 const preparing = new Map<string, Promise<unknown>>();
@@ -88,11 +145,12 @@ async function prepareRepository(
     if (!existsSync(path.join(dir, '.git'))) {
       await mkdir(reposDir, { recursive: true });
       await rm(dir, { recursive: true, force: true });
-      // --no-checkout: the farm reads commits, never this work tree
-      await run('git', ['clone', '-q', '--no-checkout', source, dir], { maxBuffer: 64 << 20 });
+      // --no-checkout: the farm reads commits, never this work tree; `--`: a source is never an option
+      // (`--upload-pack=<command>` would run its command here, outside any sandbox)
+      await run('git', ['clone', '-q', '--no-checkout', '--', source, dir], { maxBuffer: 64 << 20 });
     }
     if (!(await hasCommit(dir, instance.base_commit))) {
-      await git(dir, 'fetch', '-q', source, '+refs/heads/*:refs/remotes/origin/*');
+      await git(dir, 'fetch', '-q', '--', source, '+refs/heads/*:refs/remotes/origin/*');
     }
   } catch (err) {
     throw new InstanceSetupFailed(`repository unreachable: ${source}: ${firstLine(errorMessage(err))}`, err);
@@ -101,13 +159,7 @@ async function prepareRepository(
     throw new InstanceSetupFailed(`base commit missing: ${instance.base_commit} is not in ${source}`);
   }
   // A branch at the base commit: the farm serves a local repository's branches, and the commit must be on one.
-  await git(
-    dir,
-    'branch',
-    '-f',
-    `eval-base/${instance.instance_id.replace(/[^A-Za-z0-9._-]/g, '_')}`,
-    instance.base_commit,
-  );
+  await git(dir, 'branch', '-f', baseBranchOf(instance), instance.base_commit);
   return dir;
 }
 
@@ -143,31 +195,101 @@ export async function scratchCheckout(repoDir: string, commit: string, dir: stri
 /** Applies a unified diff to the checkout; what does not apply is an error naming why. */
 export async function applyPatch(dir: string, patch: string, what: string): Promise<void> {
   if (!patch.trim()) return;
-  const file = `${dir}.${what.replace(/\W+/g, '-')}.patch`;
-  await writeFile(file, patch.endsWith('\n') ? patch : patch + '\n');
-  try {
-    await git(dir, 'apply', '--whitespace=nowarn', file);
-  } catch (err) {
-    throw new FarmError(`the ${what} does not apply: ${firstLine(errorMessage(err))}`, {
-      retryable: false,
-      cause: err,
-    });
-  } finally {
-    await rm(file, { force: true });
-  }
+  await withPatchFile(dir, patch, what, async (file) => {
+    try {
+      // git apply refuses a path outside the work tree, in .git/ or beyond a symbolic link, and writes nothing
+      // unless every hunk applies.
+      await git(dir, 'apply', '--whitespace=nowarn', file);
+    } catch (err) {
+      throw doesNotApply(what, err);
+    }
+  });
 }
 
 /**
  * The test patch over whatever the change did to the same files: those files go back to the base first, as
  * SWE-bench's harness does, so that a change's own edits to a test file cannot block or alter the test patch.
+ * Git puts them back (checkout of the base's, clean of the change's new ones), never a hand-made removal: git
+ * touches nothing outside the work tree, in .git/ or through a symbolic link, and a patch naming such a path is
+ * refused before anything is touched.
  */
 export async function applyTestPatch(dir: string, baseCommit: string, testPatch: string): Promise<void> {
-  for (const file of patchedFiles(testPatch)) {
-    const there = await git(dir, 'ls-tree', '--name-only', baseCommit, '--', file);
-    if (there.trim()) await git(dir, 'checkout', '-q', baseCommit, '--', file);
-    else await rm(path.join(dir, file), { force: true });
+  const what = 'test patch';
+  await withPatchFile(dir, testPatch, what, async (file) => {
+    let touched: string[];
+    try {
+      touched = [...new Set([...(await pathsOfPatch(dir, file)), ...patchedFiles(testPatch)])];
+    } catch (err) {
+      throw doesNotApply(what, err);
+    }
+    const unsafe = touched.find((p) => p !== '/dev/null' && !isRepoPath(p));
+    if (unsafe !== undefined) {
+      throw new FarmError(`the ${what} names ${JSON.stringify(unsafe)}: a path outside the checkout or in .git/`, {
+        retryable: false,
+      });
+    }
+    const paths = touched.filter((p) => p !== '/dev/null');
+    const inBase = new Set<string>();
+    for (const part of chunks(paths)) {
+      const listed = await git(dir, '--literal-pathspecs', 'ls-tree', '-z', '--name-only', baseCommit, '--', ...part);
+      for (const p of listed.split('\0')) if (p) inBase.add(p);
+    }
+    for (const part of chunks([...inBase])) {
+      await git(dir, '--literal-pathspecs', 'checkout', '-q', baseCommit, '--', ...part);
+    }
+    for (const part of chunks(paths.filter((p) => !inBase.has(p)))) {
+      await git(dir, '--literal-pathspecs', 'clean', '-q', '-f', '-x', '--', ...part);
+    }
+    try {
+      await git(dir, 'apply', '--whitespace=nowarn', file);
+    } catch (err) {
+      throw doesNotApply(what, err);
+    }
+  });
+}
+
+/** The patch in a file of the checkout's own .git/ (no name beside the checkout another instance could hold). */
+async function withPatchFile(dir: string, patch: string, what: string, use: (file: string) => Promise<void>) {
+  const file = path.join(dir, '.git', `farm-eval-${what.replace(/\W+/g, '-')}.patch`);
+  await writeFile(file, patch.endsWith('\n') ? patch : patch + '\n');
+  try {
+    await use(file);
+  } finally {
+    await rm(file, { force: true });
   }
-  await applyPatch(dir, testPatch, 'test patch');
+}
+
+/** The paths a patch touches, as git apply reads them (quoted names, renames' new names). */
+async function pathsOfPatch(dir: string, file: string): Promise<string[]> {
+  const fields = (await git(dir, 'apply', '--numstat', '-z', file)).split('\0');
+  const paths: string[] = [];
+  for (let i = 0; i < fields.length; i++) {
+    const m = /^(?:-|\d+)\t(?:-|\d+)\t(.*)$/s.exec(fields[i]);
+    if (!m) continue;
+    if (m[1]) paths.push(m[1]);
+    else paths.push(fields[++i], fields[++i]); // a rename or copy: both names follow
+  }
+  return paths.filter(Boolean);
+}
+
+/** A path inside a work tree as git names it: relative, no `.` or `..` part, nothing under `.git`. */
+function isRepoPath(p: string): boolean {
+  if (!p || p.startsWith('/') || p.includes('\0')) return false;
+  return p.split('/').every((part) => part && part !== '.' && part !== '..' && part.toLowerCase() !== '.git');
+}
+
+/** Lists cut to keep each git command line well within the system's limit. */
+function chunks<T>(items: T[], size = 500): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+function doesNotApply(what: string, err: unknown): FarmError {
+  return new FarmError(`the ${what} does not apply: ${firstLine(errorMessage(err))}`, {
+    retryable: false,
+    cause: err,
+  });
 }
 
 /** The change between `base` and `ref` in `repoDir`, as a patch applicable to the base. */
@@ -192,6 +314,7 @@ export async function runInSandbox(dir: string, command: string, timeoutMs: numb
   });
 }
 
+/** What a failed command said: its first line of its own, not Node's "Command failed: <the command line>". */
 function firstLine(text: string): string {
-  return text.split('\n').find((l) => l.trim() && !l.startsWith('Command failed')) ?? text;
+  return text.split('\n').find((l) => l.trim() && !/^(?:\w*Error: )?Command failed/.test(l)) ?? text;
 }

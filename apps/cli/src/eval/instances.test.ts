@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import {
   DatasetInvalid,
@@ -80,6 +82,38 @@ test('without a test command an instance runs pytest on the files its test patch
     command: 'python3 -m pytest -rA -p no:cacheprovider tests/test_a.py',
     parser: 'pytest',
   });
+});
+
+test('a hostile test file name is one word of the default command: its $(...) is not run', () => {
+  const hostile = 'test/m$(touch${IFS}x).test.js';
+  const [i] = parseInstances(
+    line({
+      test_patch: `diff --git a/${hostile} b/${hostile}\nnew file mode 100644\n--- /dev/null\n+++ b/${hostile}\n`,
+      FAIL_TO_PASS: JSON.stringify(['m']),
+    }),
+  );
+  const { command, parser } = testCommandOf(i);
+  expect(parser).toBe('node-test');
+  expect(command).toBe(`node --test --test-reporter=tap 'test/m$(touch\${IFS}x).test.js'`);
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'eval-test-cmd-'));
+  try {
+    mkdirSync(path.join(dir, 'test'));
+    writeFileSync(path.join(dir, hostile), "require('node:test')('m', () => {});\n");
+    const log = execFileSync('bash', ['-c', command], { cwd: dir, encoding: 'utf8' });
+    expect(log).toMatch(/^ok 1 - m$/m); // the file itself ran, under its own name
+    expect(existsSync(path.join(dir, 'x'))).toBe(false);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a test file named like an option is passed as a file, not an option', () => {
+  const [i] = parseInstances(
+    line({
+      test_patch: 'diff --git a/--basetemp=x.py b/--basetemp=x.py\n--- a/--basetemp=x.py\n+++ b/--basetemp=x.py\n',
+    }),
+  );
+  expect(testCommandOf(i).command).toBe('python3 -m pytest -rA -p no:cacheprovider ./--basetemp=x.py');
 });
 
 test('the shipped dataset parses: each instance with its repository bundle, and a test command or pytest by default', () => {

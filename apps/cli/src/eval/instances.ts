@@ -7,6 +7,7 @@
  * with (`check_cmd`).
  */
 import { FarmError, z } from '@farm/runtime';
+import { shellQuote } from '@farm/sandbox';
 
 export const LOG_PARSERS = ['pytest', 'unittest', 'node-test'] as const;
 export type LogParserName = (typeof LOG_PARSERS)[number];
@@ -141,18 +142,20 @@ export function patchedFiles(patch: string): string[] {
 
 /**
  * The test command when the instance names none: over the test files its test patch touches, `node --test` for
- * JavaScript ones, pytest otherwise.
+ * JavaScript ones, pytest otherwise. Each file is one word of the command, whatever its name says (`$(...)`,
+ * spaces, a leading `-`): the shell expands nothing in it, and the runner takes none of them for an option.
  */
 export function testCommandOf(instance: TaskInstance): { command: string; parser: LogParserName } {
   if (instance.test_cmd) return { command: instance.test_cmd, parser: instance.log_parser ?? 'pytest' };
   const files = patchedFiles(instance.test_patch).filter((f) => f !== '/dev/null');
+  const args = (list: string[]) => list.map((f) => shellQuote(f.startsWith('-') ? `./${f}` : f)).join(' ');
   const js = files.filter((f) => /\.(c|m)?js$/.test(f));
   if (js.length && !files.some((f) => f.endsWith('.py'))) {
-    return { command: `node --test --test-reporter=tap ${js.join(' ')}`, parser: instance.log_parser ?? 'node-test' };
+    return { command: `node --test --test-reporter=tap ${args(js)}`, parser: instance.log_parser ?? 'node-test' };
   }
   const py = files.filter((f) => f.endsWith('.py'));
   return {
-    command: `python3 -m pytest -rA -p no:cacheprovider ${py.join(' ')}`.trim(),
+    command: `python3 -m pytest -rA -p no:cacheprovider ${args(py)}`.trim(),
     parser: instance.log_parser ?? 'pytest',
   };
 }

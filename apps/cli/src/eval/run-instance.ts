@@ -10,7 +10,8 @@ import { FarmError, errorMessage } from '@farm/runtime';
 import type { EvalFarm, FarmRequestState } from './eval-farm';
 import { brokenAtBase, gradeTests } from './grading';
 import type { InstanceResult } from './instance-result';
-import { testCommandOf, type TaskInstance } from './instances';
+import { testCommandOf, type LogParserName, type TaskInstance } from './instances';
+import { requestOf, requestRefusal, type InstanceRequest } from './instance-request';
 import {
   InstanceSetupFailed,
   applyPatch,
@@ -18,9 +19,11 @@ import {
   baseBranchOf,
   diffOf,
   localRepository,
+  repoCopyDir,
   repoSource,
   runInSandbox,
   scratchCheckout,
+  scratchDirOf,
 } from './instance-workspace';
 import type { RunLayout } from './run-results';
 import { parseTestLog } from './test-logs';
@@ -83,17 +86,38 @@ export async function runInstance(
   o: InstanceRunSettings,
 ): Promise<InstanceResult | undefined> {
   const started = performance.now();
-  const scratch = path.join(layout.scratch, instance.instance_id.replace(/[^A-Za-z0-9._-]/g, '_'));
-  const { command: testCmd, parser } = testCommandOf(instance);
   let testsMs = 0;
+  let scratch = '';
+  let testCmd = '';
+  let parser: LogParserName = 'pytest';
   const runTests = async () => {
     const run = await runInSandbox(scratch, testCmd, o.testTimeoutS * 1000);
     testsMs += run.durationMs;
     return { run, statuses: parseTestLog(parser, run.output) };
   };
   const source = repoSource(instance, datasetDir, [...(o.mirrorDirs ?? []), datasetDir]);
+  const id = requestIdOf(o.runId, instance.instance_id);
   let repoDir: string;
+  let request: InstanceRequest;
   try {
+    // What the instance names (its id, its repository) becomes directories strictly inside the run's, and the
+    // request it becomes is one the farm takes: else it is this instance's error, before anything is done.
+    scratch = scratchDirOf(instance, layout.scratch);
+    const copyDir = repoCopyDir(instance, layout.repos);
+    // A farm on this machine is served the local copy (the instance's commits on a branch); one elsewhere clones
+    // the repository's URL, where it also pushes its branches.
+    if (!farm.onThisMachine && !/^[a-z]+:\/\//.test(source)) {
+      throw new InstanceSetupFailed(`a farm on another machine cannot read ${source}: give the instance a repo_url`);
+    }
+    request = requestOf(instance, {
+      id,
+      runId: o.runId,
+      repoUrl: farm.onThisMachine ? copyDir : source,
+      baseRef: farm.onThisMachine ? baseBranchOf(instance) : instance.base_commit,
+    });
+    const refused = await requestRefusal(instance, request, farm.onThisMachine);
+    if (refused) throw new InstanceSetupFailed(refused);
+    ({ command: testCmd, parser } = testCommandOf(instance));
     repoDir = await localRepository(instance, source, layout.repos);
     // The tests must be able to judge a change: with only the test patch on the base, FAIL_TO_PASS fails and
     // PASS_TO_PASS passes. Checked before any model is paid.
@@ -120,32 +144,19 @@ export async function runInstance(
     return { ...blank(instance, o.modelName, 'error', err.message), wallTimeS: seconds(started) };
   }
 
-  // A farm on this machine is served the local copy (the instance's commits on a branch); one elsewhere clones the
-  // repository's URL, where it also pushes its branches.
-  if (!farm.onThisMachine && !/^[a-z]+:\/\//.test(source)) {
-    return {
-      ...blank(
-        instance,
-        o.modelName,
-        'error',
-        `a farm on another machine cannot read ${source}: give the instance a repo_url`,
-      ),
-      wallTimeS: seconds(started),
-    };
-  }
   const setupS = seconds(started);
   const submitted = performance.now();
-  const id = requestIdOf(o.runId, instance.instance_id);
   if (!(await farm.request(id))) {
-    await farm.submit({
-      id,
-      repoUrl: farm.onThisMachine ? repoDir : source,
-      baseRef: farm.onThisMachine ? baseBranchOf(instance) : instance.base_commit,
-      title: titleOf(instance.problem_statement),
-      description: instance.problem_statement,
-      checkCommand: instance.check_cmd,
-      requestedBy: `farm-eval:${o.runId}`,
-    });
+    try {
+      await farm.submit(request);
+    } catch (err) {
+      // The farm's API refused the request (400): the instance's error, not a fault to retry.
+      if (!(err instanceof FarmError) || err.details.status !== 400) throw err;
+      return {
+        ...blank(instance, o.modelName, 'error', `the farm refused the request: ${err.message}`),
+        wallTimeS: seconds(started),
+      };
+    }
   }
   const state = await untilFinal(farm, id, o.instanceTimeoutS * 1000, o.signal);
   if (!state) return undefined;
@@ -251,15 +262,6 @@ async function metricsOf(farm: EvalFarm, id: string, state: FarmRequestState) {
     editTiers,
     ...(verification ? { verification } : {}),
   };
-}
-
-function titleOf(problem: string): string {
-  const first =
-    problem
-      .split('\n')
-      .find((l) => l.trim())
-      ?.trim() ?? 'Resolve the issue';
-  return first.length > 200 ? `${first.slice(0, 197)}...` : first;
 }
 
 function tail(output: string): string {
