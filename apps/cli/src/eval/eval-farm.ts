@@ -57,7 +57,7 @@ export async function embeddedFarm(env: NodeJS.ProcessEnv, log: Logger): Promise
     import('../farm-up'),
     import('@farm/orchestrator'),
   ]);
-  const app = await startFarmUp(env, log);
+  const app = await startFarmUp(env, log, { announce: false });
   return {
     onThisMachine: true,
     submit: async (input) => void (await submitToFarm(app, input)),

@@ -5,7 +5,6 @@
  */
 import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import path from 'node:path';
 import { FarmError, errorMessage } from '@farm/runtime';
 import type { EvalFarm, FarmRequestState } from './eval-farm';
 import { brokenAtBase, gradeTests } from './grading';
