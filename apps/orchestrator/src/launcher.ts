@@ -16,6 +16,21 @@ export interface TaskLauncher {
   close(): Promise<void>;
 }
 
+/** The system errors that say a resource is short for the moment, not that the launch cannot work. */
+const TEMPORARY_CODES = new Set(['ENOSPC', 'EDQUOT', 'EAGAIN', 'EMFILE', 'ENFILE', 'ENOMEM', 'EBUSY']);
+
+/**
+ * Whether a launch failed on a condition of the moment (a full disk, no process or file slot): the dispatch then
+ * waits and is launched again, instead of failing for good. Looks through the error's causes.
+ */
+export function isTemporaryLaunchError(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && TEMPORARY_CODES.has(code)) return true;
+  }
+  return false;
+}
+
 /** Worker-pool mode: the task goes on the task topic, where coding-agent replicas consume it in one group. */
 export class TaskTopicLauncher implements TaskLauncher {
   constructor(private readonly bus: EventBus) {}

@@ -15,7 +15,7 @@ import {
 import { LessonCandidates, storeLesson } from '@farm/lessons';
 import { FarmError, environmentRedactor, errorMessage, redactMessage, type Logger } from '@farm/runtime';
 import { migrate, type SqlExecutor, type SqlStore } from '@farm/store';
-import type { TaskLauncher } from './launcher';
+import { isTemporaryLaunchError, type TaskLauncher } from './launcher';
 import { decide, expireDeadlines, InvalidEvent, type Decision, type DeciderEvent, type Effect } from './decider';
 import { Outbox, pruneOutbox, type OutboxWriter } from './outbox';
 import { pruneTaskReports, recordTaskReport } from './task-reports';
@@ -28,6 +28,7 @@ import {
   nextTransitionSequence,
   pruneProcessed,
   recentlyCancelled,
+  isRunningDispatch,
   recordProcessed,
   requestsInCoding,
   requestsInPhaseSince,
@@ -147,7 +148,7 @@ function withoutUserInfo(url: string): string {
 export class Orchestrator {
   private readonly subs: Subscription[] = [];
   private readonly outbox: Outbox;
-  private readonly retractTimers = new Set<NodeJS.Timeout>();
+  private readonly laterTimers = new Set<NodeJS.Timeout>();
   private readonly group: string;
   private readonly options: OrchestratorOptions;
   private deadlineTimer?: NodeJS.Timeout;
@@ -198,8 +199,8 @@ export class Orchestrator {
 
   async stop(): Promise<void> {
     clearInterval(this.deadlineTimer);
-    for (const timer of this.retractTimers) clearTimeout(timer);
-    this.retractTimers.clear();
+    for (const timer of this.laterTimers) clearTimeout(timer);
+    this.laterTimers.clear();
     await Promise.all(this.subs.map((s) => s.stop()));
     await this.outbox.settled();
   }
@@ -421,14 +422,50 @@ export class Orchestrator {
     afterMs = this.options.retractAfterCancelMs,
   ): void {
     const timer = setTimeout(() => {
-      this.retractTimers.delete(timer);
+      this.laterTimers.delete(timer);
       void (async () => {
         const tip = await remoteBranchSha(effect.repoUrl, effect.branch).catch(() => undefined);
         if (tip) await this.retractBranch(effect, tip);
       })();
     }, afterMs);
     timer.unref();
-    this.retractTimers.add(timer);
+    this.laterTimers.add(timer);
+  }
+
+  /** A launch refused by a condition of the moment, tried again with backoff while its dispatch is the running one. */
+  private launchLater(effect: Extract<Effect, { kind: 'launch' }>, err: unknown, attempt: number): void {
+    const { task, changeRequestId } = effect;
+    const waitMs = Math.min(1_000 * 2 ** (attempt - 1), 30_000);
+    this.deps.log.warn('task launch waits: a condition of the moment refused it; launching again when it clears', {
+      changeRequestId,
+      taskId: task.id,
+      dispatch: task.dispatch,
+      error: errorMessage(err),
+      attempt,
+      waitMs,
+    });
+    const timer = setTimeout(() => {
+      this.laterTimers.delete(timer);
+      void (async () => {
+        if (!(await isRunningDispatch(this.deps.store, task.id ?? '', task.dispatch ?? 0))) return; // moved on
+        try {
+          await this.deps.launcher.launch(task);
+          this.deps.log.info('task launched after waiting', { changeRequestId, taskId: task.id, attempt });
+        } catch (again) {
+          if (isTemporaryLaunchError(again)) return this.launchLater(effect, again, attempt + 1);
+          const error = errorMessage(again);
+          this.deps.log.warn('task launch failed', { changeRequestId, taskId: task.id, error });
+          await this.decideOnce(changeRequestId, {
+            kind: 'launch-failed',
+            taskId: task.id ?? '',
+            dispatch: task.dispatch ?? 0,
+            error,
+          });
+        }
+      })().catch((e: unknown) => this.deps.log.error('launching a waiting task failed', { changeRequestId, err: e }));
+    }, waitMs);
+    timer.unref();
+    this.laterTimers.add(timer); // cleared by stop(); the next start resumes dispatched tasks (resumeLaunches)
   }
 
   /** The retractions a previous process had scheduled: every request cancelled in the last hour, when due. */
@@ -464,6 +501,12 @@ export class Orchestrator {
         try {
           await this.deps.launcher.launch(task);
         } catch (err) {
+          // A condition of the moment (a full disk, no process slot): the dispatch waits and is launched again once
+          // it clears, still this dispatch, as long as it is the task's running one.
+          if (isTemporaryLaunchError(err)) {
+            this.launchLater(effect, err, 1);
+            return;
+          }
           // The launcher could not start it: decided as that dispatch's HARD_FAIL, so the request moves on.
           const error = errorMessage(err);
           this.deps.log.warn('task launch failed', { changeRequestId, taskId: task.id, error });

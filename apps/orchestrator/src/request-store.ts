@@ -359,6 +359,15 @@ export async function runningTasks(db: SqlExecutor): Promise<RunningTaskRow[]> {
 }
 
 /** Every task the store has as running, as last launched (the launcher re-attaches to them after a restart). */
+/** Whether `dispatch` is still the task's running one (not finished, cancelled or re-dispatched meanwhile). */
+export async function isRunningDispatch(db: SqlExecutor, taskId: string, dispatch: number): Promise<boolean> {
+  const { rows } = await db.query(`SELECT 1 FROM tasks WHERE id = $1 AND status = 'DISPATCHED' AND dispatch = $2`, [
+    taskId,
+    dispatch,
+  ]);
+  return rows.length > 0;
+}
+
 export async function dispatchedTasks(db: SqlExecutor): Promise<farm.v1.CodingTask[]> {
   const rows = await db.query<{ task: Uint8Array; dispatch: number }>(
     `SELECT task, dispatch FROM tasks WHERE status = 'DISPATCHED' ORDER BY id`,
