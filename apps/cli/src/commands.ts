@@ -107,6 +107,9 @@ export async function upCommand(o: { modelScript?: string } = {}): Promise<void>
   const scripted = o.modelScript ? await startScriptedModel(o.modelScript, log) : undefined;
   const env = { ...process.env, ...scripted?.env };
   const config = loadConfig(farmUpConfigSchema, env);
+  // The state directory before the port: a second farm up on it is told which farm holds it.
+  const { refuseHeldStateDir } = await import('./state-dir-lock');
+  refuseHeldStateDir(config.FARM_STATE_DIR);
   await runService(
     log,
     config.FARM_METRICS_PORT,

@@ -65,6 +65,16 @@ export function lockStateDir(stateDir: string): () => void {
   };
 }
 
+/**
+ * Refuses at once when a live `farm up` holds the state directory: checked before this one takes its port, so a
+ * second `farm up` on the same directory is told about the directory (the port is then held by the first too).
+ */
+export function refuseHeldStateDir(stateDir: string): void {
+  const holder = readHolder(path.join(stateDir, LOCK_FILE));
+  if (holder && holder.pid !== process.pid && isSameProcess(holder.pid, holder.startTicks))
+    throw new StateDirLocked(stateDir, holder);
+}
+
 function readHolder(lock: string): LockHolder | undefined {
   try {
     return JSON.parse(readFileSync(lock, 'utf8')) as LockHolder;

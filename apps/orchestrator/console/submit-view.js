@@ -20,7 +20,7 @@ export async function submitView({ main, refusal, caller }) {
   const repo = h('input', { id: 'repo', name: 'repo', required: true, 'aria-describedby': 'repo-hint' });
   const title = h('input', { id: 'title', name: 'title', required: true, maxlength: 500 });
   const description = h('textarea', { id: 'description', name: 'description', rows: 5 });
-  const base = h('input', { id: 'base', name: 'base', placeholder: 'main' });
+  const base = h('input', { id: 'base', name: 'base', placeholder: 'the repository’s default branch' });
   const check = h('input', { id: 'check-command', name: 'checkCommand', placeholder: 'detected when empty' });
   const approval = h('input', { id: 'require-approval', name: 'requireApproval', type: 'checkbox' });
   const problem = h('div');

@@ -94,3 +94,24 @@ test('POST /v1/change-requests is the same intake: the same refusal, in the same
   const taken = await post({ ...body, description: 'short' });
   expect(taken).toMatchObject({ status: 202, body: { created: true } });
 });
+
+test('no base named: the repository’s own default branch (master), as the CLI takes the checked-out one', async () => {
+  const { execFileSync } = await import('node:child_process');
+  const { mkdtempSync, writeFileSync } = await import('node:fs');
+  const os = await import('node:os');
+  const path = await import('node:path');
+  const repo = mkdtempSync(path.join(os.tmpdir(), 'master-repo-'));
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: repo, stdio: 'pipe' });
+  git('init', '-q', '-b', 'master');
+  writeFileSync(path.join(repo, 'README'), 'hi\n');
+  git('add', '.');
+  git('commit', '-qm', 'first');
+  await submit({ changeRequestId: 'on-master', title: 'Fix it', repo: { url: repo } });
+  await submit({ changeRequestId: 'named-base', title: 'Fix it', repo: { url: repo, baseRef: 'release' } });
+  const base = (id: string) => published.find((cr) => cr.changeRequestId === id)?.repo?.baseRef;
+  for (let i = 0; i < 100 && (!base('on-master') || !base('named-base')); i++)
+    await new Promise((r) => setTimeout(r, 20));
+  expect(base('on-master')).toBe('master');
+  expect(base('named-base')).toBe('release');
+});

@@ -2,10 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { Topics } from '@farm/bus';
 import { recordAudit } from '@farm/access';
 import { HttpError } from '@farm/http-edge';
-import { FarmError, type Logger } from '@farm/runtime';
+import { defaultBranchOf, redactUrl } from '@farm/git';
+import { FarmError, errorMessage, type Logger } from '@farm/runtime';
 import type { SqlExecutor } from '@farm/store';
 import { ApiError, badRequest } from './api-error';
-import { parseChangeRequestInput, submissionDigest, type ChangeRequestInput } from './change-request-input';
+import {
+  DEFAULT_BASE_REF,
+  parseChangeRequestInput,
+  submissionDigest,
+  type ChangeRequestInput,
+} from './change-request-input';
 import type { Orchestrator } from './orchestrator';
 import { recordApiSubmission } from './request-store';
 
@@ -89,6 +95,8 @@ export interface ApiSubmitterDeps extends SubmitterDeps {
   orchestrator: Pick<Orchestrator, 'writeThroughOutbox' | 'intakeUrl'>;
   /** Why the farm cannot take new work now (a full disk): the submission is then a 503 with Retry-After. */
   refuseNewWork?: () => string | undefined;
+  /** A repository's default branch, for a submission that names no base (default: asked of the repository). */
+  defaultBranch?: (repo: string) => Promise<string | undefined>;
   log: Logger;
 }
 
@@ -101,6 +109,17 @@ export interface ApiSubmitterDeps extends SubmitterDeps {
  */
 export function apiSubmitter(deps: ApiSubmitterDeps) {
   const { accept } = changeRequestSubmitter(deps);
+  const defaultBranch = deps.defaultBranch ?? ((repo: string) => defaultBranchOf(repo, { waitForServerMs: 0 }));
+  const defaultBaseOf = async (repo: string): Promise<string> => {
+    const found = await defaultBranch(repo).catch((err: unknown) => {
+      deps.log.warn('the repository’s default branch could not be read: its base is taken as main', {
+        repo: redactUrl(repo),
+        err: errorMessage(err),
+      });
+      return undefined;
+    });
+    return found ?? DEFAULT_BASE_REF;
+  };
   return async function submit(
     body: unknown,
     submittedBy?: (claimed: string) => string,
@@ -110,6 +129,7 @@ export function apiSubmitter(deps: ApiSubmitterDeps) {
       deps.log.warn('submission refused: the farm cannot take new work now', { reason: unable });
       throw new HttpError(503, `the farm cannot take new work now: ${unable}`, { headers: { 'retry-after': '30' } });
     }
+    const namesBase = !!(givenBase(body) ?? '');
     const input = parseChangeRequestInput(body, {
       localRepos: !!deps.resolveLocalRepo,
       urlCredentials: true, // taken off or refused by the intake below, with its own reason
@@ -119,8 +139,17 @@ export function apiSubmitter(deps: ApiSubmitterDeps) {
     const intake = deps.orchestrator.intakeUrl(input.repo.url);
     if (intake.refusal) throw badRequest(intake.refusal, 'repo.url');
     input.repo.url = intake.url;
+    // No base named (the console's empty Base field, a plain client): the repository's own default branch, as the
+    // CLI takes the checked-out one, so a `master` or `trunk` repository is planned on it rather than refused.
+    if (!namesBase) input.repo.baseRef = await defaultBaseOf(input.repo.url);
     const changeRequestId = input.changeRequestId ?? randomUUID();
     const { created } = await accept({ ...input, changeRequestId });
     return { changeRequestId, created };
   };
+}
+
+/** The base a submission's body names (`repo.baseRef` or `repo.base_ref`), if any. */
+function givenBase(body: unknown): unknown {
+  const repo = (body as { repo?: Record<string, unknown> } | undefined)?.repo;
+  return repo && typeof repo === 'object' ? (repo.baseRef ?? repo.base_ref ?? undefined) : undefined;
 }

@@ -133,6 +133,35 @@ export async function resolveRemoteRef(
 }
 
 /**
+ * The branch a repository's HEAD names (its default branch: `main`, `master`, `trunk`), for a request that names
+ * none. `repo` is a clone URL, or a repository on this machine (a path). Undefined when HEAD is detached or names
+ * no branch; a server that refuses connections is waited for up to `waitForServerMs`.
+ */
+export async function defaultBranchOf(
+  repo: string,
+  options: { waitForServerMs?: number } = {},
+): Promise<string | undefined> {
+  if (path.isAbsolute(repo)) {
+    const out = await execGit(['-C', repo, 'symbolic-ref', '-q', '--short', 'HEAD']).catch(() => ({ stdout: '' }));
+    const branch = out.stdout.trim();
+    // HEAD may name a branch with no commit yet (a fresh `git init`): that is no default to plan on.
+    const born =
+      branch &&
+      (await execGit(['-C', repo, 'rev-parse', '--verify', '-q', `refs/heads/${branch}`]).then(
+        () => true,
+        () => false,
+      ));
+    return born ? branch : undefined;
+  }
+  const refs = await retryWhileUnreachable(
+    () => git.listServerRefs({ ...remote(repo), prefix: 'HEAD', symrefs: true }),
+    options.waitForServerMs,
+  );
+  const target = refs.find((r) => r.ref === 'HEAD')?.target;
+  return target?.startsWith('refs/heads/') ? target.slice('refs/heads/'.length) : undefined;
+}
+
+/**
  * resolveRemoteRef for a repository on this machine (a bare repository a farm serves): read on disk instead of a
  * round trip through its HTTP server. `url` names it in errors.
  */
