@@ -111,13 +111,20 @@ export function apiSubmitter(deps: ApiSubmitterDeps) {
   const { accept } = changeRequestSubmitter(deps);
   const defaultBranch = deps.defaultBranch ?? ((repo: string) => defaultBranchOf(repo, { waitForServerMs: 0 }));
   const defaultBaseOf = async (repo: string): Promise<string> => {
-    const found = await defaultBranch(repo).catch((err: unknown) => {
-      deps.log.warn('the repository’s default branch could not be read: its base is taken as main', {
-        repo: redactUrl(repo),
-        err: errorMessage(err),
-      });
-      return undefined;
+    // A repository that does not answer holds no submission up for long.
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('no answer within 5 s')), 5_000);
     });
+    const found = await Promise.race([defaultBranch(repo), late])
+      .finally(() => clearTimeout(timer))
+      .catch((err: unknown) => {
+        deps.log.warn('the repository’s default branch could not be read: its base is taken as main', {
+          repo: redactUrl(repo),
+          err: errorMessage(err),
+        });
+        return undefined;
+      });
     return found ?? DEFAULT_BASE_REF;
   };
   return async function submit(
