@@ -205,7 +205,11 @@ async function gitCommandsDuring(fn: () => Promise<unknown>): Promise<string[]> 
   const real = (await exec('sh', ['-c', 'command -v git'])).stdout.trim();
   const log = path.join(bin, 'commands');
   await writeFile(log, '');
-  const script = `#!/bin/sh\nsub=$1\n[ "$1" = -C ] && sub=$3\nprintf '%s\\n' "$sub" >> '${log}'\nexec '${real}' "$@"\n`;
+  // The subcommand: the first argument after `-C dir` and `-c key=value` pairs.
+  const script =
+    `#!/bin/sh\nsub=\nskip=\nfor a in "$@"; do\n  if [ -n "$skip" ]; then skip=; continue; fi\n` +
+    `  case "$a" in -C|-c) skip=1 ;; *) sub=$a; break ;; esac\ndone\n` +
+    `printf '%s\\n' "$sub" >> '${log}'\nexec '${real}' "$@"\n`;
   await writeFile(path.join(bin, 'git'), script, { mode: 0o755 });
   const before = process.env.PATH;
   process.env.PATH = `${bin}${path.delimiter}${before}`;
@@ -224,13 +228,14 @@ describe('the git processes of a build in place', () => {
     checks: [{ name: 'test', run: 'npm run --silent test', ok: true }],
   });
 
-  test('one cat-file for the commit, its tree, its ancestors and the planned files, then commit-tree and update-ref', async () => {
+  test('one cat-file for the commit, its tree, its ancestors and the planned files, then commit-tree, the diff for review and update-ref', async () => {
     const repo = await makeRepo({ 'package.json': pkg });
     const { request } = await taskBuild(repo, { 'a.js': '1\n' }, checked);
     let built: farm.v1.IBuildResult | undefined;
     expect(await gitCommandsDuring(async () => (built = await buildInPlace(request, repo.gitDir)))).toEqual([
       'cat-file',
       'commit-tree',
+      'diff',
       'update-ref',
     ]);
     expect(built?.notes![0]).toMatch(/^checks: ran by task t\d+ on tree /);
@@ -242,6 +247,7 @@ describe('the git processes of a build in place', () => {
     expect(await gitCommandsDuring(async () => (built = await buildInPlace(twoUp, repo.gitDir)))).toEqual([
       'cat-file',
       'commit-tree',
+      'diff',
       'update-ref',
     ]);
     expect(built?.status).toBe(B.BUILD_PASSED);
