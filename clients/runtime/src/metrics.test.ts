@@ -1,5 +1,5 @@
 import { serveMetrics } from './metrics';
-import { PortInUse, portHolder } from './port-holder';
+import { PortInUse, ensurePortFree, portHolder } from './port-holder';
 
 test('/healthz answers the health check; /readyz also the readiness check, with every reason', async () => {
   let healthy = true;
@@ -63,4 +63,16 @@ test('a healthy but degraded process answers 200 with what degrades it', async (
   } finally {
     await server.close();
   }
+});
+
+test('a process checks its port before it starts anything: refused when held, and left free when not', async () => {
+  const { createServer } = await import('node:net');
+  const holder = createServer();
+  await new Promise<void>((r) => holder.listen(0, '127.0.0.1', r));
+  const port = (holder.address() as { port: number }).port;
+  await expect(ensurePortFree(port, '127.0.0.1')).rejects.toBeInstanceOf(PortInUse);
+  await new Promise<void>((r) => holder.close(() => r()));
+  await ensurePortFree(port, '127.0.0.1');
+  const server = await serveMetrics(port, undefined, undefined, undefined, '127.0.0.1'); // the check let it go
+  await server.close();
 });

@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { ConfigError } from './errors';
 
 /**
@@ -53,4 +54,18 @@ export class PortInUse extends ConfigError {
       { details: { host, port, setting, ...(holder ? { holder } : {}) } },
     );
   }
+}
+
+/**
+ * Refuses a port another process listens on (PortInUse), by listening on it a moment: before a process starts
+ * anything it would announce. The port is free again when this resolves.
+ */
+export function ensurePortFree(port: number, host: string, setting = 'FARM_METRICS_PORT'): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', (err: NodeJS.ErrnoException) =>
+      reject(err.code === 'EADDRINUSE' ? new PortInUse(host, port, setting) : err),
+    );
+    probe.listen(port, host, () => probe.close(() => resolve()));
+  });
 }

@@ -2,6 +2,7 @@ import type { Logger } from './logger';
 import { ConfigError, errorMessage } from './errors';
 import { beginStopping } from './stopping';
 import { collectProcessMetrics, serveMetrics, type HealthCheck, type RouteHandler } from './metrics';
+import { ensurePortFree } from './port-holder';
 
 export interface RunningService {
   stop(): Promise<void>;
@@ -26,9 +27,6 @@ export async function runService(
   /** The address /metrics and the routes listen on; every address when omitted. */
   host?: string,
 ): Promise<void> {
-  // The port first: one in use is refused at once, naming who holds it, before anything starts or is announced.
-  // Until the service is up its routes answer 503 and /healthz says it is starting.
-  let service: RunningService | undefined;
   const exitOnConfigError = (err: unknown): never => {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);
@@ -36,33 +34,15 @@ export async function runService(
     }
     throw err;
   };
+  // The port first: one in use is refused at once, naming who holds it, before anything starts or is announced.
+  if (metricsPort) await ensurePortFree(metricsPort, host ?? '0.0.0.0').catch(exitOnConfigError);
+  const service = await start().catch(exitOnConfigError);
   const metrics =
     metricsPort === undefined
       ? undefined
-      : await serveMetrics(
-          metricsPort,
-          log,
-          async (req, res) => {
-            if (service) return service.routes ? service.routes(req, res) : false;
-            if (/^\/(metrics|healthz|readyz)(\?|$)/.test(req.url ?? '')) return false;
-            res.statusCode = 503;
-            res.setHeader('retry-after', '2');
-            res.end('starting\n');
-            return true;
-          },
-          () =>
-            service
-              ? (service.health?.() ?? { healthy: true, reasons: [] })
-              : { healthy: false, reasons: ['starting'] },
-          host,
-          () => service?.readiness?.() ?? { healthy: true, reasons: [] },
-        ).catch(exitOnConfigError);
-  try {
-    service = await start();
-  } catch (err) {
-    await metrics?.close();
-    exitOnConfigError(err);
-  }
+      : await serveMetrics(metricsPort, log, service.routes, service.health, host, service.readiness).catch(
+          exitOnConfigError,
+        );
   collectProcessMetrics();
   let stopping = false;
   const shutdown = (signal: string) => {
@@ -70,7 +50,7 @@ export async function runService(
     stopping = true;
     log.info('shutting down', { signal });
     beginStopping(signal); // model and forge calls in flight end now; their work is redone by the next start
-    service!
+    service
       .stop()
       .then(() => metrics?.close())
       .then(
