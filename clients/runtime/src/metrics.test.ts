@@ -1,5 +1,5 @@
 import { serveMetrics } from './metrics';
-import { PortInUse, ensurePortFree, portHolder } from './port-holder';
+import { PortInUse, portHolder, portTaken } from './port-holder';
 
 test('/healthz answers the health check; /readyz also the readiness check, with every reason', async () => {
   let healthy = true;
@@ -70,9 +70,13 @@ test('a process checks its port before it starts anything: refused when held, an
   const holder = createServer();
   await new Promise<void>((r) => holder.listen(0, '127.0.0.1', r));
   const port = (holder.address() as { port: number }).port;
-  await expect(ensurePortFree(port, '127.0.0.1')).rejects.toBeInstanceOf(PortInUse);
+  expect(portTaken(port, '127.0.0.1')).toBeInstanceOf(PortInUse);
+  expect(portTaken(port, '0.0.0.0')?.message).toMatch(
+    new RegExp(`^0\\.0\\.0\\.0:${port} is in use by pid ${process.pid} `),
+  );
+  expect(portTaken(port, '10.9.8.7')).toBeUndefined(); // another address of the machine: no conflict
   await new Promise<void>((r) => holder.close(() => r()));
-  await ensurePortFree(port, '127.0.0.1');
+  expect(portTaken(port, '127.0.0.1')).toBeUndefined();
   const server = await serveMetrics(port, undefined, undefined, undefined, '127.0.0.1'); // the check let it go
   await server.close();
 });

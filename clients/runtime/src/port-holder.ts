@@ -1,5 +1,4 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { ConfigError } from './errors';
 
 /**
@@ -7,20 +6,7 @@ import { ConfigError } from './errors';
  * inode in /proc/net/tcp{,6}, then the process holding it among /proc/<pid>/fd). Undefined when unknown.
  */
 export function portHolder(port: number): { pid: number; command: string } | undefined {
-  const inodes = new Set<string>();
-  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
-    let text = '';
-    try {
-      text = readFileSync(table, 'utf8');
-    } catch {
-      continue; // not Linux, or no IPv6
-    }
-    for (const line of text.split('\n').slice(1)) {
-      const f = line.trim().split(/\s+/);
-      // local_address is HEX_IP:HEX_PORT; st 0A is LISTEN; inode is the tenth field.
-      if (f.length > 9 && f[3] === '0A' && parseInt(f[1].split(':')[1] ?? '', 16) === port) inodes.add(f[9]);
-    }
-  }
+  const inodes = new Set(listeners(port).map((l) => l.inode));
   if (!inodes.size) return undefined;
   for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     let fds: string[];
@@ -44,6 +30,49 @@ export function portHolder(port: number): { pid: number; command: string } | und
   return undefined;
 }
 
+/** The TCP sockets listening on `port` (Linux /proc/net/tcp{,6}; none elsewhere): their address and inode. */
+function listeners(port: number): { address: string; inode: string }[] {
+  const found: { address: string; inode: string }[] = [];
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text = '';
+    try {
+      text = readFileSync(table, 'utf8');
+    } catch {
+      continue; // not Linux, or no IPv6
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const f = line.trim().split(/\s+/);
+      // local_address is HEX_IP:HEX_PORT (IPv4 little-endian); st 0A is LISTEN; inode is the tenth field.
+      if (f.length < 10 || f[3] !== '0A') continue;
+      const [ip, hexPort] = f[1].split(':');
+      if (parseInt(hexPort ?? '', 16) !== port) continue;
+      const v4 =
+        ip.length === 8
+          ? ip
+              .match(/../g)!
+              .reverse()
+              .map((b) => parseInt(b, 16))
+              .join('.')
+          : undefined;
+      found.push({ address: v4 ?? (/^0+$/.test(ip) ? '::' : ip), inode: f[9] });
+    }
+  }
+  return found;
+}
+
+/**
+ * The port is taken for `host`: a listener on it at the same address, or where either is every address. Read
+ * from /proc without waiting for anything, so a process can refuse before it starts (Linux; elsewhere the
+ * listen itself says EADDRINUSE).
+ */
+export function portTaken(port: number, host: string, setting = 'FARM_METRICS_PORT'): PortInUse | undefined {
+  const any = (a: string) => a === '0.0.0.0' || a === '::';
+  const taken = listeners(port).some(
+    (l) => any(l.address) || any(host) || l.address === host || !/^[\d.]+$/.test(l.address),
+  );
+  return taken ? new PortInUse(host, port, setting) : undefined;
+}
+
 /** The port a process was told to listen on is taken: said at once, with who holds it and the setting to change. */
 export class PortInUse extends ConfigError {
   constructor(host: string, port: number, setting: string) {
@@ -54,18 +83,4 @@ export class PortInUse extends ConfigError {
       { details: { host, port, setting, ...(holder ? { holder } : {}) } },
     );
   }
-}
-
-/**
- * Refuses a port another process listens on (PortInUse), by listening on it a moment: before a process starts
- * anything it would announce. The port is free again when this resolves.
- */
-export function ensurePortFree(port: number, host: string, setting = 'FARM_METRICS_PORT'): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', (err: NodeJS.ErrnoException) =>
-      reject(err.code === 'EADDRINUSE' ? new PortInUse(host, port, setting) : err),
-    );
-    probe.listen(port, host, () => probe.close(() => resolve()));
-  });
 }

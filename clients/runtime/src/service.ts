@@ -2,7 +2,7 @@ import type { Logger } from './logger';
 import { ConfigError, errorMessage } from './errors';
 import { beginStopping } from './stopping';
 import { collectProcessMetrics, serveMetrics, type HealthCheck, type RouteHandler } from './metrics';
-import { ensurePortFree } from './port-holder';
+import { portTaken } from './port-holder';
 
 export interface RunningService {
   stop(): Promise<void>;
@@ -35,7 +35,9 @@ export async function runService(
     throw err;
   };
   // The port first: one in use is refused at once, naming who holds it, before anything starts or is announced.
-  if (metricsPort) await ensurePortFree(metricsPort, host ?? '0.0.0.0').catch(exitOnConfigError);
+  // Read without waiting: nothing of the process runs meanwhile (a configuration error stays its only line).
+  const taken = metricsPort ? portTaken(metricsPort, host ?? '0.0.0.0') : undefined;
+  if (taken) exitOnConfigError(taken);
   const service = await start().catch(exitOnConfigError);
   const metrics =
     metricsPort === undefined
