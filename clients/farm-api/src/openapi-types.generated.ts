@@ -101,7 +101,7 @@ export interface paths {
     put?: never;
     /**
      * Cancel a change request
-     * @description Writes a farm.v1.ControlCommand CANCEL through the orchestrator's outbox. Running agents are stopped, leases released, and the request ends CANCELLED (watch the event stream). The body is optional.
+     * @description Writes a farm.v1.ControlCommand CANCEL through the orchestrator's outbox. Running agents are stopped, leases released, and the request ends CANCELLED (watch the event stream). The body is optional. Taken once: 409 when the request already ended, or a cancel or reject of it was already taken (the message says who took it and when), or an approval of its plan is still being applied (cancel once it runs).
      */
     post: operations['cancelChangeRequest'];
     delete?: never;
@@ -123,7 +123,7 @@ export interface paths {
     put?: never;
     /**
      * Approve the plan of a request waiting for approval, as it is or edited
-     * @description Needs the `approve` scope. Writes a farm.v1.ControlCommand APPROVE through the orchestrator's outbox (the decision is recorded in the audit and applied once): the request moves to CODING and its tasks start. 409 unless the request is in AWAITING_APPROVAL; 400 for an edit that does not fit the plan.
+     * @description Needs the `approve` scope. Writes a farm.v1.ControlCommand APPROVE through the orchestrator's outbox (the decision is recorded in the audit and applied once): the request moves to CODING and its tasks start. 409 unless the request is in AWAITING_APPROVAL and no other decision (approve, reject, cancel) was taken on it: only one applies, and the 409 says which one did, who took it and when; 400 for an edit that does not fit the plan.
      */
     post: operations['approvePlan'];
     delete?: never;
@@ -145,7 +145,7 @@ export interface paths {
     put?: never;
     /**
      * Reject the plan of a request waiting for approval, with a reason
-     * @description Needs the `approve` scope. Writes a farm.v1.ControlCommand REJECT: the request ends CANCELLED with the reason, its leases released. 409 unless the request is in AWAITING_APPROVAL.
+     * @description Needs the `approve` scope. Writes a farm.v1.ControlCommand REJECT: the request ends CANCELLED with the reason, its leases released. 409 unless the request is in AWAITING_APPROVAL and no other decision (approve, reject, cancel) was taken on it (the message says which, who took it and when).
      */
     post: operations['rejectPlan'];
     delete?: never;
@@ -478,10 +478,7 @@ export interface components {
     RepoRefInput: {
       /** @description http(s) clone URL of the git remote (smart HTTP): a DNS name or IPv4 address, port, path, query; no spaces or control characters, and no user info: the farm's git credentials are its own configuration. `farm up` also accepts the absolute path of a repository on its machine (`/...` or `file:///...`), served to the agents through a mirror, and a URL with user info, whose credentials it splits off and keeps in its state directory (never passed on with the request). */
       url: string;
-      /**
-       * @description Branch, tag or commit to start from, as `git check-ref-format` allows it on a command line (no space, control character, `~^:?*[\`, `..`, `@{`, `//`; not starting with `-`, `/` or `.`; not ending with `/`, `.` or `.lock`). Empty or null is main.
-       * @default main
-       */
+      /** @description Branch, tag or commit to start from, as `git check-ref-format` allows it on a command line (no space, control character, `~^:?*[\`, `..`, `@{`, `//`; not starting with `-`, `/` or `.`; not ending with `/`, `.` or `.lock`). Absent, empty or null: the repository's default branch (the one its HEAD names), or main when that cannot be read. */
       baseRef?: string | null;
       base_ref?: components['schemas']['RepoRefInput']['baseRef'];
       /** @description Commit to start from; empty or null lets the code-planner resolve baseRef. */
@@ -874,7 +871,7 @@ export interface components {
         'application/json': components['schemas']['Error'];
       };
     };
-    /** @description Submit: the id was submitted before with other content. Cancel: the request is already in a final phase (named in the message). Resubmit: the task did not fail. */
+    /** @description Submit: the id was submitted before with other content. Cancel, approve, reject: the request is in a phase where it does not apply, or another decision on it was taken (the message names the phase, or which decision, who took it and when). Resubmit: the task did not fail. */
     Conflict: {
       headers: {
         [name: string]: unknown;
