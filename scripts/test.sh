@@ -93,13 +93,13 @@ node --import tsx scripts/local-services/real-node/cli.ts restore
 # The Go tools (Kubernetes control plane + helm, the manifest validator, Gitea) build in the background from here on,
 # cached outside the clone: a cold build overlaps lint, tsc and every test that needs no cluster; the cluster's
 # tests run last and wait for it (scripts/local-services/kubernetes-later.ts), check-deploy.sh after them.
-# Niced: lint and the unit lane are the run's critical path (a cold lint took 7.6 min at load 19 beside them); the
-# builds take what those leave and the integration lane's waits, and are done before the tests that need them.
+# Not niced: cold, this build is the run's critical path (niced, it ended at +28 min and every Gitea, image and
+# cluster test waited for it; the cluster tests then took 15 min).
 mkdir -p .cache
-nice -n 10 node --import tsx scripts/local-services/go-tools.ts build >.cache/go-tools.log 2>&1 &
+node --import tsx scripts/local-services/go-tools.ts build >.cache/go-tools.log 2>&1 &
 go_tools=$!
 # Likewise the image (scripts/image/build.ts: minutes cold, seconds from podman's cache outside the clone); its test
-# waits for it.
+# waits for it. Niced: cold it was done 7 minutes before the Go tools, which the same tests wait for too.
 nice -n 10 node --import tsx scripts/image/build.ts >.cache/image-build.log 2>&1 &
 image_build=$!
 step "build:check, lint"
