@@ -66,7 +66,11 @@ async function startFarmUp(env: NodeJS.ProcessEnv, logFile: string, args: string
   child.stderr!.pipe(log);
   const url = `http://127.0.0.1:${env.FARM_METRICS_PORT}`;
   for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error(`farm up exited with ${child.exitCode}; see ${logFile}`);
+    if (child.exitCode !== null) {
+      // Its own words, here: the log file goes with the test's directory.
+      const said = (await readFile(logFile, 'utf8').catch(() => '')).split('\n').slice(-15).join('\n');
+      throw new Error(`farm up exited with ${child.exitCode}; the end of ${logFile}:\n${said}`);
+    }
     try {
       if ((await fetch(`${url}/healthz`)).ok) {
         const token = (await readFile(path.join(env.FARM_STATE_DIR!, 'admin-token'), 'utf8')).trim();

@@ -80,3 +80,27 @@ test('a process checks its port before it starts anything: refused when held, an
   const server = await serveMetrics(port, undefined, undefined, undefined, '127.0.0.1'); // the check let it go
   await server.close();
 });
+
+test('a listener on IPv6 loopback takes nothing an IPv4 host binds; one on every address (dual-stack) takes it', async () => {
+  const { createServer } = await import('node:net');
+  const listen = async (host: string, port = 0) => {
+    const s = createServer();
+    await new Promise<void>((r) => s.listen({ port, host, ipv6Only: host === '::1' }, r));
+    return s;
+  };
+  const v6Loopback = await listen('::1');
+  const port = (v6Loopback.address() as { port: number }).port;
+  try {
+    expect(portTaken(port, '127.0.0.1')).toBeUndefined();
+    expect(portTaken(port, '::')).toBeInstanceOf(PortInUse);
+  } finally {
+    await new Promise<void>((r) => v6Loopback.close(() => r()));
+  }
+  const dualStack = await listen('::');
+  const other = (dualStack.address() as { port: number }).port;
+  try {
+    expect(portTaken(other, '127.0.0.1')).toBeInstanceOf(PortInUse);
+  } finally {
+    await new Promise<void>((r) => dualStack.close(() => r()));
+  }
+});

@@ -46,18 +46,27 @@ function listeners(port: number): { address: string; inode: string }[] {
       if (f.length < 10 || f[3] !== '0A') continue;
       const [ip, hexPort] = f[1].split(':');
       if (parseInt(hexPort ?? '', 16) !== port) continue;
-      const v4 =
-        ip.length === 8
-          ? ip
-              .match(/../g)!
-              .reverse()
-              .map((b) => parseInt(b, 16))
-              .join('.')
-          : undefined;
-      found.push({ address: v4 ?? (/^0+$/.test(ip) ? '::' : ip), inode: f[9] });
+      found.push({ address: addressOf(ip), inode: f[9] });
     }
   }
   return found;
+}
+
+/**
+ * A /proc/net address as text: IPv4 (also IPv4-mapped IPv6, `::ffff:a.b.c.d`) dotted, the IPv6 wildcard `::`, any
+ * other IPv6 address as `v6:<hex>`. Each 32-bit word is printed in the machine's (little-endian) order.
+ */
+function addressOf(hex: string): string {
+  const v4 = (word: string) =>
+    word
+      .match(/../g)!
+      .reverse()
+      .map((b) => parseInt(b, 16))
+      .join('.');
+  if (hex.length === 8) return v4(hex);
+  if (/^0+$/.test(hex)) return '::';
+  if (/^0{16}FFFF0000/i.test(hex)) return v4(hex.slice(24));
+  return `v6:${hex}`;
 }
 
 /**
@@ -66,10 +75,14 @@ function listeners(port: number): { address: string; inode: string }[] {
  * listen itself says EADDRINUSE).
  */
 export function portTaken(port: number, host: string, setting = 'FARM_METRICS_PORT'): PortInUse | undefined {
-  const any = (a: string) => a === '0.0.0.0' || a === '::';
-  const taken = listeners(port).some(
-    (l) => any(l.address) || any(host) || l.address === host || !/^[\d.]+$/.test(l.address),
-  );
+  const ipv4 = /^[\d.]+$/;
+  // The IPv6 wildcard (dual-stack), or this host as it, takes every address; an IPv6-only one (::1) takes nothing an
+  // IPv4 host binds.
+  const conflicts = (listener: string) =>
+    listener === '::' || host === '::'
+      ? true
+      : ipv4.test(listener) && (listener === '0.0.0.0' || host === '0.0.0.0' || listener === host);
+  const taken = listeners(port).some((l) => conflicts(l.address));
   return taken ? new PortInUse(host, port, setting) : undefined;
 }
 
