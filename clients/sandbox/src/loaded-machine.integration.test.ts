@@ -19,7 +19,7 @@ async function statusWithoutLoad(): Promise<unknown> {
     '--import',
     'tsx',
     '-e',
-    "import('./clients/sandbox/src/sandbox.ts').then(async (m) => { const s = await m.confinementStatus(); console.log(JSON.stringify({ isolation: s.isolation, missing: s.missing })); })",
+    "const m = require('./clients/sandbox/src/sandbox.ts'); m.confinementStatus().then((s) => console.log(JSON.stringify({ isolation: s.isolation, missing: s.missing })));",
   ]);
   return JSON.parse(stdout.trim().split('\n').pop()!);
 }
