@@ -1,7 +1,7 @@
 // The approval gate's cost threshold as the orchestrator applies it on PGlite: the history of what tasks cost
 // is read from the store while the request is planned, and the plan whose estimate is above
 // FARM_APPROVAL_MAX_COST_USD waits, its reason showing the estimate and what it was made from.
-import { InProcessBus, Topics, type MessageMeta } from '@farm/bus';
+import { InProcessBus, Topics } from '@farm/bus';
 import { farm } from '@farm/proto';
 import { silentLogger } from '@farm/runtime';
 import { migrate, type SqlStore } from '@farm/store';
@@ -10,18 +10,12 @@ import { approvalConfigSchema, approvalPolicyFrom } from './approval-policy';
 import { TaskTopicLauncher } from './launcher';
 import { Orchestrator } from './orchestrator';
 import { orchestratorMigrations } from './schema';
+import { messageMetaSequence } from '../testing/message-meta';
 
 const REPO = 'https://git.example.com/team/app.git';
 let store: SqlStore;
 let orchestrator: Orchestrator;
-let position = 0;
-const meta = (topic: string, key: string): MessageMeta => ({
-  topic,
-  key,
-  headers: {},
-  position: String(++position),
-  attempt: 1,
-});
+const meta = messageMetaSequence();
 
 beforeAll(async () => {
   store = await testPgliteStore();

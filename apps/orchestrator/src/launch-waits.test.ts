@@ -1,7 +1,7 @@
 // A launch refused by a condition of the moment (the state disk full: ENOSPC) is no verdict on the task: its
 // dispatch waits and is launched once the condition clears, and the request goes on; a launch refused for good
 // still ends the dispatch at once.
-import { InProcessBus, Topics, type MessageMeta } from '@farm/bus';
+import { InProcessBus, Topics } from '@farm/bus';
 import { farm } from '@farm/proto';
 import { silentLogger } from '@farm/runtime';
 import { migrate, type SqlStore } from '@farm/store';
@@ -9,17 +9,11 @@ import { testPgliteStore } from '@farm/store/testing';
 import { isTemporaryLaunchError, type TaskLauncher } from './launcher';
 import { Orchestrator } from './orchestrator';
 import { orchestratorMigrations } from './schema';
+import { messageMetaSequence } from '../testing/message-meta';
 
 let store: SqlStore;
 let orchestrator: Orchestrator;
-let position = 0;
-const meta = (topic: string, key: string): MessageMeta => ({
-  topic,
-  key,
-  headers: {},
-  position: String(++position),
-  attempt: 1,
-});
+const meta = messageMetaSequence();
 /** What the launcher does with each launch: throw what the test says, else start the task. */
 const refusals: Error[] = [];
 const launched: string[] = [];

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { queryAudit } from '@farm/access';
-import { InProcessBus, Topics, type MessageMeta } from '@farm/bus';
+import { InProcessBus, Topics } from '@farm/bus';
 import { farm } from '@farm/proto';
 import { serveMetrics, silentLogger } from '@farm/runtime';
 import { migrate, type SqlStore } from '@farm/store';
@@ -9,6 +9,7 @@ import { TaskTopicLauncher } from '../src/launcher';
 import { Orchestrator, type OrchestratorOptions } from '../src/orchestrator';
 import { readOutbox } from '../src/outbox';
 import type { RequestDecision } from '../src/request-decisions';
+import { messageMetaSequence } from './message-meta';
 import { orchestratorMigrations } from '../src/schema';
 import { testApiAccess } from './api-access';
 
@@ -73,14 +74,7 @@ export async function decisionRaceFarm(store: SqlStore, options: Partial<Orchest
     people.set(name, made);
     return made;
   };
-  let position = 0;
-  const meta = (topic: string, key: string): MessageMeta => ({
-    topic,
-    key,
-    headers: {},
-    position: String(++position),
-    attempt: 1,
-  });
+  const meta = messageMetaSequence();
   /** The control commands already applied, per request (their outbox rows). */
   const appliedUpTo = new Map<string, number>();
 
