@@ -13,25 +13,35 @@ const run = (argv: string[], env?: Record<string, string>) => runInImage(image.p
 const entry = (name: keyof typeof FARM_ENTRIES, args: string[] = [], env?: Record<string, string>) =>
   run(['node', bundlePath(name), ...args], env);
 
-/** What `sh -c` runs to start a service, ask it over the container's loopback, then stop it with SIGTERM. */
+/**
+ * What `sh -c` runs to start a service, ask it over the container's loopback, then stop it with SIGTERM. It asks
+ * for as long as the service runs (up to 90 s, within podman's 120 s: an embedded database starts slowly on a
+ * loaded machine), and says why it got no answer, so a failure names more than the SIGTERM's exit code.
+ */
 const SERVE_AND_ASK = `
 node "$1" & pid=$!
 node -e '
-  const deadline = Date.now() + 30000;
+  const [url, pid] = process.argv.slice(1);
+  const stateOf = () => require("fs").readFileSync("/proc/" + pid + "/stat", "utf8").split(") ")[1][0];
+  const alive = () => { try { return stateOf() !== "Z"; } catch { return false; } }; // a zombie has exited
+  const deadline = Date.now() + 90000;
   (async () => {
     for (;;) {
       try {
-        const res = await fetch(process.argv[1]);
+        const res = await fetch(url);
         console.log("answer", res.status, (await res.text()).slice(0, 200));
         return;
       } catch (err) {
-        if (Date.now() > deadline) throw err;
-        await new Promise((r) => setTimeout(r, 200));
+        if (!alive() || Date.now() > deadline) {
+          console.log("no answer", alive() ? "in 90 s" : "(the service exited)", String(err.cause ?? err));
+          return;
+        }
+        await new Promise((r) => setTimeout(r, 250));
       }
     }
   })();
-' "$2"
-kill -TERM $pid; wait $pid; echo "exit $?"
+' "$2" "$pid"
+kill -TERM $pid 2>/dev/null; wait $pid; echo "exit $?"
 [ -z "$3" ] || ls "$3"
 `;
 const serveAndAsk = (name: keyof typeof FARM_ENTRIES, url: string, env: Record<string, string>, after = '') =>
