@@ -5,6 +5,25 @@ const P = farm.v1.Phase;
 const t = (fields: Partial<farm.v1.IPhaseTransition>) => farm.v1.PhaseTransition.create(fields);
 
 describe('a transition for people', () => {
+  it("says a task's result and why, also when it goes back to PENDING to be re-dispatched", () => {
+    const retried = {
+      sequence: 9,
+      toPhase: P.CODING,
+      taskId: 'cr-a',
+      taskState: farm.v1.TaskState.TASK_PENDING,
+      taskStatus: farm.v1.CommitStatus.SOFT_FAIL,
+      reason: 'task cr-a: SOFT_FAIL, re-dispatching with its notes (not verified after 3 attempt(s))',
+    };
+    expect(formatTransition(t(retried))).toBe(
+      '  9    task cr-a: SOFT_FAIL, re-dispatching with its notes (not verified after 3 attempt(s))',
+    );
+    // a dispatch is not a result: its state name stays
+    const dispatched = { ...retried, taskState: farm.v1.TaskState.TASK_DISPATCHED, taskStatus: 0 };
+    expect(formatTransition(t({ ...dispatched, reason: 'task cr-a: dispatched (2)' }))).toBe(
+      '  9    task cr-a: DISPATCHED',
+    );
+  });
+
   it('names a task state by its short name, else the commit status', () => {
     const task = { sequence: 7, toPhase: P.CODING, taskId: 'cr-a', branchName: 'agt/cr-a' };
     expect(formatTransition(t({ ...task, taskState: farm.v1.TaskState.TASK_SOFT_FAIL }))).toBe(

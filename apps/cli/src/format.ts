@@ -1,11 +1,17 @@
 import { farm, taskStateName } from '@farm/proto';
 import { formatCostUsd, type RequestSummary, type TaskSummary } from '@farm/orchestrator';
 
-/** One line per transition for people; --json prints transitionToJson instead. */
+/**
+ * One line per transition for people; --json prints transitionToJson instead. A task's result says what it was
+ * and why (its reason), also when it is re-dispatched: its state is then PENDING again, and the SOFT_FAIL that
+ * sent it back would otherwise not be seen.
+ */
 export function formatTransition(t: farm.v1.PhaseTransition): string {
   const seq = String(t.sequence).padStart(3);
   if (t.taskId) {
-    const state = taskStateName(t.taskState) || farm.v1.CommitStatus[t.taskStatus] || '';
+    const prefix = `task ${t.taskId}: `;
+    const result = t.taskStatus && t.reason.startsWith(prefix) ? t.reason.slice(prefix.length) : '';
+    const state = result || taskStateName(t.taskState) || farm.v1.CommitStatus[t.taskStatus] || '';
     const branch = t.branchName ? `  ${t.branchName}` : '';
     return `${seq}    task ${t.taskId}: ${state}${branch}`;
   }

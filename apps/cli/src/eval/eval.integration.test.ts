@@ -203,6 +203,12 @@ describe('farm eval on the shipped instances, embedded farm, scripted model', ()
     const html = await readFile(path.join(resumed.layout.dir, 'report.html'), 'utf8');
     expect(html).toContain('<svg');
     expect(html).toContain('tkem__cachetools-292');
+    // Its rows link to each instance's section, which links to files that are there (the agents' trajectories).
+    const files = [...html.matchAll(/<a href="(trajectories\/[^"]+)">/g)].map((m) => m[1]);
+    expect(files.length).toBeGreaterThan(0);
+    for (const f of files) await expect(readFile(path.join(resumed.layout.dir, f), 'utf8')).resolves.toBeTruthy();
+    expect(html).toContain('+        if obj is None:');
+    expect(html).not.toContain(CANARY);
 
     // The run's trajectories as a dataset: JSON Lines and Parquet, the same rows, prompts included.
     const jsonl = path.join(tmp, 'trajectories.jsonl');

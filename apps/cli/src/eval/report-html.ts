@@ -1,9 +1,16 @@
 /**
  * The report as a page a person reads: one self-contained HTML file (inline CSS and SVG, no external asset, no
  * script), with the resolved rate and its interval, cost per instance and per resolved one, and time per
- * instance as plots, and the table of instances.
+ * instance as plots, the table of instances, and each instance's details (its tests, the farm's verification, its
+ * patch, links to its trajectory files) below, where its row links.
  */
 import type { RunReport } from './report';
+
+/** What the page shows of each instance beyond its row: its patch and its trajectory files (paths from the page). */
+export interface InstanceDetails {
+  patches?: ReadonlyMap<string, string>;
+  trajectories?: ReadonlyMap<string, string[]>;
+}
 
 const esc = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -63,20 +70,74 @@ function rateChart(report: RunReport): string {
 
 const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
 
-export function renderReportHtml(report: RunReport): string {
+/** An id usable as an HTML anchor, the same for the same instance. */
+const anchorOf = (instanceId: string) => `i-${instanceId.replace(/[^A-Za-z0-9_-]/g, (c) => `.${c.charCodeAt(0)}`)}`;
+
+/** Counts as a two-column table (edit tiers, verification outcomes), or a dash when there are none. */
+function countsTable(title: string, counts: Record<string, number>): string {
+  const rows = Object.entries(counts).sort(([, a], [, b]) => b - a);
+  if (!rows.length) return `<p>${esc(title)}: none.</p>`;
+  const body = rows.map(([k, n]) => `<tr><td>${esc(k)}</td><td>${n}</td></tr>`).join('');
+  return `<table><caption>${esc(title)}</caption><tbody>${body}</tbody></table>`;
+}
+
+const testList = (title: string, tests: string[]) =>
+  tests.length
+    ? `<li>${esc(title)} (${tests.length}): ${tests.map((t) => `<code>${esc(t)}</code>`).join(', ')}</li>`
+    : '';
+
+/** An object's fields as "name: value" in words, nested values as code. */
+const factsOf = (o: Record<string, unknown>) =>
+  Object.entries(o)
+    .filter(([, v]) => v !== undefined && v !== null && v !== '')
+    .map(([k, v]) => `${esc(k)}: ${typeof v === 'object' ? `<code>${esc(JSON.stringify(v))}</code>` : esc(String(v))}`)
+    .join('; ') || 'none';
+
+/** One instance's section: what its row cannot hold. */
+function instanceSection(r: RunReport['results'][number], details: InstanceDetails): string {
+  const patch = details.patches?.get(r.instance_id) ?? '';
+  const files = details.trajectories?.get(r.instance_id) ?? [];
+  const tests = r.tests
+    ? `<ul>${testList('FAIL_TO_PASS passed', r.tests.failToPass.passed)}${testList('FAIL_TO_PASS failed', r.tests.failToPass.failed)}` +
+      `${testList('PASS_TO_PASS failed', r.tests.passToPass.failed)}<li>PASS_TO_PASS passed: ${r.tests.passToPass.passed.length}</li></ul>`
+    : '<p>Not scored.</p>';
+  const facts = [
+    r.changeRequestId ? `request <code>${esc(r.changeRequestId)}</code>` : 'no request',
+    r.phase ? `final phase ${esc(r.phase)}` : '',
+    `${r.dispatches} dispatch(es)`,
+    r.stageTimesS
+      ? `set-up ${r.stageTimesS.setup.toFixed(1)} s, farm ${r.stageTimesS.farm.toFixed(1)} s, scoring ${r.stageTimesS.scoring.toFixed(1)} s`
+      : '',
+  ].filter(Boolean);
+  return (
+    `<section id="${anchorOf(r.instance_id)}"><h3>${esc(r.instance_id)}: ` +
+    `<span style="color:${STATUS_COLOUR[r.status]}">${r.status}</span></h3>` +
+    `<p>${esc(r.reason)}</p><p>${facts.join('; ')}.</p>${tests}` +
+    (r.verification ? `<p>The farm's verification: ${factsOf(r.verification)}.</p>` : '') +
+    (files.length
+      ? `<p>Trajectories: ${files.map((f) => `<a href="${esc(f)}">${esc(f.split('/').pop()!)}</a>`).join(', ')}</p>`
+      : '') +
+    (patch
+      ? `<details><summary>patch (${patch.split('\n').length} lines)</summary><pre>${esc(patch)}</pre></details>`
+      : '<p>No patch.</p>') +
+    `<p><a href="#instances">back to the table</a></p></section>`
+  );
+}
+
+export function renderReportHtml(report: RunReport, details: InstanceDetails = {}): string {
   const rows = report.results;
   const c = report.counts;
   const table = rows
     .map(
       (r) =>
-        `<tr><td>${esc(r.instance_id)}</td><td style="color:${STATUS_COLOUR[r.status]}">${r.status}</td>` +
+        `<tr><td><a href="#${anchorOf(r.instance_id)}">${esc(r.instance_id)}</a></td><td style="color:${STATUS_COLOUR[r.status]}">${r.status}</td>` +
         `<td>${esc(r.reason)}</td><td>$${r.costUsd.toFixed(4)}</td><td>${r.tokens.total}</td><td>${r.modelCalls}</td>` +
         `<td>${r.turns}</td><td>${r.wallTimeS.toFixed(1)} s</td></tr>`,
     )
     .join('\n');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>farm eval: ${esc(report.runId)}</title>
-<style>body{font-family:sans-serif;margin:2em;max-width:70em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;font-size:12px;text-align:left;vertical-align:top}figure{margin:1em 0}</style>
+<style>body{font-family:sans-serif;margin:2em;max-width:70em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;font-size:12px;text-align:left;vertical-align:top}figure{margin:1em 0}caption{text-align:left;font-weight:bold;margin-top:1em}pre{background:#f6f6f6;padding:.5em;overflow-x:auto;font-size:12px}section{border-top:1px solid #ddd;margin-top:1em}</style>
 </head><body>
 <h1>farm eval: ${esc(report.runId)}</h1>
 <p>Model <b>${esc(report.modelName)}</b> on <code>${esc(report.dataset)}</code>, ${report.instances} instance(s):
@@ -97,11 +158,15 @@ ${barChart(
   rows.map((r) => ({ label: r.instance_id, value: r.wallTimeS, status: r.status })),
   's',
 )}
-<table><thead><tr><th>instance</th><th>status</th><th>reason</th><th>cost</th><th>tokens</th><th>model calls</th><th>turns</th><th>wall time</th></tr></thead>
+<table id="instances"><thead><tr><th>instance</th><th>status</th><th>reason</th><th>cost</th><th>tokens</th><th>model calls</th><th>turns</th><th>wall time</th></tr></thead>
 <tbody>
 ${table}
 </tbody></table>
-<p>Edit tiers: ${esc(JSON.stringify(report.editTiers))}. Verification: ${esc(JSON.stringify(report.verification))}. Generated ${esc(report.generatedAt)}.</p>
+${countsTable('how the edits were located', report.editTiers)}
+${countsTable("the farm's own verification", report.verification)}
+<h2>Instances</h2>
+${rows.map((r) => instanceSection(r, details)).join('\n')}
+<p>Generated ${esc(report.generatedAt)}.</p>
 </body></html>
 `;
 }

@@ -63,10 +63,23 @@ test('the report counts errors and incomplete instances apart from the resolved 
   expect(report.verification).toEqual({ none: 1, unverified: 1 });
   expect(report.editTiers).toEqual({ exact: 4 });
   expect(report.results[0]).not.toHaveProperty('model_patch');
-  const html = renderReportHtml(report);
+  const html = renderReportHtml(report, {
+    patches: new Map([['a-1', 'diff --git a/x b/x\n+<b>\n']]),
+    trajectories: new Map([['a-1', ['trajectories/cr-1-item-1.1.jsonl']]]),
+  });
   expect(html).toContain('<svg');
   expect(html).not.toMatch(/<script|<link|src="http/);
   expect(html).toContain('Resolved rate <b>50.0 %</b>');
+  // Every row links to its instance's section, which holds its patch (escaped) and its trajectory files.
+  const links = [...html.matchAll(/<td><a href="#([^"]+)">/g)].map((m) => m[1]);
+  expect(links).toHaveLength(4);
+  for (const id of links) expect(html).toContain(`<section id="${id}">`);
+  expect(html).toContain('+&lt;b&gt;');
+  expect(html).toContain('<a href="trajectories/cr-1-item-1.1.jsonl">cr-1-item-1.1.jsonl</a>');
+  expect(html).toContain("The farm's verification: unverifiedReason: adds no test.");
+  // No raw JSON line: the counts are tables.
+  expect(html).not.toMatch(/\{"/);
+  expect(html).toMatch(/<caption>how the edits were located<\/caption><tbody><tr><td>exact<\/td><td>4<\/td>/);
 });
 
 test('a results file: the latest line of an instance wins, a line cut short by a crash is skipped', () => {

@@ -5,7 +5,7 @@
  * cost caps bind the agents, and the run's cost cap stops starting new ones. Each result is appended as it
  * comes, so an interrupted run resumes where it stopped.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { errorMessage, type Logger } from '@farm/runtime';
 import type { EvalFarm } from './eval-farm';
@@ -117,6 +117,26 @@ export async function writeOutputs(
   await writeFile(layout.predictions, formatPredictions(predictionsOf(results)));
   const report = buildReport(meta, results);
   await writeFile(layout.report, JSON.stringify(report, null, 2) + '\n');
-  await writeFile(layout.html, renderReportHtml(report));
+  const patches = new Map(results.map((r) => [r.instance_id, r.model_patch]));
+  await writeFile(
+    layout.html,
+    renderReportHtml(report, { patches, trajectories: await trajectoryFilesOf(layout, results) }),
+  );
   return report;
+}
+
+/** Each instance's trajectory files (its request's tasks, every dispatch), as paths from the report. */
+async function trajectoryFilesOf(layout: RunLayout, results: InstanceResult[]): Promise<Map<string, string[]>> {
+  const names = await readdir(layout.trajectories).catch(() => [] as string[]);
+  const out = new Map<string, string[]>();
+  for (const r of results) {
+    if (!r.changeRequestId) continue;
+    const prefix = r.changeRequestId.replace(/[^A-Za-z0-9._-]/g, '_');
+    const mine = names.filter((n) => n.startsWith(prefix) && n.endsWith('.jsonl')).sort();
+    out.set(
+      r.instance_id,
+      mine.map((n) => path.relative(layout.dir, path.join(layout.trajectories, n))),
+    );
+  }
+  return out;
 }
