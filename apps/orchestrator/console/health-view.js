@@ -30,6 +30,8 @@ export async function healthView({ main, signal }) {
     const facts = [
       ['Running agents (tasks dispatched)', tasks('DISPATCHED')],
       ['Tasks waiting to start', tasks('PENDING')],
+      // Pending too, but no capacity would start them: their request waits for a person (Approvals).
+      ['Tasks waiting for a person to approve their plan', tasks('AWAITING_APPROVAL')],
       // The Jobs launcher's own numbers, once it has read its cap (a farm of agent processes has none).
       ...(one('farm_launcher_jobs_cap')
         ? [

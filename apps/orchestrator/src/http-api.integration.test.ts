@@ -665,6 +665,11 @@ describe.each(modes)('the HTTP API on %s and PostgreSQL', (_mode, openBus) => {
     const submitter = await tokenWith(['submit', 'cancel']);
 
     const id = await waiting();
+    // Its two tasks wait for a person, not for capacity: the Health page and /metrics say so apart.
+    const awaiting = (await (await fetch(`${base}/metrics`)).text()).match(
+      /^farm_orchestrator_open_tasks\{state="AWAITING_APPROVAL"\} (\d+)$/m,
+    );
+    expect(Number(awaiting?.[1])).toBeGreaterThanOrEqual(2);
     const path = `/v1/change-requests/${id}/approve`;
     expect((await call('POST', path, { token: submitter })).status).toBe(403);
     const misfit = await call('POST', path, { token: approver, body: { removeTasks: [`${id}-a`, `${id}-b`] } });

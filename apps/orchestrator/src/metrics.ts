@@ -70,13 +70,13 @@ export const orchestratorMetrics = {
   }),
   openTasks: new Gauge({
     name: 'farm_orchestrator_open_tasks',
-    help: 'Tasks waiting (PENDING) or running an agent (DISPATCHED), whatever the launcher',
+    help: 'Open tasks: running an agent (DISPATCHED), waiting to start (PENDING), or waiting for a person to approve their plan (AWAITING_APPROVAL)',
     labelNames: ['state'],
     registers: [metricsRegistry],
     async collect() {
       this.reset();
       const counts = stateSource ? await openTasksByState(stateSource) : {};
-      for (const state of ['PENDING', 'DISPATCHED']) this.set({ state }, counts[state] ?? 0);
+      for (const state of ['PENDING', 'DISPATCHED', 'AWAITING_APPROVAL']) this.set({ state }, counts[state] ?? 0);
     },
   }),
   oldestAge: new Gauge({

@@ -389,9 +389,16 @@ export async function requestsByPhase(db: SqlExecutor): Promise<{ phase: string;
 }
 
 /** Tasks waiting or running, by state (the partial index tasks_open keeps this cheap). */
+/**
+ * Open tasks by state: DISPATCHED (an agent runs it), PENDING (waiting for the farm to start it) and
+ * AWAITING_APPROVAL (pending, but its request waits for a person's approval: no capacity would start it).
+ */
 export async function openTasksByState(db: SqlExecutor): Promise<Record<string, number>> {
   const { rows } = await db.query<{ status: string; n: string }>(
-    `SELECT status, count(*) AS n FROM tasks WHERE status IN ('PENDING', 'DISPATCHED') GROUP BY status`,
+    `SELECT CASE WHEN t.status = 'PENDING' AND c.phase = 'AWAITING_APPROVAL' THEN 'AWAITING_APPROVAL' ELSE t.status END
+              AS status, count(*) AS n
+       FROM tasks t JOIN change_requests c ON c.id = t.change_request_id
+      WHERE t.status IN ('PENDING', 'DISPATCHED') GROUP BY 1`,
   );
   return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
 }
