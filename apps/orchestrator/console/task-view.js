@@ -5,8 +5,10 @@ import { api, followTaskSteps, may, ApiFailure } from '/console/api.js';
 import { diffReview } from '/console/diff-review.js';
 import { badge, h, notFoundView, notify, show, usd } from '/console/dom.js';
 import { forgeRef, forgeUrls, repoOnForge } from '/console/forge.js';
+import { stepLog } from '/console/step-log.js';
 import { dispatchSection, liveTrajectory } from '/console/trajectory-view.js';
 
+const num = (n) => Number(n ?? 0).toLocaleString('en-US');
 const FAILED = new Set(['SOFT_FAIL', 'HARD_FAIL']);
 /** A task in these states may still have an agent working on it: its page follows it live. */
 const RUNNING = new Set(['PENDING', 'DISPATCHED']);
@@ -27,7 +29,7 @@ function checksSection(checks) {
             {},
             `${s.name}: ${s.run} — ${s.ok ? 'ok' : s.timedOut ? 'timed out' : `exit ${s.exitCode}`} (${s.durationMs} ms)`,
           ),
-          h('pre', {}, s.output || '(no output)'),
+          s.output ? stepLog(s.name, { text: s.output }).element : h('pre', {}, '(no output)'),
         ),
       ),
     ),
@@ -108,6 +110,26 @@ export async function taskView(ctx, id, taskId, dispatch) {
         )
       : null;
   const live = RUNNING.has(task.status) ? liveTrajectory() : null;
+  // The header's totals count the running dispatch's model turns as they come (the task's own totals grow only
+  // when a dispatch reports): never "Tokens 0" above steps that already spent thousands.
+  const tokensFact = h('dd', { 'data-testid': 'task-tokens' });
+  const costFact = h('dd', { 'data-testid': 'task-cost' });
+  const spent = { ...task.tokens, costUsd: task.costUsd };
+  const showTotals = () => {
+    show(tokensFact, `${num(spent.total)} (${num(spent.prompt)} prompt, ${num(spent.completion)} completion)`);
+    show(costFact, usd(spent.costUsd));
+  };
+  showTotals();
+  const reported = trajectory.dispatches.length;
+  const countLive = ({ dispatch: n, step }) => {
+    if (step.event !== 'step' || n <= reported) return;
+    const t = step.tokens ?? {};
+    spent.total += Number(t.totalTokens ?? 0);
+    spent.prompt += Number(t.promptTokens ?? 0);
+    spent.completion += Number(t.completionTokens ?? 0);
+    spent.costUsd += Number(step.costUsd ?? 0);
+    showTotals();
+  };
   const liveStatus = h('p', { class: 'muted', role: 'status', 'data-testid': 'live-status' }, 'Following the agent…');
   show(
     main,
@@ -123,9 +145,9 @@ export async function taskView(ctx, id, taskId, dispatch) {
       h('dt', {}, 'Attempts'),
       h('dd', {}, `${task.attempts} over ${task.dispatch} dispatch(es)`),
       h('dt', {}, 'Tokens'),
-      h('dd', {}, `${task.tokens.total} (${task.tokens.prompt} prompt, ${task.tokens.completion} completion)`),
+      tokensFact,
       h('dt', {}, 'Cost'),
-      h('dd', {}, usd(task.costUsd)),
+      costFact,
       h('dt', {}, 'Depends on'),
       h('dd', {}, task.dependsOn.join(', ') || '—'),
       h('dt', {}, 'Branch'),
@@ -172,7 +194,10 @@ export async function taskView(ctx, id, taskId, dispatch) {
   if (live)
     followTaskSteps(id, taskId, {
       signal,
-      onStep: (s) => live.add(s),
+      onStep: (s) => {
+        live.add(s);
+        countLive(s);
+      },
       onEnd: ({ status }) => show(liveStatus, `The task ended: ${status}. Reading its report…`),
     }).then(
       // Its report, diff and checks are in now: the page as for any ended task.

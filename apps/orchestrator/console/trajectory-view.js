@@ -4,8 +4,9 @@
 // objections where they apply), when it started after the dispatch began and how long it took (a bar on the
 // dispatch's time line), and its raw JSON one click away. Long outputs are folded; the raw JSON is built when
 // opened, so 500 steps render at once.
-import { badge, h, usd } from '/console/dom.js';
+import { badge, h, show, usd } from '/console/dom.js';
 import { lineDiff } from '/console/diff-parse.js';
+import { stepLog } from '/console/step-log.js';
 
 /** How old_text was found when not exactly (the edit tool's tiers, @farm/patch's TIER_DESCRIPTIONS). */
 const TIERS = {
@@ -537,11 +538,42 @@ export function dispatchSection(d) {
 /**
  * A running task's steps as they arrive (GET .../tasks/{taskId}/events): a section per dispatch, each step
  * rendered as the report's are (stepOf), when it happened after the dispatch's first step; a restarted agent (a
- * new run of the dispatch) is marked where its steps begin. `add({ dispatch, runId, seq, step })` appends one.
+ * new run of the dispatch) is marked where its steps begin. A check step is one row from its start: its output
+ * chunks grow one log (follow, search, download), "still running" updates it, and its end says how it ended.
+ * `add({ dispatch, runId, seq, step })` appends one.
  */
 export function liveTrajectory() {
   const element = h('div', { class: 'live', 'data-testid': 'live-trajectory', 'aria-live': 'polite' });
   const dispatches = new Map();
+  const at = (d, step, item) => {
+    const t = Date.parse(step.ts);
+    const atCell = item.querySelector('.at');
+    if (atCell && Number.isFinite(t) && Number.isFinite(d.t0)) {
+      atCell.textContent = offset(t - d.t0);
+      atCell.title = str(step.ts);
+    }
+  };
+  /** A step of the check that runs now: folded into its row, or false when it is no such step. */
+  function intoCheck(d, step) {
+    const c = d.check;
+    if (!c || str(step.name) !== c.name) return false;
+    if (step.event === 'check_output') {
+      c.log.append(
+        step.cutChars ? `[… ${num(step.cutChars)} characters not shown …]\n${str(step.output)}` : str(step.output),
+      );
+    } else if (step.event === 'check_running') {
+      c.log.state(`running, ${num(step.elapsedS)} s so far`);
+    } else if (step.event === 'check_step') {
+      d.check = undefined;
+      // The live chunks are the step's output as it came; a step that told none (too quick) has it here.
+      if (!c.log.text) c.log.set(str(step.output));
+      c.log.end(step.ok === true ? 'ok' : step.timedOut ? 'timed out' : `exit ${step.exitCode ?? '?'}`);
+      show(c.what, h('strong', { class: 'label' }, 'check'), ' ', checkLine(step));
+      c.item.dataset.ended = step.ok === true ? 'ok' : 'failed';
+      if (step.ok === false) c.item.classList.add('failed');
+    } else return false;
+    return true;
+  }
   function add({ dispatch, runId, step }) {
     let d = dispatches.get(dispatch);
     if (!d) {
@@ -557,17 +589,19 @@ export function liveTrajectory() {
       dispatches.set(dispatch, d);
     } else if (d.runId !== runId) {
       d.runId = runId;
+      d.check = undefined;
       d.list.append(
         h('li', { class: 'step muted', 'data-event': 'restart' }, 'The agent started again; its steps follow.'),
       );
     }
+    if (intoCheck(d, step)) return;
     const shown = stepOf(step);
     const item = stepItem(step, shown, d.count++, undefined, 0, 1);
-    const at = Date.parse(step.ts);
-    const atCell = item.querySelector('.at');
-    if (atCell && Number.isFinite(at) && Number.isFinite(d.t0)) {
-      atCell.textContent = offset(at - d.t0);
-      atCell.title = str(step.ts);
+    at(d, step, item);
+    if (step.event === 'check_started') {
+      const log = stepLog(str(step.name), { live: true });
+      item.append(h('div', { class: 'body' }, log.element));
+      d.check = { name: str(step.name), log, item, what: item.querySelector('.what') };
     }
     d.list.append(item);
   }

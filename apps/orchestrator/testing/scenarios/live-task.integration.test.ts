@@ -3,6 +3,7 @@
 // agent processes with the scripted model, a check that sleeps (so the task runs long enough to be followed),
 // the git smart-HTTP server, PostgreSQL, on the in-process bus and on Kafka.
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { testBuses } from '@farm/bus/testing';
@@ -197,7 +198,22 @@ describe.each(testBuses('live-task'))('following a running task on %s and Postgr
     await live.locator('li[data-event="check_started"]').first().waitFor({ timeout: 60_000 });
     expect(await taskStatus(id)).toBe('DISPATCHED');
     await expect(live.locator('li[data-event="step"]').count()).resolves.toBeGreaterThan(0);
+    // The step's output is one log in its row, growing while it runs: no row per chunk of output.
+    const check = live.locator('li[data-event="check_started"]').first();
+    const log = check.getByTestId('step-log');
+    await log.filter({ hasText: 'checking the calculator' }).waitFor({ timeout: 60_000 });
+    expect(await live.locator('li[data-event="check_output"]').count()).toBe(0);
+    // The header counts the model turns already taken, before the task reports.
+    await expect(page.getByTestId('task-tokens').textContent()).resolves.toMatch(/^[1-9][\d,]* \(/);
     await page.screenshot({ path: path.join(SHOTS, 'live-task.png'), fullPage: true });
+    // Searched, it marks the line; downloaded, it is the log as a file.
+    await check.getByRole('searchbox').fill('CALCULATOR');
+    await expect(check.locator('.log-line.current').textContent()).resolves.toMatch(/checking the calculator/);
+    await expect(check.locator('.log-found').textContent()).resolves.toMatch(/^1 of \d+$/);
+    const [download] = await Promise.all([page.waitForEvent('download'), check.getByText('Download').click()]);
+    expect(download.suggestedFilename()).toMatch(/\.log$/);
+    const file = await download.path();
+    expect(readFileSync(file, 'utf8')).toContain('checking the calculator');
     // Then the page becomes the ended task's page.
     await page.getByTestId('trajectory').waitFor({ timeout: 60_000 });
     for (let i = 0; i < 600 && (await get(`/v1/change-requests/${id}`)).request.phase !== 'DONE'; i++)
