@@ -46,6 +46,17 @@ export function listQuery(state) {
   return q;
 }
 
+const num = (n) => Number(n ?? 0).toLocaleString('en-US');
+
+/** "51–100 of 10,000 requests, page 2 of 200": where the page is in the whole (filtered) list. */
+export function pagePosition({ changeRequests, total, offset }) {
+  const n = changeRequests.length;
+  if (!n) return `0 of ${num(total)} requests.`;
+  const pages = Math.max(1, Math.ceil(total / PAGE));
+  const at = Math.min(pages, Math.floor(offset / PAGE) + 1);
+  return `${num(offset + 1)}–${num(offset + n)} of ${num(total)} request${total === 1 ? '' : 's'}${pages > 1 ? `, page ${at} of ${num(pages)}` : ''}.`;
+}
+
 export async function requestsView({ main, signal, refusal, caller, forge }, params) {
   const state = new URLSearchParams(params);
   const input = (name, attrs) => {
@@ -212,7 +223,7 @@ export async function requestsView({ main, signal, refusal, caller, forge }, par
               ),
             ),
       );
-      show(count, `${page.changeRequests.length} shown${page.older || page.newer ? ', more on other pages' : ''}.`);
+      show(count, pagePosition(page));
       cursors.newer = page.newer;
       cursors.older = page.older;
       newer.disabled = !page.newer;

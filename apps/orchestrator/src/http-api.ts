@@ -136,7 +136,7 @@ export function changeRequestApi(deps: ChangeRequestApiDeps): RouteHandler {
     const query = parseListQuery(r);
     // No stored text holds NUL (PostgreSQL text cannot): nothing matches, rather than a failed query.
     if (Object.values(query).some((v) => typeof v === 'string' && v.includes('\0'))) {
-      return json(200, { changeRequests: [], sources: {} });
+      return json(200, { changeRequests: [], sources: {}, total: 0, offset: 0 });
     }
     const page = await pageRequests(deps.store, query);
     const paths = await deps.localRepoPaths?.(page.changeRequests.map((c) => c.id));

@@ -31,6 +31,8 @@ interface Page {
   sources: Record<string, { origin: string; submittedBy?: string; forge?: Record<string, unknown> }>;
   older?: string;
   newer?: string;
+  total: number;
+  offset: number;
 }
 
 async function call(path: string, token = reader, at = base): Promise<{ status: number; json: Answer }> {
@@ -123,22 +125,27 @@ describe('GET /v1/change-requests pages through the whole history', () => {
     const first = await list('limit=5');
     expect(ids(first)).toEqual(['r11', 'r10', 'r09', 'r08', 'r07']);
     expect([first.older, first.newer]).toEqual(['r07', undefined]);
+    expect([first.total, first.offset]).toEqual([12, 0]);
     const second = await list(`limit=5&before=${first.older}`);
     expect(ids(second)).toEqual(['r06', 'r05', 'r04', 'r03', 'r02']);
     expect([second.older, second.newer]).toEqual(['r02', 'r06']);
+    expect([second.total, second.offset]).toEqual([12, 5]);
     const last = await list(`limit=5&before=${second.older}`);
     expect(ids(last)).toEqual(['r01', 'r00']);
     expect([last.older, last.newer]).toEqual([undefined, 'r01']);
+    expect([last.total, last.offset]).toEqual([12, 10]);
     const back = await list(`limit=5&after=${last.newer}`);
     expect(ids(back)).toEqual(ids(second));
     expect([back.older, back.newer]).toEqual(['r02', 'r06']);
+    expect(back.offset).toBe(5); // read upwards from r01: the same place as `second`
     const top = await list(`limit=5&after=${back.newer}`);
     expect(ids(top)).toEqual(ids(first));
     expect([top.older, top.newer]).toEqual(['r07', undefined]);
+    expect(top.offset).toBe(0);
     // Both: the requests between the two.
     expect(ids(await list('before=r05&after=r02'))).toEqual(['r04', 'r03']);
     // An unknown request lists nothing.
-    expect(await list('before=nope')).toEqual({ changeRequests: [], sources: {} });
+    expect(await list('before=nope')).toEqual({ changeRequests: [], sources: {}, total: 12, offset: 0 });
   });
 
   test('filters on the server: phase, repository, submitter, origin, time and words of the title', async () => {
@@ -164,8 +171,9 @@ describe('GET /v1/change-requests pages through the whole history', () => {
     // Filters and paging together: the pages of the filtered list.
     const page = await list('repo=odd&limit=2&before=r09');
     expect([ids(page), page.older, page.newer]).toEqual([['r07', 'r05'], 'r05', 'r07']);
+    expect([page.total, page.offset]).toEqual([6, 2]); // of r11, r09, r07, r05, r03, r01: after r11 and r09
     // No stored text holds NUL: nothing, rather than a failed query.
-    expect(await list('q=%00')).toEqual({ changeRequests: [], sources: {} });
+    expect(await list('q=%00')).toEqual({ changeRequests: [], sources: {}, total: 0, offset: 0 });
   });
 
   test("each request's origin, submitter and forge link; a request's tasks summed on its page", async () => {

@@ -45,6 +45,10 @@ export interface RequestPage {
   older?: string;
   /** Pass as `after` for the next newer page; absent on the newest. */
   newer?: string;
+  /** Requests matching the filters, on every page. */
+  total: number;
+  /** Matching requests newer than this page's first: the page shows `offset + 1` to `offset + its length`. */
+  offset: number;
 }
 
 /** Indexes that let a page of the newest requests be read without sorting the whole history. */
@@ -105,6 +109,13 @@ export async function pageRequests(db: SqlExecutor, q: RequestListQuery): Promis
   const across = toOlder ? (before ? `>= ${before}` : undefined) : `<= ${after!}`;
   const beyond = across ? `EXISTS (SELECT 1 FROM r WHERE ${filters} AND (r.created_at, r.id) ${across})` : 'false';
   const order = toOlder ? 'DESC' : 'ASC';
+  // Where the page is in the whole list: the matches above the cursor (all newer than `before`; newer than
+  // `after`, of which the page itself is the lowest part).
+  const aboveCursor = before
+    ? `(SELECT count(*) FROM r WHERE ${filters} AND (r.created_at, r.id) >= ${before})`
+    : after
+      ? `(SELECT count(*) FROM r WHERE ${filters} AND (r.created_at, r.id) > ${after})`
+      : '0';
   const limit = p(q.limit + 1);
 
   // One row at least, whose `beyond` holds also when the page is empty.
@@ -118,12 +129,12 @@ export async function pageRequests(db: SqlExecutor, q: RequestListQuery): Promis
        LEFT JOIN forge_links f ON f.change_request_id = l.id
      ),
      page AS (SELECT * FROM r WHERE ${filters} AND ${onPage} ORDER BY r.created_at ${order}, r.id ${order} LIMIT ${limit})
-     SELECT page.*, b.beyond, t.done, t.total, t.attempts, t.prompt_tokens, t.completion_tokens,
+     SELECT page.*, b.beyond, b.total AS matching, b.above, t.done, t.total, t.attempts, t.prompt_tokens, t.completion_tokens,
        t.total_tokens, t.cost_usd,
        (SELECT e.subject FROM farm_audit_events e WHERE e.action = 'submit' AND e.change_request_id = page.id
         ORDER BY e.id LIMIT 1) AS submitted_by,
        f.repo AS link_repo, f.origin AS link_origin, f.issue_number, f.pull_number, f.pull_url, f.last_error
-     FROM (SELECT ${beyond} AS beyond) b
+     FROM (SELECT ${beyond} AS beyond, (SELECT count(*) FROM r WHERE ${filters}) AS total, ${aboveCursor} AS above) b
      LEFT JOIN page ON true
      LEFT JOIN LATERAL (
        SELECT count(*) FILTER (WHERE t.status = 'SUCCESS') AS done, count(*) AS total,
@@ -141,9 +152,12 @@ export async function pageRequests(db: SqlExecutor, q: RequestListQuery): Promis
   const shown = rows.slice(0, q.limit);
   if (!toOlder) shown.reverse();
   const beyondCursor = result.rows[0]?.beyond === true;
+  const above = Number(result.rows[0]?.above ?? 0);
   const page: RequestPage = {
     changeRequests: shown.map(toSummary),
     sources: Object.fromEntries(shown.map((r) => [String(r.id), sourceOf(r)])),
+    total: Number(result.rows[0]?.matching ?? 0),
+    offset: toOlder ? above : Math.max(0, above - shown.length),
   };
   const first = shown[0]?.id as string | undefined;
   const last = shown.at(-1)?.id as string | undefined;

@@ -984,6 +984,10 @@ export interface operations {
         content: {
           'application/json': {
             changeRequests: components['schemas']['RequestSummary'][];
+            /** @description The requests matching the filters, on every page. */
+            total: number;
+            /** @description Matching requests newer than this page's first: the page holds the (offset + 1)th to the (offset + its length)th, newest first. */
+            offset: number;
             /** @description By request id, each listed request's origin, submitter and forge link. */
             sources: {
               [key: string]: components['schemas']['RequestSource'];

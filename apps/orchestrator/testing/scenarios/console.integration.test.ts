@@ -406,8 +406,11 @@ describe('the web console in headless Chromium, on a whole farm with the scripte
     await page.getByLabel('Search titles').fill(`Paged ${RUN}`);
     await page.getByRole('button', { name: 'Find' }).click();
     await until(shown, ids.slice(70).reverse());
+    const position = () => page.getByTestId('list-count').textContent();
+    await until(position, '1–50 of 120 requests, page 1 of 3.');
     await page.getByRole('button', { name: 'Older →' }).click();
     await until(shown, ids.slice(20, 70).reverse());
+    await until(position, '51–100 of 120 requests, page 2 of 3.');
     expect(page.url()).toContain(`before=${ids[70]}`);
     // By keyboard: the pager's buttons are buttons.
     await page.getByRole('button', { name: 'Older →' }).focus();
@@ -415,8 +418,10 @@ describe('the web console in headless Chromium, on a whole farm with the scripte
     await until(shown, ids.slice(0, 20).reverse());
     expect(await page.getByRole('button', { name: 'Older →' }).isDisabled()).toBe(true);
     await shot('10-requests-oldest-page');
+    await until(position, '101–120 of 120 requests, page 3 of 3.');
     await page.getByRole('button', { name: '← Newer' }).click();
     await until(shown, ids.slice(20, 70).reverse());
+    await until(position, '51–100 of 120 requests, page 2 of 3.');
     // Back returns to the page before; the filter stays in the address.
     await page.goBack();
     await until(shown, ids.slice(0, 20).reverse());
