@@ -114,6 +114,7 @@ export function agentDepsFromConfig(
     model: config.FARM_MODEL,
     timeoutMs: config.FARM_LLM_TIMEOUT_S * 1000,
     maxRetries: config.FARM_LLM_MAX_RETRIES,
+    maxOutputTokens: config.FARM_LLM_MAX_OUTPUT_TOKENS,
     structuredOutput: config.FARM_LLM_STRUCTURED_OUTPUT === 'true',
     log,
   };

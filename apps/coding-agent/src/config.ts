@@ -19,6 +19,11 @@ export const agentConfigSchema = componentTokenConfigSchema.extend({
   FARM_MODEL: z.string().min(1).default('gpt-4o-mini'),
   FARM_LLM_TIMEOUT_S: z.coerce.number().positive().default(120),
   FARM_LLM_MAX_RETRIES: z.coerce.number().int().min(0).default(3),
+  /**
+   * The most tokens one answer of the model may have (sent as max_tokens with every call): without one, a local
+   * server's model that does not stop runs until its context is full. An answer cut at it is never taken as whole.
+   */
+  FARM_LLM_MAX_OUTPUT_TOKENS: z.coerce.number().int().min(64).default(8192),
   /** `true` asks for a JSON-schema constrained answer (structured outputs) where the endpoint supports it. */
   FARM_LLM_STRUCTURED_OUTPUT: z.enum(['true', 'false']).default('false'),
   FARM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
@@ -53,8 +58,12 @@ export const agentConfigSchema = componentTokenConfigSchema.extend({
   FARM_AGENT_MAX_COST_USD: z.coerce.number().positive().default(2),
   /** US dollars per million tokens by model name; replaces the built-in table. */
   FARM_MODEL_PRICES: pricesVariable.default(JSON.stringify(DEFAULT_MODEL_PRICES)),
-  /** The tool loop's conversation is kept within this many tokens (older tool outputs are shortened first). */
-  FARM_CONTEXT_WINDOW_TOKENS: z.coerce.number().int().min(4_000).default(100_000),
+  /**
+   * The tool loop's conversation is kept within this many tokens (older tool outputs are shortened first); set
+   * it below the model server's context (a small local model's 4,096 tokens too). A server that refuses the
+   * conversation as too long lowers it for the task by itself.
+   */
+  FARM_CONTEXT_WINDOW_TOKENS: z.coerce.number().int().min(1_000).default(100_000),
   /** Characters of one tool result the model sees. */
   FARM_TOOL_OUTPUT_CHARS: z.coerce.number().int().min(500).default(8_000),
   /** Timeout (default and maximum) of the run_command tool. */

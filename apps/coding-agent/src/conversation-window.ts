@@ -97,3 +97,41 @@ export function elideStaleOutputs(messages: ConversationMessage[], opts: Elision
   }
   return elided;
 }
+
+/** What the server said when a request did not fit (see ContextOverflow), and what the farm sent. */
+export interface OverflowSeen {
+  /** The server's context, in its tokens. */
+  contextTokens?: number;
+  /** The request's prompt as the server counted it. */
+  promptTokens?: number;
+  /** The conversation as the farm estimates it (conversationTokens). */
+  sentTokens: number;
+  /** The output limit each call sends. */
+  outputLimit?: number;
+}
+
+/**
+ * The window (in the farm's own estimate) to keep the conversation within after the server refused it as too
+ * long: what its context holds once an answer's room is kept free, scaled by how the server counts against the
+ * farm's estimate, with a margin. Without the server's sizes, 60 % of the window used.
+ */
+export function windowAfterOverflow(seen: OverflowSeen, windowTokens: number): number {
+  const used = Math.min(windowTokens, seen.sentTokens);
+  const { contextTokens, promptTokens } = seen;
+  if (!contextTokens) return Math.floor(used * 0.6);
+  const room = Math.min(seen.outputLimit ?? Math.floor(contextTokens / 4), Math.floor(contextTokens / 4));
+  const fits = contextTokens - room;
+  // The server's tokens per the farm's estimated token (the tools' schemas count on its side only).
+  const ratio = promptTokens && seen.sentTokens ? Math.max(0.5, promptTokens / seen.sentTokens) : 1.3;
+  return Math.max(0, Math.min(Math.floor(used * 0.9), Math.floor((fits / ratio) * 0.9)));
+}
+
+/** The smallest the conversation gets by shortening (fitConversation): the system prompt, the task, the latest. */
+export function smallestConversation(messages: ConversationMessage[], keepRecent = 6): number {
+  const last = messages.length - keepRecent;
+  return messages.reduce((n, m, i) => {
+    if (i < 2 || i >= last || !m.content || m.content.length < 200 || m.role === 'system' || m.role === 'user')
+      return n + messageTokens(m);
+    return n + 40; // a note in its place
+  }, 0);
+}

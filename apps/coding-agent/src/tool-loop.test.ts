@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import git from 'isomorphic-git';
 import { farm, failedStepName } from '@farm/proto';
-import { ModelAnswerInvalid, ModelUnavailable, type JsonModel } from '@farm/llm';
+import { ContextOverflow, ModelAnswerCut, ModelAnswerInvalid, ModelUnavailable, type JsonModel } from '@farm/llm';
 import { silentLogger } from '@farm/runtime';
 import type { CheckStep } from '@farm/sandbox';
 import { call, ScriptedJsonModel, ScriptedToolModel, type ToolModelStep } from '../testing/scripted-models';
@@ -14,6 +14,7 @@ import { agentMetrics } from './metrics';
 import type { ModelPrices } from './model-prices';
 import { DEFAULT_BUDGET, TaskBudget, type BudgetLimits } from './task-budget';
 import { TaskObserver } from './task-observer';
+import { conversationTokens } from './conversation-window';
 import { runToolLoop, type ToolLoopOutcome } from './tool-loop';
 import { AgentToolBox } from './tools/agent-tools';
 import { TrajectoryReport } from './trajectory-report';
@@ -517,5 +518,85 @@ describe('model outages', () => {
     const reviewer = new ScriptedJsonModel([{ throws: new ModelUnavailable('reviewer down', { retryable: true }) }]);
     const { outcome } = await runLoop([addMultiply(), call('finish', { summary: 'x' })], { reviewer });
     expect(failure(outcome)).toEqual(['HARD_FAIL', 'llm', expect.stringMatching(/reviewer down/)]);
+  });
+});
+
+describe('a server whose context is smaller than the conversation', () => {
+  const big = async (name: string, chars = 20_000) => {
+    await writeFile(path.join(root, name), `${'the quick brown fox jumps over the lazy dog\n'.repeat(chars / 44)}`);
+  };
+
+  test('a context overflow mid-task shortens the conversation to what the server holds and goes on', async () => {
+    await big('a.txt');
+    await big('b.txt');
+    const { outcome, model, events } = await runLoop([
+      call('read_file', { path: 'a.txt' }),
+      call('read_file', { path: 'b.txt' }),
+      call('list_files'),
+      call('list_files'),
+      call('list_files'),
+      {
+        throws: new ContextOverflow('request (13000 tokens) exceeds the available context size (8000 tokens)', {
+          status: 400,
+          contextTokens: 8000,
+          promptTokens: 13000,
+        }),
+      },
+      addMultiply(),
+      call('finish', { summary: 'done' }),
+    ]);
+    expect(outcome.kind).toBe('finished');
+    const context = events.find((e) => e.event === 'context' && e.overflow)!;
+    expect(context).toMatchObject({ step: 6, windowTokens: 100_000 });
+    const smaller = context.smallerWindowTokens as number;
+    expect(smaller).toBeLessThan(8000);
+    // The same step asked again, within the smaller window; and every later call too.
+    expect(conversationTokens(model.requests[5])).toBeGreaterThan(smaller);
+    for (const sent of model.requests.slice(6)) expect(conversationTokens(sent)).toBeLessThanOrEqual(smaller);
+  });
+
+  test("a context too small for the task's first prompt: HARD_FAIL naming the sizes and the settings, never 'no tool calling'", async () => {
+    const { outcome } = await runLoop(
+      [
+        {
+          throws: new ContextOverflow(
+            "the model server's context (2048 tokens) cannot hold the request (2872 tokens)",
+            { status: 400, contextTokens: 2048, promptTokens: 2872 },
+          ),
+        },
+      ],
+      { task: { ...TASK, goal: `${TASK.goal}\n${'Background. '.repeat(800)}` } },
+    );
+    expect(outcome.kind).toBe('failed');
+    const [status, step, reason] = failure(outcome);
+    expect([status, step]).toEqual(['HARD_FAIL', 'llm']);
+    expect(reason).toMatch(/context \(2048 tokens\) cannot hold the request \(2872 tokens\)/);
+    expect(reason).toMatch(/--ctx-size/);
+    expect(reason).toMatch(/FARM_CONTEXT_WINDOW_TOKENS/);
+  });
+
+  test('a server that read far fewer prompt tokens than were sent (Ollama behind 200) is caught, its answer not taken', async () => {
+    await big('a.txt', 40_000);
+    const { outcome, calc } = await runLoop([
+      call('read_file', { path: 'a.txt' }),
+      { ...addMultiply(), usage: { promptTokens: 300 } },
+    ]);
+    const [status, , reason] = failure(outcome);
+    expect(status).toBe('HARD_FAIL');
+    expect(reason).toMatch(/read 300 prompt tokens of about \d+ sent: it dropped the rest without an error/);
+    expect(reason).toMatch(/OLLAMA_CONTEXT_LENGTH/);
+    expect(await calc()).toBe(ADD); // the edit it answered with was not made
+  });
+
+  test('an answer cut at the output limit goes back to the model saying so, and the task goes on', async () => {
+    const { outcome, model } = await runLoop([
+      { throws: new ModelAnswerCut('{"content": "I will', { outputTokens: 512, limit: 512 }) },
+      addMultiply(),
+      call('finish', { summary: 'done' }),
+    ]);
+    expect(outcome.kind).toBe('finished');
+    expect(model.requests[1].at(-1)!.content).toMatch(
+      /^Your last answer was cut at the output limit before it was complete \(the answer was cut at the output limit \(512 tokens of max 512/,
+    );
   });
 });

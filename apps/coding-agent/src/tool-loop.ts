@@ -3,6 +3,8 @@ import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { farm } from '@farm/proto';
 import {
+  ContextOverflow,
+  ModelAnswerCut,
   ModelAnswerInvalid,
   ModelUnavailable,
   type ConversationMessage,
@@ -12,7 +14,14 @@ import {
 } from '@farm/llm';
 import { errorMessage, type Logger, type Redactor } from '@farm/runtime';
 import { refusedCheckNote } from '@farm/sandbox';
-import { elideStaleOutputs, fitConversation, type ElisionOptions } from './conversation-window';
+import {
+  conversationTokens,
+  elideStaleOutputs,
+  fitConversation,
+  smallestConversation,
+  windowAfterOverflow,
+  type ElisionOptions,
+} from './conversation-window';
 import { renderLessons } from './lessons-prompt';
 import { agentMetrics } from './metrics';
 import { costOfCall, type ModelPrices } from './model-prices';
@@ -124,6 +133,36 @@ export async function runToolLoop(
   const noteFailure = (what: string) => (firstFailure ??= what);
   const gateState = { verifyRefusals: 0 };
 
+  // The window the conversation is kept within: the setting, lowered to what the server says its context holds.
+  let windowTokens = deps.contextWindowTokens;
+  let overflows = 0;
+  /** After the server refused (or silently cut) the request as too long: a smaller window, or the task's end. */
+  const overflowed = (err: ContextOverflow, step: number): ToolLoopOutcome | undefined => {
+    const sentTokens = conversationTokens(messages);
+    const smaller = windowAfterOverflow(
+      {
+        ...err,
+        contextTokens: err.contextTokens,
+        promptTokens: err.promptTokens,
+        sentTokens,
+        outputLimit: deps.model.outputLimit,
+      },
+      windowTokens,
+    );
+    const floor = smallestConversation(messages);
+    observer.record('context', { step, overflow: err.message, windowTokens, smallerWindowTokens: smaller, floor });
+    if (++overflows > 3 || smaller < floor) return hardFail(F.STEP_LLM, overflowReason(err, floor));
+    deps.log.warn('the model server context cannot hold the conversation; shortening it', {
+      step,
+      contextTokens: err.contextTokens,
+      promptTokens: err.promptTokens,
+      windowTokens,
+      smallerWindowTokens: smaller,
+    });
+    windowTokens = smaller;
+    return undefined;
+  };
+
   for (;;) {
     const stop = budget.exhausted();
     if (stop) {
@@ -131,22 +170,47 @@ export async function runToolLoop(
       return softFail(stopped.failedStep, stopped.reason);
     }
     const elided = deps.elision === false ? 0 : elideStaleOutputs(messages, deps.elision);
-    const shortened = elided + fitConversation(messages, deps.contextWindowTokens);
+    const shortened = elided + fitConversation(messages, windowTokens);
     const step = budget.steps + 1;
     const started = performance.now();
     let turn;
     try {
       turn = await observer.timed('llm', step, () => deps.model.nextTurn(messages, toolbox.specs));
     } catch (err) {
+      if (err instanceof ContextOverflow) {
+        const ended = overflowed(err, step);
+        if (ended) return ended;
+        continue;
+      }
       if (err instanceof ModelUnavailable) return modelUnavailable(err, step === 1);
       if (!(err instanceof ModelAnswerInvalid)) throw err;
       observer.unreadableAnswer();
       observer.record('step', { step, error: err.message });
-      messages.push({ role: 'user', content: `Your last answer could not be read (${err.message}). Use the tools.` });
+      const ask =
+        err instanceof ModelAnswerCut
+          ? `Your last answer was cut at the output limit before it was complete (${err.message}). Make smaller steps: one tool call at a time, shorter edits (a few lines of old_text each).`
+          : `Your last answer could not be read (${err.message}). Use the tools.`;
+      messages.push({ role: 'user', content: ask });
       continue;
     }
     const cost = costOfCall(deps.prices, turn.model, turn.usage);
     observer.modelCalled(turn, cost.usd);
+    // A server that read far fewer tokens than were sent dropped part of the prompt without saying so (Ollama
+    // cuts a prompt longer than its num_ctx from the start: the system prompt and the task go first). The answer
+    // read a different conversation: not taken; the conversation is shortened to what the server reads.
+    const dropped = droppedPrompt(turn.usage, conversationTokens(messages));
+    if (dropped) {
+      observer.record('step', {
+        step,
+        model: turn.model,
+        tokens: turn.usage,
+        costUsd: cost.usd,
+        error: dropped.message,
+      });
+      const ended = overflowed(dropped, step);
+      if (ended) return ended;
+      continue;
+    }
     observer.record('step', {
       step,
       model: turn.model,
@@ -218,7 +282,35 @@ export async function runToolLoop(
   }
 }
 
-/** A failed model call ends the loop; a 400/404/422 to the first request means the endpoint has no tools. */
+/** Why the task ended on a context that cannot hold it, and what to change. */
+function overflowReason(err: ContextOverflow, floorTokens: number): string {
+  return (
+    `the model server's context is too small for this task: ${err.message}; the conversation cannot be made ` +
+    `smaller than about ${floorTokens} tokens (the instructions, the task and its latest steps). Raise the ` +
+    `server's context (llama.cpp: -c / --ctx-size; Ollama: num_ctx or OLLAMA_CONTEXT_LENGTH; vLLM: ` +
+    `--max-model-len), or use a model with a larger one; FARM_CONTEXT_WINDOW_TOKENS keeps the conversation within it`
+  );
+}
+
+/** Far fewer prompt tokens counted than sent (at least 2,000 sent): the server dropped the rest. */
+export function droppedPrompt(
+  usage: { promptTokens: number; cachedInputTokens?: number },
+  sentTokens: number,
+): ContextOverflow | undefined {
+  const read =
+    usage.promptTokens +
+    (usage.cachedInputTokens && usage.cachedInputTokens > usage.promptTokens ? usage.cachedInputTokens : 0);
+  if (!usage.promptTokens || sentTokens < 2000 || read * 2.5 >= sentTokens) return undefined;
+  return new ContextOverflow(
+    `the model server read ${read} prompt tokens of about ${sentTokens} sent: it dropped the rest without an error`,
+    { contextTokens: read },
+  );
+}
+
+/**
+ * A failed model call ends the loop; a 400/404/422 to the first request means the endpoint has no tools (a
+ * context overflow is told apart before: it is no refusal of tools).
+ */
 function modelUnavailable(err: ModelUnavailable, firstCall: boolean): ToolLoopOutcome {
   if (firstCall && [400, 404, 422].includes(err.status ?? 0))
     return { kind: 'tools-refused', reason: errorMessage(err) };

@@ -27,8 +27,10 @@ export const call = (name: string, args: Record<string, unknown> | string = {}, 
   calls: [{ name, args }],
 });
 
-const usageOf = (u: Partial<TokenUsage> = {}): TokenUsage => {
-  const promptTokens = u.promptTokens ?? 10;
+/** The step's usage; its prompt tokens by default as a server counts them (about 4 characters a token). */
+const usageOf = (u: Partial<TokenUsage> = {}, messages?: ConversationMessage[]): TokenUsage => {
+  const sent = messages?.reduce((n, m) => n + (m.content ?? '').length, 0);
+  const promptTokens = u.promptTokens ?? (sent === undefined ? 10 : Math.max(10, Math.ceil(sent / 4)));
   const completionTokens = u.completionTokens ?? 5;
   return { promptTokens, completionTokens, totalTokens: u.totalTokens ?? promptTokens + completionTokens };
 };
@@ -54,7 +56,7 @@ export class ScriptedToolModel implements ToolModel {
     return {
       content: step.content ?? null,
       toolCalls,
-      usage: usageOf(step.usage),
+      usage: usageOf(step.usage, messages),
       model: this.model,
       finishReason: toolCalls.length ? 'tool_calls' : 'stop',
       malformedRetries: step.malformedRetries,

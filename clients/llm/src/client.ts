@@ -3,9 +3,16 @@
 import 'openai/shims/web';
 import OpenAI from 'openai';
 import { FarmError, causedByStopping, errorMessage, silentLogger, stoppingSignal, z, type Logger } from '@farm/runtime';
-import { ModelAnswerInvalid, ModelResponseMalformed, ModelUnavailable } from './errors';
+import {
+  ContextOverflow,
+  ModelAnswerCut,
+  ModelAnswerInvalid,
+  ModelResponseMalformed,
+  ModelUnavailable,
+} from './errors';
 import { retryMalformedAnswers } from './malformed-answers';
 import { answerSchema } from './model-schema';
+import { contextOverflowOf, wantsMaxCompletionTokens } from './server-answers';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -35,8 +42,10 @@ export interface PatchProposal {
   diff: string;
   reasoning: string;
   usage: TokenUsage;
-  /** The model that actually answered, as reported by the API. */
+  /** The configured model (what the call is priced by). */
   model: string;
+  /** The name the server answered with, when it differs. */
+  servedBy?: string;
   /** Malformed HTTP answers received (and asked again) before this one. */
   malformedRetries?: number;
 }
@@ -58,15 +67,26 @@ export interface ModelClientConfig {
   maxRetries?: number;
   /** Ask for a JSON schema-constrained answer (structured outputs) where the endpoint supports it. */
   structuredOutput?: boolean;
+  /**
+   * The most tokens an answer may have (sent as `max_tokens`, or `max_completion_tokens` where the server asks
+   * for it). Default DEFAULT_MAX_OUTPUT_TOKENS: without one, a local server's model that does not stop runs until
+   * its context is full.
+   */
+  maxOutputTokens?: number;
   log?: Logger;
 }
+
+export const DEFAULT_MAX_OUTPUT_TOKENS = 8192;
 
 export interface JsonAnswer {
   /** The parsed JSON value of the answer. */
   value: unknown;
   content: string;
   usage: TokenUsage;
+  /** The configured model (what the call is priced by). */
   model: string;
+  /** The name the server answered with, when it differs (a gateway's routed model, llama.cpp's model file). */
+  servedBy?: string;
   /** Malformed HTTP answers received (and asked again) before this one. */
   malformedRetries?: number;
 }
@@ -103,7 +123,84 @@ export function openaiClient(cfg: ModelClientConfig): OpenAI {
     apiKey: cfg.apiKey,
     timeout: cfg.timeoutMs ?? 60_000,
     maxRetries: cfg.maxRetries ?? 2,
+    fetch: errorBodiesAsOpenAi,
   });
+}
+
+/**
+ * Node's fetch, with the error bodies of OpenAI-compatible servers put in OpenAI's shape: the openai client
+ * reads only `{"error": {...}}`, and would report vLLM's top-level `{"object": "error", "message": ...}` or
+ * Ollama's `{"error": "..."}` as "400 status code (no body)", losing what the server said (a context overflow).
+ */
+export async function errorBodiesAsOpenAi(...args: Parameters<typeof fetch>): Promise<Response> {
+  const res = await fetch(...args);
+  if (res.ok || !(res.headers.get('content-type') ?? '').includes('json')) return res;
+  const text = await res.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  const o = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+  const shaped =
+    o && typeof o.error === 'string'
+      ? { error: { message: o.error } }
+      : o && !('error' in o) && typeof o.message === 'string'
+        ? { error: o }
+        : undefined;
+  const headers = new Headers(res.headers);
+  headers.delete('content-length');
+  headers.delete('content-encoding');
+  return new Response(shaped ? JSON.stringify(shaped) : text, {
+    status: res.status,
+    statusText: res.statusText,
+    headers,
+  });
+}
+
+/**
+ * Sends chat requests with an output limit, as the server takes it: `max_tokens`, or `max_completion_tokens`
+ * once the server names it instead (OpenAI's reasoning models); a limit the server says is too large for its
+ * context beside the prompt is lowered to what fits, once per request. Remembers what worked for later calls.
+ */
+export function outputLimited(client: OpenAI, cfg: ModelClientConfig) {
+  let param: 'max_tokens' | 'max_completion_tokens' = 'max_tokens';
+  const limit = cfg.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
+  const log = cfg.log ?? silentLogger;
+  return {
+    limit,
+    async create(body: OpenAI.ChatCompletionCreateParamsNonStreaming): Promise<OpenAI.ChatCompletion> {
+      let max = limit;
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await client.chat.completions.create({ ...body, [param]: max }, { signal: stoppingSignal() });
+        } catch (err) {
+          const e = toModelError(err);
+          if (attempt >= 2) throw e;
+          if (param === 'max_tokens' && wantsMaxCompletionTokens(errorMessage(err))) {
+            param = 'max_completion_tokens';
+            continue;
+          }
+          // vLLM: "'max_tokens' is too large: 8192. This model's maximum context length is 4096 tokens and your
+          // request has 100 input tokens": the prompt fits, the limit beside it does not.
+          if (e instanceof ContextOverflow && e.contextTokens && e.promptTokens !== undefined) {
+            const room = e.contextTokens - e.promptTokens - 16;
+            if (room >= 64 && room < max) {
+              log.warn('output limit lowered to what the server context holds beside the prompt', {
+                from: max,
+                to: room,
+                contextTokens: e.contextTokens,
+              });
+              max = room;
+              continue;
+            }
+          }
+          throw e;
+        }
+      }
+    },
+  };
 }
 
 /** Maps whatever the openai client threw (after its own retries) to a typed farm error. */
@@ -121,6 +218,15 @@ export function toModelError(err: unknown): FarmError {
   }
   if (err instanceof OpenAI.APIError) {
     const status = err.status;
+    const overflow = contextOverflowOf(status, err.message, err.error as Record<string, unknown> | undefined);
+    if (overflow) {
+      const { contextTokens, promptTokens } = overflow;
+      return new ContextOverflow(
+        `the model server's context${contextTokens ? ` (${contextTokens} tokens)` : ''} cannot hold the request` +
+          `${promptTokens ? ` (${promptTokens} tokens)` : ''}: ${err.message}`,
+        { status, contextTokens, promptTokens, cause: err },
+      );
+    }
     // 4xx (bad request, auth, unknown model) will fail the same way again; rate limits and server faults pass.
     const retryable = status === undefined || status === 408 || status === 429 || status >= 500;
     return new ModelUnavailable(`model API error: ${err.message}`, { status, retryable, cause: err });
@@ -150,29 +256,21 @@ export function parseJsonAnswer(content: string): unknown {
 }
 
 export function createJsonModel(cfg: ModelClientConfig): JsonModel {
-  const client = openaiClient(cfg);
   const log = (cfg.log ?? silentLogger).child({ model: cfg.model });
+  const chat = outputLimited(openaiClient(cfg), { ...cfg, log });
   return {
     async completeJson(messages, schema) {
       const started = Date.now();
       const ask = async (): Promise<OpenAI.ChatCompletion> => {
-        let completion: OpenAI.ChatCompletion;
-        try {
-          completion = await client.chat.completions.create(
-            {
-              model: cfg.model,
-              messages,
-              response_format:
-                cfg.structuredOutput && schema
-                  ? { type: 'json_schema', json_schema: { name: schema.name, schema: schema.schema, strict: true } }
-                  : { type: 'json_object' },
-              temperature: TEMPERATURE,
-            },
-            { signal: stoppingSignal() },
-          );
-        } catch (err) {
-          throw toModelError(err);
-        }
+        const completion = await chat.create({
+          model: cfg.model,
+          messages,
+          response_format:
+            cfg.structuredOutput && schema
+              ? { type: 'json_schema', json_schema: { name: schema.name, schema: schema.schema, strict: true } }
+              : { type: 'json_object' },
+          temperature: TEMPERATURE,
+        });
         if (!completion?.choices?.[0]?.message) {
           throw new ModelResponseMalformed('model response has no choices', {
             details: { body: JSON.stringify(completion ?? null).slice(0, 500) },
@@ -197,12 +295,25 @@ export function createJsonModel(cfg: ModelClientConfig): JsonModel {
         throw new ModelAnswerInvalid('model response has no message content', JSON.stringify(completion ?? null));
       }
       const usage = usageOf(completion.usage);
-      log.info('model answered', { ms: Date.now() - started, ...usage, chars: content.length, malformedRetries });
+      const finishReason = completion.choices[0].finish_reason ?? '';
+      log.info('model answered', {
+        ms: Date.now() - started,
+        ...usage,
+        chars: content.length,
+        malformedRetries,
+        finishReason,
+      });
+      // Cut at the output limit: whatever it holds is not the whole answer, even where it parses.
+      if (finishReason === 'length') {
+        throw new ModelAnswerCut(content, { outputTokens: usage.completionTokens, limit: chat.limit });
+      }
       return {
         value: parseJsonAnswer(content),
         content,
         usage,
-        model: completion.model ?? cfg.model,
+        // Priced and recorded by the configured name: a server may echo anything (llama.cpp: the model file).
+        model: cfg.model,
+        ...(completion.model && completion.model !== cfg.model ? { servedBy: completion.model } : {}),
         malformedRetries,
       };
     },
@@ -218,6 +329,7 @@ export function createPatchModel(cfg: ModelClientConfig): PatchModel {
         ...parsePatchAnswer(answer.content),
         usage: answer.usage,
         model: answer.model,
+        ...(answer.servedBy ? { servedBy: answer.servedBy } : {}),
         malformedRetries: answer.malformedRetries,
       };
     },

@@ -43,3 +43,43 @@ export class ModelResponseMalformed extends ModelUnavailable {
     this.attempts = options.attempts ?? 1;
   }
 }
+
+/**
+ * The request does not fit the server's context (llama.cpp's "exceeds the available context size", vLLM's and
+ * OpenAI's "maximum context length", a prompt the server counted far shorter than sent). Not a refusal of tool
+ * calls, and not retryable as it is: the caller shrinks the conversation or says what to change.
+ */
+export class ContextOverflow extends ModelUnavailable {
+  readonly contextTokens?: number;
+  readonly promptTokens?: number;
+  constructor(
+    message: string,
+    options: { status?: number; contextTokens?: number; promptTokens?: number; cause?: unknown } = {},
+  ) {
+    super(message, {
+      status: options.status,
+      retryable: false,
+      cause: options.cause,
+      details: { contextOverflow: true, contextTokens: options.contextTokens, promptTokens: options.promptTokens },
+    });
+    this.contextTokens = options.contextTokens;
+    this.promptTokens = options.promptTokens;
+  }
+}
+
+/**
+ * The answer stopped at the output limit (finish_reason `length`) before it was whole: never parsed as if it
+ * were. Retryable like any unreadable answer; its message says it was cut and at what limit.
+ */
+export class ModelAnswerCut extends ModelAnswerInvalid {
+  readonly outputTokens: number;
+  readonly limit?: number;
+  constructor(raw: string, opts: { outputTokens: number; limit?: number }) {
+    super(
+      `the answer was cut at the output limit (${opts.outputTokens} tokens${opts.limit ? ` of max ${opts.limit}` : ''}, finish_reason length) before it was complete`,
+      raw,
+    );
+    this.outputTokens = opts.outputTokens;
+    this.limit = opts.limit;
+  }
+}

@@ -2,3 +2,4 @@ export * from './errors';
 export * from './client';
 export * from './tool-model';
 export * from './model-schema';
+export * from './server-answers';

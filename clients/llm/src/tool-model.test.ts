@@ -1,7 +1,11 @@
 // Tool calling through the real openai client against the project's scripted server on loopback.
 import { startScriptedModelServer, type ScriptedModelServer } from '@farm/scripted-llm';
 import {
+  ContextOverflow,
+  createJsonModel,
   createToolModel,
+  DEFAULT_MAX_OUTPUT_TOKENS,
+  ModelAnswerCut,
   ModelResponseMalformed,
   ModelUnavailable,
   type ConversationMessage,
@@ -143,5 +147,90 @@ describe('createToolModel against the scripted server', () => {
     expect(err).toBeInstanceOf(ModelUnavailable);
     expect(err).toMatchObject({ status: 400, retryable: false });
     expect(server.refusedToolRequests).toBeGreaterThan(0);
+  });
+
+  it('sends an output limit on every call: the default, or the one configured', async () => {
+    server.setScript({ chat: [{ toolCalls: [{ name: 'finish', arguments: {} }], repeat: true }] });
+    await model().nextTurn(start, TOOLS);
+    await createToolModel({ baseURL: server.baseURL, apiKey: 't', model: 'm', maxOutputTokens: 512 }).nextTurn(
+      start,
+      TOOLS,
+    );
+    expect(server.requests.map((r) => r.maxTokens)).toEqual([DEFAULT_MAX_OUTPUT_TOKENS, 512]);
+  });
+
+  it("a context overflow (llama.cpp's 400) is ContextOverflow with both sizes, never a refusal of tools", async () => {
+    server.setScript({ chat: [{ toolCalls: [{ name: 'finish', arguments: {} }] }], contextTokens: 50 });
+    const err = await model()
+      .nextTurn([...start, { role: 'user', content: 'x'.repeat(400) }], TOOLS)
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ContextOverflow);
+    expect(err).toMatchObject({ contextTokens: 50, retryable: false, status: 400 });
+    expect((err as ContextOverflow).promptTokens).toBeGreaterThan(50);
+    expect((err as Error).message).toMatch(/^the model server's context \(50 tokens\) cannot hold the request/);
+  });
+
+  it("an output limit vLLM's context cannot hold beside the prompt is lowered to what fits, and the call answered", async () => {
+    server.setScript({ chat: [{ toolCalls: [{ name: 'finish', arguments: {} }] }], maxModelLen: 4096 });
+    const turn = await model().nextTurn(start, TOOLS);
+    expect(turn.toolCalls.map((c) => c.name)).toEqual(['finish']);
+    // (the refused request, with the default limit, is not among the answered ones)
+    const answered = server.requests.map((r) => r.maxTokens!);
+    expect(answered).toHaveLength(1);
+    expect(answered[0]).toBeLessThan(4096 - 16);
+    // vLLM's own body ({"object": "error", "message": ...}) is read: a prompt too long says so.
+    server.setScript({ chat: [{ toolCalls: [{ name: 'finish', arguments: {} }] }], maxModelLen: 20 });
+    const err = await model()
+      .nextTurn([...start, { role: 'user', content: 'y'.repeat(400) }], TOOLS)
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ContextOverflow);
+    expect((err as Error).message).toMatch(/maximum context length is 20 tokens/);
+  });
+
+  it('an answer cut at the output limit is never taken as whole: ModelAnswerCut, for calls and for JSON', async () => {
+    server.setScript({
+      chat: [
+        { toolCalls: [{ name: 'read_file', arguments: '{"path": "x.t' }], finishReason: 'length' },
+        { content: 'I will now edit the file and', finishReason: 'length' },
+      ],
+    });
+    for (let i = 0; i < 2; i++) {
+      const err = await model()
+        .nextTurn(start, TOOLS)
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ModelAnswerCut);
+      expect((err as Error).message).toMatch(/cut at the output limit/);
+    }
+    // A JSON answer that parses, but stopped at the limit: not the whole answer either.
+    server.setScript({ chat: [{ content: '{"diff": "", "reasoning": "x"}', finishReason: 'length' }] });
+    const json = createJsonModel({ baseURL: server.baseURL, apiKey: 't', model: 'm', maxRetries: 0 });
+    await expect(json.completeJson([{ role: 'user', content: 'Plan it' }])).rejects.toBeInstanceOf(ModelAnswerCut);
+  });
+
+  it('tool calls written as text (a server without a parser for the format) are read as calls', async () => {
+    // (a script with no tool-call step refuses tool requests: this one offers a finish step too)
+    server.setScript({
+      chat: [
+        {
+          content: 'Reading it.\n<tool_call>\n{"name": "read_file", "arguments": {"path": "x.ts"}}\n</tool_call>',
+        },
+        { toolCalls: [{ name: 'finish', arguments: {} }] },
+      ],
+    });
+    const turn = await model().nextTurn(start, TOOLS);
+    expect(turn).toMatchObject({
+      content: 'Reading it.',
+      toolCalls: [{ name: 'read_file', arguments: '{"path":"x.ts"}' }],
+      textToolCalls: true,
+    });
+  });
+
+  it('a server that echoes another model name (llama.cpp: its model file) is recorded apart; the configured name is kept', async () => {
+    server.setScript({
+      chat: [{ toolCalls: [{ name: 'finish', arguments: {} }] }],
+      answeredModel: '/models/qwen2.5-coder-7b-q4_k_m.gguf',
+    });
+    const turn = await model().nextTurn(start, TOOLS);
+    expect(turn).toMatchObject({ model: 'gpt-test', servedBy: '/models/qwen2.5-coder-7b-q4_k_m.gguf' });
   });
 });

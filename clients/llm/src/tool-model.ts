@@ -1,7 +1,8 @@
 import type OpenAI from 'openai';
-import { errorMessage, silentLogger, stoppingSignal } from '@farm/runtime';
-import { openaiClient, toModelError, usageOf, type ModelClientConfig, type TokenUsage } from './client';
-import { ModelResponseMalformed } from './errors';
+import { errorMessage, silentLogger } from '@farm/runtime';
+import { openaiClient, outputLimited, toModelError, usageOf, type ModelClientConfig, type TokenUsage } from './client';
+import { ModelAnswerCut, ModelResponseMalformed } from './errors';
+import { textToolCalls } from './server-answers';
 import { retryMalformedAnswers } from './malformed-answers';
 import type { ToolSpec } from './model-schema';
 
@@ -23,15 +24,22 @@ export interface ToolTurn {
   content: string | null;
   toolCalls: ToolCall[];
   usage: TokenUsage;
+  /** The configured model (what the call is priced by). */
   model: string;
+  /** The name the server answered with, when it differs. */
+  servedBy?: string;
   finishReason: string;
   /** Malformed HTTP answers received (and asked again) before this one. */
   malformedRetries?: number;
+  /** The calls were written in the text (no server-side parser for the model's format), read from it. */
+  textToolCalls?: boolean;
 }
 
 /** A chat model that answers with tool calls (the coding agent's tool strategy). */
 export interface ToolModel {
   readonly model: string;
+  /** The output limit each call sends (max_tokens), when the model has one. */
+  readonly outputLimit?: number;
   nextTurn(messages: ConversationMessage[], tools: ToolSpec[]): Promise<ToolTurn>;
 }
 
@@ -61,34 +69,30 @@ export function toOpenAiMessages(messages: ConversationMessage[]): OpenAI.ChatCo
 }
 
 export function createToolModel(cfg: ModelClientConfig): ToolModel {
-  const client = openaiClient(cfg);
   const log = (cfg.log ?? silentLogger).child({ model: cfg.model });
+  const chat = outputLimited(openaiClient(cfg), { ...cfg, log });
   return {
     model: cfg.model,
+    outputLimit: chat.limit,
     async nextTurn(messages, tools) {
       const started = Date.now();
       const ask = async (): Promise<ToolTurn> => {
-        let completion: OpenAI.ChatCompletion;
-        try {
-          completion = await client.chat.completions.create(
-            {
-              model: cfg.model,
-              messages: toOpenAiMessages(messages),
-              tools: tools.map((t) => ({
-                type: 'function' as const,
-                function: { name: t.name, description: t.description, parameters: t.parameters },
-              })),
-              tool_choice: 'auto',
-              // One call at a time keeps the trajectory a sequence the model can reason about step by step.
-              parallel_tool_calls: false,
-              temperature: TEMPERATURE,
-            },
-            { signal: stoppingSignal() },
-          );
-        } catch (err) {
-          throw toModelError(err);
-        }
-        return readTurn(completion, cfg.model);
+        const completion = await chat.create({
+          model: cfg.model,
+          messages: toOpenAiMessages(messages),
+          tools: tools.map((t) => ({
+            type: 'function' as const,
+            function: { name: t.name, description: t.description, parameters: t.parameters },
+          })),
+          tool_choice: 'auto',
+          // One call at a time keeps the trajectory a sequence the model can reason about step by step.
+          parallel_tool_calls: false,
+          temperature: TEMPERATURE,
+        });
+        return readTurn(completion, cfg.model, {
+          tools: tools.map((t) => t.name),
+          limit: chat.limit,
+        });
       };
       let turn: ToolTurn;
       let malformedRetries: number;
@@ -110,32 +114,64 @@ export function createToolModel(cfg: ModelClientConfig): ToolModel {
   };
 }
 
-/** The turn in a completion; ModelResponseMalformed when it has no choice or a tool call's arguments are not JSON. */
-function readTurn(completion: OpenAI.ChatCompletion, model: string): ToolTurn {
+/**
+ * The turn in a completion; ModelResponseMalformed when it has no choice or a tool call's arguments are not JSON,
+ * ModelAnswerCut when the answer stopped at the output limit before its calls were whole. Tool calls the model
+ * wrote as text (a server without a parser for its format) are read as calls of the offered tools.
+ */
+export function readTurn(
+  completion: OpenAI.ChatCompletion,
+  model: string,
+  offered: { tools: string[]; limit?: number } = { tools: [] },
+): ToolTurn {
   const choice = completion?.choices?.[0];
   if (!choice?.message) {
     throw new ModelResponseMalformed('model response has no choices', {
       details: { body: JSON.stringify(completion ?? null).slice(0, 500) },
     });
   }
-  const toolCalls: ToolCall[] = (choice.message.tool_calls ?? [])
+  const usage = usageOf(completion.usage);
+  const finishReason = choice.finish_reason ?? '';
+  let content = choice.message.content ?? null;
+  let toolCalls: ToolCall[] = (choice.message.tool_calls ?? [])
     .filter((c) => c.type === 'function')
     .map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments ?? '' }));
+  let textCalls = false;
+  if (!toolCalls.length && content) {
+    const written = textToolCalls(content, offered.tools);
+    if (written.calls.length) {
+      textCalls = true;
+      const base = completion.id ?? 'text';
+      toolCalls = written.calls.map((c, i) => ({ id: `${base}-text-${i}`, ...c }));
+      content = written.rest || null;
+    }
+  }
+  const cut = () =>
+    new ModelAnswerCut(JSON.stringify({ content, toolCalls }), {
+      outputTokens: usage.completionTokens,
+      limit: offered.limit,
+    });
   for (const call of toolCalls) {
     if (!call.arguments.trim()) continue; // no arguments: the tool gets {}
     try {
       JSON.parse(call.arguments);
     } catch (err) {
+      if (finishReason === 'length') throw cut();
       throw new ModelResponseMalformed(`arguments of tool call ${call.name} are not JSON: ${errorMessage(err)}`, {
         details: { arguments: call.arguments.slice(0, 500) },
       });
     }
   }
+  // Cut with no call: its text is not whole either (a call may have been about to begin).
+  if (finishReason === 'length' && !toolCalls.length) throw cut();
   return {
-    content: choice.message.content ?? null,
+    content,
     toolCalls,
-    usage: usageOf(completion.usage),
-    model: completion.model ?? model,
-    finishReason: choice.finish_reason ?? '',
+    usage,
+    // Priced and recorded by the configured name: a server may echo anything (llama.cpp: the model file).
+    model,
+    ...(completion.model && completion.model !== model ? { servedBy: completion.model } : {}),
+    finishReason,
+    ...(textCalls ? { textToolCalls: true } : {}),
   };
 }

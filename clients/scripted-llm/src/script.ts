@@ -33,6 +33,8 @@ export interface ScriptStep {
   usage?: { promptTokens: number; completionTokens: number; cachedTokens?: number };
   /** A repeating step is never consumed. */
   repeat?: boolean;
+  /** The answer stopped at the output limit (`length`): its content or calls are cut as given. Default stop. */
+  finishReason?: 'stop' | 'length';
   content?: string;
   /** Shorthand: content = JSON.stringify(answer). */
   answer?: { diff: string; reasoning?: string };
@@ -41,6 +43,23 @@ export interface ScriptStep {
 
 export interface ModelScript {
   chat: ScriptStep[];
+  /**
+   * The server's context, as llama-server's -c sets it: a request whose prompt (with its tools) is estimated
+   * longer gets llama.cpp's 400 exceed_context_size_error, with both sizes.
+   */
+  contextTokens?: number;
+  /**
+   * The server's context as vLLM's --max-model-len sets it: a prompt and output limit (max_tokens) that do not
+   * fit together get vLLM's 400 "maximum context length is N tokens" with the sizes.
+   */
+  maxModelLen?: number;
+  /**
+   * As Ollama does behind HTTP 200: a prompt longer than this is read from its end only, and its usage says so
+   * (prompt_tokens at most this); the answer is the step's as usual.
+   */
+  readsPromptTokens?: number;
+  /** The model name every answer gives (llama.cpp answers with its model file's path), whatever was asked. */
+  answeredModel?: string;
   /** Length of /v1/embeddings vectors unless the request asks for `dimensions`. Default 64. */
   embeddingDimensions?: number;
 }
@@ -68,6 +87,7 @@ const stepSchema = z
       .strict()
       .optional(),
     repeat: z.boolean().optional(),
+    finishReason: z.enum(['stop', 'length']).optional(),
     content: z.string().optional(),
     answer: z.object({ diff: z.string(), reasoning: z.string().optional() }).strict().optional(),
     fault: z
@@ -104,6 +124,10 @@ const stepSchema = z
 const scriptSchema = z
   .object({
     chat: z.array(stepSchema),
+    contextTokens: z.number().int().positive().optional(),
+    readsPromptTokens: z.number().int().positive().optional(),
+    maxModelLen: z.number().int().positive().optional(),
+    answeredModel: z.string().min(1).optional(),
     embeddingDimensions: z.number().int().positive().max(8192).optional(),
   })
   .strict();

@@ -9,6 +9,8 @@ export interface RecordedChatRequest {
   messages: Array<{ role: string; content: unknown }>;
   response_format?: unknown;
   temperature?: number;
+  /** The output limit it sent (max_tokens or max_completion_tokens), if any. */
+  maxTokens?: number;
   /** Names of the tools the request offered (empty without tools). */
   tools: string[];
   /** Index in the script of the step that answered; null when none matched. */
@@ -51,6 +53,8 @@ interface ChatBody {
   tools?: OfferedTool[];
   response_format?: unknown;
   temperature?: number;
+  max_tokens?: number;
+  max_completion_tokens?: number;
 }
 interface EmbeddingsBody {
   model?: string;
@@ -166,6 +170,28 @@ export async function startScriptedModelServer(opts: {
       if (t?.type === 'function' && typeof t.function?.name === 'string')
         offered.set(t.function.name, t.function.parameters);
     }
+    // As llama-server with -c: a prompt its context cannot hold is refused before any step is taken.
+    const promptTokensAll = estimateTokens(prompt) + estimateTokens(JSON.stringify(body.tools ?? []));
+    if (script.contextTokens && promptTokensAll >= script.contextTokens) {
+      return send(res, 400, {
+        error: {
+          code: 400,
+          message: `request (${promptTokensAll} tokens) exceeds the available context size (${script.contextTokens} tokens), try increasing it`,
+          type: 'exceed_context_size_error',
+          n_prompt_tokens: promptTokensAll,
+          n_ctx: script.contextTokens,
+        },
+      });
+    }
+    // As vLLM with --max-model-len: the prompt and the output limit asked for must fit together.
+    const asked = body.max_tokens ?? body.max_completion_tokens ?? 0;
+    if (script.maxModelLen && promptTokensAll + asked > script.maxModelLen) {
+      const message =
+        promptTokensAll >= script.maxModelLen
+          ? `This model's maximum context length is ${script.maxModelLen} tokens. However, you requested ${promptTokensAll + asked} tokens (${promptTokensAll} in the messages, ${asked} in the completion). Please reduce the length of the messages or completion.`
+          : `'max_tokens' is too large: ${asked}. This model's maximum context length is ${script.maxModelLen} tokens and your request has ${promptTokensAll} input tokens (${asked} > ${script.maxModelLen} - ${promptTokensAll}).`;
+      return send(res, 400, { object: 'error', message, type: 'BadRequestError', param: null, code: 400 });
+    }
     if (offered.size > 0 && !script.chat.some((s) => s.toolCalls)) {
       refusedToolRequests++;
       return send(
@@ -207,6 +233,9 @@ export async function startScriptedModelServer(opts: {
       messages,
       response_format: body.response_format,
       temperature: body.temperature,
+      ...(typeof (body.max_tokens ?? body.max_completion_tokens) === 'number'
+        ? { maxTokens: body.max_tokens ?? body.max_completion_tokens }
+        : {}),
       tools: [...offered.keys()],
       step: index,
       outcome,
@@ -255,7 +284,10 @@ export async function startScriptedModelServer(opts: {
       },
     }));
     const content = toolCalls ? (step.content ?? null) : (step.content ?? JSON.stringify(step.answer));
-    const promptTokens = step.usage?.promptTokens ?? estimateTokens(prompt);
+    const promptTokens = Math.min(
+      step.usage?.promptTokens ?? estimateTokens(prompt),
+      script.readsPromptTokens ?? Number.POSITIVE_INFINITY,
+    );
     const cachedTokens = step.usage
       ? (step.usage.cachedTokens ?? 0)
       : promptCache.cachedTokens(JSON.stringify([body.tools ?? [], messages]), promptTokens);
@@ -264,13 +296,13 @@ export async function startScriptedModelServer(opts: {
       id: `chatcmpl-${randomUUID()}`,
       object: 'chat.completion',
       created: Math.floor(Date.now() / 1000),
-      model: typeof body.model === 'string' ? body.model : MODEL_ID,
+      model: script.answeredModel ?? (typeof body.model === 'string' ? body.model : MODEL_ID),
       choices: [
         {
           index: 0,
           message: { role: 'assistant', content, ...(toolCalls ? { tool_calls: toolCalls } : {}) },
           logprobs: null,
-          finish_reason: toolCalls ? 'tool_calls' : 'stop',
+          finish_reason: step.finishReason === 'length' ? 'length' : toolCalls ? 'tool_calls' : 'stop',
         },
       ],
       usage: {
