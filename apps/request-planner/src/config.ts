@@ -10,6 +10,13 @@ export const requestPlannerConfigSchema = z.object({
   FARM_PLANNER_MAX_ITEMS: z.coerce.number().int().min(1).max(50).default(8),
   FARM_LLM_STRUCTURED_OUTPUT: z.enum(['true', 'false']).default('false'),
   /**
+   * The planner's model calls: timeout per call (a local model's first call may take minutes), retries on
+   * 429/5xx, timeouts and malformed answers, and the most tokens a plan may have (sent as max_tokens).
+   */
+  FARM_PLANNER_TIMEOUT_S: z.coerce.number().positive().default(300),
+  FARM_PLANNER_MAX_RETRIES: z.coerce.number().int().min(0).default(2),
+  FARM_PLANNER_MAX_OUTPUT_TOKENS: z.coerce.number().int().min(64).default(4096),
+  /**
    * `auto`: a request that is obviously one task (one short sentence) is planned as one task without asking the
    * model (seconds saved; no symbol hints, so no srm reservations for it). `never`: the model plans every request.
    */
@@ -26,6 +33,9 @@ export function plannerModelFrom(c: RequestPlannerConfig, log: Logger): JsonMode
         baseURL: c.OPENAI_BASE_URL,
         apiKey: c.OPENAI_API_KEY,
         model: c.FARM_PLANNER_MODEL,
+        timeoutMs: c.FARM_PLANNER_TIMEOUT_S * 1000,
+        maxRetries: c.FARM_PLANNER_MAX_RETRIES,
+        maxOutputTokens: c.FARM_PLANNER_MAX_OUTPUT_TOKENS,
         structuredOutput: c.FARM_LLM_STRUCTURED_OUTPUT === 'true',
         log,
       })

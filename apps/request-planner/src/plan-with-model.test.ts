@@ -69,6 +69,48 @@ test('an invalid answer is asked again once with the validation errors', async (
   }
 });
 
+test('an answer cut at the output limit, or not JSON, is asked again saying so; every answer is counted', async () => {
+  const cut = JSON.stringify(good).slice(0, 120);
+  const server = await startScriptedModelServer({
+    script: {
+      chat: [
+        { content: cut, finishReason: 'length', usage: { promptTokens: 300, completionTokens: 4096 } },
+        {
+          match: 'cut at the output limit',
+          content: 'Here is the plan!',
+          usage: { promptTokens: 400, completionTokens: 5 },
+        },
+        { match: 'not a usable JSON object', content: JSON.stringify(good) },
+      ],
+    },
+  });
+  try {
+    const model = createJsonModel({ baseURL: server.baseURL, apiKey: 'k', model: 'planner', maxRetries: 0 });
+    const first = await planWithModel(cr, model, { maxItems: 5, log: silentLogger });
+    // Cut: asked again; the second answer is no JSON: the plan falls back, saying why, with both answers paid for.
+    expect(first.plan.items).toHaveLength(1);
+    expect(first.plan.notes![0]).toMatch(
+      /^fell back to a single item: the model's plan could not be used \(model answer is not JSON/,
+    );
+    expect(first.usage.map((u) => u.completionTokens)).toEqual([4096, 5]);
+    expect(server.requests[1].messages.at(-2)).toEqual({ role: 'assistant', content: cut });
+    expect(server.requests[1].messages.at(-1)!.content).toMatch(/^Your answer was cut at the output limit/);
+    expect(server.requests.map((r) => r.maxTokens)).toEqual([8192, 8192]);
+  } finally {
+    await server.close();
+  }
+});
+
+test('a planner model that cannot be reached: one item, and the plan says it did not answer', async () => {
+  const model = createJsonModel({ baseURL: 'http://127.0.0.1:9/v1', apiKey: 'k', model: 'planner', maxRetries: 0 });
+  const { plan, usage } = await planWithModel(cr, model, { maxItems: 5, log: silentLogger });
+  expect(plan.items).toHaveLength(1);
+  expect(plan.notes![0]).toMatch(
+    /^fell back to a single item: the planner model did not answer \(model API unreachable/,
+  );
+  expect(usage).toEqual([]);
+});
+
 test('two invalid answers fall back to one item for the whole request, and the plan says so', async () => {
   const { plan } = await withModel([{ content: '{"items": []}' }, { content: 'not json' }], (m) =>
     planWithModel(cr, m, { maxItems: 5, log: silentLogger }),

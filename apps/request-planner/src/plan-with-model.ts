@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { farm } from '@farm/proto';
-import { answerSchema, describeIssues, type ChatMessage, type JsonModel, type TokenUsage } from '@farm/llm';
+import {
+  answerSchema,
+  describeIssues,
+  ModelAnswerCut,
+  ModelAnswerInvalid,
+  type ChatMessage,
+  type JsonModel,
+  type TokenUsage,
+} from '@farm/llm';
 import { causedByStopping, errorMessage, type Logger } from '@farm/runtime';
 import { planRequest } from './plan-request';
 
@@ -64,8 +72,9 @@ export function validatePlanAnswer(value: unknown, maxItems: number): { items: P
 }
 
 /**
- * Asks the model to decompose the request; on an invalid answer asks once more with the validation errors,
- * and if that fails too (or the model is unreachable) falls back to one item for the whole request.
+ * Asks the model to decompose the request; on an answer it cannot use (invalid, not JSON, cut at the output
+ * limit) asks once more saying what was wrong, and if that fails too (or the model is unreachable) falls back to
+ * one item for the whole request, saying why in the plan's notes. Every answer's tokens are counted, used or not.
  */
 export async function planWithModel(
   cr: farm.v1.IChangeRequest,
@@ -81,11 +90,14 @@ export async function planWithModel(
   ];
   const usage: TokenUsage[] = [];
   let lastError = '';
+  let answered = false;
   for (let attempt = 1; attempt <= 2; attempt++) {
     let content = '';
+    let again = '';
     try {
       const answer = await model.completeJson(messages, PLAN_JSON_SCHEMA);
       usage.push(answer.usage);
+      answered = true;
       content = answer.content;
       const { items, notes } = validatePlanAnswer(answer.value, opts.maxItems);
       return { plan: toPlan(cr, items, [notes, `planned by ${answer.model}`].filter(Boolean)), usage };
@@ -93,16 +105,30 @@ export async function planWithModel(
       // Stopping is not the model failing: no fallback plan; the request is planned again by the next start.
       if (causedByStopping(err)) throw err;
       lastError = errorMessage(err);
+      if (err instanceof ModelAnswerInvalid) {
+        // It answered, but not with a usable JSON object: asked again, saying what was wrong.
+        answered = true;
+        if (err.usage) usage.push(err.usage);
+        content = err.raw;
+        again =
+          err instanceof ModelAnswerCut
+            ? `Your answer was cut at the output limit before it was complete (${lastError}). Answer again with a shorter plan: fewer items, shorter goals, no text outside the JSON object.`
+            : `That answer is not a usable JSON object: ${lastError}\nAnswer again with one JSON object only.`;
+      } else if (content) {
+        again = `That plan is invalid: ${lastError}\nAnswer again with a corrected JSON object.`;
+      }
       opts.log.warn('plan answer rejected', { changeRequestId: cr.changeRequestId, attempt, err: lastError });
-      if (!content) break; // the model did not answer at all: asking again the same way will not help
-      messages.push(
-        { role: 'assistant', content },
-        { role: 'user', content: `That plan is invalid: ${lastError}\nAnswer again with a corrected JSON object.` },
-      );
+      if (!again) break; // the model did not answer at all: asking again the same way will not help
+      messages.push({ role: 'assistant', content: content || '(no content)' }, { role: 'user', content: again });
     }
   }
   const fallback = planRequest(cr);
-  fallback.notes = [`fell back to a single item: the model's plan was invalid (${lastError})`];
+  fallback.notes = [
+    answered
+      ? `fell back to a single item: the model's plan could not be used (${lastError})`
+      : `fell back to a single item: the planner model did not answer (${lastError})`,
+  ];
+  opts.log.warn('planned as a single item', { changeRequestId: cr.changeRequestId, reason: fallback.notes[0] });
   return { plan: fallback, usage };
 }
 

@@ -305,10 +305,19 @@ export function createJsonModel(cfg: ModelClientConfig): JsonModel {
       });
       // Cut at the output limit: whatever it holds is not the whole answer, even where it parses.
       if (finishReason === 'length') {
-        throw new ModelAnswerCut(content, { outputTokens: usage.completionTokens, limit: chat.limit });
+        const cut = new ModelAnswerCut(content, { outputTokens: usage.completionTokens, limit: chat.limit });
+        cut.usage = usage;
+        throw cut;
+      }
+      let value: unknown;
+      try {
+        value = parseJsonAnswer(content);
+      } catch (err) {
+        if (err instanceof ModelAnswerInvalid) err.usage = usage;
+        throw err;
       }
       return {
-        value: parseJsonAnswer(content),
+        value,
         content,
         usage,
         // Priced and recorded by the configured name: a server may echo anything (llama.cpp: the model file).

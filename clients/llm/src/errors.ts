@@ -1,9 +1,12 @@
 import { FarmError } from '@farm/runtime';
+import type { TokenUsage } from './client';
 
 /** The model answered, but not with `{diff, reasoning}` JSON. Retryable: sampling again often fixes it. */
 export class ModelAnswerInvalid extends FarmError {
   /** The offending content, trimmed and cut to a loggable size. */
   readonly raw: string;
+  /** What the answer cost, when it came from a call (it was paid for, whatever it held). */
+  usage?: TokenUsage;
   constructor(message: string, raw: string, options: { cause?: unknown } = {}) {
     const trimmed = raw.trim().slice(0, 2000);
     super(message, { retryable: true, details: { raw: trimmed }, cause: options.cause });
