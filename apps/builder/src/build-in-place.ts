@@ -80,9 +80,11 @@ export async function buildInPlace(
       ));
     if (!onBase) return undefined;
     try {
+      // The planner looks for test files anywhere (where pytest collects them): the tree's paths, listed once.
+      const paths = (await git(['ls-tree', '-r', '-z', '--name-only', read.tree])).stdout.split('\0').filter(Boolean);
       return {
         read,
-        ...checkPlanFor(await treeFiles(objects, read.tree, read.topLevel), request.checkCommand, detect),
+        ...checkPlanFor(await treeFiles(objects, read.tree, read.topLevel, paths), request.checkCommand, detect),
       };
     } catch {
       return undefined; // e.g. an invalid .farm/checks.json: the build process reports it

@@ -90,7 +90,13 @@ export function treeNames(tree: Buffer, idBytes = 20): string[] {
  * What the check planner reads of `tree` without a checkout: its top-level names (given) and the blobs of
  * the paths `planInputs` names (one batch of `git cat-file`).
  */
-export function treeFiles(source: ObjectSource, tree: string, topLevel: string[]): Promise<RepoFiles> {
+export function treeFiles(
+  source: ObjectSource,
+  tree: string,
+  topLevel: string[],
+  /** Every path of the tree (`git ls-tree -r`), for the planner's search for test files. */
+  paths?: readonly string[],
+): Promise<RepoFiles> {
   return reading(source, async (objects) => {
     // cat-file --batch reads one object name per line: a name with a newline cannot be asked (nor planned on).
     const asked = planInputs(topLevel).filter((p) => !p.includes('\n'));
@@ -100,6 +106,6 @@ export function treeFiles(source: ObjectSource, tree: string, topLevel: string[]
       const object = blobs[i];
       if (object?.type === 'blob') files.set(p, object.data.toString('utf8'));
     });
-    return snapshotFiles(topLevel, asked, files);
+    return snapshotFiles(topLevel, asked, files, paths);
   });
 }

@@ -17,6 +17,7 @@ import type { AgentDeps } from './agent-deps';
 import { retrieveContext, type RetrievedContext } from './retrieve-context';
 import { branchFor, pushedCommit } from './task-branch';
 import { hardFail, softFail, type TaskFailed } from './task-outcome';
+import { noTestsRefusal } from './verify-change';
 import type { TaskRun } from './task-run';
 
 const F = farm.v1.FailedStep;
@@ -133,5 +134,8 @@ export async function setUpTask(
   const checkPath = deps.settings.checkEnv?.PATH ?? process.env.PATH ?? '';
   const unrunnable = await firstUnrunnableStep(plan.steps, checkPath, isolation.filesystem === 'checkout-only');
   if (unrunnable) return hardFail(F.STEP_CHECK, `the check "${unrunnable.name}" cannot run: ${unrunnable.reason}`);
+  // A behaviour goal that no test could ever verify ends here, before the model is paid for.
+  const untestable = noTestsRefusal(task.kind, plan, deps.settings.unverifiedChanges ?? 'review');
+  if (untestable) return hardFail(F.STEP_VERIFY, untestable);
   return { kind: 'workspace', workspace: { repoDir, base: cloned.commit, startState, context, plan } };
 }

@@ -12,6 +12,7 @@ import {
   isRunnableTest,
   isTestFile,
   narrowTestStep,
+  noTestsRefusal,
   unverifiedMayPass,
   unverifiedReason,
 } from './verify-change';
@@ -180,5 +181,41 @@ describe('the differential, run in the sandbox', () => {
     const refactor = await ws.verify(K.FIX, await ws.runRepositoryChecks());
     expect(refactor).toMatchObject({ testsOnly: false, differential: { base: R.TEST_RUN_PASSED } });
     expect(refactor.unverifiedReason).toMatch(/^the change's tests \(tests\/test_add\.py\) pass on the base commit/);
+  });
+});
+
+describe('a behaviour goal no test could verify ends before the model is asked', () => {
+  const K = farm.v1.TaskKind;
+  const none = { steps: [{ name: 'lint', run: 'ruff check .' }], skipped: [], source: 'detected' };
+
+  it('names what was looked for, and --check-command and .farm/checks.json', () => {
+    const why = noTestsRefusal(K.FIX, none, 'review')!;
+    expect(why).toMatch(/^this change cannot be verified: no tests were found/);
+    expect(why).toMatch(/farm submit --check-command/);
+    expect(why).toMatch(/\.farm\/checks\.json/);
+    expect(why).toMatch(/FARM_UNVERIFIED_CHANGES=deliver/);
+  });
+
+  it('says the tests it found but cannot run, and a configuration without a test step', () => {
+    const skipped = {
+      ...none,
+      skipped: [{ name: 'test', reason: 'the repository uses pytest but it is not installed here' }],
+    };
+    expect(noTestsRefusal(K.FEATURE, skipped, 'refuse')).toMatch(
+      /^this change cannot be verified: its tests cannot run here: the repository uses pytest but it is not installed here/,
+    );
+    expect(noTestsRefusal(K.FEATURE, { ...none, source: 'config' }, 'review')).toMatch(/no step named "test"/);
+  });
+
+  it('lets through what needs no test, what has one, and what the operator lets through unverified', () => {
+    expect(noTestsRefusal(K.DOCS, none, 'review')).toBeUndefined();
+    expect(noTestsRefusal(K.REFACTOR, none, 'review')).toBeUndefined();
+    expect(noTestsRefusal(K.FIX, none, 'deliver')).toBeUndefined();
+    const tested = { ...none, steps: [{ name: 'test', run: 'pytest -q' }] };
+    expect(noTestsRefusal(K.FIX, tested, 'refuse')).toBeUndefined();
+    // a task's own check command is its test step
+    expect(
+      noTestsRefusal(K.FIX, { ...none, steps: [{ name: 'check', run: 'make test' }], source: 'config' }, 'review'),
+    ).toBeUndefined();
   });
 });

@@ -184,6 +184,33 @@ export function unverifiedReason(
 }
 
 /**
+ * Why a task cannot be verified whatever its agent does, said before any model call, or undefined: a behaviour
+ * goal (FEATURE/FIX) in a repository where no test step was found (none detected, none configured) could only
+ * end unverified, which the policy refuses unless it is `deliver`. Names what the farm looked for, what it
+ * found but could not run, and the two ways to give it the tests.
+ */
+export function noTestsRefusal(
+  kind: farm.v1.TaskKind | null | undefined,
+  plan: { steps: CheckStep[]; skipped: { name: string; reason: string }[]; source: string },
+  policy: UnverifiedPolicy,
+): string | undefined {
+  if ((kind !== K.FEATURE && kind !== K.FIX) || policy === 'deliver' || testStepOf(plan.steps)) return undefined;
+  const skipped = plan.skipped.filter((s) => /^tests?$/.test(s.name)).map((s) => s.reason);
+  const found =
+    plan.source === 'config'
+      ? `its ${plan.steps.length ? 'checks have' : 'check plan has'} no step named "test"`
+      : skipped.length
+        ? `its tests cannot run here: ${skipped.join('; ')}`
+        : 'no tests were found (the farm looks for a package.json test script, pytest or unittest test files, go test and cargo test packages)';
+  return (
+    `this change cannot be verified: ${found}, so nothing could show that it does what the goal asks. ` +
+    'Give the command that runs the repository\'s tests: `farm submit --check-command "<command>"`, or commit ' +
+    '.farm/checks.json ({"steps": [{"name": "test", "run": "<command>"}]}); or let unverified changes through ' +
+    'with FARM_UNVERIFIED_CHANGES=deliver'
+  );
+}
+
+/**
  * What a FEATURE/FIX change that is not verified (unverifiedReason) may do, by the operator's
  * FARM_UNVERIFIED_CHANGES: `review` (the default) lets it pass only when the reviewer accepts it explicitly,
  * `deliver` lets it pass marked as unverified, `refuse` never.

@@ -104,6 +104,57 @@ describe('detecting the checks a repository implies', () => {
     ]);
   });
 
+  it('finds tests where pytest collects them: inside the package (shortuuid/test_shortuuid.py), not in a virtualenv', () => {
+    // skorokithakis/shortuuid as it is: poetry's pyproject, a tox.ini, the tests inside the package.
+    write({
+      'pyproject.toml': '[tool.poetry]\nname = "shortuuid"\n\n[tool.poetry.dependencies]\npython = ">=3.6"\n',
+      'tox.ini': '[tox]\nenvlist = py39\n\n[testenv]\ncommands = python setup.py test\n',
+      'shortuuid/__init__.py': '',
+      'shortuuid/main.py': 'def uuid():\n    return "x"\n',
+      'shortuuid/test_shortuuid.py': 'import unittest\n',
+    });
+    expect(planChecks(repo, { findTool: installed('pytest') }).steps).toEqual([
+      { name: 'test', run: 'pytest -q -p no:cacheprovider' },
+    ]);
+    rmSync(join(repo, 'shortuuid/test_shortuuid.py'));
+    write({ '.venv/lib/site-packages/pkg/test_pkg.py': '', 'node_modules/x/y_test.py': '', 'build/test_old.py': '' });
+    expect(planChecks(repo, { findTool: installed('pytest') }).steps).toEqual([]);
+    write({ 'src/deep/er/calc_test.py': '' });
+    expect(planChecks(repo, { findTool: installed('pytest') }).steps).toEqual([
+      { name: 'test', run: 'pytest -q -p no:cacheprovider' },
+    ]);
+    // Found, but pytest is not installed: skipped, saying so (what the refusal before any model call names).
+    expect(planChecks(repo, { findTool: installed() }).skipped).toEqual([
+      { name: 'test', reason: 'the repository uses pytest but it is not installed here' },
+    ]);
+  });
+
+  it("runs a Go module's, a Rust crate's, a Maven and a Gradle project's own tests when the tool is installed", () => {
+    write({ 'go.mod': 'module example.com/m\n\ngo 1.22\n', 'm_test.go': 'package m\n' });
+    expect(planChecks(repo, { findTool: installed('go') }).steps).toEqual([{ name: 'test', run: 'go test ./...' }]);
+    expect(planChecks(repo, { findTool: installed() }).skipped).toEqual([
+      { name: 'test', reason: 'the repository is a Go project but go is not installed here' },
+    ]);
+    rmSync(join(repo, 'go.mod'));
+    write({ 'Cargo.toml': '[package]\nname = "c"\n' });
+    expect(planChecks(repo, { findTool: installed('cargo') }).steps).toEqual([
+      { name: 'test', run: 'cargo test --offline' },
+    ]);
+    rmSync(join(repo, 'Cargo.toml'));
+    write({ 'build.gradle.kts': '', gradlew: '#!/bin/sh\n' });
+    expect(planChecks(repo, { findTool: installed('sh') }).steps).toEqual([
+      { name: 'test', run: 'sh ./gradlew test --offline' },
+    ]);
+    // A Node project with a Go tool beside it: one test step, the other said.
+    write({ 'package.json': JSON.stringify({ scripts: { test: 'node --test' } }), 'go.mod': 'module m\n' });
+    const mixed = planChecks(repo, { findTool: installed('go', 'sh') });
+    expect(mixed.steps).toEqual([{ name: 'test', run: 'npm run --silent test' }]);
+    expect(mixed.skipped.map((s) => s.reason)).toEqual([
+      'the Go tests too (one test step runs: npm run --silent test)',
+      'the Gradle tests too (one test step runs: npm run --silent test)',
+    ]);
+  });
+
   it('does not run formatters a Python repo does not use', () => {
     write({ 'main.py': 'print(1)\n' });
     expect(planChecks(repo, { findTool: installed('black', 'ruff', 'pytest') }).steps).toEqual([]);

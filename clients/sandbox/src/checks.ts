@@ -15,10 +15,13 @@
  *   tests: a `test:fast`/`test:unit` script, else a real `test` script (not npm's placeholder), else
  *   jest/vitest/mocha directly with their stop-at-first-failure flag.
  * - Python: black, ruff and pytest each only when the repository uses it (configured in pyproject.toml /
- *   setup.cfg / pytest.ini / tox.ini / ruff.toml, listed as a dependency, or for pytest: test files or a
- *   conftest.py) AND it is installed (the repo's .venv, else PATH). A formatter the repo does not use would
+ *   setup.cfg / pytest.ini / tox.ini / ruff.toml, listed as a dependency, or for pytest: test files where
+ *   pytest collects them, inside packages too, or a conftest.py) AND it is installed (the repo's .venv, else
+ *   PATH). A formatter the repo does not use would
  *   fail on style nobody asked for; a configured tool that is not installed is reported as skipped.
  *   pytest runs `-m fast` when a `fast` marker is declared.
+ * - Go (`go test ./...`), Rust (`cargo test --offline`), Maven (`mvn -o test`), Gradle (`./gradlew test
+ *   --offline`): when the manifest is at the top and the tool is installed; one test step per plan.
  */
 import { statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
@@ -110,15 +113,60 @@ export function planChecks(repo: string | RepoFiles, opts: DetectOptions = {}): 
   const config = loadChecksConfig(files);
   if (config) return { ...config, source: 'config', skipped: [] };
   const plan: CheckPlan = { steps: [], source: 'detected', skipped: [] };
+  const findTool = opts.findTool ?? findOnPath;
   nodeChecks(files, plan);
-  pythonChecks(files, plan, opts.findTool ?? findOnPath);
+  pythonChecks(files, plan, findTool);
+  compiledChecks(files, plan, findTool);
   return plan;
+}
+
+/**
+ * Go, Rust and the JVM: each stack's own test command, as its authors run it, when its manifest is at the top
+ * and its tool is installed (else skipped, saying so). Their dependencies come from the environment: the
+ * checks have no network.
+ */
+function compiledChecks(files: RepoFiles, plan: CheckPlan, findTool: (name: string) => string | undefined): void {
+  const stack = (name: string, manifest: boolean, program: string, run: string) => {
+    if (!manifest) return;
+    if (findTool(program)) plan.steps.push({ name: 'test', run });
+    else
+      plan.skipped.push({
+        name: 'test',
+        reason: `the repository is a ${name} project but ${program} is not installed here`,
+      });
+  };
+  // One test step per plan: a repository mixing stacks keeps the first (Node, then Python) and says so.
+  const has = (f: string) => files.exists(f);
+  const candidates: [string, boolean, string, string][] = [
+    ['Go', has('go.mod'), 'go', 'go test ./...'],
+    ['Rust', has('Cargo.toml'), 'cargo', 'cargo test --offline'],
+    ['Maven', has('pom.xml'), 'mvn', 'mvn -B -q -o test'],
+    [
+      'Gradle',
+      has('build.gradle') || has('build.gradle.kts'),
+      has('gradlew') ? 'sh' : 'gradle',
+      has('gradlew') ? 'sh ./gradlew test --offline' : 'gradle test --offline',
+    ],
+  ];
+  for (const [name, manifest, program, run] of candidates) {
+    if (!manifest) continue;
+    if (plan.steps.some((s) => s.name === 'test')) {
+      plan.skipped.push({
+        name: 'test',
+        reason: `the ${name} tests too (one test step runs: ${plan.steps.find((s) => s.name === 'test')!.run})`,
+      });
+      continue;
+    }
+    stack(name, manifest, program, run);
+  }
 }
 
 /** The tools whose copy in the repository's own virtualenv is preferred to the one on PATH. */
 const VENV_TOOLS = ['black', 'ruff', 'pytest'];
 const VENVS = ['.venv', 'venv'];
 const REQUIREMENTS = /^requirements.*\.txt$/;
+/** pytest's default test file names (python_files). */
+const PYTEST_FILE = /^test_.*\.py$|^.+_test\.py$/;
 
 /**
  * Every path planChecks may look at, given the repository's top-level names: what a tree that is not
@@ -138,6 +186,12 @@ export function planInputs(topLevel: readonly string[]): string[] {
     'tox.ini',
     'conftest.py',
     'tests/conftest.py',
+    'go.mod',
+    'Cargo.toml',
+    'pom.xml',
+    'build.gradle',
+    'build.gradle.kts',
+    'gradlew',
     ...topLevel.filter((f) => REQUIREMENTS.test(f)),
     ...VENVS.flatMap((venv) => VENV_TOOLS.map((tool) => `${venv}/bin/${tool}`)),
   ];
@@ -254,11 +308,13 @@ function pythonChecks(files: RepoFiles, plan: CheckPlan, findTool: (name: string
     section(setupCfg, 'tool:pytest'),
     section(toxIni, 'pytest'),
   ].join('\n');
+  // Where pytest's own collection finds them: test_*.py or *_test.py anywhere (inside the package too).
   const hasTests =
     top.includes('tests') ||
     top.includes('test') ||
-    top.some((f) => /^test_.*\.py$|_test\.py$/.test(f)) ||
-    conftest !== '';
+    top.some((f) => PYTEST_FILE.test(f)) ||
+    conftest !== '' ||
+    files.find((rel) => PYTEST_FILE.test(rel.slice(rel.lastIndexOf('/') + 1)), 1).length > 0;
   if (pytestConfig.trim() || hasTests || dependsOn('pytest')) {
     const fast =
       declaresFastMarker(pytestConfig) || /addinivalue_line\(\s*["']markers["']\s*,\s*["']fast\b/.test(conftest);
