@@ -77,6 +77,20 @@ program
   .option('--json', 'print JSON')
   .action(async (id: string, o) => (await commands()).cancelCommand(id, o));
 
+program
+  .command('doctor')
+  .description(
+    'ask the model endpoint (OPENAI_BASE_URL, FARM_MODEL, the planner and reviewer models) what it can do: ' +
+      'context, slots, tool calls, JSON, output limits, overflows; says what will not work and the setting that fixes it',
+  )
+  .option('--json', 'print the facts and findings as JSON')
+  .option(
+    '--overflow-up-to <tokens>',
+    'send a request longer than the context only when the context is at most this',
+    '65536',
+  )
+  .action(async (o) => (await import('./doctor')).doctorCommand(o));
+
 registerApprovalCommands(program);
 registerScaleCommand(program);
 registerLessonsCommand(program);

@@ -14,3 +14,5 @@ export { TaskBudget } from './task-budget';
 export { TaskObserver } from './task-observer';
 export { TrajectoryReport } from './trajectory-report';
 export { openTrajectory } from './trajectory';
+export { instructionTokens } from './instruction-size';
+export { priceOf, type ModelPrices } from './model-prices';

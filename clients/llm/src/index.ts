@@ -3,3 +3,4 @@ export * from './client';
 export * from './tool-model';
 export * from './model-schema';
 export * from './server-answers';
+export * from './endpoint-probe';

@@ -48,6 +48,8 @@ export interface ModelScript {
    * longer gets llama.cpp's 400 exceed_context_size_error, with both sizes.
    */
   contextTokens?: number;
+  /** With contextTokens: the slots llama-server's /props tells (-np). Default 1. */
+  slots?: number;
   /**
    * The server's context as vLLM's --max-model-len sets it: a prompt and output limit (max_tokens) that do not
    * fit together get vLLM's 400 "maximum context length is N tokens" with the sizes.
@@ -125,6 +127,7 @@ const scriptSchema = z
   .object({
     chat: z.array(stepSchema),
     contextTokens: z.number().int().positive().optional(),
+    slots: z.number().int().positive().optional(),
     readsPromptTokens: z.number().int().positive().optional(),
     maxModelLen: z.number().int().positive().optional(),
     answeredModel: z.string().min(1).optional(),

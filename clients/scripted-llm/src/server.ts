@@ -348,6 +348,14 @@ export async function startScriptedModelServer(opts: {
         });
       }
       if (req.method === 'GET' && path === '/_scripted/requests') return send(res, 200, requests);
+      // As llama-server tells its context (per slot) and slots, when the script plays one.
+      if (req.method === 'GET' && path === '/props' && script.contextTokens) {
+        return send(res, 200, {
+          default_generation_settings: { n_ctx: script.contextTokens },
+          total_slots: script.slots ?? 1,
+          model_path: script.answeredModel ?? MODEL_ID,
+        });
+      }
       if (req.method !== 'POST' || (path !== '/v1/chat/completions' && path !== '/v1/embeddings')) {
         return send(res, 404, apiError(`no route ${req.method} ${path}`, 'invalid_request_error', 'unknown_url'));
       }
