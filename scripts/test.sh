@@ -102,6 +102,10 @@ go_tools=$!
 # waits for it. Niced: cold it was done 7 minutes before the Go tools, which the same tests wait for too.
 nice -n 10 node --import tsx scripts/image/build.ts >.cache/image-build.log 2>&1 &
 image_build=$!
+# A real model server (llama.cpp's, from PyPI's xllamacpp wheel) and a small GGUF model from PyPI, for the tests of
+# how the farm reads real servers (scripts/local-services/llama-server.ts): ~290 MB fetched once, little CPU; its
+# test waits for it.
+nice -n 10 node --import tsx scripts/local-services/llama-server.ts install >.cache/llama-install.log 2>&1 &
 step "build:check, lint"
 # The farm's processes run from their bundles (dist/), which bootstrap.sh built when they were missing or
 # stale: the check fails when a bundle does not match its sources (as proto:check does for the contracts).

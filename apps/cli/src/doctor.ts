@@ -35,6 +35,9 @@ const n = (x: number) => x.toLocaleString('en-US');
 export function doctorFindings(f: EndpointFacts, s: DoctorSettings): Finding[] {
   const out: Finding[] = [];
   const add = (level: Level, what: string, fix?: string) => out.push({ level, what, ...(fix ? { fix } : {}) });
+  const agent = s.roles.includes('agent');
+  // The setting that names this model: the agent's, else the planner's or the reviewer's.
+  const modelSetting = agent ? 'FARM_MODEL' : s.roles.includes('planner') ? 'FARM_PLANNER_MODEL' : 'FARM_REVIEW_MODEL';
   if (f.unreachable) {
     add(
       'fail',
@@ -50,12 +53,14 @@ export function doctorFindings(f: EndpointFacts, s: DoctorSettings): Finding[] {
       one
         ? `the server lists one model, ${one}, not ${f.model}: a single-model server (llama.cpp) answers with it whatever the name`
         : `the server does not list ${f.model} (it lists ${f.models.slice(0, 5).join(', ')}${f.models.length > 5 ? ', ...' : ''})`,
-      one ? undefined : 'set FARM_MODEL to one of the listed models',
+      one ? undefined : `set ${modelSetting} to one of the listed models`,
     );
   }
   const instructions = s.instructionTokens ?? instructionTokens();
   const firstPrompt = instructions + s.contextBudgetTokens + 500;
-  if (f.contextTokens) {
+  if (f.contextTokens && !agent)
+    add('note', `the server's context is ${n(f.contextTokens)} tokens (${f.contextSource})`);
+  else if (f.contextTokens) {
     const ctx = f.contextTokens;
     const said = `the server's context is ${n(ctx)} tokens (${f.contextSource})`;
     if (ctx < instructions + 1000)
@@ -99,7 +104,7 @@ export function doctorFindings(f: EndpointFacts, s: DoctorSettings): Finding[] {
   const chat = f.chat;
   if (!chat) return out;
   if (!chat.ok) {
-    add('fail', `a plain chat call failed: ${chat.error}`, 'check OPENAI_API_KEY and FARM_MODEL');
+    add('fail', `a plain chat call failed: ${chat.error}`, `check OPENAI_API_KEY and ${modelSetting}`);
     return out;
   }
   const seconds = chat.ms / 1000;
@@ -117,14 +122,14 @@ export function doctorFindings(f: EndpointFacts, s: DoctorSettings): Finding[] {
       'use a server or gateway that returns `usage`',
     );
   if (chat.answeredAs && chat.answeredAs !== f.model)
-    add('note', `it answers as ${chat.answeredAs}: calls are recorded and priced as ${f.model} (FARM_MODEL)`);
+    add('note', `it answers as ${chat.answeredAs}: calls are recorded and priced as ${f.model} (${modelSetting})`);
   if (!s.priced)
     add(
       'warn',
       `no price for ${f.model}: its calls count $0 in the cost budgets and reports`,
       `set FARM_MODEL_PRICES, e.g. '{"${f.model}": {"inputPerMillion": 0, "outputPerMillion": 0}}' for a local model that costs nothing`,
     );
-  const t = f.tools;
+  const t = agent ? f.tools : undefined; // only the agent calls tools
   if (t) {
     const why = t.detail ? ` (${t.detail})` : '';
     if (t.auto === 'calls') add('ok', 'tool calls work (tool_choice auto)');

@@ -13,19 +13,14 @@ import {
 import { retryMalformedAnswers } from './malformed-answers';
 import { answerSchema } from './model-schema';
 import { contextOverflowOf, wantsMaxCompletionTokens } from './server-answers';
+import type { TokenUsage } from './token-usage';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
   content: string;
 }
 
-export interface TokenUsage {
-  promptTokens: number;
-  completionTokens: number;
-  totalTokens: number;
-  /** Of the prompt tokens, those the endpoint's prompt cache served (priced lower); absent when not reported. */
-  cachedInputTokens?: number;
-}
+export type { TokenUsage } from './token-usage';
 
 /** The usage of an OpenAI-compatible answer, with the prompt-cache hits when the endpoint reports them. */
 export function usageOf(usage: OpenAI.CompletionUsage | undefined): TokenUsage {
@@ -307,6 +302,7 @@ export function createJsonModel(cfg: ModelClientConfig): JsonModel {
       if (finishReason === 'length') {
         const cut = new ModelAnswerCut(content, { outputTokens: usage.completionTokens, limit: chat.limit });
         cut.usage = usage;
+        if (completion.model && completion.model !== cfg.model) cut.servedBy = completion.model;
         throw cut;
       }
       let value: unknown;

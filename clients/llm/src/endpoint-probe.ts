@@ -41,6 +41,8 @@ export interface EndpointFacts {
 }
 
 export const CUT_LIMIT = 8;
+/** Room for `{"colour": "blue"}` and a model's whitespace around it. */
+const JSON_LIMIT = 96;
 const TOOL: OpenAI.ChatCompletionTool = {
   type: 'function',
   function: {
@@ -66,7 +68,16 @@ async function getJson(url: string, init: RequestInit = {}, timeoutMs = 10_000):
 
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : undefined);
 
-/** The context and slots the server tells, trying the servers' own routes; none when it tells nothing. */
+/** The context and slots the server tells (its model listing, then its own routes); none when it tells nothing. */
+export async function serverContextOf(
+  cfg: ModelClientConfig,
+): Promise<Pick<EndpointFacts, 'contextTokens' | 'contextSource' | 'slots'>> {
+  const listing = await getJson(`${cfg.baseURL.replace(/\/+$/, '')}/models`, {
+    headers: { authorization: `Bearer ${cfg.apiKey}` },
+  }).catch(() => undefined);
+  return contextOf(cfg, listing);
+}
+
 async function contextOf(cfg: ModelClientConfig, listing: unknown): Promise<Partial<EndpointFacts>> {
   const models = (listing as { data?: Record<string, unknown>[] })?.data ?? [];
   const mine = models.find((m) => m.id === cfg.model) ?? (models.length === 1 ? models[0] : undefined);
@@ -165,14 +176,21 @@ export async function probeEndpoint(
     const answer = await call({
       messages: [{ role: 'user', content: 'Answer with a JSON object {"colour": "blue"} and nothing else.' }],
       response_format: { type: 'json_object' },
-      max_tokens: 32,
+      max_tokens: JSON_LIMIT,
     });
     const content = answer.choices?.[0]?.message?.content ?? '';
-    try {
-      JSON.parse(content.trim().replace(/^```(?:json)?\s*\n([\s\S]*?)\n?```$/, '$1'));
-      facts.json = { ok: true };
-    } catch {
-      facts.json = { ok: false, detail: `not JSON: ${JSON.stringify(content.slice(0, 80))}` };
+    if (answer.choices?.[0]?.finish_reason === 'length') {
+      facts.json = {
+        ok: false,
+        detail: `the model did not stop after a short JSON object (cut at ${JSON_LIMIT} tokens): ${JSON.stringify(content.slice(0, 60))}`,
+      };
+    } else {
+      try {
+        JSON.parse(content.trim().replace(/^```(?:json)?\s*\n([\s\S]*?)\n?```$/, '$1'));
+        facts.json = { ok: true };
+      } catch {
+        facts.json = { ok: false, detail: `not JSON: ${JSON.stringify(content.slice(0, 80))}` };
+      }
     }
   } catch (err) {
     facts.json = { ok: false, detail: errorMessage(toModelError(err)) };

@@ -1,5 +1,5 @@
 import { FarmError } from '@farm/runtime';
-import type { TokenUsage } from './client';
+import type { TokenUsage } from './token-usage';
 
 /** The model answered, but not with `{diff, reasoning}` JSON. Retryable: sampling again often fixes it. */
 export class ModelAnswerInvalid extends FarmError {
@@ -7,6 +7,8 @@ export class ModelAnswerInvalid extends FarmError {
   readonly raw: string;
   /** What the answer cost, when it came from a call (it was paid for, whatever it held). */
   usage?: TokenUsage;
+  /** The name the server answered with, when it differs from the configured one. */
+  servedBy?: string;
   constructor(message: string, raw: string, options: { cause?: unknown } = {}) {
     const trimmed = raw.trim().slice(0, 2000);
     super(message, { retryable: true, details: { raw: trimmed }, cause: options.cause });
