@@ -1,6 +1,8 @@
 // A machine with both cores saturated is slow, not unable: under many busy processes the sandbox's probe still
 // answers what the machine can confine (the same as a fresh process finds without the load), and a sandboxed
-// command still runs confined. Each busy process dies at the end (and with coreutils timeout, if this one is killed).
+// command still runs confined. Each busy process dies at the end (its process group, timeout and the loop under it)
+// and with coreutils timeout if this one is killed: killing `timeout` alone left the loops spinning for the rest of
+// the test run (16 at load 18 for an hour).
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -24,14 +26,32 @@ async function statusWithoutLoad(): Promise<unknown> {
   return JSON.parse(stdout.trim().split('\n').pop()!);
 }
 
-afterAll(() => {
-  for (const p of busy) p.kill('SIGKILL');
+/** Whether any process of the group `pgid` is left. */
+const groupAlive = (pgid: number) => {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+afterAll(async () => {
+  for (const p of busy) if (p.pid) process.kill(-p.pid, 'SIGKILL');
+  for (let i = 0; i < 100 && busy.some((p) => p.pid && groupAlive(p.pid)); i++)
+    await new Promise((r) => setTimeout(r, 50));
+  expect(busy.filter((p) => p.pid && groupAlive(p.pid))).toEqual([]);
 });
 
 test('under eight busy loops a core the probe answers as without them, and a command runs confined', async () => {
   const unloaded = await statusWithoutLoad();
   for (let i = 0; i < BUSY; i++)
-    busy.push(spawn('timeout', ['-s', 'KILL', '600', process.execPath, '-e', 'for (;;) {}'], { stdio: 'ignore' }));
+    busy.push(
+      spawn('timeout', ['-s', 'KILL', '600', process.execPath, '-e', 'for (;;) {}'], {
+        stdio: 'ignore',
+        detached: true,
+      }),
+    );
   const status = await confinementStatus();
   expect({ isolation: status.isolation, missing: status.missing }).toEqual(unloaded);
   const checkout = mkdtempSync(join(tmpdir(), 'loaded-'));
