@@ -322,6 +322,12 @@ describe('the check plan of a tree that is not checked out', () => {
       '.farm/checks.json': JSON.stringify({ steps: [{ name: 'unit', run: 'make test' }], maxRetries: 2 }),
       'package.json': JSON.stringify({ scripts: { test: 'jest' } }),
     },
+    'python: the tests inside the package (shortuuid), none in a virtualenv': {
+      'pyproject.toml': '[tool.poetry]\nname = "shortuuid"\n',
+      'shortuuid/__init__.py': '',
+      'shortuuid/test_shortuuid.py': 'import unittest\n',
+      '.venv/lib/site-packages/x/test_x.py': '',
+    },
     'nothing to check': { 'README.md': '# hi\n' },
   };
 
@@ -334,7 +340,9 @@ describe('the check plan of a tree that is not checked out', () => {
     const read = await readCommitAndTop(repo.gitDir, 'HEAD');
     expect(read!.tree).toBe(tree);
     expect(read!.topLevel.sort()).toEqual((await repo.git('ls-tree', '--name-only', 'HEAD')).split('\n').sort());
-    const fromTree = checkPlanFor(await treeFiles(repo.gitDir, tree, read!.topLevel), undefined, opts);
+    // The tree's paths, as the build in place lists them for a Python tree (its test files may be anywhere).
+    const paths = (await repo.git('ls-tree', '-r', '--name-only', 'HEAD')).split('\n').filter(Boolean);
+    const fromTree = checkPlanFor(await treeFiles(repo.gitDir, tree, read!.topLevel, paths), undefined, opts);
     expect(fromTree).toEqual(checkPlanFor(checkout, undefined, opts));
     expect(fromTree.steps.length + fromTree.skipped.length > 0).toBe(layout !== 'nothing to check');
   });

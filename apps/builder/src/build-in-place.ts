@@ -10,6 +10,8 @@ import { INTEGRATION_DIFF_READ_BYTES, integrationDiff } from './integration-diff
 import { withObjectReader } from './git-object-reader';
 import { baseAmongAncestors, readCommitAndTop, treeFiles } from './tree-files';
 
+/** Top-level names of a Python project, whose test files the check planner searches the tree for. */
+const PYTHON_TOP = /\.py$|^(pyproject\.toml|setup\.cfg|setup\.py|pytest\.ini|tox\.ini)$|^requirements.*\.txt$/;
 /** A one-task build that may skip the process: the task's branch, commit, base and the tree its checks ran on. */
 export interface InPlaceCandidate {
   changeRequestId: string;
@@ -80,8 +82,11 @@ export async function buildInPlace(
       ));
     if (!onBase) return undefined;
     try {
-      // The planner looks for test files anywhere (where pytest collects them): the tree's paths, listed once.
-      const paths = (await git(['ls-tree', '-r', '-z', '--name-only', read.tree])).stdout.split('\0').filter(Boolean);
+      // A Python tree's planner looks for test files anywhere (where pytest collects them): its paths, listed once.
+      // Other trees are planned from the files cat-file read (a search of theirs would fall back to a full build).
+      const paths = read.topLevel.some((f) => PYTHON_TOP.test(f))
+        ? (await git(['ls-tree', '-r', '-z', '--name-only', read.tree])).stdout.split('\0').filter(Boolean)
+        : undefined;
       return {
         read,
         ...checkPlanFor(await treeFiles(objects, read.tree, read.topLevel, paths), request.checkCommand, detect),
