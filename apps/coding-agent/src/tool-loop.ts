@@ -139,23 +139,16 @@ export async function runToolLoop(
   /** After the server refused (or silently cut) the request as too long: a smaller window, or the task's end. */
   const overflowed = (err: ContextOverflow, step: number): ToolLoopOutcome | undefined => {
     const sentTokens = conversationTokens(messages);
-    const smaller = windowAfterOverflow(
-      {
-        ...err,
-        contextTokens: err.contextTokens,
-        promptTokens: err.promptTokens,
-        sentTokens,
-        outputLimit: deps.model.outputLimit,
-      },
-      windowTokens,
-    );
+    const { contextTokens, promptTokens } = err;
+    const outputLimit = deps.model.outputLimit;
+    const smaller = windowAfterOverflow({ contextTokens, promptTokens, sentTokens, outputLimit }, windowTokens);
     const floor = smallestConversation(messages);
     observer.record('context', { step, overflow: err.message, windowTokens, smallerWindowTokens: smaller, floor });
     if (++overflows > 3 || smaller < floor) return hardFail(F.STEP_LLM, overflowReason(err, floor));
     deps.log.warn('the model server context cannot hold the conversation; shortening it', {
       step,
-      contextTokens: err.contextTokens,
-      promptTokens: err.promptTokens,
+      contextTokens,
+      promptTokens,
       windowTokens,
       smallerWindowTokens: smaller,
     });

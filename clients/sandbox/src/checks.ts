@@ -17,8 +17,8 @@
  * - Python: black, ruff and pytest each only when the repository uses it (configured in pyproject.toml /
  *   setup.cfg / pytest.ini / tox.ini / ruff.toml, listed as a dependency, or for pytest: test files where
  *   pytest collects them, inside packages too, or a conftest.py) AND it is installed (the repo's .venv, else
- *   PATH). A formatter the repo does not use would
- *   fail on style nobody asked for; a configured tool that is not installed is reported as skipped.
+ *   PATH). A formatter the repo does not use would fail on style nobody asked for; a configured tool that is
+ *   not installed is reported as skipped.
  *   pytest runs `-m fast` when a `fast` marker is declared.
  * - Go (`go test ./...`), Rust (`cargo test --offline`), Maven (`mvn -o test`), Gradle (`./gradlew test
  *   --offline`): when the manifest is at the top and the tool is installed; one test step per plan.
@@ -126,38 +126,30 @@ export function planChecks(repo: string | RepoFiles, opts: DetectOptions = {}): 
  * checks have no network.
  */
 function compiledChecks(files: RepoFiles, plan: CheckPlan, findTool: (name: string) => string | undefined): void {
-  const stack = (name: string, manifest: boolean, program: string, run: string) => {
-    if (!manifest) return;
-    if (findTool(program)) plan.steps.push({ name: 'test', run });
+  const has = (f: string) => files.exists(f);
+  const gradlew = has('gradlew');
+  const stacks: { name: string; manifest: boolean; program: string; run: string }[] = [
+    { name: 'Go', manifest: has('go.mod'), program: 'go', run: 'go test ./...' },
+    { name: 'Rust', manifest: has('Cargo.toml'), program: 'cargo', run: 'cargo test --offline' },
+    { name: 'Maven', manifest: has('pom.xml'), program: 'mvn', run: 'mvn -B -q -o test' },
+    {
+      name: 'Gradle',
+      manifest: has('build.gradle') || has('build.gradle.kts'),
+      program: gradlew ? 'sh' : 'gradle',
+      run: gradlew ? 'sh ./gradlew test --offline' : 'gradle test --offline',
+    },
+  ];
+  // One test step per plan: a repository mixing stacks keeps the first (Node, then Python) and says so.
+  for (const { name, manifest, program, run } of stacks) {
+    if (!manifest) continue;
+    const test = plan.steps.find((s) => s.name === 'test');
+    if (test) plan.skipped.push({ name: 'test', reason: `the ${name} tests too (one test step runs: ${test.run})` });
+    else if (findTool(program)) plan.steps.push({ name: 'test', run });
     else
       plan.skipped.push({
         name: 'test',
         reason: `the repository is a ${name} project but ${program} is not installed here`,
       });
-  };
-  // One test step per plan: a repository mixing stacks keeps the first (Node, then Python) and says so.
-  const has = (f: string) => files.exists(f);
-  const candidates: [string, boolean, string, string][] = [
-    ['Go', has('go.mod'), 'go', 'go test ./...'],
-    ['Rust', has('Cargo.toml'), 'cargo', 'cargo test --offline'],
-    ['Maven', has('pom.xml'), 'mvn', 'mvn -B -q -o test'],
-    [
-      'Gradle',
-      has('build.gradle') || has('build.gradle.kts'),
-      has('gradlew') ? 'sh' : 'gradle',
-      has('gradlew') ? 'sh ./gradlew test --offline' : 'gradle test --offline',
-    ],
-  ];
-  for (const [name, manifest, program, run] of candidates) {
-    if (!manifest) continue;
-    if (plan.steps.some((s) => s.name === 'test')) {
-      plan.skipped.push({
-        name: 'test',
-        reason: `the ${name} tests too (one test step runs: ${plan.steps.find((s) => s.name === 'test')!.run})`,
-      });
-      continue;
-    }
-    stack(name, manifest, program, run);
   }
 }
 
