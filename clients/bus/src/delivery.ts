@@ -1,4 +1,12 @@
-import { DecodeError, causedByStopping, errorMessage, isOutage, isRetryable, type Logger } from '@farm/runtime';
+import {
+  DecodeError,
+  causedByStopping,
+  errorMessage,
+  isOutage,
+  isRetryable,
+  isWaiting,
+  type Logger,
+} from '@farm/runtime';
 import type { Handler, RawMessage, SubscribeOptions } from './bus';
 import { decodeMessage } from './codec';
 import type { TopicSpec } from './topics';
@@ -156,7 +164,23 @@ export async function deliverMessage<T>(
         }
         const retryable = isRetryable(err) && attempt < maxAttempts;
         const later = retryable && tryInDelivery >= INLINE_ATTEMPTS;
-        log.warn('handler failed', { topic: raw.topic, group, position: raw.position, attempt, retry: retryable, err });
+        if (retryable && isWaiting(err))
+          log.info('handler waits; asked again later', {
+            topic: raw.topic,
+            group,
+            position: raw.position,
+            attempt,
+            reason: errorMessage(err),
+          });
+        else
+          log.warn('handler failed', {
+            topic: raw.topic,
+            group,
+            position: raw.position,
+            attempt,
+            retry: retryable,
+            err,
+          });
         if (!retryable) {
           await sendToDeadLetter(raw, group, err, attempt, firstPosition, outlets, log);
           return;

@@ -1,7 +1,14 @@
 import type { SqlExecutor, SqlStore } from '@farm/store';
 import { testPgliteStore } from '@farm/store/testing';
 import { farm } from '@farm/proto';
-import { FarmError, ProcessStopping, beginStopping, resetStoppingForTests, silentLogger } from '@farm/runtime';
+import {
+  FarmError,
+  ProcessStopping,
+  beginStopping,
+  createLogger,
+  resetStoppingForTests,
+  silentLogger,
+} from '@farm/runtime';
 import type { RawMessage } from './bus';
 import { InProcessBus } from './in-process-bus';
 import { openSqlBusJournal, type BusJournal } from './bus-journal';
@@ -382,5 +389,33 @@ describe('journal writes of a burst of publishes', () => {
     } finally {
       await store.close();
     }
+  });
+});
+
+describe('a handler that waits', () => {
+  it('is asked again and logged as a wait, not as a failure; a real failure is still a warning', async () => {
+    const lines: { level: string; msg: string }[] = [];
+    const bus = new InProcessBus(createLogger('test', { write: (l) => lines.push(JSON.parse(l)) }));
+    let tries = 0;
+    await bus.subscribe(
+      Topics.changeRequests,
+      'planner',
+      async (m) => {
+        tries++;
+        if (m.changeRequestId === 'cr-wait' && tries < 3)
+          throw new FarmError('waiting for symbols held by another request', { retryable: true, waiting: true });
+        if (m.changeRequestId === 'cr-fail' && tries < 5) throw new FarmError('the clone failed', { retryable: true });
+      },
+      { maxAttempts: 10 },
+    );
+    await bus.publish(Topics.changeRequests, request('cr-wait'));
+    await bus.drain();
+    expect(tries).toBe(3);
+    expect(lines.filter((l) => l.msg === 'handler failed')).toEqual([]);
+    expect(lines.filter((l) => l.msg === 'handler waits; asked again later')).toHaveLength(2);
+    await bus.publish(Topics.changeRequests, request('cr-fail'));
+    await bus.drain();
+    expect(lines.filter((l) => l.msg === 'handler failed').map((l) => l.level)).toEqual(['warn']);
+    await bus.close();
   });
 });

@@ -7,6 +7,11 @@ export interface FarmErrorOptions {
    * instead of counting an attempt (see isOutage).
    */
   outage?: boolean;
+  /**
+   * Not a failure: the work waits for something another piece of work holds (symbols leased by another request) and
+   * asks to be called again later. The bus retries it as any retryable error, but logs it as a wait, not a failure.
+   */
+  waiting?: boolean;
   details?: Record<string, unknown>;
   cause?: unknown;
 }
@@ -19,12 +24,14 @@ export interface FarmErrorOptions {
 export class FarmError extends Error {
   readonly retryable: boolean;
   readonly outage: boolean;
+  readonly waiting: boolean;
   readonly details: Record<string, unknown>;
   constructor(message: string, options: FarmErrorOptions) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.retryable = options.retryable;
     this.outage = options.outage ?? false;
+    this.waiting = options.waiting ?? false;
     this.details = options.details ?? {};
   }
 }
@@ -58,6 +65,11 @@ export function isOutage(err: unknown): boolean {
     if (e instanceof FarmError && e.outage) return true;
   }
   return false;
+}
+
+/** Whether `err` is retryable and says the work only waits (FarmErrorOptions.waiting): not to be logged as a failure. */
+export function isWaiting(err: unknown): boolean {
+  return err instanceof FarmError && err.retryable && err.waiting;
 }
 
 export function errorMessage(err: unknown): string {
