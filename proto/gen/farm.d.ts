@@ -873,6 +873,9 @@ export namespace farm {
 
             /** ControlCommand planEdit */
             planEdit?: (farm.v1.IPlanEdit|null);
+
+            /** ControlCommand decided */
+            decided?: (boolean|null);
         }
 
         /** Represents a ControlCommand. */
@@ -898,6 +901,9 @@ export namespace farm {
 
             /** ControlCommand planEdit. */
             public planEdit?: (farm.v1.IPlanEdit|null);
+
+            /** ControlCommand decided. */
+            public decided: boolean;
 
             /**
              * Creates a new ControlCommand instance using the specified properties.

@@ -2996,6 +2996,7 @@ $root.farm = (function() {
              * @property {string|null} [reason] ControlCommand reason
              * @property {string|null} [requestedBy] ControlCommand requestedBy
              * @property {farm.v1.IPlanEdit|null} [planEdit] ControlCommand planEdit
+             * @property {boolean|null} [decided] ControlCommand decided
              */
 
             /**
@@ -3054,6 +3055,14 @@ $root.farm = (function() {
             ControlCommand.prototype.planEdit = null;
 
             /**
+             * ControlCommand decided.
+             * @member {boolean} decided
+             * @memberof farm.v1.ControlCommand
+             * @instance
+             */
+            ControlCommand.prototype.decided = false;
+
+            /**
              * Creates a new ControlCommand instance using the specified properties.
              * @function create
              * @memberof farm.v1.ControlCommand
@@ -3091,6 +3100,8 @@ $root.farm = (function() {
                     w.uint32(34).string(m.requestedBy);
                 if (m.planEdit != null && Object.hasOwnProperty.call(m, "planEdit"))
                     $root.farm.v1.PlanEdit.encode(m.planEdit, w.uint32(42).fork(), q + 1).ldelim();
+                if (m.decided != null && Object.hasOwnProperty.call(m, "decided"))
+                    w.uint32(48).bool(m.decided);
                 return w;
             };
 
@@ -3159,6 +3170,10 @@ $root.farm = (function() {
                         }
                     case 5: {
                             m.planEdit = $root.farm.v1.PlanEdit.decode(r, r.uint32(), undefined, n + 1);
+                            break;
+                        }
+                    case 6: {
+                            m.decided = r.bool();
                             break;
                         }
                     default:
@@ -3235,6 +3250,10 @@ $root.farm = (function() {
                             return "planEdit." + e;
                     }
                 }
+                if (m.decided != null && Object.hasOwnProperty.call(m, "decided")) {
+                    if (typeof m.decided !== "boolean")
+                        return "decided: boolean expected";
+                }
                 return null;
             };
 
@@ -3294,6 +3313,9 @@ $root.farm = (function() {
                         throw TypeError(".farm.v1.ControlCommand.planEdit: object expected");
                     m.planEdit = $root.farm.v1.PlanEdit.fromObject(d.planEdit, n + 1);
                 }
+                if (d.decided != null) {
+                    m.decided = Boolean(d.decided);
+                }
                 return m;
             };
 
@@ -3320,6 +3342,7 @@ $root.farm = (function() {
                     d.reason = "";
                     d.requestedBy = "";
                     d.planEdit = null;
+                    d.decided = false;
                 }
                 if (m.changeRequestId != null && Object.hasOwnProperty.call(m, "changeRequestId")) {
                     d.changeRequestId = m.changeRequestId;
@@ -3335,6 +3358,9 @@ $root.farm = (function() {
                 }
                 if (m.planEdit != null && Object.hasOwnProperty.call(m, "planEdit")) {
                     d.planEdit = $root.farm.v1.PlanEdit.toObject(m.planEdit, o, q + 1);
+                }
+                if (m.decided != null && Object.hasOwnProperty.call(m, "decided")) {
+                    d.decided = m.decided;
                 }
                 return d;
             };

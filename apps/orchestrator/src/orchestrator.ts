@@ -21,6 +21,7 @@ import { Outbox, pruneOutbox, type OutboxWriter } from './outbox';
 import { pruneTaskReports, recordTaskReport } from './task-reports';
 import { pruneTaskSteps, recordTaskStep } from './task-steps';
 import { pruneBuildReports, recordBuildReport } from './build-reports';
+import { takeSentDecision } from './request-decisions';
 import {
   NotReady,
   applyUpdates,
@@ -357,6 +358,7 @@ export class Orchestrator {
     const decisions: Decision[] = [];
     const moves: WrittenMove[] = [];
     let applied = true;
+    let refused: string | undefined;
     await this.deps.store.transaction(async (tx) => {
       if (messageId && !(await recordProcessed(tx, this.group, messageId))) {
         applied = false;
@@ -368,10 +370,15 @@ export class Orchestrator {
       if (!state.request && event.kind !== 'change-request') {
         throw new NotReady(`change request ${crId} not received yet`);
       }
+      if (event.kind === 'cancel' && !event.command.decided) {
+        refused = await takeSentDecision(tx, event.command);
+        if (refused) return; // consumed, not applied: the decision it names was not taken
+      }
       const decision = decide(state, event, this.options);
       moves.push(...(await this.write(tx, crId, decision)));
       decisions.push(decision);
     });
+    if (refused) this.deps.log.warn('control command refused', { changeRequestId: crId, reason: refused });
     await this.committed(decisions, moves); // only reached when the transaction committed
     return applied;
   }

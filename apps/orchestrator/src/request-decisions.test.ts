@@ -2,6 +2,7 @@
 // the HTTP API on PGlite: one applies and is answered 202, the others 409 saying which one did; the audit holds
 // that one only. PGlite runs one transaction at a time, so this shows the rules, not the locking: the same races
 // on PostgreSQL, where transactions do overlap, are in request-decisions.integration.test.ts.
+import { farm } from '@farm/proto';
 import type { SqlStore } from '@farm/store';
 import { testPgliteStore } from '@farm/store/testing';
 import {
@@ -90,6 +91,49 @@ test('a cancel after the approval applied is a second decision that applies too;
     { action: 'approve', subject: ann.subject },
     { action: 'cancel', subject: cas.subject },
   ]);
+});
+
+describe('a command sent straight to the control topic (farm cancel on Kafka)', () => {
+  const { CANCEL, APPROVE } = farm.v1.ControlAction;
+
+  test("is a decision like the API's: it applies once, is audited, and a later decision is told of it", async () => {
+    const id = await race.planned({ requireApproval: false });
+    await race.sendOnTopic(id, CANCEL, 'kim', 'stop it');
+    expect((await race.request(id)).phase).toBe('CANCELLED');
+    await race.sendOnTopic(id, CANCEL, 'lee', 'stop it too');
+    const cas = { decision: 'cancel' as const, body: { reason: 'me too' }, ...(await race.person('cas')) };
+    const late = await race.send(id, cas);
+    expect([late.status, late.message]).toEqual([
+      409,
+      expect.stringMatching(/already cancelled by kim at .*CANCELLED/),
+    ]);
+    expect(await race.audit(id)).toEqual([{ action: 'cancel', subject: 'kim' }]);
+  });
+
+  test('after a decision the API took but the orchestrator has not yet applied, it is refused and nothing of it kept', async () => {
+    const id = await race.planned({ requireApproval: true });
+    const ann = { decision: 'approve' as const, body: {}, ...(await race.person('ann')) };
+    expect((await race.send(id, ann)).status).toBe(202);
+    await race.sendOnTopic(id, CANCEL, 'kim');
+    await race.sendOnTopic(id, APPROVE, 'lee');
+    await race.applyDecisions(id);
+    expect((await race.request(id)).phase).toBe('CODING');
+    expect(await race.audit(id)).toEqual([{ action: 'approve', subject: ann.subject }]);
+    const rows = await store.query<{ decision: string; decided_by: string }>(
+      'SELECT decision, decided_by FROM request_decisions WHERE change_request_id = $1',
+      [id],
+    );
+    expect(rows.rows).toEqual([{ decision: 'approve', decided_by: ann.subject }]);
+  });
+
+  test('a cancel on the topic for a plan that waits rejects nothing else: the next API decision is refused naming it', async () => {
+    const id = await race.planned({ requireApproval: true });
+    await race.sendOnTopic(id, CANCEL, 'kim');
+    expect((await race.request(id)).phase).toBe('CANCELLED');
+    const ann = { decision: 'approve' as const, body: {}, ...(await race.person('ann')) };
+    const answer = await race.send(id, ann);
+    expect([answer.status, answer.message]).toEqual([409, expect.stringMatching(/cancelled by kim at /)]);
+  });
 });
 
 test('a refused edit or an unknown request takes no decision: the next one is still free to apply', async () => {

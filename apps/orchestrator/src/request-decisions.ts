@@ -171,6 +171,7 @@ export async function recordPlanDecision(
       action: decision === 'approve' ? farm.v1.ControlAction.APPROVE : farm.v1.ControlAction.REJECT,
       reason: input.reason,
       requestedBy,
+      decided: true,
       ...(decision === 'approve' ? { planEdit: edit } : {}),
     });
     await alsoInTx?.(tx);
@@ -201,6 +202,43 @@ export async function recordCancel(
       action: farm.v1.ControlAction.CANCEL,
       reason: input.reason,
       requestedBy,
+      decided: true,
     });
   });
+}
+
+const DECISION_OF: Partial<Record<farm.v1.ControlAction, RequestDecision>> = {
+  [farm.v1.ControlAction.CANCEL]: 'cancel',
+  [farm.v1.ControlAction.APPROVE]: 'approve',
+  [farm.v1.ControlAction.REJECT]: 'reject',
+};
+
+/**
+ * A control command sent straight to the control topic (not `decided` by the API): taken as a decision in the
+ * orchestrator's transaction `tx` that applies it, under the rules of takeDecision, and audited. Answers why it
+ * was refused (it is then not applied, and nothing of it is kept), or undefined when it was taken. Throws
+ * ApiError 404 when the request is not known.
+ */
+export async function takeSentDecision(tx: SqlExecutor, cmd: farm.v1.IControlCommand): Promise<string | undefined> {
+  const id = cmd.changeRequestId ?? '';
+  const decision = cmd.action == null ? undefined : DECISION_OF[cmd.action];
+  if (!decision) return `unknown control action ${cmd.action}`;
+  const by = cmd.requestedBy || 'the control topic';
+  // The claim's insert stays only when the decision is taken.
+  await tx.query('SAVEPOINT sent_decision');
+  try {
+    await takeDecision(tx, id, decision, by);
+  } catch (err) {
+    await tx.query('ROLLBACK TO SAVEPOINT sent_decision');
+    if (err instanceof DecisionConflict) return err.message;
+    throw err;
+  }
+  await tx.query('RELEASE SAVEPOINT sent_decision');
+  await recordAudit(tx, {
+    subject: by,
+    action: decision,
+    changeRequestId: id,
+    detail: { ...(cmd.reason ? { reason: cmd.reason } : {}), via: 'control topic' },
+  });
+  return undefined;
 }

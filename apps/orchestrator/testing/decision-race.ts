@@ -123,6 +123,12 @@ export async function decisionRaceFarm(store: SqlStore, options: Partial<Orchest
       }
     },
 
+    /** A control command as `farm cancel` on Kafka sends it: straight to the control topic, not decided by the API. */
+    async sendOnTopic(id: string, action: farm.v1.ControlAction, requestedBy: string, reason = ''): Promise<void> {
+      const cmd = farm.v1.ControlCommand.create({ changeRequestId: id, action, requestedBy, reason });
+      await orchestrator.onControl(cmd, meta(Topics.control.name, id));
+    },
+
     async request(id: string): Promise<{ phase: string; reason: string; taskGoals: Record<string, string> }> {
       const res = await fetch(`${base}/v1/change-requests/${id}`, { headers: { authorization: `Bearer ${reader}` } });
       const found = (await res.json()) as {
