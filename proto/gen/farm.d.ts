@@ -2476,6 +2476,9 @@ export namespace farm {
 
             /** CommitResult verification */
             verification?: (farm.v1.IVerification|null);
+
+            /** CommitResult agentMetrics */
+            agentMetrics?: (farm.v1.IMetricSample[]|null);
         }
 
         /** Represents a CommitResult. */
@@ -2543,6 +2546,9 @@ export namespace farm {
 
             /** CommitResult verification. */
             public verification?: (farm.v1.IVerification|null);
+
+            /** CommitResult agentMetrics. */
+            public agentMetrics: farm.v1.IMetricSample[];
 
             /**
              * Creates a new CommitResult instance using the specified properties.
@@ -2616,6 +2622,115 @@ export namespace farm {
 
             /**
              * Gets the default type url for CommitResult
+             * @param [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns The default type url
+             */
+            public static getTypeUrl(typeUrlPrefix?: string): string;
+        }
+
+        /** Properties of a MetricSample. */
+        interface IMetricSample {
+
+            /** MetricSample name */
+            name?: (string|null);
+
+            /** MetricSample labels */
+            labels?: ({ [k: string]: string }|null);
+
+            /** MetricSample value */
+            value?: (number|null);
+        }
+
+        /** Represents a MetricSample. */
+        class MetricSample implements IMetricSample {
+
+            /**
+             * Constructs a new MetricSample.
+             * @param [p] Properties to set
+             */
+            constructor(p?: farm.v1.IMetricSample);
+
+            /** MetricSample name. */
+            public name: string;
+
+            /** MetricSample labels. */
+            public labels: { [k: string]: string };
+
+            /** MetricSample value. */
+            public value: number;
+
+            /**
+             * Creates a new MetricSample instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns MetricSample instance
+             */
+            public static create(properties?: farm.v1.IMetricSample): farm.v1.MetricSample;
+
+            /**
+             * Encodes the specified MetricSample message. Does not implicitly {@link farm.v1.MetricSample.verify|verify} messages.
+             * @param m MetricSample message or plain object to encode
+             * @param [w] Writer to encode to
+             * @returns Writer
+             */
+            public static encode(m: farm.v1.IMetricSample, w?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified MetricSample message, length delimited. Does not implicitly {@link farm.v1.MetricSample.verify|verify} messages.
+             * @param message MetricSample message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            public static encodeDelimited(message: farm.v1.IMetricSample, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a MetricSample message from the specified reader or buffer.
+             * @param r Reader or buffer to decode from
+             * @param [l] Message length if known beforehand
+             * @returns MetricSample
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decode(r: ($protobuf.Reader|Uint8Array), l?: number): farm.v1.MetricSample;
+
+            /**
+             * Decodes a MetricSample message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns MetricSample
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): farm.v1.MetricSample;
+
+            /**
+             * Verifies a MetricSample message.
+             * @param m Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            public static verify(m: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a MetricSample message from a plain object. Also converts values to their respective internal types.
+             * @param d Plain object
+             * @returns MetricSample
+             */
+            public static fromObject(d: { [k: string]: any }): farm.v1.MetricSample;
+
+            /**
+             * Creates a plain object from a MetricSample message. Also converts values to other types if specified.
+             * @param m MetricSample
+             * @param [o] Conversion options
+             * @returns Plain object
+             */
+            public static toObject(m: farm.v1.MetricSample, o?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this MetricSample to JSON.
+             * @returns JSON object
+             */
+            public toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the default type url for MetricSample
              * @param [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
              * @returns The default type url
              */

@@ -8008,6 +8008,7 @@ $root.farm = (function() {
              * @property {Array.<farm.v1.IReviewVerdict>|null} [reviews] CommitResult reviews
              * @property {farm.v1.ITaskReport|null} [report] CommitResult report
              * @property {farm.v1.IVerification|null} [verification] CommitResult verification
+             * @property {Array.<farm.v1.IMetricSample>|null} [agentMetrics] CommitResult agentMetrics
              */
 
             /**
@@ -8022,6 +8023,7 @@ $root.farm = (function() {
                 this.notes = [];
                 this.stepDurations = [];
                 this.reviews = [];
+                this.agentMetrics = [];
                 if (p)
                     for (var ks = Object.keys(p), i = 0; i < ks.length; ++i)
                         if (p[ks[i]] != null && ks[i] !== "__proto__")
@@ -8181,6 +8183,14 @@ $root.farm = (function() {
             CommitResult.prototype.verification = null;
 
             /**
+             * CommitResult agentMetrics.
+             * @member {Array.<farm.v1.IMetricSample>} agentMetrics
+             * @memberof farm.v1.CommitResult
+             * @instance
+             */
+            CommitResult.prototype.agentMetrics = $util.emptyArray;
+
+            /**
              * Creates a new CommitResult instance using the specified properties.
              * @function create
              * @memberof farm.v1.CommitResult
@@ -8252,6 +8262,10 @@ $root.farm = (function() {
                     $root.farm.v1.TaskReport.encode(m.report, w.uint32(154).fork(), q + 1).ldelim();
                 if (m.verification != null && Object.hasOwnProperty.call(m, "verification"))
                     $root.farm.v1.Verification.encode(m.verification, w.uint32(162).fork(), q + 1).ldelim();
+                if (m.agentMetrics != null && m.agentMetrics.length) {
+                    for (var i = 0; i < m.agentMetrics.length; ++i)
+                        $root.farm.v1.MetricSample.encode(m.agentMetrics[i], w.uint32(170).fork(), q + 1).ldelim();
+                }
                 return w;
             };
 
@@ -8382,6 +8396,12 @@ $root.farm = (function() {
                         }
                     case 20: {
                             m.verification = $root.farm.v1.Verification.decode(r, r.uint32(), undefined, n + 1);
+                            break;
+                        }
+                    case 21: {
+                            if (!(m.agentMetrics && m.agentMetrics.length))
+                                m.agentMetrics = [];
+                            m.agentMetrics.push($root.farm.v1.MetricSample.decode(r, r.uint32(), undefined, n + 1));
                             break;
                         }
                     default:
@@ -8566,6 +8586,17 @@ $root.farm = (function() {
                         var e = $root.farm.v1.Verification.verify(m.verification, n + 1);
                         if (e)
                             return "verification." + e;
+                    }
+                }
+                if (m.agentMetrics != null && Object.hasOwnProperty.call(m, "agentMetrics")) {
+                    if (!Array.isArray(m.agentMetrics))
+                        return "agentMetrics: array expected";
+                    for (var i = 0; i < m.agentMetrics.length; ++i) {
+                        {
+                            var e = $root.farm.v1.MetricSample.verify(m.agentMetrics[i], n + 1);
+                            if (e)
+                                return "agentMetrics." + e;
+                        }
                     }
                 }
                 return null;
@@ -8788,6 +8819,16 @@ $root.farm = (function() {
                         throw TypeError(".farm.v1.CommitResult.verification: object expected");
                     m.verification = $root.farm.v1.Verification.fromObject(d.verification, n + 1);
                 }
+                if (d.agentMetrics) {
+                    if (!Array.isArray(d.agentMetrics))
+                        throw TypeError(".farm.v1.CommitResult.agentMetrics: array expected");
+                    m.agentMetrics = [];
+                    for (var i = 0; i < d.agentMetrics.length; ++i) {
+                        if (!$util.isObject(d.agentMetrics[i]))
+                            throw TypeError(".farm.v1.CommitResult.agentMetrics: object expected");
+                        m.agentMetrics[i] = $root.farm.v1.MetricSample.fromObject(d.agentMetrics[i], n + 1);
+                    }
+                }
                 return m;
             };
 
@@ -8812,6 +8853,7 @@ $root.farm = (function() {
                     d.notes = [];
                     d.stepDurations = [];
                     d.reviews = [];
+                    d.agentMetrics = [];
                 }
                 if (o.defaults) {
                     d.taskId = "";
@@ -8897,6 +8939,12 @@ $root.farm = (function() {
                 if (m.verification != null && Object.hasOwnProperty.call(m, "verification")) {
                     d.verification = $root.farm.v1.Verification.toObject(m.verification, o, q + 1);
                 }
+                if (m.agentMetrics && m.agentMetrics.length) {
+                    d.agentMetrics = [];
+                    for (var j = 0; j < m.agentMetrics.length; ++j) {
+                        d.agentMetrics[j] = $root.farm.v1.MetricSample.toObject(m.agentMetrics[j], o, q + 1);
+                    }
+                }
                 return d;
             };
 
@@ -8927,6 +8975,355 @@ $root.farm = (function() {
             };
 
             return CommitResult;
+        })();
+
+        v1.MetricSample = (function() {
+
+            /**
+             * Properties of a MetricSample.
+             * @memberof farm.v1
+             * @interface IMetricSample
+             * @property {string|null} [name] MetricSample name
+             * @property {Object.<string,string>|null} [labels] MetricSample labels
+             * @property {number|null} [value] MetricSample value
+             */
+
+            /**
+             * Constructs a new MetricSample.
+             * @memberof farm.v1
+             * @classdesc Represents a MetricSample.
+             * @implements IMetricSample
+             * @constructor
+             * @param {farm.v1.IMetricSample=} [p] Properties to set
+             */
+            function MetricSample(p) {
+                this.labels = {};
+                if (p)
+                    for (var ks = Object.keys(p), i = 0; i < ks.length; ++i)
+                        if (p[ks[i]] != null && ks[i] !== "__proto__")
+                            this[ks[i]] = p[ks[i]];
+            }
+
+            /**
+             * MetricSample name.
+             * @member {string} name
+             * @memberof farm.v1.MetricSample
+             * @instance
+             */
+            MetricSample.prototype.name = "";
+
+            /**
+             * MetricSample labels.
+             * @member {Object.<string,string>} labels
+             * @memberof farm.v1.MetricSample
+             * @instance
+             */
+            MetricSample.prototype.labels = $util.emptyObject;
+
+            /**
+             * MetricSample value.
+             * @member {number} value
+             * @memberof farm.v1.MetricSample
+             * @instance
+             */
+            MetricSample.prototype.value = 0;
+
+            /**
+             * Creates a new MetricSample instance using the specified properties.
+             * @function create
+             * @memberof farm.v1.MetricSample
+             * @static
+             * @param {farm.v1.IMetricSample=} [properties] Properties to set
+             * @returns {farm.v1.MetricSample} MetricSample instance
+             */
+            MetricSample.create = function create(properties) {
+                return new MetricSample(properties);
+            };
+
+            /**
+             * Encodes the specified MetricSample message. Does not implicitly {@link farm.v1.MetricSample.verify|verify} messages.
+             * @function encode
+             * @memberof farm.v1.MetricSample
+             * @static
+             * @param {farm.v1.IMetricSample} m MetricSample message or plain object to encode
+             * @param {$protobuf.Writer} [w] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            MetricSample.encode = function encode(m, w, q) {
+                if (!w)
+                    w = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (m.name != null && Object.hasOwnProperty.call(m, "name"))
+                    w.uint32(10).string(m.name);
+                if (m.labels != null && Object.hasOwnProperty.call(m, "labels")) {
+                    for (var ks = Object.keys(m.labels), i = 0; i < ks.length; ++i) {
+                        w.uint32(18).fork().uint32(10).string(ks[i]).uint32(18).string(m.labels[ks[i]]).ldelim();
+                    }
+                }
+                if (m.value != null && Object.hasOwnProperty.call(m, "value"))
+                    w.uint32(25).double(m.value);
+                return w;
+            };
+
+            /**
+             * Encodes the specified MetricSample message, length delimited. Does not implicitly {@link farm.v1.MetricSample.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof farm.v1.MetricSample
+             * @static
+             * @param {farm.v1.IMetricSample} message MetricSample message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            MetricSample.encodeDelimited = function encodeDelimited(message, writer) {
+                return this.encode(message, writer && writer.len ? writer.fork() : writer).ldelim();
+            };
+
+            /**
+             * Decodes a MetricSample message from the specified reader or buffer.
+             * @function decode
+             * @memberof farm.v1.MetricSample
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} r Reader or buffer to decode from
+             * @param {number} [l] Message length if known beforehand
+             * @returns {farm.v1.MetricSample} MetricSample
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            MetricSample.decode = function decode(r, l, e, n) {
+                if (!(r instanceof $Reader))
+                    r = $Reader.create(r);
+                if (n === undefined)
+                    n = 0;
+                if (n > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var c, m, k, value;
+                if (l === undefined)
+                    c = r.len;
+                else {
+                    c = r.pos + l;
+                    if (c > r.len)
+                        throw RangeError("index out of range");
+                    l = r.len;
+                    r.len = c;
+                }
+                m = new $root.farm.v1.MetricSample();
+                while (r.pos < c) {
+                    var t = r.uint32();
+                    if (t === e)
+                        break;
+                    switch (t >>> 3) {
+                    case 1: {
+                            m.name = r.string();
+                            break;
+                        }
+                    case 2: {
+                            if (m.labels === $util.emptyObject)
+                                m.labels = {};
+                            var c2 = r.uint32() + r.pos;
+                            if (c2 > r.len)
+                                throw RangeError("index out of range");
+                            r.len = c2;
+                            k = "";
+                            value = "";
+                            while (r.pos < c2) {
+                                var tag2 = r.uint32();
+                                switch (tag2 >>> 3) {
+                                case 1:
+                                    k = r.string();
+                                    break;
+                                case 2:
+                                    value = r.string();
+                                    break;
+                                default:
+                                    r.skipType(tag2 & 7, n);
+                                    break;
+                                }
+                            }
+                            if (r.pos !== c2)
+                                throw RangeError("index out of range");
+                            r.len = c;
+                            if (k === "__proto__")
+                                $util.makeProp(m.labels, k);
+                            m.labels[k] = value;
+                            break;
+                        }
+                    case 3: {
+                            m.value = r.double();
+                            break;
+                        }
+                    default:
+                        r.skipType(t & 7, n);
+                        break;
+                    }
+                }
+                if (l !== undefined) {
+                    if (r.pos !== c)
+                        throw RangeError("index out of range");
+                    r.len = l;
+                }
+                return m;
+            };
+
+            /**
+             * Decodes a MetricSample message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof farm.v1.MetricSample
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {farm.v1.MetricSample} MetricSample
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            MetricSample.decodeDelimited = function decodeDelimited(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.uint32());
+            };
+
+            /**
+             * Verifies a MetricSample message.
+             * @function verify
+             * @memberof farm.v1.MetricSample
+             * @static
+             * @param {Object.<string,*>} m Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            MetricSample.verify = function verify(m, n) {
+                if (typeof m !== "object" || m === null)
+                    return "object expected";
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    return "maximum nesting depth exceeded";
+                if (m.name != null && Object.hasOwnProperty.call(m, "name")) {
+                    if (!$util.isString(m.name))
+                        return "name: string expected";
+                }
+                if (m.labels != null && Object.hasOwnProperty.call(m, "labels")) {
+                    if (!$util.isObject(m.labels))
+                        return "labels: object expected";
+                    var k = Object.keys(m.labels);
+                    for (var i = 0; i < k.length; ++i) {
+                        if (!$util.isString(m.labels[k[i]]))
+                            return "labels: string{k:string} expected";
+                    }
+                }
+                if (m.value != null && Object.hasOwnProperty.call(m, "value")) {
+                    if (typeof m.value !== "number")
+                        return "value: number expected";
+                }
+                return null;
+            };
+
+            /**
+             * Creates a MetricSample message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof farm.v1.MetricSample
+             * @static
+             * @param {Object.<string,*>} d Plain object
+             * @returns {farm.v1.MetricSample} MetricSample
+             */
+            MetricSample.fromObject = function fromObject(d, n) {
+                if (d instanceof $root.farm.v1.MetricSample)
+                    return d;
+                if (!$util.isObject(d))
+                    throw TypeError(".farm.v1.MetricSample: object expected");
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var m = new $root.farm.v1.MetricSample();
+                if (d.name != null) {
+                    m.name = String(d.name);
+                }
+                if (d.labels) {
+                    if (!$util.isObject(d.labels))
+                        throw TypeError(".farm.v1.MetricSample.labels: object expected");
+                    m.labels = {};
+                    for (var ks = Object.keys(d.labels), i = 0; i < ks.length; ++i) {
+                        if (ks[i] === "__proto__")
+                            $util.makeProp(m.labels, ks[i]);
+                        m.labels[ks[i]] = String(d.labels[ks[i]]);
+                    }
+                }
+                if (d.value != null) {
+                    m.value = Number(d.value);
+                }
+                return m;
+            };
+
+            /**
+             * Creates a plain object from a MetricSample message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof farm.v1.MetricSample
+             * @static
+             * @param {farm.v1.MetricSample} m MetricSample
+             * @param {$protobuf.IConversionOptions} [o] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            MetricSample.toObject = function toObject(m, o, q) {
+                if (!o)
+                    o = {};
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                var d = {};
+                if (o.objects || o.defaults) {
+                    d.labels = {};
+                }
+                if (o.defaults) {
+                    d.name = "";
+                    d.value = 0;
+                }
+                if (m.name != null && Object.hasOwnProperty.call(m, "name")) {
+                    d.name = m.name;
+                }
+                var ks2;
+                if (m.labels && (ks2 = Object.keys(m.labels)).length) {
+                    d.labels = {};
+                    for (var j = 0; j < ks2.length; ++j) {
+                        if (ks2[j] === "__proto__")
+                            $util.makeProp(d.labels, ks2[j]);
+                        d.labels[ks2[j]] = m.labels[ks2[j]];
+                    }
+                }
+                if (m.value != null && Object.hasOwnProperty.call(m, "value")) {
+                    d.value = o.json && !isFinite(m.value) ? String(m.value) : m.value;
+                }
+                return d;
+            };
+
+            /**
+             * Converts this MetricSample to JSON.
+             * @function toJSON
+             * @memberof farm.v1.MetricSample
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            MetricSample.prototype.toJSON = function toJSON() {
+                return this.constructor.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the default type url for MetricSample
+             * @function getTypeUrl
+             * @memberof farm.v1.MetricSample
+             * @static
+             * @param {string} [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns {string} The default type url
+             */
+            MetricSample.getTypeUrl = function getTypeUrl(typeUrlPrefix) {
+                if (typeUrlPrefix === undefined) {
+                    typeUrlPrefix = "type.googleapis.com";
+                }
+                return typeUrlPrefix + "/farm.v1.MetricSample";
+            };
+
+            return MetricSample;
         })();
 
         v1.TaskReport = (function() {

@@ -11,6 +11,7 @@ export const APP_METRIC_MODULES: Record<string, string[]> = {
   orchestrator: [
     'apps/orchestrator/src/metrics.ts',
     'apps/orchestrator/src/kubernetes-metrics.ts',
+    'apps/orchestrator/src/fleet-agent-metrics.ts',
     'clients/bus/src/metrics.ts',
   ],
   builder: ['apps/builder/src/metrics.ts', 'clients/bus/src/metrics.ts'],
@@ -23,7 +24,8 @@ export const APP_METRIC_MODULES: Record<string, string[]> = {
 
 /**
  * Loads the modules of the given apps (default: all) into the process-wide registry. Metrics created lazily
- * (e.g. srmMetrics(), so that HTTP clients of srm do not export them) are created by calling their factory.
+ * (e.g. srmMetrics(), so that HTTP clients of srm do not export them) are created by calling their factory, and
+ * those registered only where the app serves them (registerAgentMetrics) by registering them.
  */
 export function loadAppMetrics(apps: string[] = Object.keys(APP_METRIC_MODULES)): void {
   collectProcessMetrics(); // farm_process_*, farm_nodejs_*: every app serves them through runService
@@ -36,7 +38,7 @@ export function loadAppMetrics(apps: string[] = Object.keys(APP_METRIC_MODULES))
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- which modules exist is known only at run time
       const mod = require(file) as Record<string, unknown>;
       for (const [name, value] of Object.entries(mod))
-        if (typeof value === 'function' && value.length === 0 && /^[a-z]+Metrics$/.test(name))
+        if (typeof value === 'function' && value.length === 0 && /^([a-z]+|register[A-Z]\w*)Metrics$/.test(name))
           (value as () => unknown)();
     }
   }

@@ -6,6 +6,13 @@ export { buildPrompt } from './prompt';
 export { readTask, BadTaskInput } from './read-task';
 
 export { startAgentWorker } from './worker-pool';
+export {
+  agentMetricFamilies,
+  agentMetricSamples,
+  agentMetrics,
+  registerAgentMetrics,
+  type AgentMetricFamily,
+} from './metrics';
 export { poolMessageSchema, poolReplySchema, type PoolMessage, type PoolReply } from './pool-protocol';
 // The tool loop's parts, for benchmarks and embedders that drive it themselves.
 export { runToolLoop } from './tool-loop';

@@ -8,6 +8,7 @@ import { ConfigError, createLogger, errorMessage, loadConfig } from '@farm/runti
 import { reportConfinement, sandboxRunnerFromEnv } from '@farm/sandbox';
 import { agentDepsFromConfig } from './agent-deps';
 import { loadAgentConfig } from './config';
+import { agentMetricSamples } from './metrics';
 import { BadTaskInput, readTask } from './read-task';
 import { runCodingTask } from './run-task';
 
@@ -41,6 +42,8 @@ async function main(): Promise<number> {
       ? new SpoolDirBus(join(config.FARM_AGENT_SPOOL_DIR, LIVE_SPOOL), log)
       : bus;
     const result = await runCodingTask(task, deps);
+    // Nobody scrapes a process that lives for one task: its metrics travel with its result.
+    result.agentMetrics = await agentMetricSamples();
     await bus.publish(Topics.commitResults, farm.v1.CommitResult.fromObject(result));
     await bus.close();
     return EXIT[result.status ?? 0] ?? 1;

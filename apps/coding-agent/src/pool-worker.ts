@@ -8,6 +8,7 @@ import { configureGitCredentials, gitCredentialsConfigSchema } from '@farm/git';
 import { createLogger, errorMessage, loadConfigOrExit } from '@farm/runtime';
 import { agentDepsFromConfig } from './agent-deps';
 import { agentConfigSchema } from './config';
+import { agentMetricSamples } from './metrics';
 import { poolMessageSchema, type PoolReply } from './pool-protocol';
 import { readTask } from './read-task';
 import { runCodingTask } from './run-task';
@@ -42,6 +43,7 @@ async function runOne(taskBase64: string, logFile: string): Promise<void> {
         }),
     };
     const result = await runCodingTask(task, deps);
+    result.agentMetrics = await agentMetricSamples(); // what this task added: the farm serves the pool's sum
     send({
       kind: 'result',
       taskId: task.id,

@@ -5,12 +5,14 @@ import { createLogger, loadConfigOrExit, runService } from '@farm/runtime';
 import { watchConfinement } from '@farm/sandbox';
 import { agentDepsFromConfig } from './agent-deps';
 import { agentConfigSchema, agentWorkerConfigSchema } from './config';
+import { registerAgentMetrics } from './metrics';
 import { startAgentWorker } from './worker-pool';
 
 const log = createLogger('coding-agent');
 const config = loadConfigOrExit(agentConfigSchema.merge(agentWorkerConfigSchema).merge(busConfigSchema));
 const gitCredentials = loadConfigOrExit(gitCredentialsConfigSchema);
 configureGitCredentials(gitCredentials);
+registerAgentMetrics(); // scraped here: its results carry no samples
 void runService(log, config.FARM_METRICS_PORT, async () => {
   const deps = agentDepsFromConfig(config, log, [gitCredentials.FARM_GIT_TOKEN]);
   const bus = await connectKafka(config, 'coding-agent', log);

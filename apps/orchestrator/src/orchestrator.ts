@@ -22,6 +22,7 @@ import { pruneTaskReports, recordTaskReport } from './task-reports';
 import { pruneTaskSteps, recordTaskStep } from './task-steps';
 import { pruneBuildReports, recordBuildReport } from './build-reports';
 import { takeSentDecision } from './request-decisions';
+import { fleetAgentMetrics } from './fleet-agent-metrics';
 import {
   NotReady,
   applyUpdates,
@@ -235,12 +236,13 @@ export class Orchestrator {
     // Redacted again, of the secrets this process holds and the agent never had (the forge's token, the webhook
     // secret), before any of it is kept, decided on (notes, lessons) or served; the id stays the message's own.
     const clean = redactMessage(farm.v1.CommitResult, result, environmentRedactor());
-    // Kept whatever the decision: the API shows every dispatch's trajectory and diff.
-    await recordTaskReport(this.deps.store, clean);
-    await this.apply(Topics.commitResults, result, meta, result.changeRequestId, {
+    // Kept whatever the decision: the API shows every dispatch's trajectory and diff (the metrics are served, not kept).
+    await recordTaskReport(this.deps.store, { ...clean, agentMetrics: [] });
+    const applied = await this.apply(Topics.commitResults, result, meta, result.changeRequestId, {
       kind: 'commit-result',
       result: clean,
     });
+    if (applied) fleetAgentMetrics.add(result.agentMetrics);
   }
 
   async onBuildResult(build: farm.v1.BuildResult, meta: MessageMeta): Promise<void> {
@@ -344,10 +346,17 @@ export class Orchestrator {
   }
 
   /** Applies one event exactly once: skipped when its id was already recorded by this consumer. */
-  private async apply<T>(spec: TopicSpec<T>, message: T, meta: MessageMeta, crId: string, event: DeciderEvent) {
+  private async apply<T>(
+    spec: TopicSpec<T>,
+    message: T,
+    meta: MessageMeta,
+    crId: string,
+    event: DeciderEvent,
+  ): Promise<boolean> {
     const id = createHash('sha256').update(spec.name).update(encodeMessage(spec, message)).digest('hex');
     const applied = await this.decideOnce(crId, event, id);
     if (!applied) this.deps.log.info('duplicate event ignored', { topic: meta.topic, position: meta.position });
+    return applied;
   }
 
   /**
