@@ -129,18 +129,24 @@ export async function agentMetricSamples(): Promise<farm.v1.IMetricSample[]> {
       const labels = Object.fromEntries(Object.entries(v.labels).map(([k, l]) => [k, String(l)]));
       const key = `${name}${JSON.stringify(labels)}`;
       now.set(key, v.value);
-      const gained = v.value - (sentSoFar.get(key) ?? 0);
+      const before = sentSoFar.get(key);
+      const gained = v.value - (before ?? 0);
       const { le, ...rest } = labels;
       void le;
       const setKey = JSON.stringify(rest);
       const set = sets.get(setKey) ?? { samples: [], changed: false };
       sets.set(setKey, set);
       set.samples.push({ name, labels, value: gained });
-      if (gained !== 0) set.changed = true;
+      // A series seen for the first time is sent even at 0: it exists (a tool offered, an unpriced model).
+      if (gained !== 0 || before === undefined) set.changed = true;
     }
     for (const set of sets.values()) {
       if (!set.changed) continue;
-      out.push(...(type === 'histogram' ? set.samples : set.samples.filter((s) => s.value !== 0)));
+      out.push(
+        ...(type === 'histogram'
+          ? set.samples
+          : set.samples.filter((s) => s.value !== 0 || !sentSoFar.has(`${s.name}${JSON.stringify(s.labels)}`))),
+      );
     }
   }
   sentSoFar = now;

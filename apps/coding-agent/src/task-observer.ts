@@ -96,7 +96,7 @@ export class TaskObserver {
     agentMetrics.tokens.inc({ kind: 'completion', model: answer.model }, answer.usage.completionTokens);
     if (answer.usage.cachedInputTokens)
       agentMetrics.tokens.inc({ kind: 'cached_prompt', model: answer.model }, answer.usage.cachedInputTokens);
-    if (costUsd > 0) agentMetrics.costUsd.inc({ model: answer.model }, costUsd);
+    agentMetrics.costUsd.inc({ model: answer.model }, costUsd); // 0 for an unpriced model: shown as 0, not as no data
   }
 
   /** An answer that could not be read still counts as a step: an endpoint answering garbage hits the budget. */
@@ -106,6 +106,11 @@ export class TaskObserver {
 
   patchResult(result: 'applied' | 'rejected' | 'check_failed'): void {
     agentMetrics.patches.inc({ result });
+  }
+
+  /** The tools the model may call: each counted from 0, so a tool never called shows as 0 rather than no data. */
+  toolsOffered(tools: string[]): void {
+    for (const tool of tools) for (const outcome of ['ok', 'error']) agentMetrics.toolCalls.inc({ tool, outcome }, 0);
   }
 
   toolCalled(tool: string, ok: boolean): void {

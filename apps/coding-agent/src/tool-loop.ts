@@ -129,6 +129,7 @@ export async function runToolLoop(
     { role: 'user', content: redact(toolLoopPrompt(task, input.context)) },
   ];
   observer.record('prompt', { strategy: 'tools', messages });
+  observer.toolsOffered(toolbox.specs.map((t) => t.name));
   let firstFailure: string | undefined;
   const noteFailure = (what: string) => (firstFailure ??= what);
   const gateState = { verifyRefusals: 0 };

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { failedStepName, farm } from '@farm/proto';
 import { InProcessBus, Topics, type EventBus } from '@farm/bus';
 import { isProcessAlive, silentLogger } from '@farm/runtime';
-import { ChildProcessLauncher } from './child-process-launcher';
+import { ChildProcessLauncher, processOutcome } from './child-process-launcher';
 
 const AGENT = path.join(__dirname, '..', 'testing', 'scripted-agent.ts');
 /**
@@ -200,5 +200,22 @@ describe('the process launcher', () => {
     await second.close();
     await bus.drain();
     expect(results).toHaveLength(2);
+  });
+});
+
+describe("an agent process's end as the launcher's job outcome", () => {
+  test.each([
+    ['exited with code 0', 'succeeded'],
+    ['exited with code 2', 'agent_failed'],
+    ['exited with code 3', 'agent_failed'],
+    ['exited with code 64', 'bad_input'],
+    ['exited with code 1', 'crashed'],
+    ['killed by SIGKILL', 'crashed'],
+    ['killed by SIGTERM', 'cancelled'],
+    ['stopped before it started', 'cancelled'],
+    ['could not be started: spawn ENOENT', 'create_failed'],
+    ['ended while the farm was not running', 'lost'],
+  ])('%s: %s', (how, outcome) => {
+    expect(processOutcome(how)).toBe(outcome);
   });
 });

@@ -5,6 +5,7 @@ import { Topics, type EventBus } from '@farm/bus';
 import { DetachedProcessRunner } from '@farm/process-runner';
 import type { Logger } from '@farm/runtime';
 import { reportForAgent, type TaskLauncher } from './launcher';
+import { launcherMetrics, type JobOutcome } from './kubernetes-metrics';
 
 export interface ChildProcessLauncherConfig {
   bus: EventBus;
@@ -68,6 +69,8 @@ export class ChildProcessLauncher implements TaskLauncher {
           [`agent process ${how} before emitting a result`],
         ),
       logFields: (r) => ({ taskId: r.taskId, changeRequestId: r.changeRequestId, dispatch: r.dispatch }),
+      // An agent process is this machine's Job: its outcomes are counted under the same names.
+      onEnded: (_r, how) => launcherMetrics.jobs.inc({ outcome: processOutcome(how) }),
       // Agents stopped with the farm are reported (agent-died), so their tasks are dispatched again.
       finishOnClose: true,
       closeGraceMs: config.closeGraceMs,
@@ -145,6 +148,18 @@ export class ChildProcessLauncher implements TaskLauncher {
   get waiting(): number {
     return this.runner.queued;
   }
+}
+
+/** A process's end as farm_launcher_jobs_total's outcome (the agent's exit codes are job.ts's). */
+export function processOutcome(how: string): JobOutcome {
+  const code = /^exited with code (\d+)$/.exec(how)?.[1];
+  if (code === '0') return 'succeeded';
+  if (code === '2' || code === '3') return 'agent_failed';
+  if (code === '64') return 'bad_input';
+  if (how === 'killed by SIGTERM' || how.startsWith('stopped')) return 'cancelled';
+  if (how.startsWith('could not be started')) return 'create_failed';
+  if (how.startsWith('ended while')) return 'lost';
+  return 'crashed';
 }
 
 function agentDirName(r: { taskId: string; dispatch: number }): string {

@@ -8,6 +8,7 @@ import { poolReplySchema } from '@farm/coding-agent';
 import { howItEnded } from '@farm/process-runner';
 import { metricsRegistry, nodeArgsFor, signalGroup, type Logger } from '@farm/runtime';
 import { TaskTopicLauncher, reportForAgent, type TaskLauncher } from './launcher';
+import { launcherMetrics } from './kubernetes-metrics';
 
 const poolMetrics = {
   workers: new Gauge({
@@ -228,9 +229,13 @@ export class LocalAgentPool {
     if (outcome.result) {
       poolMetrics.tasks.inc({ outcome: 'result' });
       const result = farm.v1.CommitResult.decode(Buffer.from(outcome.result, 'base64'));
+      // A task of the pool is this machine's Job: its outcome is counted under the same name.
+      const succeeded = result.status === farm.v1.CommitStatus.SUCCESS;
+      launcherMetrics.jobs.inc({ outcome: succeeded ? 'succeeded' : 'agent_failed' });
       await this.config.bus.publish(Topics.commitResults, result);
     } else {
       poolMetrics.tasks.inc({ outcome: 'worker-ended' });
+      launcherMetrics.jobs.inc({ outcome: 'crashed' });
       const how = outcome.ended ?? 'ended';
       this.config.log.warn('pool worker ended during a task', { taskId: task.id, slot, how });
       await reportForAgent(

@@ -12,6 +12,8 @@ export function measureStateFrom(store: SqlExecutor): void {
   stateSource = store;
 }
 
+/** Every phase a request can be in, by name. */
+const REQUEST_PHASES = Object.keys(farm.v1.Phase).filter((p) => p !== 'PHASE_UNSPECIFIED');
 const readState = () => (stateSource ? requestsByPhase(stateSource) : Promise.resolve([]));
 
 export const orchestratorMetrics = {
@@ -65,6 +67,8 @@ export const orchestratorMetrics = {
     registers: [metricsRegistry],
     async collect() {
       this.reset();
+      // Every phase, 0 when no request is in it: a dashboard shows an idle farm as 0, not as no data.
+      for (const phase of REQUEST_PHASES) this.set({ phase }, 0);
       for (const s of await readState()) this.set({ phase: s.phase }, s.n);
     },
   }),

@@ -3,6 +3,7 @@ import type { BusHealth, EventBus, Handler, PublishOptions, RawHandler, Subscrib
 import { CONTENT_TYPE_HEADER, PROTOBUF, encodeMessage } from './codec';
 import { deliverMessage } from './delivery';
 import { DEAD_LETTER_TOPIC, type TopicSpec } from './topics';
+import { busMetrics } from './metrics';
 
 /** Typed publish/subscribe on top of a transport's raw publish/subscribe, so every bus shares one behaviour. */
 export abstract class BaseBus implements EventBus {
@@ -36,6 +37,8 @@ export abstract class BaseBus implements EventBus {
     handler: Handler<T>,
     options: SubscribeOptions = {},
   ): Promise<Subscription> {
+    // Counted from 0, so a dashboard shows a consumer with no dead letters as 0, not as no data.
+    busMetrics.deadLetters.inc({ topic: topic.name, group, kind: 'decode' }, 0);
     return this.subscribeRaw(
       topic.name,
       group,

@@ -2,6 +2,7 @@ import { silentLogger, type Logger } from '@farm/runtime';
 import { BaseBus } from './base-bus';
 import type { PublishOptions, RawHandler, RawMessage, SubscribeOptions, Subscription } from './bus';
 import type { BusJournal, JournaledMessage } from './bus-journal';
+import { busMetrics, measureLagAtScrape } from './metrics';
 
 interface Group {
   topic: string;
@@ -62,6 +63,18 @@ export class InProcessBus extends BaseBus {
     private readonly options: InProcessBusOptions = {},
   ) {
     super(log);
+    this.stopMeasuringLag = measureLagAtScrape(this);
+  }
+
+  private readonly stopMeasuringLag: () => void;
+
+  /** Sets farm_bus_consumer_lag of each group with members: messages after the first one it has not finished. */
+  measureLag(): void {
+    for (const g of this.groups.values()) {
+      if (!g.members.size) continue;
+      const firstOpen = Math.min(g.offset, ...g.inFlight);
+      busMetrics.consumerLag.set({ topic: g.topic, group: g.name }, this.topicLog(g.topic).length - firstOpen);
+    }
   }
 
   /** A bus whose messages and group positions are kept in `journal` and restored from it. */
@@ -164,6 +177,7 @@ export class InProcessBus extends BaseBus {
 
   async close(): Promise<void> {
     this.stopping = true;
+    this.stopMeasuringLag();
     for (const g of this.groups.values()) for (const m of g.members) m.stopped = true;
     while ([...this.groups.values()].some((g) => [...g.members].some((m) => m.busy))) {
       await new Promise((r) => setTimeout(r, 10));

@@ -1,6 +1,16 @@
 import { Counter, Gauge } from 'prom-client';
 import { metricsRegistry } from '@farm/runtime';
 
+/** Buses whose lag is read when /metrics is scraped (the in-process bus: its lag is a subtraction). */
+const lagAtScrape = new Set<WeakRef<{ measureLag(): void }>>();
+
+/** Has `bus`'s farm_bus_consumer_lag read at every scrape; the returned function stops it. */
+export function measureLagAtScrape(bus: { measureLag(): void }): () => void {
+  const ref = new WeakRef(bus);
+  lagAtScrape.add(ref);
+  return () => void lagAtScrape.delete(ref);
+}
+
 export const busMetrics = {
   deadLetters: new Counter({
     name: 'farm_bus_dead_letters_total',
@@ -28,8 +38,15 @@ export const busMetrics = {
   }),
   consumerLag: new Gauge({
     name: 'farm_bus_consumer_lag',
-    help: 'Messages not yet consumed, by topic and consumer group (Kafka; read at scrape time)',
+    help: 'Messages not yet consumed, by topic and consumer group (Kafka: read every few seconds; in-process: at scrape time)',
     labelNames: ['topic', 'group'],
     registers: [metricsRegistry],
+    collect() {
+      for (const ref of lagAtScrape) {
+        const bus = ref.deref();
+        if (bus) bus.measureLag();
+        else lagAtScrape.delete(ref);
+      }
+    },
   }),
 };

@@ -41,6 +41,8 @@ export interface DetachedProcessRunnerConfig<R extends object> {
   reportFor(spool: EventBus, record: R, how: string): Promise<void>;
   /** The record's log fields (task and change request ids). */
   logFields(record: R): Record<string, unknown>;
+  /** Told once of each process that ended (`how`: howItEnded's words, or why it never ran), before its results go. */
+  onEnded?(record: R, how: string): void;
   /**
    * On `close('stop')`: publish results for the processes the close stops (for `closeGraceMs`), or leave them
    * untouched for the next start's `resume` to decide (run them again, or report them).
@@ -374,6 +376,7 @@ export class DetachedProcessRunner<R extends object> {
         return;
       }
       const fields = this.config.logFields(record);
+      this.config.onEnded?.(record, how);
       const out = this.spoolDirOf(name);
       // Its last steps before its result, so that a follower sees them before the task ends (twice: a pass that
       // was under way may have listed the spool before the process wrote its last ones).

@@ -46,7 +46,8 @@ export function setProbeTimeoutsForTests(timeouts: readonly number[] | undefined
  * that is the answer). Out of time on every attempt, it throws ProbeTimedOut.
  */
 async function probe(file: string, args: string[], cwd?: string): Promise<string | undefined> {
-  for (const timeout of probeTimeoutsMs) {
+  const timeouts = probeTimeoutsMs; // the ones this probe ran with, also in its message
+  for (const timeout of timeouts) {
     try {
       return (await exec(file, args, { cwd, timeout, killSignal: 'SIGKILL' })).stdout;
     } catch (err) {
@@ -54,7 +55,7 @@ async function probe(file: string, args: string[], cwd?: string): Promise<string
       if (!(killed && signal === 'SIGKILL')) return undefined;
     }
   }
-  throw new ProbeTimedOut(`${file} ${args.filter((a) => !a.includes('\n')).join(' ')}`.slice(0, 300), probeTimeoutsMs);
+  throw new ProbeTimedOut(`${file} ${args.filter((a) => !a.includes('\n')).join(' ')}`.slice(0, 300), timeouts);
 }
 
 /** Whether a probe command runs and exits 0 — that is the answer, so a failure is not an error here. */

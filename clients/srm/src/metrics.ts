@@ -47,7 +47,12 @@ let metrics: ReturnType<typeof createMetrics> | undefined;
 
 /** Created on first use, so processes that only use the HTTP client do not export srm metrics. */
 export function srmMetrics(): ReturnType<typeof createMetrics> {
-  return (metrics ??= createMetrics());
+  if (!metrics) {
+    metrics = createMetrics();
+    // Counted from 0, so a dashboard shows a farm that claimed nothing yet as 0, not as no data.
+    for (const result of ['claimed', 'lost', 'not_found', 'error']) metrics.claims.inc({ result }, 0);
+  }
+  return metrics;
 }
 
 export function trackLiveLeases(read: () => Promise<LiveLeaseCounts | undefined>): () => void {

@@ -1,0 +1,144 @@
+// The shipped Grafana dashboard on `farm up` after a few requests: a real Prometheus (Debian's, which test.sh
+// installs with promtool) scrapes the farm, and every panel's query, as Grafana would send it, answers data.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { farm } from '@farm/proto';
+import { ChangeRequestClient } from '@farm/farm-api';
+import { ADD_MULTIPLY, MULTI_REPO_FILES, agentStep, planStep } from '../testing';
+
+const exec = promisify(execFile);
+const ROOT = path.resolve(__dirname, '../../..');
+const FARM_BIN = path.join(__dirname, '..', 'bin', 'farm');
+const GOAL = 'Add multiply to the calculator';
+
+interface Panel {
+  title: string;
+  type: string;
+  targets?: { expr: string; refId: string }[];
+  panels?: Panel[];
+}
+const dashboard = JSON.parse(readFileSync(path.join(ROOT, 'deploy/grafana/dashboards/agent-farm.json'), 'utf8'));
+const queryPanels = (dashboard.panels as Panel[])
+  .flatMap((p) => [p, ...(p.panels ?? [])])
+  .filter((p) => p.type !== 'row' && p.targets?.length);
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** A panel's query as Grafana sends it: its variables replaced (all jobs; a rate window of a few scrapes). */
+const asGrafanaSends = (expr: string) => expr.replaceAll('$__rate_interval', '1m').replaceAll('$job', '.*');
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, ms: number): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const got = await probe().catch(() => undefined);
+    if (got !== undefined) return got;
+    if (Date.now() > end) throw new Error(`${what}: not within ${ms / 1000} s`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+describe('the Grafana dashboard on farm up, through a real Prometheus', () => {
+  let tmp: string;
+  const children: ChildProcess[] = [];
+  beforeAll(async () => {
+    tmp = await mkdtemp(path.join(os.tmpdir(), 'farm-dashboard-'));
+  });
+  afterAll(async () => {
+    for (const c of children) if (c.exitCode === null && !c.signalCode) c.kill('SIGKILL');
+    await rm(tmp, { recursive: true, force: true });
+  });
+
+  function start(cmd: string, args: string[], env: NodeJS.ProcessEnv, logFile: string): ChildProcess {
+    const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const log = createWriteStream(logFile, { flags: 'a' });
+    child.stdout!.pipe(log);
+    child.stderr!.pipe(log);
+    children.push(child);
+    return child;
+  }
+
+  test('every panel answers data after a few requests', async () => {
+    const repo = path.join(tmp, 'my-app');
+    for (const [file, content] of Object.entries(MULTI_REPO_FILES)) {
+      await mkdir(path.dirname(path.join(repo, file)), { recursive: true });
+      await writeFile(path.join(repo, file), content);
+    }
+    const git = (...args: string[]) => exec('git', ['-C', repo, ...args]);
+    await git('init', '-q', '-b', 'main');
+    await git('add', '-A');
+    await git('-c', 'user.name=u', '-c', 'user.email=u@x', 'commit', '-qm', 'initial');
+    const scriptFile = path.join(tmp, 'script.json');
+    await writeFile(scriptFile, JSON.stringify({ chat: [planStep([{ id: 'mul', goal: GOAL }]), agentStep(GOAL, ADD_MULTIPLY)] }));
+
+    const farmPort = await freePort();
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      FARM_STATE_DIR: path.join(tmp, 'state'),
+      FARM_WORK_DIR: path.join(tmp, 'work'),
+      FARM_METRICS_PORT: String(farmPort),
+      LOG_LEVEL: 'info',
+    };
+    for (const name of ['KAFKA_BROKERS', 'DATABASE_URL', 'FARM_URL', 'OPENAI_BASE_URL', 'OPENAI_API_KEY']) delete env[name];
+    const farmUrl = `http://127.0.0.1:${farmPort}`;
+    const up = start(FARM_BIN, ['up', '--model-script', scriptFile], env, path.join(tmp, 'farm-up.log'));
+    await until('farm up healthy', async () => ((await fetch(`${farmUrl}/healthz`)).ok ? true : undefined), 120_000);
+    const token = (await readFile(path.join(tmp, 'state', 'admin-token'), 'utf8')).trim();
+    const api = new ChangeRequestClient({ baseUrl: farmUrl, token, maxReconnects: 60 });
+
+    const promPort = await freePort();
+    const promConfig = path.join(tmp, 'prometheus.yml');
+    await writeFile(
+      promConfig,
+      [
+        'global: { scrape_interval: 1s, evaluation_interval: 1s }',
+        'scrape_configs:',
+        '  - job_name: farm',
+        `    static_configs: [{ targets: ["127.0.0.1:${farmPort}"] }]`,
+      ].join('\n') + '\n',
+    );
+    start(
+      'prometheus',
+      [`--config.file=${promConfig}`, `--storage.tsdb.path=${path.join(tmp, 'tsdb')}`, `--web.listen-address=127.0.0.1:${promPort}`],
+      process.env,
+      path.join(tmp, 'prometheus.log'),
+    );
+    const query = async (expr: string) => {
+      const res = await fetch(`http://127.0.0.1:${promPort}/api/v1/query?query=${encodeURIComponent(expr)}`);
+      const body = (await res.json()) as { status: string; error?: string; data?: { result: { value: [number, string] }[] } };
+      if (body.status !== 'success') throw new Error(`${expr}: ${body.error}`);
+      return body.data!.result;
+    };
+    await until('Prometheus scrapes farm up', async () => ((await query('up{job="farm"} == 1')).length ? true : undefined), 60_000);
+
+    for (let i = 0; i < 3; i++) {
+      const { changeRequestId: id } = await api.submit({ title: GOAL, repo: { url: repo, baseRef: 'main' } });
+      let last: farm.v1.PhaseTransition | undefined;
+      for await (const t of api.events(id, { signal: AbortSignal.timeout(180_000) })) last = t;
+      expect(farm.v1.Phase[last!.toPhase]).toBe('DONE');
+    }
+    await new Promise((r) => setTimeout(r, 5_000)); // a few scrapes after the last request
+
+    const empty: string[] = [];
+    for (const panel of queryPanels) {
+      const answers = await Promise.all(panel.targets!.map((t) => query(asGrafanaSends(t.expr))));
+      const values = answers.flat().map((r) => r.value[1]);
+      if (!values.some((v) => v !== 'NaN')) empty.push(`${panel.title}: ${values.length ? values.join(' ') : 'no data'}`);
+    }
+    expect(empty).toEqual([]);
+    up.kill('SIGTERM');
+  }, 600_000);
+});
