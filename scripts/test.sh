@@ -62,7 +62,7 @@ apt_install() {
 need go || apt_install golang-go                  # builds the Kubernetes control plane (Go 1.22+), helm, the validator
 need unshare && need prlimit || apt_install util-linux # sandbox: namespaces and resource limits
 need docker-compose || apt_install docker-compose  # `config` validates docker-compose.yml (no engine needed)
-need promtool || apt_install prometheus            # promtool checks rules and metrics
+{ need promtool && need prometheus; } || apt_install prometheus # promtool checks rules and metrics; the dashboard test scrapes farm up
 need chromium || apt_install chromium              # the console's browser tests (playwright-core drives it)
 # The farm's image, built from the Dockerfile and run by its test (scripts/image): podman, and debootstrap for the
 # node:24-slim stand-in (no image registry is needed).
