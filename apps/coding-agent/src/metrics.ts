@@ -11,6 +11,17 @@ import { metricsRegistry } from '@farm/runtime';
 const agentRegistry = new Registry();
 
 export const agentMetrics = {
+  snippetSearchSeconds: new Histogram({
+    name: 'farm_agent_snippet_search_duration_seconds',
+    help: "Searches of the agent's own index of its checkout (no rag-service configured)",
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [agentRegistry],
+  }),
+  chunksIndexed: new Counter({
+    name: 'farm_agent_index_chunks_total',
+    help: 'Chunks the agent indexed of its own checkout (no rag-service configured; a checkout indexed before is not counted)',
+    registers: [agentRegistry],
+  }),
   inFlight: new Gauge({
     name: 'farm_agent_tasks_in_flight',
     help: 'Tasks this agent process is working on now',

@@ -12,7 +12,19 @@ import {
   type SnippetIndex,
 } from '@farm/rag';
 import { errorMessage, type Logger } from '@farm/runtime';
+import { agentMetrics } from './metrics';
 import { openTreeIndex } from './tree-index-cache';
+
+/** A search of the agent's own index is timed here (the rag-service times its own). */
+async function timedSearch<T>(ownIndex: boolean, search: () => Promise<T>): Promise<T> {
+  if (!ownIndex) return search();
+  const end = agentMetrics.snippetSearchSeconds.startTimer();
+  try {
+    return await search();
+  } finally {
+    end();
+  }
+}
 
 export interface RetrievedContext {
   /** Snippets rendered for the prompt, with paths and line ranges. */
@@ -72,14 +84,15 @@ export async function retrieveContext(
       api = cached.index; // already saved: nothing to write on close
     } else {
       local = new EmbeddedIndex({ log: opts.log });
-      await indexDirectory({ index: local, dir: repoDir, repo: url, commit, log: opts.log });
+      const made = await indexDirectory({ index: local, dir: repoDir, repo: url, commit, log: opts.log });
+      agentMetrics.chunksIndexed.inc(made.chunks);
       api = local;
     }
   }
   try {
     const [byBlob, found] = await Promise.all([
       blobIds.length ? api.snippetsByBlobIds(url, commit, blobIds) : Promise.resolve([] as Chunk[]),
-      api.search(url, commit, query, opts.searchLimit ?? 20),
+      timedSearch(!opts.rag, () => api.search(url, commit, query, opts.searchLimit ?? 20)),
     ]);
     const built = buildContext({ chunks: [...byBlob, ...found], budgetTokens: opts.budgetTokens, mustInclude: own });
     return {

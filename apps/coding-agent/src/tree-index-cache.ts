@@ -3,6 +3,7 @@ import path from 'node:path';
 import { treeOfCommit } from '@farm/git';
 import { EmbeddedIndex, indexDirectory } from '@farm/rag';
 import type { Logger } from '@farm/runtime';
+import { agentMetrics } from './metrics';
 
 /** An embedded index of a checkout, and the (repo, commit) its chunks are filed under. */
 export interface TreeIndex {
@@ -38,7 +39,8 @@ export async function openTreeIndex(opts: {
     await utimes(file, now, now).catch(() => undefined); // its last use, for pruning
     return { index, ...label, built: false };
   }
-  await indexDirectory({ index, dir: opts.repoDir, repo: opts.repo, commit: opts.commit, log: opts.log }); // saves
+  const made = await indexDirectory({ index, dir: opts.repoDir, repo: opts.repo, commit: opts.commit, log: opts.log }); // saves
+  agentMetrics.chunksIndexed.inc(made.chunks);
   await pruneTreeIndexes(opts.cacheDir, KEPT_TREES);
   return { index, repo: opts.repo, commit: opts.commit, built: true };
 }
