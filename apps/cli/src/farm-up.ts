@@ -190,7 +190,11 @@ export async function startFarmUp(
     ...given,
     FARM_STATE_DIR: config.FARM_STATE_DIR,
     FARM_GIT_CREDENTIALS_FILE: [credentialsFile, given.FARM_GIT_CREDENTIALS_FILE].filter(Boolean).join(':'),
+    // One store of dependency environments for this machine's agents and builds, kept across restarts.
+    FARM_ENVIRONMENTS_DIR: given.FARM_ENVIRONMENTS_DIR || stateLayout(config.FARM_STATE_DIR).environments,
   };
+  // The builds this process starts inherit its environment.
+  process.env.FARM_ENVIRONMENTS_DIR ??= env.FARM_ENVIRONMENTS_DIR;
   configureGitCredentials(loadConfig(gitCredentialsConfigSchema, env));
   // The orchestrator, planners and builds of this process redact what the farm is given, also when `given`
   // is not this process's environment.

@@ -11,6 +11,8 @@ export function stateLayout(stateDir: string) {
     git: path.join(stateDir, 'git'),
     /** Credentials taken off repository URLs at intake (git's credential-store format, mode 600). */
     credentials: path.join(stateDir, 'git-credentials'),
+    /** Dependency environments set up once per manifest content, shared by the agents and builds (FARM_ENVIRONMENTS_DIR). */
+    environments: path.join(stateDir, 'environments'),
     /** Agents' task logs. */
     logs: path.join(stateDir, 'logs'),
     /** `farm up`'s admin token, created at its first start (mode 600); the CLI reads it from here. */

@@ -47,6 +47,11 @@ export const checkSandboxConfigSchema = z.object({
       .array(z.string().startsWith('/', 'must be absolute paths'))
       .max(MAX_WRITABLE_DIRS - 2, `at most ${MAX_WRITABLE_DIRS - 2} directories`),
   ),
+  /**
+   * Where dependency installs are set up once per manifest content and shared by every checkout (environments.ts);
+   * unset: each checkout installs its own. `farm up` sets its state directory's `environments`.
+   */
+  FARM_ENVIRONMENTS_DIR: z.string().startsWith('/', 'must be an absolute path').optional(),
   /** Which check steps may use the host's network: none, the detected dependency installation, or any that asks. */
   FARM_CHECK_HOST_NETWORK: z.enum(['off', 'install', 'on']).default('off'),
   /** Memory of one check step's process tree (and of run_command), in MiB. */

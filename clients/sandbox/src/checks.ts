@@ -31,6 +31,7 @@ import type { CheckStep } from './check-step';
 import { ChecksConfigInvalid, CommandDenied } from './errors';
 import { ConfinementUnavailable } from './confinement';
 import { explainFailure } from './output';
+import { EnvironmentStore, LINK_MARKER, nodeEnvironmentOf } from './environments';
 import { repoFiles, type RepoFiles } from './repo-files';
 import type { Isolation } from './isolation';
 import { whyNotRunnable } from './runnable';
@@ -214,7 +215,8 @@ function nodeChecks(files: RepoFiles, plan: CheckPlan): void {
   const bin = (name: string, args: string) =>
     `${pm === 'npm' ? 'npx --no-install' : pm === 'pnpm' ? 'pnpm exec' : 'yarn run --silent'} ${name} ${args}`;
 
-  if (Object.keys(deps).length && !files.exists('node_modules')) {
+  // A node_modules the farm linked to a shared environment is checked again: the manifests may have changed.
+  if (Object.keys(deps).length && (!files.exists('node_modules') || files.exists(`node_modules/${LINK_MARKER}`))) {
     // the only step that asks for network; install scripts stay off, they would be untrusted code with network
     const install = {
       npm: files.exists('package-lock.json') ? 'npm ci' : 'npm install',
@@ -363,6 +365,8 @@ export interface CheckStepResult {
   denied?: { rule: string; reason: string };
   /** What the step asked for beyond the operator's limits, and what it got instead (also atop `output`). */
   notes: string[];
+  /** An install step's shared environment (environments.ts): which, and whether it was reused or set up here. */
+  environment?: { name: string; how: 'reused' | 'built' | 'waited' | 'failed' };
 }
 
 export interface ChecksResult {
@@ -397,7 +401,21 @@ export interface RunChecksOptions {
    * that destroyed the checkout it was given leaves nothing the next step or the agent can trust).
    */
   afterStep?: (result: CheckStepResult) => Promise<{ rule: string; reason: string } | undefined>;
+  /**
+   * Where installs are set up once and shared (environments.ts); default: FARM_ENVIRONMENTS_DIR's store when it
+   * is set, else none (each checkout installs its own). `null`: none.
+   */
+  environments?: EnvironmentStore | null;
   log?: Logger;
+}
+
+let storeFromEnv: EnvironmentStore | undefined;
+/** The store FARM_ENVIRONMENTS_DIR names (one per process), or undefined. */
+export function environmentStoreFromEnv(log?: Logger): EnvironmentStore | undefined {
+  const root = process.env.FARM_ENVIRONMENTS_DIR;
+  if (!root) return undefined;
+  if (storeFromEnv?.root !== root) storeFromEnv = new EnvironmentStore({ root, log });
+  return storeFromEnv;
 }
 
 /** Runs the steps in order in the sandbox and stops at the first that fails. */
@@ -411,6 +429,9 @@ export async function runChecks(
   const started = performance.now();
   const results: CheckStepResult[] = [];
   let isolation: Isolation | undefined;
+  const store = opts.environments === undefined ? environmentStoreFromEnv(opts.log) : (opts.environments ?? undefined);
+  /** Shared environments the checkout links to: readable by the steps after the install. */
+  const readable: string[] = [];
   for (const step of steps) {
     let result: CheckStepResult;
     const settled = settleStep(step, ceilings);
@@ -436,32 +457,64 @@ export async function runChecks(
       opts.log?.warn('check step cannot run in the sandbox', { step: step.name, reason: unrunnable });
     } else {
       opts.onStepStart?.(step);
-      try {
-        const run = await sandbox({
+      const runIn = (cwd: string) =>
+        sandbox({
           command: step.run,
-          cwd: repoDir,
+          cwd,
           timeoutMs: settled.timeoutSeconds * 1000,
           limits: { ...opts.limits, memoryBytes: settled.memoryBytes, maxProcesses: settled.maxProcesses },
           // no bytecode files in the checkout: they would show up in the agent's diff
           env: { PYTHONDONTWRITEBYTECODE: '1', ...opts.env },
           writableDirs: opts.writableDirs,
+          ...(readable.length ? { readableDirs: readable } : {}),
           network: settled.network,
           explainOutput: explainFailure,
           log: opts.log,
           ...(opts.onStepOutput ? { onOutput: (text: string) => opts.onStepOutput!(step, text) } : {}),
         });
-        isolation = run.isolation;
-        result = {
-          name: step.name,
-          run: step.run,
-          ok: run.exitCode === 0 && !run.timedOut,
-          exitCode: run.exitCode,
-          timedOut: run.timedOut,
-          killedBy: run.killedBy,
-          durationMs: run.durationMs,
-          output: noted(run.output),
-          notes,
-        };
+      try {
+        const shared = step.installsDependencies && store ? await nodeEnvironmentOf(repoDir, step.run) : undefined;
+        if (shared && 'unshared' in shared)
+          opts.log?.info('dependencies installed in the checkout, not shared', {
+            step: step.name,
+            why: shared.unshared,
+          });
+        if (store && shared && !('unshared' in shared)) {
+          let installedIn: Isolation | undefined;
+          const provided = await store.provide(shared, repoDir, async (staging) => {
+            const run = await runIn(staging);
+            installedIn = run.isolation;
+            const ok = run.exitCode === 0 && !run.timedOut;
+            return { ok, output: run.output, durationMs: run.durationMs };
+          });
+          isolation = installedIn ?? isolation;
+          readable.push(provided.dir);
+          result = {
+            name: step.name,
+            run: step.run,
+            ok: provided.ok,
+            exitCode: provided.ok ? 0 : 1,
+            timedOut: false,
+            durationMs: provided.durationMs,
+            output: noted(provided.output),
+            notes,
+            environment: { name: shared.name, how: provided.how },
+          };
+        } else {
+          const run = await runIn(repoDir);
+          isolation = run.isolation;
+          result = {
+            name: step.name,
+            run: step.run,
+            ok: run.exitCode === 0 && !run.timedOut,
+            exitCode: run.exitCode,
+            timedOut: run.timedOut,
+            killedBy: run.killedBy,
+            durationMs: run.durationMs,
+            output: noted(run.output),
+            notes,
+          };
+        }
       } catch (err) {
         // Neither can change by running again or by another patch: the command, or the machine, must change.
         if (err instanceof CommandDenied)

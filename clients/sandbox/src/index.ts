@@ -72,3 +72,11 @@ export {
   type CheckSandboxConfig,
   type HostNetworkPolicy,
 } from './check-policy';
+export {
+  EnvironmentStore,
+  linkEnvironment,
+  linkedEnvironmentDirs,
+  nodeEnvironmentOf,
+  LINK_MARKER,
+  type EnvironmentSpec,
+} from './environments';

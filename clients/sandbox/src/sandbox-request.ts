@@ -36,6 +36,11 @@ export interface SandboxRequest {
   env?: Record<string, string | undefined>;
   /** Directories besides `cwd` (the checkout) the command may write, e.g. a shared package cache; they must exist. */
   writableDirs?: string[];
+  /**
+   * Directories the command may read and never write, also where they lie under the private /tmp that covers the
+   * host's (a shared environment the checkout links to); they must exist.
+   */
+  readableDirs?: string[];
   /** 'none' (the default) runs in a private network namespace where the machine allows it. */
   network?: Network;
   /** Reduces the captured output to `max` characters; the default keeps its start and its end. */

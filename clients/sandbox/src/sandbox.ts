@@ -403,10 +403,10 @@ export async function runSandboxedHere(req: SandboxRequest): Promise<SandboxResu
     throw new CommandDenied(shown, verdict.rule, verdict.reason);
   }
   if (!existsSync(req.cwd)) throw new SandboxError(`working directory ${req.cwd} does not exist`);
-  const absent = (req.writableDirs ?? []).filter((dir) => !existsSync(dir));
-  if (absent.length) throw new SandboxError(`writable directories ${absent.join(', ')} do not exist`);
-  if ((req.writableDirs ?? []).length > MAX_WRITABLE_DIRS - 2)
-    throw new SandboxError(`at most ${MAX_WRITABLE_DIRS - 2} writable directories besides the checkout`);
+  const absent = [...(req.writableDirs ?? []), ...(req.readableDirs ?? [])].filter((dir) => !existsSync(dir));
+  if (absent.length) throw new SandboxError(`writable or readable directories ${absent.join(', ')} do not exist`);
+  if ((req.writableDirs ?? []).length + (req.readableDirs ?? []).length > MAX_WRITABLE_DIRS - 2)
+    throw new SandboxError(`at most ${MAX_WRITABLE_DIRS - 2} writable and readable directories besides the checkout`);
   if (runnerHost?.checkoutRoot && !isStrictlyUnder(req.cwd, runnerHost.checkoutRoot))
     throw new SandboxError(
       `the sandbox runner runs commands only in checkouts under ${runnerHost.checkoutRoot}, not in ${req.cwd}`,
@@ -485,10 +485,17 @@ export async function runSandboxedHere(req: SandboxRequest): Promise<SandboxResu
     ...(lifetime.externalTimeout ? ['timeout', '-s', 'KILL', externalSeconds, ...dieWithParent] : []),
     ...(ns.args.length ? ['unshare', ...ns.args, '--'] : []),
     ...(ns.setup
-      ? namespaceSetup(ns, [req.cwd, home, ...(req.writableDirs ?? [])], limits.memoryBytes, {
-          // the runner's checks share the checkout with a container that holds credentials and runs git there
-          ...(runnerHost ? { hide: runnerHost.hide, readOnly: [join(req.cwd, '.git')] } : {}),
-        })
+      ? namespaceSetup(
+          ns,
+          [req.cwd, home, ...(req.writableDirs ?? []), ...(req.readableDirs ?? [])],
+          limits.memoryBytes,
+          {
+            // the runner's checks share the checkout with a container that holds credentials and runs git there
+            ...(runnerHost ? { hide: runnerHost.hide } : {}),
+            // readable directories are bound like writable ones (they may lie under the covered /tmp), then read-only
+            readOnly: [...(runnerHost ? [join(req.cwd, '.git')] : []), ...(req.readableDirs ?? [])],
+          },
+        )
       : []),
     ...(ns.pid ? ['sh', '-c', NAMESPACE_INIT, 'farm-init'] : []),
     ...limitsPrefix(tool, limits, cgroup !== undefined),

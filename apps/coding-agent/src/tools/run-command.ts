@@ -1,5 +1,5 @@
 import { z } from '@farm/runtime';
-import { runSandboxed } from '@farm/sandbox';
+import { linkedEnvironmentDirs, runSandboxed } from '@farm/sandbox';
 import { defineTool } from './agent-tool';
 
 export const runCommand = defineTool(
@@ -24,6 +24,8 @@ export const runCommand = defineTool(
       timeoutMs: Math.min(timeout_seconds ?? max, max) * 1000,
       env: { PYTHONDONTWRITEBYTECODE: '1', ...ctx.env },
       writableDirs: ctx.writableDirs,
+      // the shared environment the checkout's node_modules links to, read-only as in the checks
+      readableDirs: linkedEnvironmentDirs(ctx.root),
       network: 'none',
       limits: {
         maxOutputBytes: ctx.limits.maxOutputChars,
