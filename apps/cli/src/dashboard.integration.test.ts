@@ -44,11 +44,7 @@ function freePort(): Promise<number> {
  * beside the rag-service's in the snippet panels) and a forge bridge (none is configured here). The test fails
  * when one of them shows data, so the list stays exact.
  */
-const NOT_ON_FARM_UP = [
-  'rag-service requests / min',
-  'Webhook deliveries / min',
-  'Forge events and updates / min',
-];
+const NOT_ON_FARM_UP = ['rag-service requests / min', 'Webhook deliveries / min', 'Forge events and updates / min'];
 
 /** A panel's query as Grafana sends it: its variables replaced (all jobs; a rate window of a few scrapes). */
 const asGrafanaSends = (expr: string) => expr.replaceAll('$__rate_interval', '1m').replaceAll('$job', '.*');

@@ -39,7 +39,11 @@ export interface CodePlannerDeps {
 /** The symbols are held by another request: asked again later, not failed (the bus redelivers the plan). */
 export class SymbolsHeld extends FarmError {
   constructor(readonly conflict: LeaseConflict) {
-    super(`waiting for symbols held by another request: ${conflict.message}`, { retryable: true, waiting: true, cause: conflict });
+    super(`waiting for symbols held by another request: ${conflict.message}`, {
+      retryable: true,
+      waiting: true,
+      cause: conflict,
+    });
   }
 }
 
