@@ -11,6 +11,19 @@ import { metricsRegistry } from '@farm/runtime';
 const agentRegistry = new Registry();
 
 export const agentMetrics = {
+  environments: new Counter({
+    name: 'farm_agent_environments_total',
+    help: 'Dependency installs of the checks, by how the shared environment came (built, waited, reused, failed)',
+    labelNames: ['how'],
+    registers: [agentRegistry],
+  }),
+  environmentSeconds: new Histogram({
+    name: 'farm_agent_environment_duration_seconds',
+    help: 'Time the checks spent on their shared environment (setting it up, waiting for it, or linking it), by how it came',
+    labelNames: ['how'],
+    buckets: [0.05, 0.25, 1, 5, 15, 60, 180, 600],
+    registers: [agentRegistry],
+  }),
   snippetSearchSeconds: new Histogram({
     name: 'farm_agent_snippet_search_duration_seconds',
     help: "Searches of the agent's own index of its checkout (no rag-service configured)",

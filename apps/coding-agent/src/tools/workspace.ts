@@ -13,6 +13,7 @@ import {
   type CheckStep,
   type ChecksResult,
 } from '@farm/sandbox';
+import { agentMetrics } from '../metrics';
 import { verifyChange } from '../verify-change';
 import { unifiedTreeDiff, type TreeChange } from './tree-diff';
 import type { RepositoryChecks } from './agent-tool';
@@ -194,14 +195,26 @@ export class Workspace implements RepositoryChecks {
             }
           }
         : undefined,
-      onStep: progress
-        ? (r) => {
-            stopTicking();
-            running = undefined;
-            const { name, run, ok, exitCode, timedOut, durationMs, output } = r;
-            progress('check_step', { name, run, ok, exitCode, timedOut, durationMs, output });
-          }
-        : undefined,
+      onStep: (r) => {
+        if (r.environment) {
+          agentMetrics.environments.inc({ how: r.environment.how });
+          agentMetrics.environmentSeconds.observe({ how: r.environment.how }, r.durationMs / 1000);
+        }
+        if (!progress) return;
+        stopTicking();
+        running = undefined;
+        const { name, run, ok, exitCode, timedOut, durationMs, output, environment } = r;
+        progress('check_step', {
+          name,
+          run,
+          ok,
+          exitCode,
+          timedOut,
+          durationMs,
+          output,
+          ...(environment ? { environment } : {}),
+        });
+      },
       ceilings: { ...this.opts.checkCeilings, timeoutSeconds: this.opts.checkTimeoutSeconds },
       env: this.opts.env,
       writableDirs: this.opts.writableDirs,
