@@ -106,6 +106,10 @@ async function startFarm(env: NodeJS.ProcessEnv, stateDir: string, logFile: stri
     ? [process.execPath, ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profile)}`, bundlePath('cli'), 'up']]
     : [farmBin, ['up']];
   const up = spawn(command, args, { env, stdio: ['ignore', log, log] });
+  const giveUp = (why: string) => {
+    up.kill('SIGKILL'); // the caller never gets it to stop
+    return new Error(why);
+  };
   for (let i = 0; ; i++) {
     if (up.exitCode !== null) throw new Error(`farm up exited; see ${logFile}`);
     try {
@@ -115,7 +119,7 @@ async function startFarm(env: NodeJS.ProcessEnv, stateDir: string, logFile: stri
     } catch {
       // not listening yet
     }
-    if (i > 1200) throw new Error(`farm up did not answer within 120 s; see ${logFile}`);
+    if (i > 1200) throw giveUp(`farm up did not answer within 120 s; see ${logFile}`);
     await sleep(100);
   }
 }
@@ -213,6 +217,11 @@ async function main(): Promise<void> {
     await runRequests(farm, repo, 1, 'warm-up');
     const cpu0 = treeCpuS(pid);
     const [alone] = await runRequests(farm, repo, 1, 'alone');
+    // A bench of requests that fail measures failing; the reference must be a request that succeeds.
+    if (alone.phase !== 'DONE')
+      throw new Error(
+        `the reference request ${alone.id} ended ${alone.phase}, not DONE; see ${path.join(tmp, 'farm-up.log')}`,
+      );
     const aloneCpu = treeCpuS(pid) - cpu0;
     const aloneMs = alone.endedMs! - alone.submittedMs;
 
@@ -257,6 +266,12 @@ async function main(): Promise<void> {
         `(requests/min's reference: one alone, back to back; CPU's: the lone request's)`,
       ].join('\n') + '\n',
     );
+    if (failed) {
+      process.stderr.write(
+        `${failed} of ${N} requests did not end DONE: the figures above are not of working requests\n`,
+      );
+      process.exitCode = 1;
+    }
   } finally {
     if (farm && farm.process.exitCode === null) {
       farm.process.kill('SIGTERM');
