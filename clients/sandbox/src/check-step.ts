@@ -11,4 +11,6 @@ export interface CheckStep {
   network?: 'none' | 'host';
   /** Set by detection only (never from a repository's file): the install FARM_CHECK_HOST_NETWORK=install allows. */
   installsDependencies?: true;
+  /** Set by detection only: the shared environment such an install makes where a store is configured (environments.ts). */
+  environment?: 'node' | 'python';
 }

@@ -60,6 +60,7 @@ describe('detecting the checks a repository implies', () => {
         run: 'pnpm install --frozen-lockfile --ignore-scripts',
         network: 'host',
         installsDependencies: true,
+        environment: 'node',
       },
       { name: 'format', run: 'pnpm run --silent format:check' },
       { name: 'test', run: 'pnpm run --silent test:fast' },

@@ -31,7 +31,8 @@ import type { CheckStep } from './check-step';
 import { ChecksConfigInvalid, CommandDenied } from './errors';
 import { ConfinementUnavailable } from './confinement';
 import { explainFailure } from './output';
-import { EnvironmentStore, LINK_MARKER, nodeEnvironmentOf } from './environments';
+import { EnvironmentStore, LINK_MARKER, environmentOf } from './environments';
+import { pythonInstallStep } from './python-install';
 import { repoFiles, type RepoFiles } from './repo-files';
 import type { Isolation } from './isolation';
 import { whyNotRunnable } from './runnable';
@@ -92,6 +93,17 @@ export function loadChecksConfig(repo: string | RepoFiles): { steps: CheckStep[]
 export interface DetectOptions {
   /** Where an installed tool is, or undefined; default: a search of PATH. */
   findTool?: (name: string) => string | undefined;
+  /**
+   * Whether a Python repository's declared dependencies are installed into a shared environment (python-install.ts)
+   * before its tests. Default: when FARM_ENVIRONMENTS_DIR names a store and FARM_CHECK_HOST_NETWORK lets installs
+   * reach the index; otherwise its tests run on what the machine has, as before.
+   */
+  sharedPythonInstall?: boolean;
+}
+
+function sharedPythonInstallFromEnv(): boolean {
+  const network = process.env.FARM_CHECK_HOST_NETWORK;
+  return Boolean(process.env.FARM_ENVIRONMENTS_DIR) && (network === 'install' || network === 'on');
 }
 
 /** The checks to run for a repository (see the module comment for how they are chosen). */
@@ -116,7 +128,7 @@ export function planChecks(repo: string | RepoFiles, opts: DetectOptions = {}): 
   const plan: CheckPlan = { steps: [], source: 'detected', skipped: [] };
   const findTool = opts.findTool ?? findOnPath;
   nodeChecks(files, plan);
-  pythonChecks(files, plan, findTool);
+  pythonChecks(files, plan, findTool, opts.sharedPythonInstall ?? sharedPythonInstallFromEnv());
   compiledChecks(files, plan, findTool);
   return plan;
 }
@@ -228,6 +240,7 @@ function nodeChecks(files: RepoFiles, plan: CheckPlan): void {
       run: `${install} --ignore-scripts`,
       network: 'host',
       installsDependencies: true,
+      environment: 'node',
     });
   }
 
@@ -250,7 +263,12 @@ function nodeChecks(files: RepoFiles, plan: CheckPlan): void {
   else if (deps.mocha) plan.steps.push({ name: 'test', run: bin('mocha', '--bail') });
 }
 
-function pythonChecks(files: RepoFiles, plan: CheckPlan, findTool: (name: string) => string | undefined): void {
+function pythonChecks(
+  files: RepoFiles,
+  plan: CheckPlan,
+  findTool: (name: string) => string | undefined,
+  sharedInstall: boolean,
+): void {
   const top = files.names();
   const readIf = (file: string) => files.read(file) ?? '';
   const pyproject = readIf('pyproject.toml');
@@ -270,6 +288,7 @@ function pythonChecks(files: RepoFiles, plan: CheckPlan, findTool: (name: string
     requirements ||
     top.some((f) => f.endsWith('.py'));
   if (!isPython) return;
+  const firstStep = plan.steps.length; // where a shared environment's install goes: before the Python steps
 
   // "listed as a dependency": the name as a whole word in requirements, pyproject or setup.cfg
   const dependsOn = (name: string) =>
@@ -313,7 +332,21 @@ function pythonChecks(files: RepoFiles, plan: CheckPlan, findTool: (name: string
     const fast =
       declaresFastMarker(pytestConfig) || /addinivalue_line\(\s*["']markers["']\s*,\s*["']fast\b/.test(conftest);
     // no .pytest_cache in the checkout: it would show up in the agent's diff
-    add('test', 'pytest', `-q -p no:cacheprovider${fast ? ' -m fast' : ''}`);
+    const args = `-q -p no:cacheprovider${fast ? ' -m fast' : ''}`;
+    // A virtualenv of the repository's own is used as it is; one the farm linked is made again when manifests change.
+    const ownVenv = VENVS.some((v) => files.exists(`${v}/bin/python`)) && !files.exists(`.venv/${LINK_MARKER}`);
+    const install =
+      sharedInstall && !ownVenv
+        ? pythonInstallStep({
+            requirementsFiles: top.filter((f) => REQUIREMENTS.test(f)).map((name) => ({ name, text: readIf(name) })),
+            pyproject,
+            setupCfg,
+          })
+        : undefined;
+    if (install && !('unshared' in install)) {
+      plan.steps.splice(firstStep, 0, install);
+      plan.steps.push({ name: 'test', run: `./.venv/bin/python -m pytest ${args}` });
+    } else add('test', 'pytest', args);
   }
 }
 
@@ -473,7 +506,7 @@ export async function runChecks(
           ...(opts.onStepOutput ? { onOutput: (text: string) => opts.onStepOutput!(step, text) } : {}),
         });
       try {
-        const shared = step.installsDependencies && store ? await nodeEnvironmentOf(repoDir, step.run) : undefined;
+        const shared = step.installsDependencies && store ? await environmentOf(repoDir, step) : undefined;
         if (shared && 'unshared' in shared)
           opts.log?.info('dependencies installed in the checkout, not shared', {
             step: step.name,

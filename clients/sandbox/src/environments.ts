@@ -5,19 +5,37 @@
  * - The key is the stack, the install command, the Node.js version and platform, and every manifest file's name
  *   and bytes (package.json, the lockfile, .npmrc/.yarnrc): a change of any of them, on the base or by the task
  *   itself, makes another environment; the same content, in another checkout, task or farm process, finds it.
- * - One set-up per key: the first to come takes a lock file (O_EXCL; its pid and host inside), installs in a
- *   staging directory holding copies of the manifests only, and renames it into place when the install passed;
- *   the others wait for that, and take over a lock whose process is gone. A failed install leaves nothing.
+ * - One set-up per key: the first to come takes a lock file (O_EXCL; its pid and host inside) and installs in the
+ *   environment's directory, which holds copies of the manifests only; the others wait for its ready file, and
+ *   take over a lock whose process is gone. A failed install leaves nothing.
  * - The install is the same sandboxed step as before (its network as the operator allows it, no secret), run in
  *   the staging directory; once in place the environment is never written again: checks get it read-only.
  * - A checkout links to it with a `node_modules` directory of its own holding one symlink per package (so tools
  *   that write `node_modules/.cache` write into the checkout) and a marker naming the key; the commit never holds
  *   it (the agent commits the paths it changed).
+ * - Python: a virtualenv (`--system-site-packages`, so what the machine has stays visible) with the repository's
+ *   declared dependencies, linked as the checkout's `.venv`; the checks run `.venv/bin/python -m pytest`, which
+ *   imports the checkout's own code (the project itself is never installed into the shared environment).
+ * An environment is built where it stays (a virtualenv cannot be moved), its ready file written last: nobody
+ * links one without it, and the next lock owner removes what a crashed set-up left.
  * Workspaces (npm/yarn `workspaces`, pnpm-workspace.yaml) link packages of the checkout itself: not shared.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { constants, existsSync, readFileSync } from 'node:fs';
-import { copyFile, lstat, mkdir, open, readFile, readdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import {
+  copyFile,
+  lstat,
+  mkdir,
+  open,
+  readFile,
+  readdir,
+  readlink,
+  rm,
+  symlink,
+  unlink,
+  writeFile,
+} from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { errorMessage, silentLogger, type Logger } from '@farm/runtime';
@@ -34,13 +52,18 @@ const NODE_MANIFESTS = [
   '.yarnrc.yml',
 ];
 
-/** The marker a linked `node_modules` holds: the key of the environment it links to. */
+/** The manifests a Python environment is made from, when present at the top of the checkout. */
+const PYTHON_MANIFESTS = ['pyproject.toml', 'setup.cfg', 'setup.py', 'Pipfile', 'Pipfile.lock', 'poetry.lock'];
+const REQUIREMENTS = /^requirements.*\.txt$/;
+
+/** The marker a linked `node_modules` (or a shared `.venv`) holds: the key of the environment and its directory. */
 export const LINK_MARKER = '.farm-environment';
 const READY_FILE = 'environment.json';
 
 export interface EnvironmentSpec {
+  stack: 'node' | 'python';
   key: string;
-  /** The store's directory of this environment: `<root>/node-<key>`. */
+  /** The store's directory of this environment: `<root>/<stack>-<key>`. */
   name: string;
   /** Manifest files copied into the staging directory (relative to the checkout). */
   files: string[];
@@ -89,7 +112,36 @@ export async function nodeEnvironmentOf(
   if (workspaces || (await exists(join(repoDir, 'pnpm-workspace.yaml'))))
     return { unshared: 'a workspace links packages of the checkout itself' };
   const key = hash.digest('hex').slice(0, 24);
-  return { key, name: `node-${key}`, files, command };
+  return { stack: 'node', key, name: `node-${key}`, files, command };
+}
+
+let pythonVersion: string | undefined;
+
+/** The environment a checkout's Python install makes (its manifests, requirements files, the interpreter). */
+export async function pythonEnvironmentOf(repoDir: string, command: string): Promise<EnvironmentSpec> {
+  pythonVersion ??= execFileSync('python3', ['-c', 'import sys; print(sys.version)'], { encoding: 'utf8' }).trim();
+  const hash = createHash('sha256').update(
+    `python\0${pythonVersion}\0${process.platform}-${process.arch}\0${command}\0`,
+  );
+  const top = await readdir(repoDir).catch(() => [] as string[]);
+  const files: string[] = [];
+  for (const file of [...PYTHON_MANIFESTS, ...top.filter((f) => REQUIREMENTS.test(f)).sort()]) {
+    const bytes = await readFile(join(repoDir, file)).catch(() => undefined);
+    if (bytes === undefined) continue;
+    files.push(file);
+    hash.update(`${file}\0${bytes.length}\0`).update(bytes);
+  }
+  const key = hash.digest('hex').slice(0, 24);
+  return { stack: 'python', key, name: `python-${key}`, files, command };
+}
+
+/** The shared environment `step` (a detected install) makes of `repoDir`, or why it is not shared. */
+export async function environmentOf(
+  repoDir: string,
+  step: { run: string; environment?: 'node' | 'python' },
+): Promise<EnvironmentSpec | { unshared: string }> {
+  if (step.environment === 'python') return pythonEnvironmentOf(repoDir, step.run);
+  return nodeEnvironmentOf(repoDir, step.run);
 }
 
 export interface EnvironmentStoreOptions {
@@ -135,9 +187,10 @@ export class EnvironmentStore {
     await mkdir(this.options.root, { recursive: true });
     for (;;) {
       if (await exists(join(dir, READY_FILE))) {
-        await linkEnvironment(repoDir, dir, spec.key);
+        await linkEnvironment(repoDir, dir, spec);
         const how = waited ? 'waited' : 'reused';
-        const output = `environment ${spec.name} ${waited ? 'set up by another task meanwhile' : 'reused'}: node_modules linked`;
+        const linked = spec.stack === 'python' ? '.venv' : 'node_modules';
+        const output = `environment ${spec.name} ${waited ? 'set up by another task meanwhile' : 'reused'}: ${linked} linked`;
         return { ok: true, how, output, durationMs: took(), dir };
       }
       const lock = await this.tryLock(spec);
@@ -151,7 +204,7 @@ export class EnvironmentStore {
         if (await exists(join(dir, READY_FILE))) continue; // made between our look and our lock
         const run = await this.build(spec, repoDir, dir, install);
         if (!run.ok) return { ok: false, how: 'failed', output: run.output, durationMs: took(), dir };
-        await linkEnvironment(repoDir, dir, spec.key);
+        await linkEnvironment(repoDir, dir, spec);
         return { ok: true, how: 'built', output: run.output, durationMs: took(), dir };
       } finally {
         await rm(this.lockPath(spec), { force: true });
@@ -199,26 +252,32 @@ export class EnvironmentStore {
     dir: string,
     install: (stagingDir: string) => Promise<InstallRun>,
   ): Promise<InstallRun> {
-    const staging = join(this.options.root, `${spec.name}.building-${randomUUID().slice(0, 8)}`);
-    await mkdir(staging);
+    // Built where it stays (a virtualenv cannot move); what a crashed set-up left is ours to remove (we hold the lock).
+    await rm(dir, { recursive: true, force: true });
+    await mkdir(dir, { recursive: true });
+    let ready = false;
     try {
-      for (const file of spec.files) await copyFile(join(repoDir, file), join(staging, file));
+      for (const file of spec.files) await copyFile(join(repoDir, file), join(dir, file));
       this.log.info('setting up an environment', { environment: spec.name, command: spec.command });
-      const run = await install(staging);
+      const run = await install(dir);
       if (!run.ok) return run;
-      await mkdir(join(staging, 'node_modules'), { recursive: true }); // dependencies that install nothing
-      const ready = { key: spec.key, command: spec.command, files: spec.files, durationMs: run.durationMs };
-      await writeFile(join(staging, READY_FILE), JSON.stringify({ ...ready, at: new Date().toISOString() }) + '\n');
-      await rename(staging, dir);
+      const made = spec.stack === 'python' ? '.venv' : 'node_modules';
+      await mkdir(join(dir, made), { recursive: true }); // dependencies that install nothing
+      if (spec.stack === 'python')
+        await writeFile(join(dir, made, LINK_MARKER), JSON.stringify({ key: spec.key, dir }) + '\n');
+      const record = { key: spec.key, command: spec.command, files: spec.files, durationMs: run.durationMs };
+      await writeFile(join(dir, READY_FILE), JSON.stringify({ ...record, at: new Date().toISOString() }) + '\n');
+      ready = true;
       this.log.info('environment set up', { environment: spec.name, durationMs: run.durationMs });
       return {
         ...run,
         output: `environment ${spec.name} set up in ${(run.durationMs / 1000).toFixed(1)} s\n${run.output}`,
       };
     } finally {
-      await rm(staging, { recursive: true, force: true }).catch((err: unknown) =>
-        this.log.warn('staging directory left behind', { staging, err: errorMessage(err) }),
-      );
+      if (!ready)
+        await rm(dir, { recursive: true, force: true }).catch((err: unknown) =>
+          this.log.warn('a failed environment was left behind', { dir, err: errorMessage(err) }),
+        );
     }
   }
 }
@@ -228,7 +287,13 @@ export class EnvironmentStore {
  * `.bin` included) and the key's marker. A `node_modules` the farm linked before to another key is replaced; one
  * it did not make is left alone (the caller plans no install for it).
  */
-export async function linkEnvironment(repoDir: string, dir: string, key: string): Promise<void> {
+export async function linkEnvironment(
+  repoDir: string,
+  dir: string,
+  spec: Pick<EnvironmentSpec, 'stack' | 'key'>,
+): Promise<void> {
+  if (spec.stack === 'python') return linkVirtualenv(repoDir, dir, spec.key);
+  const { key } = spec;
   const target = join(repoDir, 'node_modules');
   const marker = await readFile(join(target, LINK_MARKER), 'utf8').catch(() => undefined);
   if (marker !== undefined && readMarker(marker)?.key === key) return;
@@ -238,6 +303,21 @@ export async function linkEnvironment(repoDir: string, dir: string, key: string)
   const from = join(dir, 'node_modules');
   for (const entry of await readdir(from)) await symlink(join(from, entry), join(target, entry));
   await writeFile(join(target, LINK_MARKER), JSON.stringify({ key, dir }) + '\n');
+}
+
+/** `repoDir/.venv` as a symlink to the environment's virtualenv; one the farm linked before is replaced, another kept. */
+async function linkVirtualenv(repoDir: string, dir: string, key: string): Promise<void> {
+  const target = join(repoDir, '.venv');
+  const marker = await readFile(join(target, LINK_MARKER), 'utf8').catch(() => undefined);
+  if (marker !== undefined && readMarker(marker)?.key === key) return;
+  const isLink = await readlink(target).then(
+    () => true,
+    () => false,
+  );
+  if (isLink && marker !== undefined)
+    await unlink(target); // the link only, never what it points to
+  else if (await exists(target)) return;
+  await symlink(join(dir, '.venv'), target);
 }
 
 function readMarker(text: string): { key: string; dir: string } | undefined {
@@ -254,12 +334,14 @@ function readMarker(text: string): { key: string; dir: string } | undefined {
  * (the agent's run_command), which must be able to read them too.
  */
 export function linkedEnvironmentDirs(repoDir: string): string[] {
-  try {
-    const marker = readMarker(readFileSync(join(repoDir, 'node_modules', LINK_MARKER), 'utf8'));
-    return marker && existsSync(marker.dir) ? [marker.dir] : [];
-  } catch {
-    return [];
-  }
+  return ['node_modules', '.venv'].flatMap((linked) => {
+    try {
+      const marker = readMarker(readFileSync(join(repoDir, linked, LINK_MARKER), 'utf8'));
+      return marker && existsSync(marker.dir) ? [marker.dir] : [];
+    } catch {
+      return [];
+    }
+  });
 }
 
 async function exists(path: string): Promise<boolean> {
