@@ -32,7 +32,7 @@ import { ChecksConfigInvalid, CommandDenied } from './errors';
 import { ConfinementUnavailable } from './confinement';
 import { explainFailure } from './output';
 import { EnvironmentStore, LINK_MARKER, environmentOf } from './environments';
-import { pythonInstallStep } from './python-install';
+import { TEST_REQUIREMENTS, pythonInstallStep } from './python-install';
 import { repoFiles, type RepoFiles } from './repo-files';
 import type { Isolation } from './isolation';
 import { whyNotRunnable } from './runnable';
@@ -335,17 +335,20 @@ function pythonChecks(
     const args = `-q -p no:cacheprovider${fast ? ' -m fast' : ''}`;
     // A virtualenv of the repository's own is used as it is; one the farm linked is made again when manifests change.
     const ownVenv = VENVS.some((v) => files.exists(`${v}/bin/python`)) && !files.exists(`.venv/${LINK_MARKER}`);
-    const install =
+    const setup =
       sharedInstall && !ownVenv
         ? pythonInstallStep({
-            requirementsFiles: top.filter((f) => REQUIREMENTS.test(f)).map((name) => ({ name, text: readIf(name) })),
+            requirementsFiles: top
+              .filter((f) => TEST_REQUIREMENTS.test(f))
+              .map((name) => ({ name, text: readIf(name) })),
             pyproject,
             setupCfg,
+            hasSetupPy: top.includes('setup.py'),
           })
         : undefined;
-    if (install && !('unshared' in install)) {
-      plan.steps.splice(firstStep, 0, install);
-      plan.steps.push({ name: 'test', run: `./.venv/bin/python -m pytest ${args}` });
+    if (setup && !('unshared' in setup)) {
+      plan.steps.splice(firstStep, 0, setup.install, ...(setup.project ? [setup.project] : []));
+      plan.steps.push({ name: 'test', run: `${setup.testPrefix}./.venv/bin/python -m pytest ${args}` });
     } else add('test', 'pytest', args);
   }
 }

@@ -39,6 +39,7 @@ import {
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { errorMessage, silentLogger, type Logger } from '@farm/runtime';
+import { TEST_REQUIREMENTS } from './python-install';
 
 /** The manifests a Node install reads, besides package.json, when present at the top of the checkout. */
 const NODE_MANIFESTS = [
@@ -54,7 +55,6 @@ const NODE_MANIFESTS = [
 
 /** The manifests a Python environment is made from, when present at the top of the checkout. */
 const PYTHON_MANIFESTS = ['pyproject.toml', 'setup.cfg', 'setup.py', 'Pipfile', 'Pipfile.lock', 'poetry.lock'];
-const REQUIREMENTS = /^requirements.*\.txt$/;
 
 /** The marker a linked `node_modules` (or a shared `.venv`) holds: the key of the environment and its directory. */
 export const LINK_MARKER = '.farm-environment';
@@ -125,7 +125,7 @@ export async function pythonEnvironmentOf(repoDir: string, command: string): Pro
   );
   const top = await readdir(repoDir).catch(() => [] as string[]);
   const files: string[] = [];
-  for (const file of [...PYTHON_MANIFESTS, ...top.filter((f) => REQUIREMENTS.test(f)).sort()]) {
+  for (const file of [...PYTHON_MANIFESTS, ...top.filter((f) => TEST_REQUIREMENTS.test(f)).sort()]) {
     const bytes = await readFile(join(repoDir, file)).catch(() => undefined);
     if (bytes === undefined) continue;
     files.push(file);

@@ -46,15 +46,41 @@ describe('what a Python repository declares', () => {
   });
 
   test('the install step: requirements files and declared dependencies, pytest added when none names it', () => {
-    const step = pythonInstallStep({
+    const setup = pythonInstallStep({
       requirementsFiles: [{ name: 'requirements-dev.txt', text: 'black\n' }],
       pyproject: '[project]\ndependencies = ["attrs>=21"]\n',
       setupCfg: '',
     });
-    expect(step).toMatchObject({ name: 'install', network: 'host', installsDependencies: true, environment: 'python' });
-    expect((step as { run: string }).run).toBe(
-      "python3 -m venv --system-site-packages .venv && .venv/bin/python -m pip install --disable-pip-version-check --no-input -q -r requirements-dev.txt 'attrs>=21' pytest",
+    expect(setup).toEqual({
+      install: {
+        name: 'install',
+        run: "python3 -m venv --system-site-packages .venv && .venv/bin/python -m pip install --disable-pip-version-check --no-input -q -r requirements-dev.txt 'attrs>=21' pytest",
+        network: 'host',
+        installsDependencies: true,
+        environment: 'python',
+      },
+      testPrefix: '',
+    });
+  });
+
+  test('a project with a build system: its build requirements shared, itself built from the checkout for its tests', () => {
+    const pyproject = [
+      '[build-system]',
+      'requires = ["hatchling", "hatch-vcs"]',
+      '[project]',
+      'name = "humanize"',
+      'optional-dependencies.tests = [',
+      '  "freezegun",',
+      '  "pytest>=9",',
+      ']',
+    ].join('\n');
+    const setup = pythonInstallStep({ requirementsFiles: [], pyproject, setupCfg: '' });
+    if ('unshared' in setup) throw new Error(setup.unshared);
+    expect(setup.install.run).toMatch(/ -q freezegun 'pytest>=9' hatchling hatch-vcs$/);
+    expect(setup.project?.run).toBe(
+      'rm -rf .farm-site && ./.venv/bin/python -m pip install --disable-pip-version-check --no-input -q --no-deps --no-build-isolation --target .farm-site .',
     );
+    expect(setup.testPrefix).toBe('PYTHONPATH=.farm-site ');
   });
 
   test.each([
