@@ -185,6 +185,7 @@ export function planInputs(topLevel: readonly string[]): string[] {
     'yarn.lock',
     'package-lock.json',
     'node_modules',
+    `node_modules/${LINK_MARKER}`,
     'pyproject.toml',
     'setup.cfg',
     'pytest.ini',
@@ -198,7 +199,8 @@ export function planInputs(topLevel: readonly string[]): string[] {
     'build.gradle.kts',
     'gradlew',
     ...topLevel.filter((f) => REQUIREMENTS.test(f)),
-    ...VENVS.flatMap((venv) => VENV_TOOLS.map((tool) => `${venv}/bin/${tool}`)),
+    ...VENVS.flatMap((venv) => [...VENV_TOOLS, 'python'].map((tool) => `${venv}/bin/${tool}`)),
+    `.venv/${LINK_MARKER}`,
   ];
 }
 
