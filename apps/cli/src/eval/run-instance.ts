@@ -11,7 +11,7 @@ import path from 'node:path';
 import { FarmError, errorMessage } from '@farm/runtime';
 import type { SandboxResult } from '@farm/sandbox';
 import type { EvalFarm, FarmRequestState, TaskReport } from './eval-farm';
-import { brokenAtBase, gradeTests } from './grading';
+import { brokenAtBase, gradeTests, type TestGrade } from './grading';
 import { farmInfraFailure } from './infra-failures';
 import type { CommandRun, InstanceResult, TestRun } from './instance-result';
 import { testCommandOf, type LogParserName, type TaskInstance } from './instances';
@@ -288,7 +288,7 @@ export async function runInstance(
 }
 
 /** The verdict in a line: all passing, the log not graded and why, or the first tests not passing. */
-export function verdictReason(tests: ReturnType<typeof gradeTests>, instance: TaskInstance): string {
+export function verdictReason(tests: TestGrade, instance: TaskInstance): string {
   if (tests.resolved) {
     return `all ${instance.FAIL_TO_PASS.length} FAIL_TO_PASS and ${instance.PASS_TO_PASS.length} PASS_TO_PASS tests pass`;
   }

@@ -126,7 +126,8 @@ function parseUnittest(log: string): Map<string, TestStatus> {
     if (line.includes('--version is equivalent to version')) out.set('--version is equivalent to version', 'PASSED');
     const dots = line.indexOf(' ... ');
     if (dots >= 0) {
-      const head = line.slice(0, dots);
+      // a migration's "Applying x... OK" may run into the test's name on the same line
+      const head = line.slice(0, dots).replace(/^.*\.\.\.(?=\w+ \([\w.]+\)$)/, '');
       current = UNITTEST_NAME.test(head) ? unittestNames(head) : [head, ...namedAlone];
       namedAlone = [];
       // the verdict after the dots, or after the last ones when the test printed some of its own
