@@ -378,7 +378,9 @@ describe('farm eval on the shipped instances, embedded farm, scripted model', ()
       );
       expect(stdout).toMatch(/^tkem__cachetools-387\s+resolved\s/m);
       expect(stdout).toMatch(/^skorokithakis__shortuuid-107\s+unresolved\s+the farm delivered no change/m);
-      expect(stdout).toMatch(/run remote: 1 resolved, 1 unresolved, 0 error\(s\), 0 infrastructure failure\(s\), 0 incomplete/);
+      expect(stdout).toMatch(
+        /run remote: 1 resolved, 1 unresolved, 0 error\(s\), 0 infrastructure failure\(s\), 0 incomplete/,
+      );
       const results = await readResults(path.join(tmp, 'runs', 'remote', 'results.jsonl'));
       expect(results.get('tkem__cachetools-387')!.modelCalls).toBeGreaterThan(0); // the reports, over the API
 
