@@ -20,11 +20,11 @@ import { parseInstances, testCommandOf } from '../apps/cli/src/eval/instances';
 import {
   applyTestPatch,
   baseBranchOf,
-  localRepository,
   repoSource,
   runInSandbox,
   scratchCheckout,
 } from '../apps/cli/src/eval/instance-workspace';
+import { localRepository } from '../apps/cli/src/eval/repository-copies';
 import { runEval } from '../apps/cli/src/eval/run-eval';
 import { median, ROOT } from './process-timing';
 

@@ -7,7 +7,8 @@ import { compareRuns, formatComparison, type RunResults } from './compare';
 import { embeddedFarm, embeddedFarmEnv, remoteFarm } from './eval-farm';
 import type { InstanceResult } from './instance-result';
 import { runEval } from './run-eval';
-import { readResults, resolveRunDir } from './run-results';
+import { regradeRun } from './regrade';
+import { readResults, resolveRunDir, runLayout } from './run-results';
 
 export interface EvalRunFlags {
   dataset: string;
@@ -73,10 +74,14 @@ export async function evalRunCommand(o: EvalRunFlags): Promise<void> {
       const c = report.counts;
       const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
       out(
-        `\nrun ${runId}: ${c.resolved} resolved, ${c.unresolved} unresolved, ${c.error} error(s), ${c.incomplete} incomplete; ` +
+        `\nrun ${runId}: ${c.resolved} resolved, ${c.unresolved} unresolved, ${c.error} error(s), ` +
+          `${c.infra_error} infrastructure failure(s), ${c.incomplete} incomplete; ` +
           `resolved rate ${pct(report.resolvedRate)} (95 % CI ${pct(report.resolvedRateCi95.low)}–${pct(report.resolvedRateCi95.high)}), ` +
           `cost $${report.costUsd.toFixed(4)}`,
       );
+      if (c.infra_error || c.incomplete) {
+        out(`${c.infra_error + c.incomplete} instance(s) not judged yet: run again with --run-id ${runId} to run them`);
+      }
       out(`predictions   ${layout.predictions}`);
       out(`report        ${layout.report}`);
       out(`page          ${layout.html}`);
@@ -98,4 +103,21 @@ export async function evalCompareCommand(runs: string[], o: { outDir: string; js
   }
   const comparison = compareRuns(loaded);
   process.stdout.write((o.json ? JSON.stringify(comparison, null, 2) : formatComparison(comparison)) + '\n');
+}
+
+export async function evalRegradeCommand(run: string, o: { outDir: string; json?: boolean }): Promise<void> {
+  const dir = resolveRunDir(o.outDir, run);
+  const { regraded, report } = await regradeRun(runLayout(path.dirname(dir), path.basename(dir)));
+  if (o.json) {
+    process.stdout.write(
+      JSON.stringify({ regraded, counts: report.counts, resolvedRate: report.resolvedRate }, null, 2) + '\n',
+    );
+    return;
+  }
+  for (const r of regraded) process.stdout.write(`${r.instance_id.padEnd(32)} ${r.from} -> ${r.to}  ${r.reason}\n`);
+  const c = report.counts;
+  process.stdout.write(
+    `${regraded.length} verdict(s) changed; ${c.resolved} resolved, ${c.unresolved} unresolved, ` +
+      `resolved rate ${(100 * report.resolvedRate).toFixed(1)} %\n`,
+  );
 }

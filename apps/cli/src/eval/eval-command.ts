@@ -52,6 +52,17 @@ export function registerEvalCommand(program: Command): void {
     .option('--json', 'print the report as JSON')
     .action(async (o: EvalRunFlags) => (await import('./eval-cli')).evalRunCommand(o));
   evalCmd
+    .command('regrade <run>')
+    .description(
+      "grade a run's verdicts again from the test output kept with each (no farm, no model, no test run); " +
+        'changed verdicts are recorded and the report written again',
+    )
+    .option('--out-dir <dir>', 'where runs are kept', DEFAULT_EVAL_DIR)
+    .option('--json', 'print JSON')
+    .action(async (run: string, o: { outDir: string; json?: boolean }) =>
+      (await import('./eval-cli')).evalRegradeCommand(run, o),
+    );
+  evalCmd
     .command('compare <runs...>')
     .description(
       'compare runs (ids under --out-dir, or directories) instance by instance, each against the first, with exact McNemar p-values',

@@ -11,10 +11,16 @@ import type { RunLayout } from './run-results';
 
 export interface FarmRequestState {
   request: Pick<RequestSummary, 'phase' | 'reason' | 'integrationBranch' | 'costUsd' | 'tokens'>;
-  tasks: Pick<TaskSummary, 'id' | 'status' | 'dispatch' | 'attempts' | 'costUsd' | 'tokens' | 'verification'>[];
+  tasks: Pick<
+    TaskSummary,
+    'id' | 'status' | 'dispatch' | 'attempts' | 'costUsd' | 'tokens' | 'verification' | 'notes'
+  >[];
 }
 
-export type TaskReport = Pick<DispatchReport, 'steps' | 'attempts' | 'costUsd' | 'tokens' | 'events'>;
+export type TaskReport = Pick<
+  DispatchReport,
+  'steps' | 'attempts' | 'costUsd' | 'tokens' | 'events' | 'status' | 'failedStep' | 'notes'
+>;
 
 export interface EvalFarm {
   /**

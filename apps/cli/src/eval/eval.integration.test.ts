@@ -182,7 +182,7 @@ describe('farm eval on the shipped instances, embedded farm, scripted model', ()
     expect(status('broken__passes-at-base-2')).toBe('error');
     expect(byId.get('broken__passes-at-base-2')!.reason).toMatch(/^tests broken at base .*FAIL_TO_PASS already passes/);
     expect(a.bodies.some((b) => /MISSING-BASE|PASSES-AT-BASE/.test(b))).toBe(false);
-    expect(resumed.report.counts).toEqual({ resolved: 3, unresolved: 3, error: 2, incomplete: 0 });
+    expect(resumed.report.counts).toEqual({ resolved: 3, unresolved: 3, error: 2, infra_error: 0, incomplete: 0 });
     expect(resumed.report.resolvedRate).toBe(0.5);
     expect(byId.get('tkem__cachetools-387')!.modelCalls).toBeGreaterThan(0);
     expect(byId.get('tkem__cachetools-387')!.verification).toHaveProperty('differential');
@@ -255,7 +255,7 @@ describe('farm eval on the shipped instances, embedded farm, scripted model', ()
       'not passing: FAIL_TO_PASS shortuuid/tests.py::DecodingEdgeCasesTest::test_decode_dict',
     );
     expect(status('tkem__cachetools-292')).toBe('unresolved');
-    expect(run.report.counts).toEqual({ resolved: 2, unresolved: 4, error: 0, incomplete: 0 });
+    expect(run.report.counts).toEqual({ resolved: 2, unresolved: 4, error: 0, infra_error: 0, incomplete: 0 });
     expect(run.report.verification).toEqual({ unverified: 3, 'verified by its own tests': 1, none: 2 });
 
     const { stdout } = await exec(FARM_BIN, [
@@ -335,7 +335,7 @@ describe('farm eval on the shipped instances, embedded farm, scripted model', ()
       reason: "problem_statement: the farm's API refuses it: description is longer than 100000 characters",
     });
     expect(results.get('tkem__cachetools-387')!.status).toBe('resolved');
-    expect(run.report.counts).toEqual({ resolved: 1, unresolved: 0, error: 1, incomplete: 0 });
+    expect(run.report.counts).toEqual({ resolved: 1, unresolved: 0, error: 1, infra_error: 0, incomplete: 0 });
     expect(a.bodies.some((b) => b.includes('x'.repeat(1000)))).toBe(false);
   });
 
@@ -378,7 +378,9 @@ describe('farm eval on the shipped instances, embedded farm, scripted model', ()
       );
       expect(stdout).toMatch(/^tkem__cachetools-387\s+resolved\s/m);
       expect(stdout).toMatch(/^skorokithakis__shortuuid-107\s+unresolved\s+the farm delivered no change/m);
-      expect(stdout).toMatch(/run remote: 1 resolved, 1 unresolved, 0 error\(s\), 0 incomplete/);
+      expect(stdout).toMatch(
+        /run remote: 1 resolved, 1 unresolved, 0 error\(s\), 0 infrastructure failure\(s\), 0 incomplete/,
+      );
       const results = await readResults(path.join(tmp, 'runs', 'remote', 'results.jsonl'));
       expect(results.get('tkem__cachetools-387')!.modelCalls).toBeGreaterThan(0); // the reports, over the API
 

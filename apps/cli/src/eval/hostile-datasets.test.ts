@@ -177,8 +177,10 @@ test('"repo": "..", ".." as an instance id and absolute paths: refused or kept i
   expect(path.dirname(copy)).toBe(layout.repos);
   expect(refs()).toBe(refsBefore);
   expect(readFileSync(path.join(layout.farmState, 'state.txt'), 'utf8')).toBe('the farm\n');
-  for (const dir of [layout.repos, layout.scratch]) {
-    for (const name of readdirSync(dir)) expect(name).toMatch(/^[A-Za-z0-9_][A-Za-z0-9._-]*$/);
+  // the copies, the checkouts and the kept logs: plain names inside the run's directories, no partial clone left
+  expect(readdirSync(layout.logs)).toContain(readdirSync(layout.scratch)[0]);
+  for (const dir of [layout.repos, layout.scratch, layout.logs]) {
+    for (const name of readdirSync(dir)) expect(name).toMatch(/^[A-Za-z0-9_](?:[A-Za-z0-9_-]|\.(?=[A-Za-z0-9_-]))*$/);
   }
   expect(readdirSync(tmp).sort()).toEqual(['elsewhere', 'eval', 'hostile.jsonl']);
   expect(outcome.report.counts).toMatchObject({ resolved: 1, error: 5, unresolved: 1 });

@@ -1,8 +1,9 @@
 /**
- * The git and sandbox work of an instance outside the farm: its repository made local (a shipped bundle or
- * mirror, or a clone of its URL), scratch checkouts at the base commit, patches applied there, and its tests
- * run in the sandbox the agents' checks use (no network, the checks' limits), their whole log kept for grading.
- * A failure here is the instance's (InstanceSetupFailed), never the agent's.
+ * The git and sandbox work of an instance outside the farm: where its repository comes from and the names of
+ * what it gets in the run's directory (its repository's copy, its scratch checkout, its logs), scratch checkouts
+ * at the base commit, patches applied there, and its tests run in the sandbox the agents' checks use (no network,
+ * the checks' limits), their whole log kept for grading. A failure here is the instance's (InstanceSetupFailed)
+ * or its environment's (InfraFailed), never the agent's.
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -11,15 +12,25 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { FarmError, errorMessage } from '@farm/runtime';
-import { runSandboxed, type SandboxResult } from '@farm/sandbox';
+import { CommandDenied, runSandboxed, type SandboxResult } from '@farm/sandbox';
 import { patchedFiles, type TaskInstance } from './instances';
 
 const run = promisify(execFile);
 
-/** The instance cannot be set up or judged: repository, base commit, environment or tests at the base. */
+/** The instance cannot judge an agent: its repository or base commit, its test patch, its tests at the base. */
 export class InstanceSetupFailed extends FarmError {
   constructor(message: string, cause?: unknown) {
     super(message, { retryable: false, cause });
+  }
+}
+
+/**
+ * The environment failed the instance, not the instance itself nor its agent: its set-up command failed or
+ * timed out, its tests did not finish at the base, the network did not answer. Run again, it may pass.
+ */
+export class InfraFailed extends FarmError {
+  constructor(message: string, cause?: unknown) {
+    super(message, { retryable: true, cause });
   }
 }
 
@@ -55,22 +66,6 @@ export function repoSource(instance: TaskInstance, datasetDir: string, mirrorDir
 }
 
 /**
- * A work tree of the repository under `reposDir`, made once per source and refreshed when an instance's base
- * commit is not in it yet; the farm serves it to its agents like any repository on this machine.
- */
-export async function localRepository(instance: TaskInstance, source: string, reposDir: string): Promise<string> {
-  const dir = repoCopyDir(instance, reposDir);
-  // Instances of one repository share its copy: one of them at a time makes or updates it.
-  const before = preparing.get(dir) ?? Promise.resolve();
-  const mine = before.then(() => prepareRepository(instance, source, dir, reposDir));
-  preparing.set(
-    dir,
-    mine.catch(() => undefined),
-  );
-  return mine;
-}
-
-/**
  * Where the copy of the instance's repository is kept: a directory of `reposDir` named after `repo` (`owner/name`
  * is `owner__name`), strictly inside whatever `repo` says (`..`, an absolute path, a name of 10,000 characters).
  * A `repo` with no letter or digit names no repository and is the instance's error.
@@ -87,6 +82,11 @@ export function repoCopyDir(instance: TaskInstance, reposDir: string): string {
 /** The instance's scratch checkout under `scratchDir`, named after its id (strictly inside, whatever the id). */
 export function scratchDirOf(instance: TaskInstance, scratchDir: string): string {
   return childDir(scratchDir, instanceName(instance), 'instance_id');
+}
+
+/** The directory of the instance's kept logs under `logsDir`, named after its id (strictly inside, whatever the id). */
+export function logDirOf(instance: TaskInstance, logsDir: string): string {
+  return childDir(logsDir, instanceName(instance), 'instance_id');
 }
 
 /**
@@ -131,45 +131,6 @@ function childDir(root: string, name: string, field: string): string {
     throw new InstanceSetupFailed(`${field}: ${JSON.stringify(name)} is not a directory name inside ${base}`);
   }
   return dir;
-}
-
-const preparing = new Map<string, Promise<unknown>>();
-
-async function prepareRepository(
-  instance: TaskInstance,
-  source: string,
-  dir: string,
-  reposDir: string,
-): Promise<string> {
-  try {
-    if (!existsSync(path.join(dir, '.git'))) {
-      await mkdir(reposDir, { recursive: true });
-      await rm(dir, { recursive: true, force: true });
-      // --no-checkout: the farm reads commits, never this work tree; `--`: a source is never an option
-      // (`--upload-pack=<command>` would run its command here, outside any sandbox)
-      await run('git', ['clone', '-q', '--no-checkout', '--', source, dir], { maxBuffer: 64 << 20 });
-    }
-    if (!(await hasCommit(dir, instance.base_commit))) {
-      await git(dir, 'fetch', '-q', '--', source, '+refs/heads/*:refs/remotes/origin/*');
-    }
-  } catch (err) {
-    throw new InstanceSetupFailed(`repository unreachable: ${source}: ${firstLine(errorMessage(err))}`, err);
-  }
-  if (!(await hasCommit(dir, instance.base_commit))) {
-    throw new InstanceSetupFailed(`base commit missing: ${instance.base_commit} is not in ${source}`);
-  }
-  // A branch at the base commit: the farm serves a local repository's branches, and the commit must be on one.
-  await git(dir, 'branch', '-f', baseBranchOf(instance), instance.base_commit);
-  return dir;
-}
-
-async function hasCommit(dir: string, sha: string): Promise<boolean> {
-  try {
-    await git(dir, 'cat-file', '-e', `${sha}^{commit}`);
-    return true;
-  } catch {
-    return false; // not there (yet): the caller says which
-  }
 }
 
 /**
@@ -311,6 +272,10 @@ export async function runInSandbox(dir: string, command: string, timeoutMs: numb
     explainOutput: (output, max) => output.slice(-max),
     env: { PYTHONDONTWRITEBYTECODE: '1' },
     network: 'none',
+  }).catch((err: unknown) => {
+    // the instance's command, refused wherever it runs: its own error, not the environment's
+    if (err instanceof CommandDenied) throw new InstanceSetupFailed(`the sandbox refuses the command: ${err.message}`);
+    throw err;
   });
 }
 

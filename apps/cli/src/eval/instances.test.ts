@@ -84,6 +84,18 @@ test('without a test command an instance runs pytest on the files its test patch
   });
 });
 
+test("without a log parser, a published instance's log is read with the parser SWE-bench's harness uses for its repository", () => {
+  const parserOf = (over: Record<string, unknown>) => testCommandOf(parseInstances(line(over))[0]).parser;
+  const runtests = { test_cmd: './tests/runtests.py --verbosity 2 --settings=test_sqlite --parallel 1 migrations' };
+  expect(parserOf({ repo: 'django/django', ...runtests })).toBe('django');
+  expect(parserOf({ repo: 'astropy/astropy', test_cmd: 'pytest -rA astropy/units' })).toBe('pytest-v2');
+  expect(parserOf({ repo: 'pallets/flask', test_cmd: 'pytest -rA tests/test_basic.py' })).toBe('pytest');
+  // the instance's own log_parser first; the default command is pytest's, read as pytest is for the repository
+  expect(parserOf({ repo: 'django/django', ...runtests, log_parser: 'unittest' })).toBe('unittest');
+  expect(parserOf({ repo: 'django/django' })).toBe('pytest');
+  expect(parserOf({ repo: 'scikit-learn/scikit-learn' })).toBe('pytest-v2');
+});
+
 test('a hostile test file name is one word of the default command: its $(...) is not run', () => {
   const hostile = 'test/m$(touch${IFS}x).test.js';
   const [i] = parseInstances(

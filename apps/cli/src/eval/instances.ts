@@ -9,8 +9,19 @@
 import { FarmError, z } from '@farm/runtime';
 import { shellQuote } from '@farm/sandbox';
 
-export const LOG_PARSERS = ['pytest', 'unittest', 'node-test'] as const;
+export const LOG_PARSERS = ['pytest', 'pytest-v2', 'unittest', 'django', 'node-test'] as const;
 export type LogParserName = (typeof LOG_PARSERS)[number];
+
+/**
+ * The parser SWE-bench's harness reads a repository's logs with (its `MAP_REPO_TO_PARSER_PY`), for the
+ * repositories whose parser is one of the farm's: Django's runner, pytest's v2 reading (whole ids, spaces kept)
+ * for astropy, scikit-learn and sphinx, pytest's first reading (ids cut at their first space) for the others.
+ */
+export function swebenchParserOf(repo: string): LogParserName {
+  if (repo === 'django/django') return 'django';
+  if (['astropy/astropy', 'scikit-learn/scikit-learn', 'sphinx-doc/sphinx'].includes(repo)) return 'pytest-v2';
+  return 'pytest';
+}
 
 /** A line of the dataset that is not an instance: the file, the line and what is wrong, nothing dropped silently. */
 export class InstanceFormatError extends FarmError {
@@ -146,7 +157,9 @@ export function patchedFiles(patch: string): string[] {
  * spaces, a leading `-`): the shell expands nothing in it, and the runner takes none of them for an option.
  */
 export function testCommandOf(instance: TaskInstance): { command: string; parser: LogParserName } {
-  if (instance.test_cmd) return { command: instance.test_cmd, parser: instance.log_parser ?? 'pytest' };
+  if (instance.test_cmd) {
+    return { command: instance.test_cmd, parser: instance.log_parser ?? swebenchParserOf(instance.repo) };
+  }
   const files = patchedFiles(instance.test_patch).filter((f) => f !== '/dev/null');
   const args = (list: string[]) => list.map((f) => shellQuote(f.startsWith('-') ? `./${f}` : f)).join(' ');
   const js = files.filter((f) => /\.(c|m)?js$/.test(f));
@@ -156,6 +169,7 @@ export function testCommandOf(instance: TaskInstance): { command: string; parser
   const py = files.filter((f) => f.endsWith('.py'));
   return {
     command: `python3 -m pytest -rA -p no:cacheprovider ${args(py)}`.trim(),
-    parser: instance.log_parser ?? 'pytest',
+    // pytest's log, read as SWE-bench reads the repository's pytest logs
+    parser: instance.log_parser ?? (swebenchParserOf(instance.repo) === 'pytest-v2' ? 'pytest-v2' : 'pytest'),
   };
 }

@@ -3,7 +3,7 @@
  * `model_name_or_path` and `model_patch`, nothing else required.
  */
 import { FarmError, z } from '@farm/runtime';
-import type { InstanceResult } from './instance-result';
+import { toRunAgain, type InstanceResult } from './instance-result';
 
 export const predictionSchema = z
   .object({
@@ -14,10 +14,13 @@ export const predictionSchema = z
   .strict();
 export type Prediction = z.infer<typeof predictionSchema>;
 
-/** One prediction per judged or failed instance; an incomplete one has no prediction yet. */
+/**
+ * One prediction per judged instance or instance error; one the run has yet to finish (incomplete, or failed
+ * by the farm or its environment) has no prediction yet: SWE-bench's harness would count its empty patch.
+ */
 export function predictionsOf(results: InstanceResult[]): Prediction[] {
   return results
-    .filter((r) => r.status !== 'incomplete')
+    .filter((r) => !toRunAgain(r))
     .map((r) => ({ instance_id: r.instance_id, model_name_or_path: r.model_name_or_path, model_patch: r.model_patch }));
 }
 

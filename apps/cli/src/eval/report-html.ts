@@ -1,8 +1,9 @@
 /**
  * The report as a page a person reads: one self-contained HTML file (inline CSS and SVG, no external asset, no
- * script), with the resolved rate and its interval, cost per instance and per resolved one, and time per
- * instance as plots, the table of instances, and each instance's details (its tests, the farm's verification, its
- * patch, links to its trajectory files) below, where its row links.
+ * script), with the resolved rate and its interval, the infrastructure failures apart, cost per instance and per
+ * resolved one, and time per instance as plots, the table of instances, and each instance's details (its tests,
+ * the test output its verdict was graded from, the farm's verification, its patch, links to its trajectory files)
+ * below, where its row links.
  */
 import type { RunReport } from './report';
 
@@ -19,6 +20,7 @@ const STATUS_COLOUR: Record<string, string> = {
   resolved: '#2e7d32',
   unresolved: '#c62828',
   error: '#6d6d6d',
+  infra_error: '#6a1b9a',
   incomplete: '#b58900',
 };
 
@@ -101,6 +103,22 @@ function instanceSection(r: RunReport['results'][number], details: InstanceDetai
     ? `<ul>${testList('FAIL_TO_PASS passed', r.tests.failToPass.passed)}${testList('FAIL_TO_PASS failed', r.tests.failToPass.failed)}` +
       `${testList('PASS_TO_PASS failed', r.tests.passToPass.failed)}<li>PASS_TO_PASS passed: ${r.tests.passToPass.passed.length}</li></ul>`
     : '<p>Not scored.</p>';
+  const runs = r.testRuns ?? {};
+  const logs = (
+    [
+      ['the tests on the change (the verdict)', runs.change],
+      ['the tests at the base (the set-up check)', runs.base],
+      ['the environment set-up', runs.setup],
+    ] as const
+  )
+    .filter(([, run]) => run)
+    .map(
+      ([what, run]) =>
+        `<li><a href="${esc(run!.log)}">${esc(what)}</a>: <code>${esc(run!.command)}</code>, ` +
+        `${run!.timedOut ? 'timed out' : `exit ${run!.exitCode}`}, ${run!.durationS.toFixed(1)} s` +
+        `${'parser' in run! ? `, read as ${esc(run!.parser)}` : ''}</li>`,
+    )
+    .join('');
   const facts = [
     r.changeRequestId ? `request <code>${esc(r.changeRequestId)}</code>` : 'no request',
     r.phase ? `final phase ${esc(r.phase)}` : '',
@@ -113,6 +131,7 @@ function instanceSection(r: RunReport['results'][number], details: InstanceDetai
     `<section id="${anchorOf(r.instance_id)}"><h3>${esc(r.instance_id)}: ` +
     `<span style="color:${STATUS_COLOUR[r.status]}">${r.status}</span></h3>` +
     `<p>${esc(r.reason)}</p><p>${facts.join('; ')}.</p>${tests}` +
+    (logs ? `<p>Test output kept (what the verdict was graded from):</p><ul>${logs}</ul>` : '') +
     (r.verification ? `<p>The farm's verification: ${factsOf(r.verification)}.</p>` : '') +
     (files.length
       ? `<p>Trajectories: ${files.map((f) => `<a href="${esc(f)}">${esc(f.split('/').pop()!)}</a>`).join(', ')}</p>`
@@ -121,6 +140,19 @@ function instanceSection(r: RunReport['results'][number], details: InstanceDetai
       ? `<details><summary>patch (${patch.split('\n').length} lines)</summary><pre>${esc(patch)}</pre></details>`
       : '<p>No patch.</p>') +
     `<p><a href="#instances">back to the table</a></p></section>`
+  );
+}
+
+/** The runs the farm or its environment failed, apart: none is the agent's, each is run again by the next run. */
+function infraSection(rows: RunReport['results']): string {
+  const failed = rows.filter((r) => r.status === 'infra_error');
+  if (!failed.length) return '';
+  const items = failed
+    .map((r) => `<li><a href="#${anchorOf(r.instance_id)}">${esc(r.instance_id)}</a>: ${esc(r.reason)}</li>`)
+    .join('');
+  return (
+    `<h2 id="infra">Infrastructure failures</h2><p>The farm or the environment failed these runs (not the agent): ` +
+    `they are not in the resolved rate, and the next run of the same id runs them again.</p><ul>${items}</ul>`
   );
 }
 
@@ -141,8 +173,9 @@ export function renderReportHtml(report: RunReport, details: InstanceDetails = {
 </head><body>
 <h1>farm eval: ${esc(report.runId)}</h1>
 <p>Model <b>${esc(report.modelName)}</b> on <code>${esc(report.dataset)}</code>, ${report.instances} instance(s):
-<b>${c.resolved}</b> resolved, ${c.unresolved} unresolved, ${c.error} error(s) and ${c.incomplete} incomplete (errors and
-incomplete instances are not in the rate).</p>
+<b>${c.resolved}</b> resolved, ${c.unresolved} unresolved, ${c.error} instance error(s), ${c.infra_error} infrastructure
+failure(s) and ${c.incomplete} incomplete (only resolved and unresolved instances are in the rate).</p>
+${infraSection(rows)}
 <p>Resolved rate <b>${pct(report.resolvedRate)}</b> (95 % Wilson interval ${pct(report.resolvedRateCi95.low)}–${pct(report.resolvedRateCi95.high)});
 of all instances ${pct(report.resolvedOfAll)}. Cost $${report.costUsd.toFixed(4)}${report.costPerResolvedUsd === null ? '' : `, $${report.costPerResolvedUsd.toFixed(4)} per resolved instance`};
 ${report.tokens.total} tokens; ${report.modelCalls} model calls; mean per judged instance: ${report.mean.modelCalls.toFixed(1)} calls,

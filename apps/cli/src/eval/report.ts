@@ -1,9 +1,9 @@
 /**
- * A run's report: the resolved rate over the instances whose agent was judged (errors and incomplete ones
- * counted apart, never as failures), with its 95 % Wilson interval, totals and means per instance, and every
- * instance's status and reason.
+ * A run's report: the resolved rate over the instances whose agent was judged (the instances' errors, the farm's
+ * and the environment's failures and incomplete ones counted apart, never as failures), with its 95 % Wilson
+ * interval, totals and means per instance, and every instance's status and reason.
  */
-import { judged, type InstanceResult, type InstanceStatus } from './instance-result';
+import { INSTANCE_STATUSES, judged, type InstanceResult, type InstanceStatus } from './instance-result';
 import { wilsonInterval } from './stats';
 
 export interface RunReport {
@@ -16,7 +16,7 @@ export interface RunReport {
   resolvedRate: number;
   /** 95 % Wilson score interval of the resolved rate. */
   resolvedRateCi95: { low: number; high: number };
-  /** resolved / every instance of the run (the figure leaderboards print, errors counting as failures). */
+  /** resolved / every instance of the run (the figure leaderboards print, every other status a failure). */
   resolvedOfAll: number;
   costUsd: number;
   costPerResolvedUsd: number | null;
@@ -36,7 +36,7 @@ export function buildReport(
   results: InstanceResult[],
   now = new Date(),
 ): RunReport {
-  const counts: Record<InstanceStatus, number> = { resolved: 0, unresolved: 0, error: 0, incomplete: 0 };
+  const counts = Object.fromEntries(INSTANCE_STATUSES.map((s) => [s, 0])) as Record<InstanceStatus, number>;
   for (const r of results) counts[r.status]++;
   const judgedOnes = results.filter(judged);
   const sum = (of: (r: InstanceResult) => number, list = results) => list.reduce((s, r) => s + of(r), 0);

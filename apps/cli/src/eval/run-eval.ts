@@ -3,7 +3,8 @@
  * the repository at its base commit; never its tests or its gold patch), then judged by its own tests on the
  * farm's branch in a scratch checkout. Instances run `concurrency` at a time; the farm's own parallelism and
  * cost caps bind the agents, and the run's cost cap stops starting new ones. Each result is appended as it
- * comes, so an interrupted run resumes where it stopped.
+ * comes, so an interrupted run resumes where it stopped, and runs again what it did not finish or what the farm
+ * or the environment failed (`infra_error`).
  */
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -14,8 +15,8 @@ import { formatPredictions, predictionsOf } from './predictions';
 import { buildReport, type RunReport } from './report';
 import { renderReportHtml } from './report-html';
 import { appendResult, readResults, runLayout, settleRunSettings, type RunLayout } from './run-results';
-import type { InstanceResult } from './instance-result';
-import { incomplete, runInstance, type InstanceRunSettings } from './run-instance';
+import { toRunAgain, type InstanceResult } from './instance-result';
+import { attemptOf, incomplete, infraError, runInstance, type InstanceRunSettings } from './run-instance';
 
 export interface EvalRunOptions extends InstanceRunSettings {
   dataset: string;
@@ -50,7 +51,7 @@ export async function runEval(o: EvalRunOptions): Promise<EvalRunOutcome> {
     startedAt: new Date().toISOString(),
   });
   const earlier = await readResults(layout.results);
-  const pending = instances.filter((i) => (earlier.get(i.instance_id)?.status ?? 'incomplete') === 'incomplete');
+  const pending = instances.filter((i) => toRunAgain(earlier.get(i.instance_id)));
   o.log.info('evaluation run', {
     runId: o.runId,
     instances: instances.length,
@@ -66,6 +67,7 @@ export async function runEval(o: EvalRunOptions): Promise<EvalRunOutcome> {
       const worker = async () => {
         for (let next = queue.shift(); next && !o.signal?.aborted; next = queue.shift()) {
           const instance = next;
+          const attempt = attemptOf(earlier.get(instance.instance_id));
           const result =
             o.maxCostUsd !== undefined && spent >= o.maxCostUsd
               ? incomplete(
@@ -73,16 +75,17 @@ export async function runEval(o: EvalRunOptions): Promise<EvalRunOutcome> {
                   o.modelName,
                   `the run's cost cap ($${o.maxCostUsd}) was reached: $${spent.toFixed(4)} spent`,
                 )
-              : await runInstance(instance, farm, layout, path.dirname(datasetFile), o).catch((err: unknown) => {
-                  // Not the instance's fault nor the agent's (the farm or this machine failed): kept incomplete, so
-                  // that the next run of the same id tries it again, while the other instances go on.
-                  o.log.error('instance could not be run', { instanceId: instance.instance_id, err });
-                  return incomplete(
-                    instance,
-                    o.modelName,
-                    `the evaluation failed: ${errorMessage(err)}; run again to retry`,
-                  );
-                });
+              : await runInstance(instance, farm, layout, path.dirname(datasetFile), o, attempt).catch(
+                  (err: unknown) => {
+                    // Not the instance's fault nor the agent's (the farm or this machine failed): an infra_error, which
+                    // the next run of the same id tries again, while the other instances go on. Interrupted, the
+                    // instance is merely unfinished.
+                    o.log.error('instance could not be run', { instanceId: instance.instance_id, err });
+                    const why = `the evaluation failed: ${errorMessage(err)}; run again to retry`;
+                    const unfinished = o.signal?.aborted ? incomplete : infraError;
+                    return { ...unfinished(instance, o.modelName, why), ...(attempt > 1 ? { attempt } : {}) };
+                  },
+                );
           if (!result) continue; // interrupted: the next run picks it up
           spent += result.costUsd;
           await appendResult(layout, result);

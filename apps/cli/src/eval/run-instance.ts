@@ -1,31 +1,38 @@
 /**
  * One instance of an evaluation run, start to end: its tests checked sound at the base (else an error of the
- * instance), the request submitted to the farm (once: a resumed run finds it again by its id) and followed to its
- * final phase, the farm's branch taken as the model patch and judged by the instance's tests in the sandbox.
+ * instance, or of its environment), the request submitted to the farm (once per try: a resumed run finds it again
+ * by its id) and followed to its final phase, the farm's branch taken as the model patch and judged by the
+ * instance's tests in the sandbox. Every command's output a verdict is graded from is kept in the instance's
+ * log directory, so that the verdict can be graded again.
  */
 import { createHash } from 'node:crypto';
-import { rm } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { FarmError, errorMessage } from '@farm/runtime';
-import type { EvalFarm, FarmRequestState } from './eval-farm';
-import { brokenAtBase, gradeTests } from './grading';
-import type { InstanceResult } from './instance-result';
+import type { SandboxResult } from '@farm/sandbox';
+import type { EvalFarm, FarmRequestState, TaskReport } from './eval-farm';
+import { brokenAtBase, gradeTests, type TestGrade } from './grading';
+import { farmInfraFailure } from './infra-failures';
+import type { CommandRun, InstanceResult, TestRun } from './instance-result';
 import { testCommandOf, type LogParserName, type TaskInstance } from './instances';
 import { requestOf, requestRefusal, type InstanceRequest } from './instance-request';
 import {
+  InfraFailed,
   InstanceSetupFailed,
   applyPatch,
   applyTestPatch,
   baseBranchOf,
   diffOf,
-  localRepository,
+  logDirOf,
   repoCopyDir,
   repoSource,
   runInSandbox,
   scratchCheckout,
   scratchDirOf,
 } from './instance-workspace';
+import { localRepository } from './repository-copies';
 import type { RunLayout } from './run-results';
-import { parseTestLog } from './test-logs';
+import { parseTestLog, type TestStatus } from './test-logs';
 
 /** What an instance's run needs of the run's settings. */
 export interface InstanceRunSettings {
@@ -42,14 +49,33 @@ export interface InstanceRunSettings {
 
 const FINAL = new Set(['DONE', 'FAILED', 'CANCELLED']);
 
-/** The request id of an instance in a run: the same on every resume, so the farm's request is found again. */
-export function requestIdOf(runId: string, instanceId: string): string {
-  const h = createHash('sha256').update(`farm-eval\0${runId}\0${instanceId}`).digest('hex');
+/**
+ * The request id of an instance's try in a run: the same on every resume, so the farm's request is found again;
+ * another for the next try, after the farm failed the last one for its environment.
+ */
+export function requestIdOf(runId: string, instanceId: string, attempt = 1): string {
+  const key = `farm-eval\0${runId}\0${instanceId}${attempt > 1 ? `\0${attempt}` : ''}`;
+  const h = createHash('sha256').update(key).digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h[16], 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/**
+ * Which try of the instance this run makes: the last one's again (its request is found and followed, or was never
+ * made), or the next when the farm ended the last one's request for its environment (a new request is needed).
+ */
+export function attemptOf(earlier: InstanceResult | undefined): number {
+  const attempt = earlier?.attempt ?? 1;
+  const farmEnded = earlier?.phase !== undefined && FINAL.has(earlier.phase) && earlier.phase !== 'DONE';
+  return earlier?.status === 'infra_error' && farmEnded ? attempt + 1 : attempt;
 }
 
 export function incomplete(instance: TaskInstance, modelName: string, reason: string): InstanceResult {
   return blank(instance, modelName, 'incomplete', reason);
+}
+
+/** The farm or this machine failed the instance (a thrown failure): no verdict, run again to retry. */
+export function infraError(instance: TaskInstance, modelName: string, reason: string): InstanceResult {
+  return blank(instance, modelName, 'infra_error', reason);
 }
 
 function blank(
@@ -83,25 +109,44 @@ export async function runInstance(
   layout: RunLayout,
   datasetDir: string,
   o: InstanceRunSettings,
+  attempt = 1,
 ): Promise<InstanceResult | undefined> {
   const started = performance.now();
   let testsMs = 0;
   let scratch = '';
+  let logDir = '';
   let testCmd = '';
   let parser: LogParserName = 'pytest';
-  const runTests = async () => {
-    const run = await runInSandbox(scratch, testCmd, o.testTimeoutS * 1000);
+  const testRuns: NonNullable<InstanceResult['testRuns']> = {};
+  /** A command of the instance's in its checkout, its whole output kept as `file` of its log directory. */
+  const runKept = async (command: string, file: string): Promise<{ run: SandboxResult; kept: CommandRun }> => {
+    const run = await runInSandbox(scratch, command, o.testTimeoutS * 1000);
+    const log = path.join(logDir, file);
+    await mkdir(logDir, { recursive: true });
+    await writeFile(log, run.output);
+    const { exitCode, timedOut } = run;
+    return {
+      run,
+      kept: { command, log: path.relative(layout.dir, log), exitCode, timedOut, durationS: run.durationMs / 1000 },
+    };
+  };
+  const runTests = async (
+    file: string,
+  ): Promise<{ run: SandboxResult; statuses: Map<string, TestStatus>; kept: TestRun }> => {
+    const { run, kept } = await runKept(testCmd, file);
     testsMs += run.durationMs;
-    return { run, statuses: parseTestLog(parser, run.output) };
+    return { run, statuses: parseTestLog(parser, run.output), kept: { ...kept, parser } };
   };
   const source = repoSource(instance, datasetDir, [...(o.mirrorDirs ?? []), datasetDir]);
-  const id = requestIdOf(o.runId, instance.instance_id);
+  const id = requestIdOf(o.runId, instance.instance_id, attempt);
+  const tried = attempt > 1 ? { attempt } : {};
   let repoDir: string;
   let request: InstanceRequest;
   try {
     // What the instance names (its id, its repository) becomes directories strictly inside the run's, and the
     // request it becomes is one the farm takes: else it is this instance's error, before anything is done.
     scratch = scratchDirOf(instance, layout.scratch);
+    logDir = logDirOf(instance, layout.logs);
     const copyDir = repoCopyDir(instance, layout.repos);
     // A farm on this machine is served the local copy (the instance's commits on a branch); one elsewhere clones
     // the repository's URL, where it also pushes its branches.
@@ -122,15 +167,27 @@ export async function runInstance(
     // PASS_TO_PASS passes. Checked before any model is paid.
     await scratchCheckout(repoDir, instance.base_commit, scratch);
     if (instance.setup_cmd) {
-      const setup = await runInSandbox(scratch, instance.setup_cmd, o.testTimeoutS * 1000);
+      const { run: setup, kept } = await runKept(instance.setup_cmd, 'setup.log');
+      testRuns.setup = kept;
+      // the environment's failure, not the instance's: a set-up that works on another try, or another machine
+      if (setup.timedOut) {
+        throw new InfraFailed(`environment set-up timed out after ${o.testTimeoutS} s: ${tail(setup.output)}`);
+      }
       if (setup.exitCode !== 0) {
-        throw new InstanceSetupFailed(`environment set-up failed (exit ${setup.exitCode}): ${tail(setup.output)}`);
+        throw new InfraFailed(`environment set-up failed (exit ${setup.exitCode}): ${tail(setup.output)}`);
       }
     }
     await applyTestPatch(scratch, instance.base_commit, instance.test_patch).catch((err: unknown) => {
       throw new InstanceSetupFailed(`at the base commit: ${errorMessage(err)}`, err);
     });
-    const { run, statuses } = await runTests();
+    const { run, statuses, kept } = await runTests('base-tests.log');
+    testRuns.base = kept;
+    // Slow is not broken: a run at the base that did not finish tells nothing of the instance.
+    if (run.timedOut) {
+      throw new InfraFailed(
+        `the tests at the base did not finish within ${o.testTimeoutS} s (--test-timeout): ${tail(run.output)}`,
+      );
+    }
     if (!statuses.size) {
       throw new InstanceSetupFailed(
         `the test command reported no test at the base (exit ${run.exitCode}, ${parser} log): ${tail(run.output)}`,
@@ -139,8 +196,15 @@ export async function runInstance(
     const broken = brokenAtBase(statuses, instance.FAIL_TO_PASS, instance.PASS_TO_PASS);
     if (broken) throw new InstanceSetupFailed(broken);
   } catch (err) {
-    if (!(err instanceof InstanceSetupFailed)) throw err;
-    return { ...blank(instance, o.modelName, 'error', err.message), wallTimeS: seconds(started) };
+    if (!(err instanceof InstanceSetupFailed) && !(err instanceof InfraFailed)) throw err;
+    const infra = err instanceof InfraFailed;
+    const reason = infra ? `${err.message}; run again to retry` : err.message;
+    return {
+      ...blank(instance, o.modelName, infra ? 'infra_error' : 'error', reason),
+      ...tried,
+      ...(Object.keys(testRuns).length ? { testRuns } : {}),
+      wallTimeS: seconds(started),
+    };
   }
 
   const setupS = seconds(started);
@@ -153,6 +217,7 @@ export async function runInstance(
       if (!(err instanceof FarmError) || err.details.status !== 400) throw err;
       return {
         ...blank(instance, o.modelName, 'error', `the farm refused the request: ${err.message}`),
+        ...tried,
         wallTimeS: seconds(started),
       };
     }
@@ -160,14 +225,16 @@ export async function runInstance(
   const state = await untilFinal(farm, id, o.instanceTimeoutS * 1000, o.signal);
   if (!state) return undefined;
   const stageTimesS = { setup: setupS, farm: seconds(submitted), branch: 0, scoring: 0, tests: testsMs / 1000 };
-  const metrics = await metricsOf(farm, id, state);
+  const reports = await reportsOf(farm, id, state);
   const base = {
     ...blank(instance, o.modelName, 'unresolved', ''),
-    ...metrics,
+    ...metricsOf(state, reports),
+    ...tried,
     changeRequestId: id,
     phase: state.request.phase,
     wallTimeS: seconds(started),
     stageTimesS,
+    testRuns,
   };
   if (!FINAL.has(state.request.phase)) {
     return {
@@ -177,6 +244,17 @@ export async function runInstance(
     };
   }
   if (state.request.phase !== 'DONE' || !state.request.integrationBranch) {
+    const ends = state.tasks.map((t) => ({
+      taskId: t.id,
+      status: t.status,
+      notes: t.notes,
+      reports: reports.get(t.id) ?? [],
+    }));
+    const infra = farmInfraFailure(state.request, ends);
+    if (infra) return { ...base, status: 'infra_error', reason: `${infra}; run again to retry` };
+    if (state.request.reason.startsWith('refused: ')) {
+      return { ...base, status: 'error', reason: `the farm refused the request: ${state.request.reason.slice(9)}` };
+    }
     return { ...base, reason: `the farm delivered no change: ${state.request.phase}: ${state.request.reason}` };
   }
   const fetching = performance.now();
@@ -193,25 +271,33 @@ export async function runInstance(
     stageTimesS.scoring = seconds(scoring);
     return { ...judged, reason: errorMessage(err), scoringTimeS: stageTimesS.scoring };
   }
-  const { statuses } = await runTests();
-  const tests = gradeTests(statuses, instance.FAIL_TO_PASS, instance.PASS_TO_PASS);
+  const { run, statuses, kept } = await runTests('tests.log');
+  testRuns.change = kept;
+  const tests = gradeTests(statuses, instance.FAIL_TO_PASS, instance.PASS_TO_PASS, run);
   await rm(scratch, { recursive: true, force: true });
   stageTimesS.scoring = seconds(scoring);
   stageTimesS.tests = testsMs / 1000;
-  const failing = [
-    ...tests.failToPass.failed.map((t) => `FAIL_TO_PASS ${t}`),
-    ...tests.passToPass.failed.map((t) => `PASS_TO_PASS ${t}`),
-  ];
   return {
     ...judged,
     status: tests.resolved ? 'resolved' : 'unresolved',
-    reason: tests.resolved
-      ? `all ${instance.FAIL_TO_PASS.length} FAIL_TO_PASS and ${instance.PASS_TO_PASS.length} PASS_TO_PASS tests pass`
-      : `not passing: ${failing.slice(0, 5).join(', ')}${failing.length > 5 ? ` and ${failing.length - 5} more` : ''}`,
+    reason: verdictReason(tests, instance),
     tests,
     scoringTimeS: seconds(scoring),
     wallTimeS: seconds(started),
   };
+}
+
+/** The verdict in a line: all passing, the log not graded and why, or the first tests not passing. */
+export function verdictReason(tests: TestGrade, instance: TaskInstance): string {
+  if (tests.resolved) {
+    return `all ${instance.FAIL_TO_PASS.length} FAIL_TO_PASS and ${instance.PASS_TO_PASS.length} PASS_TO_PASS tests pass`;
+  }
+  if (tests.invalidLog) return `not graded: ${tests.invalidLog}`;
+  const failing = [
+    ...tests.failToPass.failed.map((t) => `FAIL_TO_PASS ${t}`),
+    ...tests.passToPass.failed.map((t) => `PASS_TO_PASS ${t}`),
+  ];
+  return `not passing: ${failing.slice(0, 5).join(', ')}${failing.length > 5 ? ` and ${failing.length - 5} more` : ''}`;
 }
 
 /** The request once final (or as it is at the deadline); undefined when the run was interrupted. */
@@ -232,19 +318,24 @@ async function untilFinal(
   }
 }
 
-async function metricsOf(farm: EvalFarm, id: string, state: FarmRequestState) {
+/** What each dispatch of each of the request's tasks reported, by task. */
+async function reportsOf(farm: EvalFarm, id: string, state: FarmRequestState): Promise<Map<string, TaskReport[]>> {
+  const out = new Map<string, TaskReport[]>();
+  for (const task of state.tasks) out.set(task.id, await farm.reports(id, task.id));
+  return out;
+}
+
+function metricsOf(state: FarmRequestState, reports: Map<string, TaskReport[]>) {
   const editTiers: Record<string, number> = {};
   let modelCalls = 0;
   let turns = 0;
   let dispatches = 0;
-  for (const task of state.tasks) {
-    for (const report of await farm.reports(id, task.id)) {
-      dispatches++;
-      modelCalls += report.steps;
-      turns += report.attempts;
-      for (const e of report.events) {
-        if (e.event === 'tool' && typeof e.match === 'string') editTiers[e.match] = (editTiers[e.match] ?? 0) + 1;
-      }
+  for (const report of [...reports.values()].flat()) {
+    dispatches++;
+    modelCalls += report.steps;
+    turns += report.attempts;
+    for (const e of report.events) {
+      if (e.event === 'tool' && typeof e.match === 'string') editTiers[e.match] = (editTiers[e.match] ?? 0) + 1;
     }
   }
   const verification = state.tasks.find((t) => t.verification)?.verification;

@@ -21,6 +21,8 @@ export interface RunLayout {
   repos: string;
   /** Scratch checkouts for set-up checks and scoring. */
   scratch: string;
+  /** Each instance's kept test output (`logs/<instance_id>/`): what its verdict was graded from. */
+  logs: string;
   /** The agents' full trajectory files (FARM_TRAJECTORY_DIR), for `farm trajectories export --run`. */
   trajectories: string;
 }
@@ -40,6 +42,7 @@ export function runLayout(evalDir: string, runId: string): RunLayout {
     farmState: path.join(dir, 'farm'),
     repos: path.join(dir, 'repos'),
     scratch: path.join(dir, 'scratch'),
+    logs: path.join(dir, 'logs'),
     trajectories: path.join(dir, 'trajectories'),
   };
 }
