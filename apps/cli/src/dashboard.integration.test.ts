@@ -3,18 +3,16 @@
 // but those of the services farm up does not run (NOT_ON_FARM_UP).
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { farm } from '@farm/proto';
-import { ChangeRequestClient } from '@farm/farm-api';
-import { ADD_MULTIPLY, MULTI_REPO_FILES, agentStep, planStep } from '../testing';
+import { ADD_MULTIPLY, MULTI_REPO_FILES, agentStep, planStep, startFarmUpProcess } from '../testing';
+import { freePort } from '../../../scripts/local-services/proc';
 
 const exec = promisify(execFile);
 const ROOT = path.resolve(__dirname, '../../..');
-const FARM_BIN = path.join(__dirname, '..', 'bin', 'farm');
 const GOAL = 'Add multiply to the calculator';
 
 interface Panel {
@@ -27,17 +25,6 @@ const dashboard = JSON.parse(readFileSync(path.join(ROOT, 'deploy/grafana/dashbo
 const queryPanels = (dashboard.panels as Panel[])
   .flatMap((p) => [p, ...(p.panels ?? [])])
   .filter((p) => p.type !== 'row' && p.targets?.length);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * Panels of services `farm up` does not run: the rag-service's HTTP (its agents index their own checkout, shown
@@ -96,21 +83,15 @@ describe('the Grafana dashboard on farm up, through a real Prometheus', () => {
       JSON.stringify({ chat: [planStep([{ id: 'mul', goal: GOAL }]), agentStep(GOAL, ADD_MULTIPLY)] }),
     );
 
-    const farmPort = await freePort();
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      FARM_STATE_DIR: path.join(tmp, 'state'),
-      FARM_WORK_DIR: path.join(tmp, 'work'),
-      FARM_METRICS_PORT: String(farmPort),
-      LOG_LEVEL: 'info',
-    };
-    for (const name of ['KAFKA_BROKERS', 'DATABASE_URL', 'FARM_URL', 'OPENAI_BASE_URL', 'OPENAI_API_KEY'])
-      delete env[name];
-    const farmUrl = `http://127.0.0.1:${farmPort}`;
-    const up = start(FARM_BIN, ['up', '--model-script', scriptFile], env, path.join(tmp, 'farm-up.log'));
-    await until('farm up healthy', async () => ((await fetch(`${farmUrl}/healthz`)).ok ? true : undefined), 120_000);
-    const token = (await readFile(path.join(tmp, 'state', 'admin-token'), 'utf8')).trim();
-    const api = new ChangeRequestClient({ baseUrl: farmUrl, token, maxReconnects: 60 });
+    const up = await startFarmUpProcess({
+      stateDir: path.join(tmp, 'state'),
+      workDir: path.join(tmp, 'work'),
+      logFile: path.join(tmp, 'farm-up.log'),
+      args: ['--model-script', scriptFile],
+      env: { OPENAI_BASE_URL: '', OPENAI_API_KEY: '' },
+    });
+    children.push(up.process);
+    const { api, port: farmPort } = up;
 
     const promPort = await freePort();
     const promConfig = path.join(tmp, 'prometheus.yml');
@@ -170,6 +151,6 @@ describe('the Grafana dashboard on farm up, through a real Prometheus', () => {
     expect(empty).toEqual([]);
     expect(unexpected).toEqual([]);
     expect(queryPanels.length - NOT_ON_FARM_UP.length).toBeGreaterThanOrEqual(20);
-    up.kill('SIGTERM');
+    up.process.kill('SIGTERM');
   }, 600_000);
 });

@@ -1,19 +1,15 @@
 // `farm up` on a repository with a real third-party test dependency (uvu, from the npm registry): the first request
 // sets its environment up once (the agent's checks, the base run of its tests and the build share it), the second
 // request on the same repository sets nothing up again, and both end DONE with the change verified.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { farm } from '@farm/proto';
-import { ChangeRequestClient } from '@farm/farm-api';
-import { agentStep, planStep } from '../testing';
+import { agentStep, planStep, startFarmUpProcess } from '../testing';
 
 const exec = promisify(execFile);
-const FARM_BIN = path.join(__dirname, '..', 'bin', 'farm');
 
 const FILES: Record<string, string> = {
   'package.json': JSON.stringify(
@@ -46,17 +42,6 @@ const addFunction = (fn: string, body: string, call: string, expected: string) =
     `--- /dev/null\n+++ b/${name}\n@@ -0,0 +1,${lines.length} @@\n${lines.map((l) => `+${l}\n`).join('')}`;
   return file(`src/${fn}.js`, src) + file(`test/${fn}.js`, test);
 };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 describe('farm up on a repository whose tests need a dependency from the registry', () => {
   let tmp: string;
@@ -93,38 +78,17 @@ describe('farm up on a repository whose tests need a dependency from the registr
         ],
       }),
     );
-    const port = await freePort();
     const state = path.join(tmp, 'state');
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      FARM_STATE_DIR: state,
-      FARM_WORK_DIR: path.join(tmp, 'work'),
-      FARM_METRICS_PORT: String(port),
-      // the install (only it) may reach the registry
-      FARM_CHECK_HOST_NETWORK: 'install',
-      LOG_LEVEL: 'info',
-    };
-    for (const name of ['KAFKA_BROKERS', 'DATABASE_URL', 'FARM_URL', 'OPENAI_BASE_URL', 'OPENAI_API_KEY'])
-      delete env[name];
-    delete env.FARM_ENVIRONMENTS_DIR; // farm up's own: <state>/environments
-    up = spawn(FARM_BIN, ['up', '--model-script', script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const log = createWriteStream(path.join(tmp, 'farm-up.log'));
-    up.stdout!.pipe(log);
-    up.stderr!.pipe(log);
-    const url = `http://127.0.0.1:${port}`;
-    for (let i = 0; ; i++) {
-      if (
-        await fetch(`${url}/healthz`).then(
-          (r) => r.ok,
-          () => false,
-        )
-      )
-        break;
-      if (up.exitCode !== null || i > 1200) throw new Error(`farm up did not start; see ${tmp}/farm-up.log`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    const token = (await readFile(path.join(state, 'admin-token'), 'utf8')).trim();
-    const api = new ChangeRequestClient({ baseUrl: url, token, maxReconnects: 60 });
+    const started = await startFarmUpProcess({
+      stateDir: state,
+      workDir: path.join(tmp, 'work'),
+      logFile: path.join(tmp, 'farm-up.log'),
+      args: ['--model-script', script],
+      // the install (only it) may reach the registry; farm up's own store: <state>/environments
+      env: { FARM_CHECK_HOST_NETWORK: 'install', FARM_ENVIRONMENTS_DIR: '', OPENAI_BASE_URL: '', OPENAI_API_KEY: '' },
+    });
+    up = started.process;
+    const { api } = started;
     const run = async (title: string) => {
       const { changeRequestId: id } = await api.submit({ title, repo: { url: repo, baseRef: 'main' } });
       let last: farm.v1.PhaseTransition | undefined;

@@ -1,1 +1,2 @@
 export * from './multi-task-repo';
+export * from './farm-up-process';
