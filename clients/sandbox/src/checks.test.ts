@@ -67,6 +67,31 @@ describe('detecting the checks a repository implies', () => {
     ]);
   });
 
+  it("runs the repository's prepare script after the install (its build), but not one that installs git hooks", () => {
+    write({
+      'package.json': JSON.stringify({
+        scripts: { test: 'node --test', build: 'gen-esm-wrapper . ./dist/koa.mjs', prepare: 'npm run build' },
+        devDependencies: { 'gen-esm-wrapper': '^1.1.0' },
+      }),
+    });
+    expect(planChecks(repo).steps.map((s) => `${s.name}: ${s.run}`)).toEqual([
+      'install: npm install --ignore-scripts',
+      'prepare: npm run --silent prepare',
+      'test: npm run --silent test',
+    ]);
+    write({
+      'package.json': JSON.stringify({
+        scripts: { test: 'node --test', prepare: 'husky install' },
+        devDependencies: { husky: '^9' },
+      }),
+    });
+    const plan = planChecks(repo);
+    expect(plan.steps.map((s) => s.name)).toEqual(['install', 'test']);
+    expect(plan.skipped).toEqual([
+      { name: 'prepare', reason: 'the prepare script installs git hooks (husky install)' },
+    ]);
+  });
+
   it("runs the test framework itself when the test script is npm's placeholder", () => {
     write({
       'package.json': JSON.stringify({

@@ -211,6 +211,8 @@ interface PackageJson {
 }
 
 const NPM_PLACEHOLDER_TEST = /no test specified/;
+/** Tools a `prepare` script runs to install git hooks. */
+const GIT_HOOK_INSTALLERS = /\b(husky|lefthook|simple-git-hooks|pre-commit install|git config)\b/;
 
 function nodeChecks(files: RepoFiles, plan: CheckPlan): void {
   const text = files.read('package.json');
@@ -244,6 +246,15 @@ function nodeChecks(files: RepoFiles, plan: CheckPlan): void {
       installsDependencies: true,
       environment: 'node',
     });
+  }
+
+  // npm runs `prepare` after an install (the repository's build, often: its tests may import what it makes); the
+  // install's --ignore-scripts skips it, so it runs here, in the sandbox, without network, each time (the change may
+  // touch what it builds). One that installs git hooks is left out: the checkout's .git is not the checks' to write.
+  if (scripts.prepare && Object.keys(deps).length) {
+    if (GIT_HOOK_INSTALLERS.test(scripts.prepare))
+      plan.skipped.push({ name: 'prepare', reason: `the prepare script installs git hooks (${scripts.prepare})` });
+    else plan.steps.push({ name: 'prepare', run: script('prepare') });
   }
 
   if (scripts['format:check']) plan.steps.push({ name: 'format', run: script('format:check') });
