@@ -8,7 +8,8 @@
  *   and network can only narrow what the operator allows (check-policy.ts).
  * - Node (package.json), with the repo's package manager (pnpm/yarn lockfile, else npm):
  *   install (`npm ci --ignore-scripts`, asking for the host network, which the operator may refuse) when
- *   there are dependencies but no node_modules;
+ *   there are dependencies but no node_modules (or one linked to a shared environment, environments.ts), then the
+ *   package's `prepare` script offline (npm would run it after the install; not one that installs git hooks);
  *   format: a `format:check` script, a `format` script that only checks, else `prettier --check .` when
  *   prettier is a dependency (a `format` script that rewrites files would hide problems, not report them);
  *   lint: a `lint` script, else `eslint .` when eslint is a dependency;
