@@ -1,17 +1,15 @@
 // The shipped Grafana dashboard on `farm up` after a few requests: a real Prometheus (Debian's, which test.sh
 // installs with promtool) scrapes the farm, and every panel's query, as Grafana would send it, answers data,
 // but those of the services farm up does not run (NOT_ON_FARM_UP).
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { farm } from '@farm/proto';
-import { ADD_MULTIPLY, MULTI_REPO_FILES, agentStep, planStep, startFarmUpProcess } from '../testing';
+import { ADD_MULTIPLY, MULTI_REPO_FILES, agentStep, makeLocalRepo, planStep, startFarmUpProcess } from '../testing';
 import { freePort } from '../../../scripts/local-services/proc';
 
-const exec = promisify(execFile);
 const ROOT = path.resolve(__dirname, '../../..');
 const GOAL = 'Add multiply to the calculator';
 
@@ -69,14 +67,7 @@ describe('the Grafana dashboard on farm up, through a real Prometheus', () => {
 
   test('every panel answers data after a few requests', async () => {
     const repo = path.join(tmp, 'my-app');
-    for (const [file, content] of Object.entries(MULTI_REPO_FILES)) {
-      await mkdir(path.dirname(path.join(repo, file)), { recursive: true });
-      await writeFile(path.join(repo, file), content);
-    }
-    const git = (...args: string[]) => exec('git', ['-C', repo, ...args]);
-    await git('init', '-q', '-b', 'main');
-    await git('add', '-A');
-    await git('-c', 'user.name=u', '-c', 'user.email=u@x', 'commit', '-qm', 'initial');
+    await makeLocalRepo(repo, 'main', MULTI_REPO_FILES);
     const scriptFile = path.join(tmp, 'script.json');
     await writeFile(
       scriptFile,

@@ -15,7 +15,7 @@ import { seedBareRepo, startGitHttpServer } from '@farm/git';
 import { startScriptedModelServer, type ScriptedModelServer } from '@farm/scripted-llm';
 import { ChangeRequestClient } from '@farm/farm-api';
 import { isProcessAlive, silentLogger } from '@farm/runtime';
-import { ADD_LOWER, ADD_MULTIPLY, MULTI_REPO_FILES, agentStep, planStep } from '../testing';
+import { ADD_LOWER, ADD_MULTIPLY, MULTI_REPO_FILES, agentStep, makeLocalRepo, planStep } from '../testing';
 import { startKafka } from '../../../scripts/local-services/kafka';
 import { startPostgres } from '../../../scripts/local-services/postgres';
 
@@ -32,18 +32,6 @@ function freePort(): Promise<number> {
       srv.close(() => resolve(port));
     });
   });
-}
-
-/** A user's repository: a work tree with the sample library committed on `branch` (main). */
-async function makeLocalRepo(dir: string, branch = 'main'): Promise<void> {
-  for (const [file, content] of Object.entries(MULTI_REPO_FILES)) {
-    await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
-    await writeFile(path.join(dir, file), content);
-  }
-  const git = (...args: string[]) => exec('git', ['-C', dir, ...args]);
-  await git('init', '-q', '-b', branch);
-  await git('add', '-A');
-  await git('-c', 'user.name=u', '-c', 'user.email=u@x', 'commit', '-qm', 'initial');
 }
 
 async function localBranches(dir: string): Promise<string[]> {

@@ -1,15 +1,12 @@
 // `farm up` on a repository with a real third-party test dependency (uvu, from the npm registry): the first request
 // sets its environment up once (the agent's checks, the base run of its tests and the build share it), the second
 // request on the same repository sets nothing up again, and both end DONE with the change verified.
-import { execFile, type ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { farm } from '@farm/proto';
-import { agentStep, planStep, startFarmUpProcess } from '../testing';
-
-const exec = promisify(execFile);
+import { agentStep, makeLocalRepo, planStep, startFarmUpProcess } from '../testing';
 
 const FILES: Record<string, string> = {
   'package.json': JSON.stringify(
@@ -56,14 +53,7 @@ describe('farm up on a repository whose tests need a dependency from the registr
 
   test('the first request sets its environment up once; the second sets nothing up; both verified and DONE', async () => {
     const repo = path.join(tmp, 'calc');
-    for (const [file, content] of Object.entries(FILES)) {
-      await mkdir(path.dirname(path.join(repo, file)), { recursive: true });
-      await writeFile(path.join(repo, file), content);
-    }
-    const git = (...args: string[]) => exec('git', ['-C', repo, ...args]);
-    await git('init', '-q', '-b', 'main');
-    await git('add', '-A');
-    await git('-c', 'user.name=u', '-c', 'user.email=u@x', 'commit', '-qm', 'initial');
+    await makeLocalRepo(repo, 'main', FILES);
     const SUB = 'Add sub to the library';
     const MUL = 'Add mul to the library';
     const script = path.join(tmp, 'script.json');

@@ -1,2 +1,3 @@
 export * from './multi-task-repo';
 export * from './farm-up-process';
+export * from './local-repo';
