@@ -84,23 +84,27 @@ export async function setUpTask(
   run: TaskRun,
 ): Promise<TaskSetup> {
   // Fail closed before spending anything: the task's checks would run without a guarantee nobody gave up
-  // (here, or in the pod's sandbox runner, which must answer).
-  let status: ConfinementStatus;
-  try {
-    status = await answeredConfinement(run);
-  } catch (err) {
+  // (here, or in the pod's sandbox runner, which must answer). Asked beside the look for an earlier run's push:
+  // a task already pushed runs nothing in the sandbox and does not wait for the answer.
+  const confinement = answeredConfinement(run).then(
+    (status) => ({ status }),
+    (err: unknown) => ({ err }),
+  );
+  const url = task.repo?.url ?? '';
+  const pushed = await pushedCommit(url, branchFor(task.id!), run.log);
+  if (pushed) return { kind: 'pushed', commit: pushed };
+  const answer = await confinement;
+  if ('err' in answer) {
+    const { err } = answer;
     if (err instanceof SandboxRunnerUnavailable) return hardFail(F.STEP_CHECK, errorMessage(err));
     // Still no answer: the machine is busy, not unable; another dispatch (perhaps elsewhere) tries again.
     if (err instanceof ProbeTimedOut)
       return softFail(F.STEP_CHECK, `${errorMessage(err)}; waited ${PROBE_WAIT_MS / 60_000} min for it`);
     throw err;
   }
+  const { status } = answer;
   const { missing, isolation } = status;
   if (missing.length) return hardFail(F.STEP_CHECK, describeStatus(status));
-
-  const url = task.repo?.url ?? '';
-  const pushed = await pushedCommit(url, branchFor(task.id!), run.log);
-  if (pushed) return { kind: 'pushed', commit: pushed };
 
   const repoDir = path.join(workDir, 'repo');
   const cloned = await run.observer

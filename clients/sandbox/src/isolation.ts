@@ -1,5 +1,6 @@
 /**
- * What this machine can do to contain a command, found by trying it once per process (a kernel may have
+ * What this machine can do to contain a command, found by trying it once per machine and kind of sandbox (the
+ * verdict is shared by every process: shared-verdict.ts) and proven again when it expires (a kernel may have
  * user namespaces disabled, a container may forbid unshare or mount cgroupfs read-only):
  *
  * - namespaces (util-linux `unshare`): a private network namespace (with its own loopback brought up), a PID
@@ -26,6 +27,13 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { ProbeTimedOut } from './errors';
 import { namespaceSetup } from './namespace-setup';
+import {
+  forgetSharedVerdict,
+  setSharedVerdictsForTests,
+  sharedVerdict,
+  VERDICT_TTL_MS,
+  type SharedProbe,
+} from './shared-verdict';
 
 const exec = promisify(execFile);
 
@@ -39,6 +47,7 @@ let probeTimeoutsMs: readonly number[] = PROBE_TIMEOUTS_MS;
 /** Tests only: shorter attempts, to put a probe out of time without loading the machine for minutes. */
 export function setProbeTimeoutsForTests(timeouts: readonly number[] | undefined): void {
   probeTimeoutsMs = timeouts ?? PROBE_TIMEOUTS_MS;
+  setSharedVerdictsForTests(timeouts === undefined); // probes with the test's attempts must run, not be read
 }
 
 /**
@@ -63,14 +72,27 @@ async function works(file: string, args: string[]): Promise<boolean> {
   return (await probe(file, args)) !== undefined;
 }
 
-/** A probe's result kept for the process; one that did not answer is forgotten, so the next caller probes again. */
-function keepAnswer<T>(probeOnce: () => Promise<T>): () => Promise<T> {
-  let kept: Promise<T> | undefined;
-  return () =>
-    (kept ??= probeOnce().catch((err: unknown) => {
-      kept = undefined;
-      throw err;
-    }));
+/**
+ * A probe's result kept for the process and shared with every other (shared-verdict.ts) until it expires; one
+ * that did not answer is forgotten, so the next caller probes again.
+ */
+function keepAnswer<T>(name: string, programs: readonly string[], probeOnce: () => Promise<T>): () => Promise<T> {
+  let kept: { answer: Promise<T>; until: number } | undefined;
+  return () => {
+    if (kept && Date.now() < kept.until) return kept.answer;
+    const verdict = sharedVerdict({ name, key: name, programs, probe: probeOnce, ttlMs: () => VERDICT_TTL_MS.full });
+    const entry = { answer: verdict.then((v) => v.value), until: Infinity };
+    kept = entry;
+    verdict.then(
+      ({ expiresAt }) => {
+        if (kept === entry) entry.until = expiresAt;
+      },
+      () => {
+        if (kept === entry) kept = undefined;
+      },
+    );
+    return entry.answer;
+  };
 }
 
 export type Network = 'none' | 'host';
@@ -133,8 +155,6 @@ export const NO_NAMESPACES: NamespacePlan = {
 };
 
 const namespacePlans = new Map<string, { plan: Promise<NamespacePlan>; until: number }>();
-/** A plan short of the full one is probed again after this long: what failed may have been passing trouble. */
-const PARTIAL_PLAN_TTL_MS = 30_000;
 
 export interface ProbeOptions {
   /**
@@ -144,21 +164,53 @@ export interface ProbeOptions {
   pidWithoutOwnProc?: boolean;
 }
 
+/** The programs a namespace probe and the namespace set-up run: a replaced one changes the verdict's key. */
+const NAMESPACE_PROGRAMS = ['unshare', 'sh', 'mount', 'setpriv', 'mkdir', 'ip', 'sed', 'cut', 'grep'];
+
+/** The shared verdict of a namespace plan: keyed by its options and the probe's own code, so a new probe re-proves. */
+function namespaceVerdict(network: Network, opts: ProbeOptions): Omit<SharedProbe<NamespacePlan>, 'probe' | 'ttlMs'> {
+  const code = `${CONFINEMENT_PROBE}\n${namespaceSetup({ network: true, filesystem: true }, ['/c'], 1).join(' ')}`;
+  return {
+    name: `namespaces-${network}${opts.pidWithoutOwnProc ? '-container-proc' : ''}`,
+    key: JSON.stringify({ network, containerProc: Boolean(opts.pidWithoutOwnProc), code }),
+    programs: NAMESPACE_PROGRAMS,
+  };
+}
+
+/**
+ * The namespaces a run gets: proven once per machine and kind (shared-verdict.ts: every agent process reads the
+ * same verdict) and kept by this process until the verdict expires — a full plan for 15 minutes, one short of it
+ * for 30 s, since what failed may have been passing trouble. No answer (a probe out of time) is never kept.
+ */
 export function namespacesFor(network: Network, opts: ProbeOptions = {}): Promise<NamespacePlan> {
   const key = `${network}:${opts.pidWithoutOwnProc ? 'container-proc' : 'own-proc'}`;
   const cached = namespacePlans.get(key);
   if (cached && Date.now() < cached.until) return cached.plan;
-  const plan = probeNamespaces(network, opts);
+  const verdict = sharedVerdict({
+    ...namespaceVerdict(network, opts),
+    probe: () => probeNamespaces(network, opts),
+    ttlMs: (found) => (isFullPlan(network, found) ? VERDICT_TTL_MS.full : VERDICT_TTL_MS.partial),
+  });
+  const plan = verdict.then((v) => v.value);
   namespacePlans.set(key, { plan, until: Infinity });
-  plan.then(
-    (found) => {
-      if (!isFullPlan(network, found)) namespacePlans.set(key, { plan, until: Date.now() + PARTIAL_PLAN_TTL_MS });
+  verdict.then(
+    ({ expiresAt }) => {
+      if (namespacePlans.get(key)?.plan === plan) namespacePlans.set(key, { plan, until: expiresAt });
     },
     () => {
       if (namespacePlans.get(key)?.plan === plan) namespacePlans.delete(key); // no answer: ask again next time
     },
   );
   return plan;
+}
+
+/**
+ * A run found the plan no longer holds (its namespace set-up or unshare itself failed): forgotten here and for
+ * every process, so the next run proves it again.
+ */
+export function forgetNamespacePlan(network: Network, opts: ProbeOptions = {}): void {
+  namespacePlans.delete(`${network}:${opts.pidWithoutOwnProc ? 'container-proc' : 'own-proc'}`);
+  forgetSharedVerdict(namespaceVerdict(network, opts));
 }
 
 function isFullPlan(network: Network, plan: NamespacePlan): boolean {
@@ -265,7 +317,7 @@ export interface LifetimeTools {
   /** coreutils timeout: the run is killed at its timeout even if the process that started it hangs. */
   externalTimeout: boolean;
 }
-export const lifetimeToolsFor = keepAnswer(async (): Promise<LifetimeTools> => {
+export const lifetimeToolsFor = keepAnswer('lifetime', ['setpriv', 'timeout'], async (): Promise<LifetimeTools> => {
   const [parentDeathSignal, externalTimeout] = await Promise.all([
     works('setpriv', ['--pdeathsig', 'KILL', '--', 'true']),
     works('timeout', ['-s', 'KILL', '5', 'true']),
@@ -274,7 +326,7 @@ export const lifetimeToolsFor = keepAnswer(async (): Promise<LifetimeTools> => {
 });
 
 export type LimitsTool = 'prlimit' | 'ulimit' | 'none';
-export const limitsToolFor = keepAnswer(async (): Promise<LimitsTool> => {
+export const limitsToolFor = keepAnswer('limits', ['prlimit', 'bash'], async (): Promise<LimitsTool> => {
   if (await works('prlimit', ['--cpu=60', '--', 'true'])) return 'prlimit';
   return (await works('bash', ['-c', 'ulimit -t 60 -f 1000000'])) ? 'ulimit' : 'none';
 });

@@ -47,6 +47,7 @@ import {
   cgroupsFor,
   lifetimeToolsFor,
   limitsToolFor,
+  forgetNamespacePlan,
   namespacesFor,
   RunCgroup,
   signalQuietly,
@@ -562,6 +563,8 @@ export async function runSandboxedHere(req: SandboxRequest): Promise<SandboxResu
   }
 
   const durationMs = Math.round(performance.now() - started);
+  if (setupFailed(ns, outcome.code, capture.text()) && !given.namespaces)
+    forgetNamespacePlan(network, { pidWithoutOwnProc: runnerHost !== undefined }); // proven again by the next run
   const signal = outcome.signal ?? signalFromExit(outcome.code);
   // `timeout(1)` struck because this process's timer could not (a blocked event loop)
   if (!timedOut && signal === 'SIGKILL' && durationMs >= req.timeoutMs) timedOut = true;
@@ -602,4 +605,14 @@ export async function runSandboxedHere(req: SandboxRequest): Promise<SandboxResu
     isolation,
     droppedEnv: dropped,
   };
+}
+
+/**
+ * Whether a run ended in its confinement's own set-up rather than in its command: unshare refused the namespaces
+ * (exit 1, its own words) or the namespace set-up stopped (exit 125, "farm-sandbox: ..."). The verdict that
+ * promised them no longer holds.
+ */
+function setupFailed(ns: NamespacePlan, code: number | null, output: string): boolean {
+  if (ns.setup && code === 125 && /^farm-sandbox: /m.test(output)) return true;
+  return ns.args.length > 0 && code === 1 && /^unshare: (unshare|cannot|failed)/m.test(output);
 }
