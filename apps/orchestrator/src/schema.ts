@@ -6,8 +6,10 @@ import { taskStepMigrations } from './task-steps';
 import { buildReportMigrations } from './build-reports';
 import { resubmissionMigrations } from './task-resubmission';
 import { requestDecisionMigrations } from './request-decisions';
+import { redactAtRestMigrations } from './redact-at-rest';
+import type { Migration } from '@farm/store';
 
-export const orchestratorMigrations = [
+export const orchestratorMigrations: Migration[] = [
   {
     name: 'orchestrator-001-state',
     sql: `
@@ -143,3 +145,6 @@ orchestratorMigrations.push(...buildReportMigrations);
 
 // Each request's last decision by a person (approve, reject, cancel), so that each is taken once (request-decisions.ts).
 orchestratorMigrations.push(...requestDecisionMigrations);
+
+// Rows of earlier versions holding a credential, redacted at rest (redact-at-rest.ts).
+orchestratorMigrations.push(...redactAtRestMigrations);

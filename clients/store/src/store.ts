@@ -12,8 +12,16 @@ export interface SqlStore extends SqlExecutor {
   close(): Promise<void>;
 }
 
+/** A change of the schema, applied once. */
+export interface Migration {
+  name: string;
+  sql: string;
+  /** A change of rows SQL cannot say (a redaction in the farm's own code), in the same transaction, after `sql`. */
+  data?: (tx: SqlExecutor) => Promise<void>;
+}
+
 /** Applies each named migration once, in order, recording it in farm_migrations. */
-export async function migrate(store: SqlStore, migrations: { name: string; sql: string }[]): Promise<void> {
+export async function migrate(store: SqlStore, migrations: Migration[]): Promise<void> {
   await store.query(
     'CREATE TABLE IF NOT EXISTS farm_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
   );
@@ -23,7 +31,8 @@ export async function migrate(store: SqlStore, migrations: { name: string; sql: 
       await tx.query('LOCK TABLE farm_migrations IN EXCLUSIVE MODE');
       const done = await tx.query('SELECT 1 FROM farm_migrations WHERE name = $1', [m.name]);
       if (done.rows.length) return;
-      await tx.query(m.sql);
+      if (m.sql.trim()) await tx.query(m.sql);
+      await m.data?.(tx);
       await tx.query('INSERT INTO farm_migrations (name) VALUES ($1)', [m.name]);
     });
   }
