@@ -310,6 +310,139 @@ export namespace farm {
             public static getTypeUrl(typeUrlPrefix?: string): string;
         }
 
+        /** Properties of a ModelUsage. */
+        interface IModelUsage {
+
+            /** ModelUsage calls */
+            calls?: (number|null);
+
+            /** ModelUsage promptTokens */
+            promptTokens?: (number|null);
+
+            /** ModelUsage completionTokens */
+            completionTokens?: (number|null);
+
+            /** ModelUsage totalTokens */
+            totalTokens?: (number|null);
+
+            /** ModelUsage costUsd */
+            costUsd?: (number|null);
+
+            /** ModelUsage model */
+            model?: (string|null);
+
+            /** ModelUsage priced */
+            priced?: (boolean|null);
+        }
+
+        /** Represents a ModelUsage. */
+        class ModelUsage implements IModelUsage {
+
+            /**
+             * Constructs a new ModelUsage.
+             * @param [p] Properties to set
+             */
+            constructor(p?: farm.v1.IModelUsage);
+
+            /** ModelUsage calls. */
+            public calls: number;
+
+            /** ModelUsage promptTokens. */
+            public promptTokens: number;
+
+            /** ModelUsage completionTokens. */
+            public completionTokens: number;
+
+            /** ModelUsage totalTokens. */
+            public totalTokens: number;
+
+            /** ModelUsage costUsd. */
+            public costUsd: number;
+
+            /** ModelUsage model. */
+            public model: string;
+
+            /** ModelUsage priced. */
+            public priced: boolean;
+
+            /**
+             * Creates a new ModelUsage instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns ModelUsage instance
+             */
+            public static create(properties?: farm.v1.IModelUsage): farm.v1.ModelUsage;
+
+            /**
+             * Encodes the specified ModelUsage message. Does not implicitly {@link farm.v1.ModelUsage.verify|verify} messages.
+             * @param m ModelUsage message or plain object to encode
+             * @param [w] Writer to encode to
+             * @returns Writer
+             */
+            public static encode(m: farm.v1.IModelUsage, w?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified ModelUsage message, length delimited. Does not implicitly {@link farm.v1.ModelUsage.verify|verify} messages.
+             * @param message ModelUsage message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            public static encodeDelimited(message: farm.v1.IModelUsage, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a ModelUsage message from the specified reader or buffer.
+             * @param r Reader or buffer to decode from
+             * @param [l] Message length if known beforehand
+             * @returns ModelUsage
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decode(r: ($protobuf.Reader|Uint8Array), l?: number): farm.v1.ModelUsage;
+
+            /**
+             * Decodes a ModelUsage message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns ModelUsage
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            public static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): farm.v1.ModelUsage;
+
+            /**
+             * Verifies a ModelUsage message.
+             * @param m Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            public static verify(m: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a ModelUsage message from a plain object. Also converts values to their respective internal types.
+             * @param d Plain object
+             * @returns ModelUsage
+             */
+            public static fromObject(d: { [k: string]: any }): farm.v1.ModelUsage;
+
+            /**
+             * Creates a plain object from a ModelUsage message. Also converts values to other types if specified.
+             * @param m ModelUsage
+             * @param [o] Conversion options
+             * @returns Plain object
+             */
+            public static toObject(m: farm.v1.ModelUsage, o?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this ModelUsage to JSON.
+             * @returns JSON object
+             */
+            public toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the default type url for ModelUsage
+             * @param [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns The default type url
+             */
+            public static getTypeUrl(typeUrlPrefix?: string): string;
+        }
+
         /** Properties of a PhaseTransition. */
         interface IPhaseTransition {
 
@@ -1681,6 +1814,9 @@ export namespace farm {
 
             /** TaskBundle planningError */
             planningError?: (string|null);
+
+            /** TaskBundle planning */
+            planning?: (farm.v1.IModelUsage|null);
         }
 
         /** Represents a TaskBundle. */
@@ -1703,6 +1839,9 @@ export namespace farm {
 
             /** TaskBundle planningError. */
             public planningError: string;
+
+            /** TaskBundle planning. */
+            public planning?: (farm.v1.IModelUsage|null);
 
             /**
              * Creates a new TaskBundle instance using the specified properties.
@@ -3129,6 +3268,9 @@ export namespace farm {
 
             /** Plan checkCommand */
             checkCommand?: (string|null);
+
+            /** Plan planning */
+            planning?: (farm.v1.IModelUsage|null);
         }
 
         /** Represents a Plan. */
@@ -3154,6 +3296,9 @@ export namespace farm {
 
             /** Plan checkCommand. */
             public checkCommand: string;
+
+            /** Plan planning. */
+            public planning?: (farm.v1.IModelUsage|null);
 
             /**
              * Creates a new Plan instance using the specified properties.

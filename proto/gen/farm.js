@@ -910,6 +910,408 @@ $root.farm = (function() {
             return RepoRef;
         })();
 
+        v1.ModelUsage = (function() {
+
+            /**
+             * Properties of a ModelUsage.
+             * @memberof farm.v1
+             * @interface IModelUsage
+             * @property {number|null} [calls] ModelUsage calls
+             * @property {number|null} [promptTokens] ModelUsage promptTokens
+             * @property {number|null} [completionTokens] ModelUsage completionTokens
+             * @property {number|null} [totalTokens] ModelUsage totalTokens
+             * @property {number|null} [costUsd] ModelUsage costUsd
+             * @property {string|null} [model] ModelUsage model
+             * @property {boolean|null} [priced] ModelUsage priced
+             */
+
+            /**
+             * Constructs a new ModelUsage.
+             * @memberof farm.v1
+             * @classdesc Represents a ModelUsage.
+             * @implements IModelUsage
+             * @constructor
+             * @param {farm.v1.IModelUsage=} [p] Properties to set
+             */
+            function ModelUsage(p) {
+                if (p)
+                    for (var ks = Object.keys(p), i = 0; i < ks.length; ++i)
+                        if (p[ks[i]] != null && ks[i] !== "__proto__")
+                            this[ks[i]] = p[ks[i]];
+            }
+
+            /**
+             * ModelUsage calls.
+             * @member {number} calls
+             * @memberof farm.v1.ModelUsage
+             * @instance
+             */
+            ModelUsage.prototype.calls = 0;
+
+            /**
+             * ModelUsage promptTokens.
+             * @member {number} promptTokens
+             * @memberof farm.v1.ModelUsage
+             * @instance
+             */
+            ModelUsage.prototype.promptTokens = 0;
+
+            /**
+             * ModelUsage completionTokens.
+             * @member {number} completionTokens
+             * @memberof farm.v1.ModelUsage
+             * @instance
+             */
+            ModelUsage.prototype.completionTokens = 0;
+
+            /**
+             * ModelUsage totalTokens.
+             * @member {number} totalTokens
+             * @memberof farm.v1.ModelUsage
+             * @instance
+             */
+            ModelUsage.prototype.totalTokens = 0;
+
+            /**
+             * ModelUsage costUsd.
+             * @member {number} costUsd
+             * @memberof farm.v1.ModelUsage
+             * @instance
+             */
+            ModelUsage.prototype.costUsd = 0;
+
+            /**
+             * ModelUsage model.
+             * @member {string} model
+             * @memberof farm.v1.ModelUsage
+             * @instance
+             */
+            ModelUsage.prototype.model = "";
+
+            /**
+             * ModelUsage priced.
+             * @member {boolean} priced
+             * @memberof farm.v1.ModelUsage
+             * @instance
+             */
+            ModelUsage.prototype.priced = false;
+
+            /**
+             * Creates a new ModelUsage instance using the specified properties.
+             * @function create
+             * @memberof farm.v1.ModelUsage
+             * @static
+             * @param {farm.v1.IModelUsage=} [properties] Properties to set
+             * @returns {farm.v1.ModelUsage} ModelUsage instance
+             */
+            ModelUsage.create = function create(properties) {
+                return new ModelUsage(properties);
+            };
+
+            /**
+             * Encodes the specified ModelUsage message. Does not implicitly {@link farm.v1.ModelUsage.verify|verify} messages.
+             * @function encode
+             * @memberof farm.v1.ModelUsage
+             * @static
+             * @param {farm.v1.IModelUsage} m ModelUsage message or plain object to encode
+             * @param {$protobuf.Writer} [w] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            ModelUsage.encode = function encode(m, w, q) {
+                if (!w)
+                    w = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (m.calls != null && Object.hasOwnProperty.call(m, "calls"))
+                    w.uint32(8).uint32(m.calls);
+                if (m.promptTokens != null && Object.hasOwnProperty.call(m, "promptTokens"))
+                    w.uint32(16).uint32(m.promptTokens);
+                if (m.completionTokens != null && Object.hasOwnProperty.call(m, "completionTokens"))
+                    w.uint32(24).uint32(m.completionTokens);
+                if (m.totalTokens != null && Object.hasOwnProperty.call(m, "totalTokens"))
+                    w.uint32(32).uint32(m.totalTokens);
+                if (m.costUsd != null && Object.hasOwnProperty.call(m, "costUsd"))
+                    w.uint32(41).double(m.costUsd);
+                if (m.model != null && Object.hasOwnProperty.call(m, "model"))
+                    w.uint32(50).string(m.model);
+                if (m.priced != null && Object.hasOwnProperty.call(m, "priced"))
+                    w.uint32(56).bool(m.priced);
+                return w;
+            };
+
+            /**
+             * Encodes the specified ModelUsage message, length delimited. Does not implicitly {@link farm.v1.ModelUsage.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof farm.v1.ModelUsage
+             * @static
+             * @param {farm.v1.IModelUsage} message ModelUsage message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            ModelUsage.encodeDelimited = function encodeDelimited(message, writer) {
+                return this.encode(message, writer && writer.len ? writer.fork() : writer).ldelim();
+            };
+
+            /**
+             * Decodes a ModelUsage message from the specified reader or buffer.
+             * @function decode
+             * @memberof farm.v1.ModelUsage
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} r Reader or buffer to decode from
+             * @param {number} [l] Message length if known beforehand
+             * @returns {farm.v1.ModelUsage} ModelUsage
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            ModelUsage.decode = function decode(r, l, e, n) {
+                if (!(r instanceof $Reader))
+                    r = $Reader.create(r);
+                if (n === undefined)
+                    n = 0;
+                if (n > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var c, m;
+                if (l === undefined)
+                    c = r.len;
+                else {
+                    c = r.pos + l;
+                    if (c > r.len)
+                        throw RangeError("index out of range");
+                    l = r.len;
+                    r.len = c;
+                }
+                m = new $root.farm.v1.ModelUsage();
+                while (r.pos < c) {
+                    var t = r.uint32();
+                    if (t === e)
+                        break;
+                    switch (t >>> 3) {
+                    case 1: {
+                            m.calls = r.uint32();
+                            break;
+                        }
+                    case 2: {
+                            m.promptTokens = r.uint32();
+                            break;
+                        }
+                    case 3: {
+                            m.completionTokens = r.uint32();
+                            break;
+                        }
+                    case 4: {
+                            m.totalTokens = r.uint32();
+                            break;
+                        }
+                    case 5: {
+                            m.costUsd = r.double();
+                            break;
+                        }
+                    case 6: {
+                            m.model = r.string();
+                            break;
+                        }
+                    case 7: {
+                            m.priced = r.bool();
+                            break;
+                        }
+                    default:
+                        r.skipType(t & 7, n);
+                        break;
+                    }
+                }
+                if (l !== undefined) {
+                    if (r.pos !== c)
+                        throw RangeError("index out of range");
+                    r.len = l;
+                }
+                return m;
+            };
+
+            /**
+             * Decodes a ModelUsage message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof farm.v1.ModelUsage
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {farm.v1.ModelUsage} ModelUsage
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            ModelUsage.decodeDelimited = function decodeDelimited(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.uint32());
+            };
+
+            /**
+             * Verifies a ModelUsage message.
+             * @function verify
+             * @memberof farm.v1.ModelUsage
+             * @static
+             * @param {Object.<string,*>} m Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            ModelUsage.verify = function verify(m, n) {
+                if (typeof m !== "object" || m === null)
+                    return "object expected";
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    return "maximum nesting depth exceeded";
+                if (m.calls != null && Object.hasOwnProperty.call(m, "calls")) {
+                    if (!$util.isInteger(m.calls))
+                        return "calls: integer expected";
+                }
+                if (m.promptTokens != null && Object.hasOwnProperty.call(m, "promptTokens")) {
+                    if (!$util.isInteger(m.promptTokens))
+                        return "promptTokens: integer expected";
+                }
+                if (m.completionTokens != null && Object.hasOwnProperty.call(m, "completionTokens")) {
+                    if (!$util.isInteger(m.completionTokens))
+                        return "completionTokens: integer expected";
+                }
+                if (m.totalTokens != null && Object.hasOwnProperty.call(m, "totalTokens")) {
+                    if (!$util.isInteger(m.totalTokens))
+                        return "totalTokens: integer expected";
+                }
+                if (m.costUsd != null && Object.hasOwnProperty.call(m, "costUsd")) {
+                    if (typeof m.costUsd !== "number")
+                        return "costUsd: number expected";
+                }
+                if (m.model != null && Object.hasOwnProperty.call(m, "model")) {
+                    if (!$util.isString(m.model))
+                        return "model: string expected";
+                }
+                if (m.priced != null && Object.hasOwnProperty.call(m, "priced")) {
+                    if (typeof m.priced !== "boolean")
+                        return "priced: boolean expected";
+                }
+                return null;
+            };
+
+            /**
+             * Creates a ModelUsage message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof farm.v1.ModelUsage
+             * @static
+             * @param {Object.<string,*>} d Plain object
+             * @returns {farm.v1.ModelUsage} ModelUsage
+             */
+            ModelUsage.fromObject = function fromObject(d, n) {
+                if (d instanceof $root.farm.v1.ModelUsage)
+                    return d;
+                if (!$util.isObject(d))
+                    throw TypeError(".farm.v1.ModelUsage: object expected");
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var m = new $root.farm.v1.ModelUsage();
+                if (d.calls != null) {
+                    m.calls = d.calls >>> 0;
+                }
+                if (d.promptTokens != null) {
+                    m.promptTokens = d.promptTokens >>> 0;
+                }
+                if (d.completionTokens != null) {
+                    m.completionTokens = d.completionTokens >>> 0;
+                }
+                if (d.totalTokens != null) {
+                    m.totalTokens = d.totalTokens >>> 0;
+                }
+                if (d.costUsd != null) {
+                    m.costUsd = Number(d.costUsd);
+                }
+                if (d.model != null) {
+                    m.model = String(d.model);
+                }
+                if (d.priced != null) {
+                    m.priced = Boolean(d.priced);
+                }
+                return m;
+            };
+
+            /**
+             * Creates a plain object from a ModelUsage message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof farm.v1.ModelUsage
+             * @static
+             * @param {farm.v1.ModelUsage} m ModelUsage
+             * @param {$protobuf.IConversionOptions} [o] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            ModelUsage.toObject = function toObject(m, o, q) {
+                if (!o)
+                    o = {};
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                var d = {};
+                if (o.defaults) {
+                    d.calls = 0;
+                    d.promptTokens = 0;
+                    d.completionTokens = 0;
+                    d.totalTokens = 0;
+                    d.costUsd = 0;
+                    d.model = "";
+                    d.priced = false;
+                }
+                if (m.calls != null && Object.hasOwnProperty.call(m, "calls")) {
+                    d.calls = m.calls;
+                }
+                if (m.promptTokens != null && Object.hasOwnProperty.call(m, "promptTokens")) {
+                    d.promptTokens = m.promptTokens;
+                }
+                if (m.completionTokens != null && Object.hasOwnProperty.call(m, "completionTokens")) {
+                    d.completionTokens = m.completionTokens;
+                }
+                if (m.totalTokens != null && Object.hasOwnProperty.call(m, "totalTokens")) {
+                    d.totalTokens = m.totalTokens;
+                }
+                if (m.costUsd != null && Object.hasOwnProperty.call(m, "costUsd")) {
+                    d.costUsd = o.json && !isFinite(m.costUsd) ? String(m.costUsd) : m.costUsd;
+                }
+                if (m.model != null && Object.hasOwnProperty.call(m, "model")) {
+                    d.model = m.model;
+                }
+                if (m.priced != null && Object.hasOwnProperty.call(m, "priced")) {
+                    d.priced = m.priced;
+                }
+                return d;
+            };
+
+            /**
+             * Converts this ModelUsage to JSON.
+             * @function toJSON
+             * @memberof farm.v1.ModelUsage
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            ModelUsage.prototype.toJSON = function toJSON() {
+                return this.constructor.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the default type url for ModelUsage
+             * @function getTypeUrl
+             * @memberof farm.v1.ModelUsage
+             * @static
+             * @param {string} [typeUrlPrefix] your custom typeUrlPrefix(default "type.googleapis.com")
+             * @returns {string} The default type url
+             */
+            ModelUsage.getTypeUrl = function getTypeUrl(typeUrlPrefix) {
+                if (typeUrlPrefix === undefined) {
+                    typeUrlPrefix = "type.googleapis.com";
+                }
+                return typeUrlPrefix + "/farm.v1.ModelUsage";
+            };
+
+            return ModelUsage;
+        })();
+
         v1.PhaseTransition = (function() {
 
             /**
@@ -5722,6 +6124,7 @@ $root.farm = (function() {
              * @property {farm.v1.IRepoRef|null} [repo] TaskBundle repo
              * @property {Array.<farm.v1.ICodingTask>|null} [tasks] TaskBundle tasks
              * @property {string|null} [planningError] TaskBundle planningError
+             * @property {farm.v1.IModelUsage|null} [planning] TaskBundle planning
              */
 
             /**
@@ -5773,6 +6176,14 @@ $root.farm = (function() {
             TaskBundle.prototype.planningError = "";
 
             /**
+             * TaskBundle planning.
+             * @member {farm.v1.IModelUsage|null|undefined} planning
+             * @memberof farm.v1.TaskBundle
+             * @instance
+             */
+            TaskBundle.prototype.planning = null;
+
+            /**
              * Creates a new TaskBundle instance using the specified properties.
              * @function create
              * @memberof farm.v1.TaskBundle
@@ -5810,6 +6221,8 @@ $root.farm = (function() {
                 }
                 if (m.planningError != null && Object.hasOwnProperty.call(m, "planningError"))
                     w.uint32(34).string(m.planningError);
+                if (m.planning != null && Object.hasOwnProperty.call(m, "planning"))
+                    $root.farm.v1.ModelUsage.encode(m.planning, w.uint32(42).fork(), q + 1).ldelim();
                 return w;
             };
 
@@ -5876,6 +6289,10 @@ $root.farm = (function() {
                         }
                     case 4: {
                             m.planningError = r.string();
+                            break;
+                        }
+                    case 5: {
+                            m.planning = $root.farm.v1.ModelUsage.decode(r, r.uint32(), undefined, n + 1);
                             break;
                         }
                     default:
@@ -5948,6 +6365,13 @@ $root.farm = (function() {
                     if (!$util.isString(m.planningError))
                         return "planningError: string expected";
                 }
+                if (m.planning != null && Object.hasOwnProperty.call(m, "planning")) {
+                    {
+                        var e = $root.farm.v1.ModelUsage.verify(m.planning, n + 1);
+                        if (e)
+                            return "planning." + e;
+                    }
+                }
                 return null;
             };
 
@@ -5990,6 +6414,11 @@ $root.farm = (function() {
                 if (d.planningError != null) {
                     m.planningError = String(d.planningError);
                 }
+                if (d.planning != null) {
+                    if (!$util.isObject(d.planning))
+                        throw TypeError(".farm.v1.TaskBundle.planning: object expected");
+                    m.planning = $root.farm.v1.ModelUsage.fromObject(d.planning, n + 1);
+                }
                 return m;
             };
 
@@ -6017,6 +6446,7 @@ $root.farm = (function() {
                     d.changeRequestId = "";
                     d.repo = null;
                     d.planningError = "";
+                    d.planning = null;
                 }
                 if (m.changeRequestId != null && Object.hasOwnProperty.call(m, "changeRequestId")) {
                     d.changeRequestId = m.changeRequestId;
@@ -6032,6 +6462,9 @@ $root.farm = (function() {
                 }
                 if (m.planningError != null && Object.hasOwnProperty.call(m, "planningError")) {
                     d.planningError = m.planningError;
+                }
+                if (m.planning != null && Object.hasOwnProperty.call(m, "planning")) {
+                    d.planning = $root.farm.v1.ModelUsage.toObject(m.planning, o, q + 1);
                 }
                 return d;
             };
@@ -10549,6 +10982,7 @@ $root.farm = (function() {
              * @property {Array.<farm.v1.IPlanItem>|null} [items] Plan items
              * @property {Array.<string>|null} [notes] Plan notes
              * @property {string|null} [checkCommand] Plan checkCommand
+             * @property {farm.v1.IModelUsage|null} [planning] Plan planning
              */
 
             /**
@@ -10609,6 +11043,14 @@ $root.farm = (function() {
             Plan.prototype.checkCommand = "";
 
             /**
+             * Plan planning.
+             * @member {farm.v1.IModelUsage|null|undefined} planning
+             * @memberof farm.v1.Plan
+             * @instance
+             */
+            Plan.prototype.planning = null;
+
+            /**
              * Creates a new Plan instance using the specified properties.
              * @function create
              * @memberof farm.v1.Plan
@@ -10650,6 +11092,8 @@ $root.farm = (function() {
                 }
                 if (m.checkCommand != null && Object.hasOwnProperty.call(m, "checkCommand"))
                     w.uint32(42).string(m.checkCommand);
+                if (m.planning != null && Object.hasOwnProperty.call(m, "planning"))
+                    $root.farm.v1.ModelUsage.encode(m.planning, w.uint32(50).fork(), q + 1).ldelim();
                 return w;
             };
 
@@ -10722,6 +11166,10 @@ $root.farm = (function() {
                         }
                     case 5: {
                             m.checkCommand = r.string();
+                            break;
+                        }
+                    case 6: {
+                            m.planning = $root.farm.v1.ModelUsage.decode(r, r.uint32(), undefined, n + 1);
                             break;
                         }
                     default:
@@ -10802,6 +11250,13 @@ $root.farm = (function() {
                     if (!$util.isString(m.checkCommand))
                         return "checkCommand: string expected";
                 }
+                if (m.planning != null && Object.hasOwnProperty.call(m, "planning")) {
+                    {
+                        var e = $root.farm.v1.ModelUsage.verify(m.planning, n + 1);
+                        if (e)
+                            return "planning." + e;
+                    }
+                }
                 return null;
             };
 
@@ -10852,6 +11307,11 @@ $root.farm = (function() {
                 if (d.checkCommand != null) {
                     m.checkCommand = String(d.checkCommand);
                 }
+                if (d.planning != null) {
+                    if (!$util.isObject(d.planning))
+                        throw TypeError(".farm.v1.Plan.planning: object expected");
+                    m.planning = $root.farm.v1.ModelUsage.fromObject(d.planning, n + 1);
+                }
                 return m;
             };
 
@@ -10880,6 +11340,7 @@ $root.farm = (function() {
                     d.changeRequestId = "";
                     d.repo = null;
                     d.checkCommand = "";
+                    d.planning = null;
                 }
                 if (m.changeRequestId != null && Object.hasOwnProperty.call(m, "changeRequestId")) {
                     d.changeRequestId = m.changeRequestId;
@@ -10901,6 +11362,9 @@ $root.farm = (function() {
                 }
                 if (m.checkCommand != null && Object.hasOwnProperty.call(m, "checkCommand")) {
                     d.checkCommand = m.checkCommand;
+                }
+                if (m.planning != null && Object.hasOwnProperty.call(m, "planning")) {
+                    d.planning = $root.farm.v1.ModelUsage.toObject(m.planning, o, q + 1);
                 }
                 return d;
             };

@@ -27,7 +27,7 @@ import {
   forgeSetupConfigSchema,
   startForge,
 } from '@farm/orchestrator';
-import { plannerModelFrom, requestPlannerConfigSchema } from '@farm/request-planner';
+import { plannerModelFrom, plannerPricingFrom, requestPlannerConfigSchema } from '@farm/request-planner';
 import {
   credentialsFilesOf,
   entryScript,
@@ -253,6 +253,7 @@ export async function startFarmUp(
       log,
       leases: farmLeases(leases),
       plannerModel: plannerModelFrom(config, log),
+      plannerPricing: plannerPricingFrom(config),
       maxPlanItems: config.FARM_PLANNER_MAX_ITEMS,
       planSingleTask: config.FARM_PLAN_SINGLE_TASK,
       leaseTtlSeconds: config.FARM_LEASE_TTL_S,

@@ -57,6 +57,7 @@ describe('formatRequest', () => {
       attempts: 1,
       tokens: { prompt: 10, completion: 5, total: 15 },
       costUsd: 0,
+      planning: { calls: 0, totalTokens: 0, costUsd: 0 },
       createdAt: '2026-11-24T00:00:00Z',
       updatedAt: '2026-11-24T00:00:00Z',
     };
@@ -68,5 +69,8 @@ describe('formatRequest', () => {
     expect(text).toContain('pull:    https://gitea.example.com/team/app/pulls/9');
     expect(text).toContain('issue:   team/app#7');
     expect(formatRequest(request, [])).not.toContain('pull:');
+    expect(formatRequest(request, [])).not.toContain('planning');
+    const planned = { ...request, planning: { calls: 2, totalTokens: 900, costUsd: 0.0004 } };
+    expect(formatRequest(planned, [])).toMatch(/effort: .*15 tokens .*; planning 2 call\(s\), 900 tokens, \$0\.0004/);
   });
 });

@@ -38,6 +38,12 @@ export function formatRequestList(list: RequestSummary[]): string {
   );
 }
 
+/** Of the totals, what planning took (older farms answer no `planning`). */
+const planningOf = (r: RequestSummary): string =>
+  r.planning?.calls
+    ? `; planning ${r.planning.calls} call(s), ${r.planning.totalTokens} tokens, ${formatCostUsd(r.planning.costUsd)}`
+    : '';
+
 export function formatRequest(
   r: RequestSummary,
   tasks: TaskSummary[],
@@ -48,7 +54,7 @@ export function formatRequest(
     `title:   ${r.title}`,
     `repo:    ${r.repoPath ?? r.repoUrl} @ ${r.baseRef}${r.baseCommit ? ` (${r.baseCommit.slice(0, 12)})` : ''}`,
     `reason:  ${r.reason}`,
-    `effort:  ${r.attempts} attempt(s), ${r.tokens.total} tokens (${r.tokens.prompt} prompt, ${r.tokens.completion} completion), ${formatCostUsd(r.costUsd)}`,
+    `effort:  ${r.attempts} attempt(s), ${r.tokens.total} tokens (${r.tokens.prompt} prompt, ${r.tokens.completion} completion), ${formatCostUsd(r.costUsd)}${planningOf(r)}`,
   ];
   if (r.integrationBranch) head.push(`branch:  ${r.integrationBranch}`);
   if (forge?.pullRequest) head.push(`pull:    ${forge.pullRequest.url}`);

@@ -12,7 +12,7 @@ import {
   type OrchestratorOptions,
   type TaskLauncher,
 } from '@farm/orchestrator';
-import { startRequestPlanner } from '@farm/request-planner';
+import { startRequestPlanner, type PlannerPricing } from '@farm/request-planner';
 import { entryScript, loadConfig, type Logger } from '@farm/runtime';
 import type { SqlStore } from '@farm/store';
 
@@ -25,6 +25,8 @@ export interface FarmParts {
   options?: Partial<OrchestratorOptions>;
   /** The request-planner's model; without one each request is a single task. */
   plannerModel?: JsonModel;
+  /** The planner model's configured name and price table (its calls' cost in the request's totals). */
+  plannerPricing?: PlannerPricing;
   /** Bound on the planner's items per request. */
   maxPlanItems?: number;
   /** FARM_PLAN_SINGLE_TASK (default `never`). */
@@ -59,6 +61,7 @@ export async function startFarm(parts: FarmParts): Promise<{ orchestrator: Orche
     await startRequestPlanner({
       bus: parts.bus,
       model: parts.plannerModel,
+      pricing: parts.plannerPricing,
       maxItems: parts.maxPlanItems,
       singleTask: parts.planSingleTask,
       log: parts.log.child({ app: 'request-planner' }),

@@ -24,5 +24,6 @@ export function bundlePlan(plan: farm.v1.IPlan, baseCommit: string): farm.v1.ITa
       blobIds: [],
       reservedLeases: [],
     })),
+    ...(plan.planning ? { planning: plan.planning } : {}),
   };
 }

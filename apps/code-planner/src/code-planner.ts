@@ -168,7 +168,12 @@ export async function startCodePlanner(deps: CodePlannerDeps): Promise<Subscript
       }
       if (!(failed instanceof PlanningFailed)) throw failed;
       log.warn('planning failed', { err: failed });
-      bundle = { changeRequestId: id, repo: plan.repo, planningError: failed.message };
+      bundle = {
+        changeRequestId: id,
+        repo: plan.repo,
+        planningError: failed.message,
+        ...(plan.planning ? { planning: plan.planning } : {}), // planning was paid for, whatever became of it
+      };
     }
     log.info('task bundle ready', {
       baseCommit: bundle.repo?.baseCommit,

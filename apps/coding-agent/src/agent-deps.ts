@@ -13,7 +13,7 @@ import type { StepBus } from './live-steps';
 import { credentialsFilesOf, secretsOfEnvironment, type Logger } from '@farm/runtime';
 import { checkCeilingsFromConfig, type CheckCeilings } from '@farm/sandbox';
 import type { AgentConfig } from './config';
-import type { ModelPrices } from './model-prices';
+import type { ModelPrices } from '@farm/llm';
 import type { BudgetLimits } from './task-budget';
 import type { ToolLimits } from './tools/agent-tools';
 import type { UnverifiedPolicy } from './verify-change';

@@ -1,7 +1,7 @@
 import { ConfigError } from '@farm/runtime';
 import { agentDepsFromConfig } from './agent-deps';
 import { loadAgentConfig } from './config';
-import { DEFAULT_MODEL_PRICES } from './model-prices';
+import { DEFAULT_MODEL_PRICES } from '@farm/llm';
 import { silentLogger } from '@farm/runtime';
 
 const base = { OPENAI_BASE_URL: 'http://127.0.0.1:1/v1', OPENAI_API_KEY: 'sk-config-test-key-123' };

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { componentTokenConfigSchema } from '@farm/access';
 import { jsonVariable, loadConfig, z } from '@farm/runtime';
 import { checkSandboxConfigSchema } from '@farm/sandbox';
-import { DEFAULT_MODEL_PRICES, modelPricesSchema } from './model-prices';
+import { DEFAULT_MODEL_PRICES, modelPricesSchema } from '@farm/llm';
 
 const onOff = z.enum(['on', 'off']);
 

@@ -22,4 +22,4 @@ export { TaskObserver } from './task-observer';
 export { TrajectoryReport } from './trajectory-report';
 export { openTrajectory } from './trajectory';
 export { instructionTokens } from './instruction-size';
-export { priceOf, type ModelPrices } from './model-prices';
+export { priceOf, type ModelPrices } from '@farm/llm';

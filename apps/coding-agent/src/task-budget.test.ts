@@ -1,4 +1,4 @@
-import { costOfCall, DEFAULT_MODEL_PRICES, priceOf } from './model-prices';
+import { costOfCall, DEFAULT_MODEL_PRICES, priceOf } from '@farm/llm';
 import { TaskBudget } from './task-budget';
 
 describe('a task budget', () => {

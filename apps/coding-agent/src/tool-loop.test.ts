@@ -11,7 +11,7 @@ import { silentLogger } from '@farm/runtime';
 import type { CheckStep } from '@farm/sandbox';
 import { call, ScriptedJsonModel, ScriptedToolModel, type ToolModelStep } from '../testing/scripted-models';
 import { agentMetrics } from './metrics';
-import type { ModelPrices } from './model-prices';
+import type { ModelPrices } from '@farm/llm';
 import { DEFAULT_BUDGET, TaskBudget, type BudgetLimits } from './task-budget';
 import { TaskObserver } from './task-observer';
 import { conversationTokens } from './conversation-window';

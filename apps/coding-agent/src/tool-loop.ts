@@ -24,7 +24,7 @@ import {
 } from './conversation-window';
 import { renderLessons } from './lessons-prompt';
 import { agentMetrics } from './metrics';
-import { costOfCall, type ModelPrices } from './model-prices';
+import { costOfCall, type ModelPrices } from '@farm/llm';
 import { reviewDiff, type ReviewVerdict } from './review-diff';
 import { hardFail, softFail, type TaskFailed } from './task-outcome';
 import type { AgentToolBox, ToolOutcome } from './tools/agent-tools';

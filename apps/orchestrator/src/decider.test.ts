@@ -477,6 +477,33 @@ describe('the orchestrator decider', () => {
     expect(launched(run(state, result('a', S.SUCCESS, { costUsd: 0.6 }), roomy)).map((t) => t.id)).toEqual(['b']);
   });
 
+  it("counts planning's cost once: kept with the request and part of its spend under the cost cap", () => {
+    const planning = { calls: 2, promptTokens: 2200, completionTokens: 310, totalTokens: 2510, costUsd: 0.6 };
+    const bundle = {
+      kind: 'task-bundle' as const,
+      bundle: { changeRequestId: 'cr', repo: { url: 'git://r', baseCommit: 'b0' }, tasks: [{ id: 'a' }], planning },
+    };
+    const capped = { ...options, accounting: { requestMaxCostUsd: 0.5, lessons: false, lessonsPerTask: 0 } };
+    const [planned] = run(request(P.PLANNING), bundle, capped);
+    expect(planned.updates).toContainEqual({ kind: 'set-planning-usage', usage: planning });
+    expect(planned.state.request?.planningCostUsd).toBe(0.6);
+    expect(launched([planned])).toEqual([]);
+    expect(planned.updates).toContainEqual(
+      expect.objectContaining({
+        kind: 'finish-task',
+        taskId: 'a',
+        status: T.TASK_HARD_FAIL,
+        notes: 'cost cap reached: the request has spent $0.6000 of its $0.5000 cap; task a not started',
+      }),
+    );
+    // Under the cap the task starts; a bundle delivered again (the request has moved on) counts nothing more.
+    const roomy = { ...capped, accounting: { ...capped.accounting, requestMaxCostUsd: 1 } };
+    const started = run(request(P.PLANNING), bundle, roomy);
+    expect(launched(started).map((t) => t.id)).toEqual(['a']);
+    const again = decide(started.at(-1)!.state, bundle, roomy);
+    expect(again.updates.filter((u) => u.kind === 'set-planning-usage')).toEqual([]);
+  });
+
   it('gives a launched task the lessons of its repository most like it, the one just learned included', () => {
     const withLessons = { ...options, accounting: { requestMaxCostUsd: 0, lessons: true, lessonsPerTask: 3 } };
     const stored = { repoUrl: 'git://r', files: [], firstFailure: '', createdAt: '' };
@@ -518,6 +545,7 @@ describe("the decision's state", () => {
     integrationBranch: 'farm/every-field',
     requireApproval: true,
     parallelism: 3,
+    planningCostUsd: 0.0123,
   };
   const everyTaskField: Required<TaskRecord> = {
     ...task('a', T.TASK_DISPATCHED),

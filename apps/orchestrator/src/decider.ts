@@ -39,6 +39,8 @@ export interface RequestRecord {
   requireApproval?: boolean;
   /** How many of its tasks may run at once, as the approver set it; 0 or absent: the farm's parallelism. */
   parallelism?: number;
+  /** What its planning cost (the planner model's calls): part of the request's spend under the cost cap. */
+  planningCostUsd?: number;
 }
 
 export interface TaskRecord {
@@ -143,7 +145,9 @@ export type StateUpdate =
   /** Approval with an edited plan: a task left out, another's goal or dependencies changed, the parallelism. */
   | { kind: 'remove-task'; taskId: string }
   | { kind: 'replan-task'; taskId: string; task: farm.v1.ICodingTask }
-  | { kind: 'set-parallelism'; parallelism: number };
+  | { kind: 'set-parallelism'; parallelism: number }
+  /** What planning cost, as the plan said (set once: a redelivered bundle changes nothing). */
+  | { kind: 'set-planning-usage'; usage: farm.v1.IModelUsage };
 
 export type OutboxEvent =
   | { kind: 'transition'; fields: farm.v1.IPhaseTransition }
@@ -314,6 +318,11 @@ function onTaskBundle(d: DecisionBuilder, bundle: farm.v1.ITaskBundle, options: 
   const cr = d.requireRequest();
   if (cr.phase !== P.PLANNING) return; // stale, duplicate, or cancelled meanwhile
   const tasks = bundle.tasks ?? [];
+  if (bundle.planning) {
+    // Paid for whatever became of the plan: in the request's totals and its spend from here on.
+    cr.planningCostUsd = bundle.planning.costUsd ?? 0;
+    d.update({ kind: 'set-planning-usage', usage: bundle.planning });
+  }
   if (bundle.planningError || tasks.length === 0) {
     d.finish(P.FAILED, `planning failed: ${bundle.planningError || 'no tasks'}`);
     return;
@@ -593,7 +602,7 @@ function onControl(d: DecisionBuilder, cmd: farm.v1.IControlCommand): void {
 /** Starts what is ready; a task the cost cap refuses is failed at once (HARD_FAIL cost-cap) instead. */
 function dispatchReady(d: DecisionBuilder, options: DeciderOptions) {
   const cr = d.requireRequest();
-  const spentUsd = d.state.tasks.reduce((sum, t) => sum + t.costUsd, 0);
+  const spentUsd = d.state.tasks.reduce((sum, t) => sum + t.costUsd, cr.planningCostUsd ?? 0);
   for (const prepared of tasksToDispatch(d.state, options)) {
     if (cr.phase !== P.CODING) return; // a refusal below failed the request
     const id = prepared.id;

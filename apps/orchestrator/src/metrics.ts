@@ -47,6 +47,18 @@ export const orchestratorMetrics = {
     labelNames: ['to'],
     registers: [metricsRegistry],
   }),
+  planningTokens: new Counter({
+    name: 'farm_orchestrator_planning_tokens_total',
+    help: "The planner model's tokens, by kind (prompt, completion) and configured model, counted once per request's plan",
+    labelNames: ['kind', 'model'],
+    registers: [metricsRegistry],
+  }),
+  planningCostUsd: new Counter({
+    name: 'farm_orchestrator_planning_cost_usd_total',
+    help: "The planner model's cost in US dollars from the price table, by configured model",
+    labelNames: ['model'],
+    registers: [metricsRegistry],
+  }),
   taskResults: new Counter({
     name: 'farm_orchestrator_task_results_total',
     help: 'Commit results received, by status',
@@ -106,4 +118,11 @@ export function recordCommitted(decisions: readonly Decision[], moves: readonly 
   }
   for (const status of decisions.flatMap((d) => d.results))
     orchestratorMetrics.taskResults.inc({ status: taskStateName(status) });
+  for (const u of decisions.flatMap((d) => d.updates)) {
+    if (u.kind !== 'set-planning-usage') continue;
+    const model = u.usage.model || 'unknown';
+    orchestratorMetrics.planningTokens.inc({ kind: 'prompt', model }, u.usage.promptTokens ?? 0);
+    orchestratorMetrics.planningTokens.inc({ kind: 'completion', model }, u.usage.completionTokens ?? 0);
+    orchestratorMetrics.planningCostUsd.inc({ model }, u.usage.costUsd ?? 0);
+  }
 }

@@ -1,6 +1,6 @@
 import type { SqlExecutor } from '@farm/store';
 import { forgeView, type ForgeLink, type LinkOrigin } from './forge/forge-store';
-import { SUBMITTED, toSummary, type RequestSummary } from './request-store';
+import { SUBMITTED, toSummary, WITH_PLANNING, type RequestSummary } from './request-store';
 
 /**
  * GET /v1/change-requests: a page of the whole history, newest first, filtered on the server (phase, repository,
@@ -64,10 +64,12 @@ CREATE INDEX IF NOT EXISTS api_submissions_by_age ON api_submissions (created_at
 
 // Every request once: those consumed as the orchestrator has them, those only accepted as SUBMITTED.
 const LISTED = `SELECT c.id, c.phase, c.title, c.repo_url, c.base_ref, c.base_commit, c.reason, c.integration_branch,
-    c.created_at, c.updated_at, true AS consumed
+    c.created_at, c.updated_at, true AS consumed, c.planning_calls, c.planning_prompt_tokens,
+    c.planning_completion_tokens, c.planning_total_tokens, c.planning_cost_usd
   FROM change_requests c
   UNION ALL
-  SELECT a.id, '${SUBMITTED}', a.title, a.repo_url, a.base_ref, '', '', '', a.created_at, a.created_at, false
+  SELECT a.id, '${SUBMITTED}', a.title, a.repo_url, a.base_ref, '', '', '', a.created_at, a.created_at, false,
+    0, 0, 0, 0, 0
   FROM api_submissions a WHERE NOT EXISTS (SELECT 1 FROM change_requests c WHERE c.id = a.id)`;
 
 const like = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -129,8 +131,7 @@ export async function pageRequests(db: SqlExecutor, q: RequestListQuery): Promis
        LEFT JOIN forge_links f ON f.change_request_id = l.id
      ),
      page AS (SELECT * FROM r WHERE ${filters} AND ${onPage} ORDER BY r.created_at ${order}, r.id ${order} LIMIT ${limit})
-     SELECT page.*, b.beyond, b.total AS matching, b.above, t.done, t.total, t.attempts, t.prompt_tokens, t.completion_tokens,
-       t.total_tokens, t.cost_usd,
+     SELECT page.*, b.beyond, b.total AS matching, b.above, ${WITH_PLANNING('t', 'page')},
        (SELECT e.subject FROM farm_audit_events e WHERE e.action = 'submit' AND e.change_request_id = page.id
         ORDER BY e.id LIMIT 1) AS submitted_by,
        f.repo AS link_repo, f.origin AS link_origin, f.issue_number, f.pull_number, f.pull_url, f.last_error

@@ -32,6 +32,7 @@ interface RequestRow extends Record<string, unknown> {
   integration_branch: string | null;
   require_approval: boolean | null;
   parallelism: number | null;
+  planning_cost_usd: number | string | null;
 }
 
 interface TaskRow extends Record<string, unknown> {
@@ -88,6 +89,7 @@ export async function loadRequestState(
       integrationBranch: row.integration_branch ?? '',
       requireApproval: !!row.require_approval,
       parallelism: row.parallelism ?? 0,
+      planningCostUsd: Number(row.planning_cost_usd ?? 0),
     },
     tasks: tasks.rows.map((t) => ({
       id: t.id,
@@ -252,6 +254,22 @@ async function applyUpdate(
       return;
     case 'cancel-task':
       await tx.query(`UPDATE tasks SET status = 'CANCELLED', finished_at = now() WHERE id = $1`, [u.taskId]);
+      return;
+    case 'set-planning-usage':
+      await tx.query(
+        `UPDATE change_requests SET planning_calls = $2, planning_prompt_tokens = $3, planning_completion_tokens = $4,
+         planning_total_tokens = $5, planning_cost_usd = $6, planning_model = $7, planning_priced = $8 WHERE id = $1`,
+        [
+          crId,
+          u.usage.calls ?? 0,
+          u.usage.promptTokens ?? 0,
+          u.usage.completionTokens ?? 0,
+          u.usage.totalTokens ?? 0,
+          u.usage.costUsd ?? 0,
+          u.usage.model ?? '',
+          !!u.usage.priced,
+        ],
+      );
       return;
     case 'set-integration-branch':
       await tx.query('UPDATE change_requests SET integration_branch = $2 WHERE id = $1', [crId, u.branch]);
@@ -432,9 +450,12 @@ export interface RequestSummary {
   tasksTotal: number;
   /** Agent attempts over all tasks and dispatches. */
   attempts: number;
+  /** Its planning's and all its tasks' model tokens. */
   tokens: TokenTotals;
-  /** What the model calls of all its tasks cost, in US dollars (from the agents' price table). */
+  /** What its planning's and all its tasks' model calls cost, in US dollars (from the price table). */
   costUsd: number;
+  /** Of those, what planning took (the planner model's calls, also those whose answers could not be used). */
+  planning: { calls: number; totalTokens: number; costUsd: number };
   createdAt: string;
   updatedAt: string;
 }
@@ -494,9 +515,16 @@ export async function recordApiSubmission(
   return onBus.rows.length ? 'on-bus' : 'new';
 }
 
+/** A request's totals: its tasks' sums plus its planning (the planner model's calls). */
+export const WITH_PLANNING = (tasks: string, request: string) => `${tasks}.done, ${tasks}.total, ${tasks}.attempts,
+  ${tasks}.prompt_tokens + ${request}.planning_prompt_tokens AS prompt_tokens,
+  ${tasks}.completion_tokens + ${request}.planning_completion_tokens AS completion_tokens,
+  ${tasks}.total_tokens + ${request}.planning_total_tokens AS total_tokens,
+  ${tasks}.cost_usd + ${request}.planning_cost_usd AS cost_usd, ${request}.planning_calls,
+  ${request}.planning_total_tokens, ${request}.planning_cost_usd`;
+
 const CONSUMED = `SELECT c.id, c.phase, c.title, c.repo_url, c.base_ref, c.base_commit, c.reason, c.integration_branch,
-  c.created_at, c.updated_at, s.done, s.total, s.attempts, s.prompt_tokens, s.completion_tokens, s.total_tokens,
-  s.cost_usd
+  c.created_at, c.updated_at, ${WITH_PLANNING('s', 'c')}
   FROM change_requests c
   LEFT JOIN LATERAL (
     SELECT count(*) FILTER (WHERE t.status = 'SUCCESS') AS done, count(*) AS total,
@@ -509,7 +537,8 @@ const CONSUMED = `SELECT c.id, c.phase, c.title, c.repo_url, c.base_ref, c.base_
 // Accepted by the HTTP API but not yet in change_requests: shown as SUBMITTED rather than unknown.
 const SUBMITTED_ONLY = `SELECT a.id, '${SUBMITTED}' AS phase, a.title, a.repo_url, a.base_ref, '' AS base_commit, '' AS reason,
   '' AS integration_branch, a.created_at, a.created_at AS updated_at, 0 AS done, 0 AS total, 0 AS attempts,
-  0 AS prompt_tokens, 0 AS completion_tokens, 0 AS total_tokens, 0 AS cost_usd
+  0 AS prompt_tokens, 0 AS completion_tokens, 0 AS total_tokens, 0 AS cost_usd, 0 AS planning_calls,
+  0 AS planning_total_tokens, 0 AS planning_cost_usd
   FROM api_submissions a WHERE NOT EXISTS (SELECT 1 FROM change_requests c WHERE c.id = a.id)`;
 
 const tokens = (r: Record<string, unknown>): TokenTotals => ({
@@ -534,6 +563,11 @@ export function toSummary(r: Record<string, unknown>): RequestSummary {
     attempts: Number(r.attempts ?? 0),
     tokens: tokens(r),
     costUsd: Number(r.cost_usd ?? 0),
+    planning: {
+      calls: Number(r.planning_calls ?? 0),
+      totalTokens: Number(r.planning_total_tokens ?? 0),
+      costUsd: Number(r.planning_cost_usd ?? 0),
+    },
     createdAt: new Date(r.created_at as string).toISOString(),
     updatedAt: new Date(r.updated_at as string).toISOString(),
   };

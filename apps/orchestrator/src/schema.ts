@@ -148,3 +148,15 @@ orchestratorMigrations.push(...requestDecisionMigrations);
 
 // Rows of earlier versions holding a credential, redacted at rest (redact-at-rest.ts).
 orchestratorMigrations.push(...redactAtRestMigrations);
+
+// What a request's planning cost (the planner model's calls), counted into its totals and its spend.
+orchestratorMigrations.push({
+  name: 'orchestrator-015-planning-usage',
+  sql: `ALTER TABLE change_requests ADD COLUMN planning_calls integer NOT NULL DEFAULT 0;
+ALTER TABLE change_requests ADD COLUMN planning_prompt_tokens bigint NOT NULL DEFAULT 0;
+ALTER TABLE change_requests ADD COLUMN planning_completion_tokens bigint NOT NULL DEFAULT 0;
+ALTER TABLE change_requests ADD COLUMN planning_total_tokens bigint NOT NULL DEFAULT 0;
+ALTER TABLE change_requests ADD COLUMN planning_cost_usd double precision NOT NULL DEFAULT 0;
+ALTER TABLE change_requests ADD COLUMN planning_model text NOT NULL DEFAULT '';
+ALTER TABLE change_requests ADD COLUMN planning_priced boolean NOT NULL DEFAULT true;`,
+});

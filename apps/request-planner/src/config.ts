@@ -1,5 +1,6 @@
-import { createJsonModel, type JsonModel } from '@farm/llm';
-import { loadConfig, z, type Logger } from '@farm/runtime';
+import { createJsonModel, DEFAULT_MODEL_PRICES, modelPricesSchema, type JsonModel } from '@farm/llm';
+import { jsonVariable, loadConfig, z, type Logger } from '@farm/runtime';
+import type { PlannerPricing } from './request-planner';
 
 /** The request-planner's settings (its own deployment and `farm up`). */
 export const requestPlannerConfigSchema = z.object({
@@ -21,6 +22,11 @@ export const requestPlannerConfigSchema = z.object({
    * model (seconds saved; no symbol hints, so no srm reservations for it). `never`: the model plans every request.
    */
   FARM_PLAN_SINGLE_TASK: z.enum(['auto', 'never']).default('never'),
+  /** The price table the planner's calls are priced by (the agents' setting: one table for every role). */
+  FARM_MODEL_PRICES: jsonVariable(
+    modelPricesSchema,
+    '{"model": {"inputPerMillion": n, "outputPerMillion": n}}',
+  ).default(JSON.stringify(DEFAULT_MODEL_PRICES)),
 });
 export type RequestPlannerConfig = z.infer<typeof requestPlannerConfigSchema>;
 export const loadRequestPlannerConfig = (env: NodeJS.ProcessEnv = process.env): RequestPlannerConfig =>
@@ -40,4 +46,9 @@ export function plannerModelFrom(c: RequestPlannerConfig, log: Logger): JsonMode
         log,
       })
     : undefined;
+}
+
+/** How the planner's calls are priced: by the configured model name. */
+export function plannerPricingFrom(c: RequestPlannerConfig): PlannerPricing {
+  return { model: c.FARM_PLANNER_MODEL, prices: c.FARM_MODEL_PRICES };
 }

@@ -1,6 +1,6 @@
 import { busConfigSchema, connectKafka } from '@farm/bus';
 import { createLogger, loadConfigOrExit, runService, z } from '@farm/runtime';
-import { plannerModelFrom, requestPlannerConfigSchema } from './config';
+import { plannerModelFrom, plannerPricingFrom, requestPlannerConfigSchema } from './config';
 import { startRequestPlanner } from './request-planner';
 
 const schema = requestPlannerConfigSchema.merge(busConfigSchema).extend({
@@ -17,6 +17,7 @@ void runService(log, config.FARM_METRICS_PORT, async () => {
     model,
     maxItems: config.FARM_PLANNER_MAX_ITEMS,
     singleTask: config.FARM_PLAN_SINGLE_TASK,
+    pricing: plannerPricingFrom(config),
   });
   return { stop: async () => (await sub.stop(), await bus.close()), health: () => bus.health() };
 });

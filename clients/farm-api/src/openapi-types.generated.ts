@@ -579,9 +579,16 @@ export interface components {
       tasksTotal: number;
       /** @description Agent attempts over all tasks and dispatches */
       attempts: number;
+      /** @description Its planning's and all its tasks' model tokens */
       tokens: components['schemas']['TokenTotals'];
-      /** @description US dollars of all its tasks' model calls, from the agents' price table */
+      /** @description US dollars of its planning's and all its tasks' model calls, from the price table (FARM_MODEL_PRICES) */
       costUsd: number;
+      /** @description Of the totals, what planning took: the planner model's calls, also those whose answers could not be used */
+      planning: {
+        calls: number;
+        totalTokens: number;
+        costUsd: number;
+      };
       /** Format: date-time */
       createdAt: string;
       /** Format: date-time */

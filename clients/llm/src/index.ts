@@ -4,3 +4,4 @@ export * from './tool-model';
 export * from './model-schema';
 export * from './server-answers';
 export * from './endpoint-probe';
+export * from './model-prices';

@@ -4,7 +4,7 @@ import { ModelAnswerInvalid } from '@farm/llm';
 import { errorMessage } from '@farm/runtime';
 import { describeFailure, refusedCheckNote, type ChecksResult } from '@farm/sandbox';
 import { lessonFromTask } from '../lessons-prompt';
-import { costOfCall, DEFAULT_MODEL_PRICES } from '../model-prices';
+import { costOfCall, DEFAULT_MODEL_PRICES } from '@farm/llm';
 import { buildPrompt } from '../prompt';
 import { hardFail, softFail, type StrategyOutcome } from '../task-outcome';
 import { Workspace } from '../tools/workspace';

@@ -1,5 +1,5 @@
 import { lessonFromTask } from '../lessons-prompt';
-import { DEFAULT_MODEL_PRICES } from '../model-prices';
+import { DEFAULT_MODEL_PRICES } from '@farm/llm';
 import type { StrategyOutcome } from '../task-outcome';
 import { runToolLoop } from '../tool-loop';
 import { AgentToolBox } from '../tools/agent-tools';

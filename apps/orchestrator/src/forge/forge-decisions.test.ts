@@ -200,6 +200,7 @@ describe('what the forge is told', () => {
           attempts: 2,
           tokens: { prompt: 1000, completion: 200, total: 1200 },
           costUsd: 0.0123,
+          planning: { calls: 0, totalTokens: 0, costUsd: 0 },
           createdAt: '',
           updatedAt: '',
         },
@@ -264,6 +265,7 @@ describe('what the forge is told', () => {
       attempts: 2,
       tokens: { prompt: 0, completion: 0, total: 0 },
       costUsd: 0,
+      planning: { calls: 0, totalTokens: 0, costUsd: 0 },
       createdAt: '',
       updatedAt: '',
     };

@@ -1,5 +1,5 @@
 import { z } from '@farm/runtime';
-import type { TokenUsage } from '@farm/llm';
+import type { TokenUsage } from './token-usage';
 
 /** US dollars per million tokens, by model name (a name also prices its dated versions: gpt-4o-2024-08-06). */
 export const modelPricesSchema = z.record(
