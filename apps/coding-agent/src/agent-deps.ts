@@ -80,6 +80,8 @@ export interface AgentSettings {
   prices?: ModelPrices;
   /** Tokens the tool loop's conversation is kept within (default 100000). */
   contextWindowTokens?: number;
+  /** Tokens the reviewer's prompt may take (its context less its answer's room); a longer diff is cut to fit. */
+  reviewPromptTokens?: number;
   toolLimits?: Partial<ToolLimits>;
   /** Use the task's lessons in the prompt and report a lesson on SUCCESS (default true). */
   lessons?: boolean;
@@ -127,7 +129,13 @@ export function agentDepsFromConfig(
       toolModel: config.FARM_AGENT_STRATEGY === 'diff' ? undefined : createToolModel(client),
       reviewModel:
         config.FARM_REVIEW_ROUNDS > 0
-          ? createJsonModel({ ...client, model: config.FARM_REVIEW_MODEL ?? config.FARM_MODEL })
+          ? createJsonModel({
+              ...client,
+              model: config.FARM_REVIEW_MODEL ?? config.FARM_MODEL,
+              timeoutMs: (config.FARM_REVIEW_TIMEOUT_S ?? config.FARM_LLM_TIMEOUT_S) * 1000,
+              maxRetries: config.FARM_REVIEW_MAX_RETRIES ?? config.FARM_LLM_MAX_RETRIES,
+              maxOutputTokens: reviewOutputTokens(config),
+            })
           : undefined,
       rag: config.FARM_RAG_URL
         ? new RagClient({ baseUrl: config.FARM_RAG_URL, componentToken: config.FARM_COMPONENT_TOKEN })
@@ -148,6 +156,7 @@ export function agentDepsFromConfig(
       },
       prices: config.FARM_MODEL_PRICES,
       contextWindowTokens: config.FARM_CONTEXT_WINDOW_TOKENS,
+      reviewPromptTokens: reviewPromptTokens(config),
       toolLimits: {
         maxOutputChars: config.FARM_TOOL_OUTPUT_CHARS,
         commandTimeoutSeconds: config.FARM_TOOL_COMMAND_TIMEOUT_S,
@@ -167,4 +176,12 @@ export function agentDepsFromConfig(
       author: { name: config.FARM_GIT_AUTHOR_NAME, email: config.FARM_GIT_AUTHOR_EMAIL },
     },
   };
+}
+
+const reviewOutputTokens = (c: AgentConfig) => c.FARM_REVIEW_MAX_OUTPUT_TOKENS ?? c.FARM_LLM_MAX_OUTPUT_TOKENS;
+
+/** What of the reviewer's context its prompt may take: the rest is its answer's. */
+export function reviewPromptTokens(c: AgentConfig): number {
+  const window = c.FARM_REVIEW_CONTEXT_WINDOW_TOKENS ?? c.FARM_CONTEXT_WINDOW_TOKENS;
+  return Math.max(500, window - Math.min(reviewOutputTokens(c), Math.floor(window / 2)));
 }

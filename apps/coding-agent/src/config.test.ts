@@ -3,6 +3,7 @@ import { agentDepsFromConfig } from './agent-deps';
 import { loadAgentConfig } from './config';
 import { DEFAULT_MODEL_PRICES } from '@farm/llm';
 import { silentLogger } from '@farm/runtime';
+import { startScriptedModelServer } from '@farm/scripted-llm';
 
 const base = { OPENAI_BASE_URL: 'http://127.0.0.1:1/v1', OPENAI_API_KEY: 'sk-config-test-key-123' };
 
@@ -33,6 +34,33 @@ describe('the coding agent’s configuration', () => {
     expect(config.FARM_MODEL_PRICES).toEqual({ 'my-model': { inputPerMillion: 1, outputPerMillion: 2 } });
     const { services } = agentDepsFromConfig(config, silentLogger);
     expect([services.toolModel, services.reviewModel]).toEqual([undefined, undefined]);
+  });
+
+  test("the reviewer's own timeout, retries, output limit and context, each the agent's when not set", async () => {
+    const agentOnly = agentDepsFromConfig(
+      loadAgentConfig({ ...base, FARM_CONTEXT_WINDOW_TOKENS: '8000' }),
+      silentLogger,
+    );
+    expect(agentOnly.settings.reviewPromptTokens).toBe(8000 - 4000); // half the window for a default 8,192 answer
+    const server = await startScriptedModelServer({
+      script: { chat: [{ content: JSON.stringify({ approved: true, objections: [], confidence: 1 }) }] },
+    });
+    try {
+      const config = loadAgentConfig({
+        ...base,
+        OPENAI_BASE_URL: server.baseURL,
+        FARM_REVIEW_MODEL: 'small-reviewer',
+        FARM_REVIEW_MAX_OUTPUT_TOKENS: '512',
+        FARM_REVIEW_CONTEXT_WINDOW_TOKENS: '4096',
+        FARM_REVIEW_TIMEOUT_S: '30',
+      });
+      const { services, settings } = agentDepsFromConfig(config, silentLogger);
+      expect(settings.reviewPromptTokens).toBe(4096 - 512);
+      await services.reviewModel!.completeJson([{ role: 'user', content: 'review' }]);
+      expect(server.requests[0]).toMatchObject({ model: 'small-reviewer', maxTokens: 512 });
+    } finally {
+      await server.close();
+    }
   });
 
   test('a malformed price table stops start-up naming the variable and the shape it expects', () => {

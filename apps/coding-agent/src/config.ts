@@ -74,6 +74,15 @@ export const agentConfigSchema = componentTokenConfigSchema.extend({
   /** A reviewer's approval below this confidence (0..1) goes back to the agent with its objections. */
   FARM_REVIEW_MIN_CONFIDENCE: z.coerce.number().min(0).max(1).default(0.5),
   /**
+   * The reviewer's own calls, where it is another model or server than the agent's (each defaults to the
+   * agent's setting): timeout, retries, output limit, and the context its prompt (the goal, the checks, the final
+   * diff) must fit in; a diff too long for it is cut saying so.
+   */
+  FARM_REVIEW_TIMEOUT_S: z.coerce.number().positive().optional(),
+  FARM_REVIEW_MAX_RETRIES: z.coerce.number().int().min(0).optional(),
+  FARM_REVIEW_MAX_OUTPUT_TOKENS: z.coerce.number().int().min(64).optional(),
+  FARM_REVIEW_CONTEXT_WINDOW_TOKENS: z.coerce.number().int().min(1_000).optional(),
+  /**
    * A FEATURE/FIX change no test shows to work: `review` passes it only when the reviewer accepts it explicitly,
    * `deliver` passes it marked unverified, `refuse` never.
    */

@@ -1,6 +1,6 @@
 import { createJsonModel, ModelAnswerInvalid } from '@farm/llm';
 import { startScriptedModelServer } from '@farm/scripted-llm';
-import { reviewDiff, VERDICT_SCHEMA } from './review-diff';
+import { REVIEW_SYSTEM_PROMPT, reviewDiff, reviewPrompt, VERDICT_SCHEMA } from './review-diff';
 
 const input = { goal: 'Fix multiply', summary: 'fixed it', diff: '--- a/x\n+++ b/x\n', checks: 'all checks passed' };
 
@@ -90,5 +90,45 @@ test('objections are tied to files and lines; the confidence is held to 0..1 and
   expect((await review([{ approved: true, objections: [] }])).verdict).toMatchObject({ confidence: 1 });
   expect((await review([{ approved: true, objections: [], confidence: 0.25 }])).verdict).toMatchObject({
     confidence: 0.25,
+  });
+});
+
+describe("the reviewer's prompt within its context", () => {
+  const long = {
+    goal: 'Fix multiply in calc.py',
+    summary: 'fixed it',
+    checks: 'PASS '.repeat(5_000),
+    diff: Array.from({ length: 4_000 }, (_, i) => `+line ${i} of the change`).join('\n'),
+  };
+
+  test('a prompt that fits is sent whole; one that does not is cut to fit, the goal kept, the cut said', () => {
+    const whole = reviewPrompt(long);
+    expect(reviewPrompt(long, 1_000_000)).toBe(whole);
+    const cut = reviewPrompt(long, 4_000);
+    expect(Math.ceil(cut.length / 4) + Math.ceil(REVIEW_SYSTEM_PROMPT.length / 4)).toBeLessThanOrEqual(4_000);
+    expect(cut).toContain('GOAL:\nFix multiply in calc.py');
+    expect(cut).toMatch(
+      /\[\.\.\. diff cut: \d+ of \d+ characters left out to fit the reviewer's context \(FARM_REVIEW_CONTEXT_WINDOW_TOKENS\)/,
+    );
+    expect(cut).toMatch(/checks output cut/);
+    // the diff's beginning and its end are both shown
+    expect(cut).toContain('+line 0 of the change');
+    expect(cut).toContain('+line 3999 of the change');
+  });
+
+  test('the cut prompt is what the reviewer is sent', async () => {
+    const server = await startScriptedModelServer({
+      script: { chat: [{ content: JSON.stringify({ approved: true, objections: [], confidence: 0.9 }) }] },
+    });
+    try {
+      const model = createJsonModel({ baseURL: server.baseURL, apiKey: 'k', model: 'reviewer', maxRetries: 0 });
+      const verdict = await reviewDiff(model, { ...long, maxPromptTokens: 3_000 });
+      expect(verdict.approved).toBe(true);
+      const sent = server.requests[0].messages.map((m) => String(m.content)).join('');
+      expect(Math.ceil(sent.length / 4)).toBeLessThanOrEqual(3_000 + 50);
+      expect(sent).toContain('diff cut');
+    } finally {
+      await server.close();
+    }
   });
 });

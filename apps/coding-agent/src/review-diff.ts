@@ -76,22 +76,21 @@ export function objectionLine(o: ReviewObjection): string {
 /** One reviewer call: the goal, the checks, the verification and the final diff in; a verdict out. */
 export async function reviewDiff(
   model: JsonModel,
-  input: { goal: string; summary: string; diff: string; checks: string; verification?: string; unverified?: string },
+  input: {
+    goal: string;
+    summary: string;
+    diff: string;
+    checks: string;
+    verification?: string;
+    unverified?: string;
+    /** What of the reviewer's context the prompt may take (FARM_REVIEW_CONTEXT_WINDOW_TOKENS); none: no bound. */
+    maxPromptTokens?: number;
+  },
 ): Promise<ReviewVerdict> {
   const answer = await model.completeJson(
     [
       { role: 'system', content: REVIEW_SYSTEM_PROMPT },
-      {
-        role: 'user',
-        content: [
-          `GOAL:\n${input.goal}`,
-          `AGENT'S SUMMARY:\n${input.summary}`,
-          `CHECKS:\n${input.checks}`,
-          ...(input.verification ? [`VERIFICATION:\n${input.verification}`] : []),
-          ...(input.unverified ? [`NOT VERIFIED: ${input.unverified}`] : []),
-          `DIFF:\n${input.diff}`,
-        ].join('\n\n'),
-      },
+      { role: 'user', content: reviewPrompt(input, input.maxPromptTokens) },
     ],
     VERDICT_SCHEMA,
   );
@@ -112,4 +111,45 @@ export async function reviewDiff(
     model: answer.model,
     malformedRetries: answer.malformedRetries ?? 0,
   };
+}
+
+/** Tokens of text as the farm estimates them (about four characters a token), as conversation-window.ts does. */
+const tokensOf = (text: string) => Math.ceil(text.length / 4);
+
+/**
+ * The reviewer's prompt, within `maxTokens` with the system prompt: the checks' output and then the diff are cut
+ * to what fits (head and tail, saying how much was left out), never the goal; the reviewer is told what it did not see.
+ */
+export function reviewPrompt(
+  input: { goal: string; summary: string; diff: string; checks: string; verification?: string; unverified?: string },
+  maxTokens?: number,
+): string {
+  const build = (checks: string, diff: string) =>
+    [
+      `GOAL:\n${input.goal}`,
+      `AGENT'S SUMMARY:\n${input.summary}`,
+      `CHECKS:\n${checks}`,
+      ...(input.verification ? [`VERIFICATION:\n${input.verification}`] : []),
+      ...(input.unverified ? [`NOT VERIFIED: ${input.unverified}`] : []),
+      `DIFF:\n${diff}`,
+    ].join('\n\n');
+  const whole = build(input.checks, input.diff);
+  if (maxTokens === undefined) return whole;
+  const room = (maxTokens - tokensOf(REVIEW_SYSTEM_PROMPT)) * 4;
+  if (whole.length <= room) return whole;
+  const fixed = build('', '').length;
+  // The checks' output gets a quarter of what is left, at most what it is; the diff the rest.
+  const left = Math.max(0, room - fixed - 400);
+  const checks = cutToFit(input.checks, Math.min(input.checks.length, Math.floor(left / 4)), 'checks output');
+  const diff = cutToFit(input.diff, Math.max(0, left - checks.length), 'diff');
+  return build(checks, diff);
+}
+
+/** `text` in `chars`: its head and tail with a line saying what was cut and why. */
+function cutToFit(text: string, chars: number, what: string): string {
+  if (text.length <= chars) return text;
+  const note = `\n[... ${what} cut: ${text.length - chars} of ${text.length} characters left out to fit the reviewer's context (FARM_REVIEW_CONTEXT_WINDOW_TOKENS) ...]\n`;
+  const keep = Math.max(0, chars - note.length);
+  const head = Math.ceil(keep * 0.7);
+  return `${text.slice(0, head)}${note}${text.slice(text.length - (keep - head))}`;
 }

@@ -54,6 +54,8 @@ export interface ToolLoopDeps {
   unverifiedChanges?: UnverifiedPolicy;
   prices: ModelPrices;
   contextWindowTokens: number;
+  /** Tokens the reviewer's prompt may take; its diff is cut to fit, saying so (default: no bound). */
+  reviewPromptTokens?: number;
   /** Old re-readable tool outputs become stubs (default DEFAULT_ELISION); false keeps them whole. */
   elision?: ElisionOptions | false;
   redact: Redactor;
@@ -396,6 +398,7 @@ async function finishGate(
           checks: deps.redact(checkText),
           verification: deps.redact(describeVerification(verification)),
           unverified: verification.unverifiedReason ? deps.redact(verification.unverifiedReason) : undefined,
+          maxPromptTokens: deps.reviewPromptTokens,
         }),
       );
       const cost = costOfCall(deps.prices, answer.model, answer.usage);

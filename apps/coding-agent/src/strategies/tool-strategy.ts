@@ -40,6 +40,7 @@ async function runToolStrategy({
       unverifiedChanges: settings.unverifiedChanges ?? 'review',
       prices: settings.prices ?? DEFAULT_MODEL_PRICES,
       contextWindowTokens: settings.contextWindowTokens ?? 100_000,
+      reviewPromptTokens: settings.reviewPromptTokens,
       redact: run.redact,
       log: run.log,
       observer: run.observer,
