@@ -106,6 +106,9 @@ image_build=$!
 # how the farm reads real servers (scripts/local-services/llama-server.ts): ~290 MB fetched once, little CPU; its
 # test waits for it.
 nice -n 10 node --import tsx scripts/local-services/llama-server.ts install >.cache/llama-install.log 2>&1 &
+# A real model gateway (LiteLLM's proxy, from PyPI, ~750 MB once, in ~/.cache/agent-farm) in front of the scripted
+# model, for the tests of how the farm reads what gateways answer (scripts/local-services/litellm-proxy.ts).
+nice -n 10 node --import tsx scripts/local-services/litellm-proxy.ts install >.cache/litellm-install.log 2>&1 &
 step "build:check, lint"
 # The farm's processes run from their bundles (dist/), which bootstrap.sh built when they were missing or
 # stale: the check fails when a bundle does not match its sources (as proto:check does for the contracts).
