@@ -118,6 +118,11 @@ export const sandboxRiskConfigSchema = z.object({
     .pipe(z.array(z.enum([...RISKS, 'all'], { message: `each must be one of ${[...RISKS, 'all'].join(', ')}` })))
     .transform((risks): Risk[] => (risks.includes('all') ? [...RISKS] : [...new Set(risks as Risk[])])),
   FARM_SANDBOX_RUNNER: z.string().startsWith('/', "must be the absolute path of the runner's unix socket").optional(),
+  /** Where the sandbox's verdict is shared by the user's processes (shared-verdict.ts, which reads it), or `off`. */
+  FARM_SANDBOX_VERDICT_DIR: z
+    .string()
+    .refine((v) => v === 'off' || v.startsWith('/'), 'must be an absolute path, or off')
+    .optional(),
 });
 
 /** The process's sandbox settings (read once: they are the operator's, not a task's). */
