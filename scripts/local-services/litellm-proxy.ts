@@ -99,8 +99,10 @@ export async function startLiteLlmProxy(opts: {
   const logFile = join(dir, 'proxy.log');
   const proxy = spawnGuarded(bin, ['--config', config, '--host', '127.0.0.1', '--port', String(port)], {
     logFile,
+    // Only what a proxy needs: given the tests' DATABASE_URL, LiteLLM would try to set up its own tables there.
     env: {
-      ...process.env,
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: process.env.HOME ?? dir,
       LITELLM_MASTER_KEY: apiKey,
       // No internet here: the price map shipped with the package, not a fetch that fails three times first.
       LITELLM_LOCAL_MODEL_COST_MAP: 'True',

@@ -84,7 +84,11 @@ describe.each(modes)('the farm through its HTTP API on %s and PostgreSQL', (_mod
       completion: reported.completionTokens,
       total: reported.totalTokens,
     });
-    expect(request.tokens).toEqual(tasks[0].tokens);
+    // The request's tokens are its planning's (the planner model's one call here) and its task's.
+    expect(request.planning.calls).toBe(1);
+    expect(request.planning.totalTokens).toBeGreaterThan(0);
+    expect(request.tokens.total).toBe(tasks[0].tokens.total + request.planning.totalTokens);
+    expect(request.tokens.prompt + request.tokens.completion).toBe(request.tokens.total);
 
     // The request's change as the build merged it into farm/<id>, against the base.
     const diff = await conformingFetch(conformance)(`http://127.0.0.1:${server.port}/v1/change-requests/${id}/diff`, {
