@@ -1,3 +1,4 @@
+import { migrateAccess } from '@farm/access';
 import { deleteRemoteBranch, remoteBranchSha } from '@farm/git';
 import { createHash } from 'node:crypto';
 import { farm, phaseName } from '@farm/proto';
@@ -166,6 +167,9 @@ export class Orchestrator {
 
   async start(): Promise<void> {
     await migrate(this.deps.store, orchestratorMigrations);
+    // A decision sent on the control topic is audited in the applying transaction: the audit log is the
+    // orchestrator's too, not only the HTTP API's (an orchestrator without the API failed every such cancel).
+    await migrateAccess(this.deps.store);
     measureStateFrom(this.deps.store);
     await this.flushOutbox(); // events a previous process committed but did not publish
     await this.dispatchReady(); // tasks ready but not started when a previous process stopped
