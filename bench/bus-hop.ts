@@ -1,7 +1,7 @@
 /**
  * What one hop through the farm's Kafka bus costs: a message published with KafkaBus (protobuf encoding,
- * idempotent producer, one consumer per subscription, decode, delivery with retries, an offset commit after
- * each message) until its handler runs, against plain kafkajs (default producer, consumer with auto-commit)
+ * idempotent producer, one consumer per subscription, decode, delivery with retries, offsets committed in batches after
+ * handling) until its handler runs, against plain kafkajs (default producer, consumer with auto-commit)
  * on the same broker in the same run; plus kafkajs set up as the bus sets it up, to show what the settings
  * cost and what the bus's own code costs. Messages go one at a time (the next after the previous arrived).
  * Uses KAFKA_BROKERS, or starts a local broker (scripts/local-services, needs Java 17+).

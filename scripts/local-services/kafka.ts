@@ -1,6 +1,7 @@
 /**
  * Single-node Kafka (KRaft, broker+controller in one JVM) for tests and local dev, without Docker:
- * the broker jars come from Maven Central via scripts/kafka/pom.xml and are cached in <repo>/.cache/kafka.
+ * the broker jars come from Maven Central via scripts/kafka/pom.xml (the 4.x line; FARM_TEST_KAFKA=3.9 or
+ * `line: '3.9'`: pom-3.9.xml, the last 3.x line) and are cached in <repo>/.cache/kafka.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,7 +11,13 @@ import { createLogger, type Logger } from '@farm/runtime';
 import { freePort, ownedTempDir, run, sleep, spawnGuarded, tail } from './proc';
 
 const REPO_ROOT = resolve(__dirname, '../..');
-const POM = join(REPO_ROOT, 'scripts/kafka/pom.xml');
+/** The Kafka lines the tests run: 4.x, what users install now, by default; 3.9, the last 3.x, for who still runs it. */
+export type KafkaLine = '4' | '3.9';
+const POMS: Record<KafkaLine, string> = {
+  '4': join(REPO_ROOT, 'scripts/kafka/pom.xml'),
+  '3.9': join(REPO_ROOT, 'scripts/kafka/pom-3.9.xml'),
+};
+const defaultLine = (): KafkaLine => (process.env.FARM_TEST_KAFKA === '3.9' ? '3.9' : '4');
 const READY_TIMEOUT_MS = 90_000;
 
 export interface LocalKafka {
@@ -30,10 +37,13 @@ export async function startKafka(
     log?: Logger;
     /** An address of this host where pods reach it (the real node's gateway): a second listener for them. */
     podHost?: string;
+    /** Which Kafka line (default FARM_TEST_KAFKA, else 4). */
+    line?: KafkaLine;
   } = {},
 ): Promise<LocalKafka> {
   const log = opts.log ?? createLogger('local-services', { fields: { service: 'kafka' } });
-  const libs = await resolveJars(opts.cacheDir ?? join(REPO_ROOT, '.cache/kafka'), log);
+  const line = opts.line ?? defaultLine();
+  const libs = await resolveJars(opts.cacheDir ?? join(REPO_ROOT, '.cache/kafka'), POMS[line], line, log);
   const java = process.env.JAVA_HOME ? join(process.env.JAVA_HOME, 'bin/java') : 'java';
   const classpath = join(libs, '*');
 
@@ -43,7 +53,11 @@ export async function startKafka(
   const podBrokers = opts.podHost ? `${opts.podHost}:${podPort}` : undefined;
   const props = join(dir, 'server.properties');
   writeFileSync(props, serverProperties(port, controllerPort, join(dir, 'data'), podBrokers));
-  writeFileSync(join(dir, 'log4j.properties'), LOG4J);
+  // 3.9 logs through log4j 1 (reload4j), 4.x through log4j 2: each reads its own file and property.
+  const logConfig =
+    line === '3.9'
+      ? writeConfig(join(dir, 'log4j.properties'), LOG4J, '-Dlog4j.configuration')
+      : writeConfig(join(dir, 'log4j2.properties'), LOG4J2, '-Dlog4j2.configurationFile');
   const logFile = join(dir, 'broker.log');
 
   try {
@@ -52,7 +66,7 @@ export async function startKafka(
     await run(java, [
       '-cp',
       classpath,
-      `-Dlog4j.configuration=file:${join(dir, 'log4j.properties')}`,
+      logConfig,
       'kafka.tools.StorageTool',
       'format',
       // One argument: an id starting with '-' (a base64url character) would otherwise be read as an option.
@@ -74,7 +88,7 @@ export async function startKafka(
         '-Xms128m',
         '-XX:+UseG1GC',
         '-Djava.awt.headless=true',
-        `-Dlog4j.configuration=file:${join(dir, 'log4j.properties')}`,
+        logConfig,
         '-cp',
         classpath,
         'kafka.Kafka',
@@ -104,24 +118,29 @@ export async function startKafka(
   return { brokers, podBrokers, stop, pause, resume };
 }
 
+function writeConfig(file: string, text: string, property: string): string {
+  writeFileSync(file, text);
+  return `${property}=file:${file}`;
+}
+
 /** Copies the broker's runtime jars once per pom content; a temp dir + rename keeps concurrent starters from seeing half a copy. */
-async function resolveJars(cacheDir: string, log: Logger): Promise<string> {
-  const libs = join(cacheDir, 'libs');
+async function resolveJars(cacheDir: string, pom: string, line: KafkaLine, log: Logger): Promise<string> {
+  const libs = join(cacheDir, line === '4' ? 'libs' : `libs-${line}`);
   const stamp = join(libs, '.pom-sha256');
-  const want = createHash('sha256').update(readFileSync(POM)).digest('hex');
+  const want = createHash('sha256').update(readFileSync(pom)).digest('hex');
   const current = () => existsSync(stamp) && readFileSync(stamp, 'utf8') === want;
   if (current()) return libs;
 
   mkdirSync(cacheDir, { recursive: true });
-  const staging = mkdtempSync(join(cacheDir, 'libs-'));
+  const staging = mkdtempSync(join(cacheDir, 'staging-'));
   const started = Date.now();
-  log.info('resolving kafka jars with maven (~50 MB, downloaded into ~/.m2 unless already there)', { pom: POM });
+  log.info('resolving kafka jars with maven (~50 MB, downloaded into ~/.m2 unless already there)', { pom });
   try {
     await run('mvn', [
       '-q',
       '-B',
       '-f',
-      POM,
+      pom,
       'dependency:copy-dependencies',
       '-DincludeScope=runtime',
       `-DoutputDirectory=${staging}`,
@@ -210,4 +229,16 @@ log4j.appender.out=org.apache.log4j.ConsoleAppender
 log4j.appender.out.layout=org.apache.log4j.PatternLayout
 log4j.appender.out.layout.ConversionPattern=[%d] %p %m (%c)%n
 log4j.logger.kafka.server.KafkaRaftServer=INFO
+`;
+
+// The same for log4j 2 (Kafka 4.x).
+const LOG4J2 = `
+rootLogger.level=WARN
+rootLogger.appenderRef.out.ref=out
+appender.out.type=Console
+appender.out.name=out
+appender.out.layout.type=PatternLayout
+appender.out.layout.pattern=[%d] %p %m (%c)%n
+logger.raft.name=kafka.server.KafkaRaftServer
+logger.raft.level=INFO
 `;

@@ -53,18 +53,19 @@ describe('two farms on one Kafka cluster', () => {
   });
 });
 
-describe('a consumer that crashes', () => {
-  it('is unhealthy on /healthz until the bus has restarted it, and the message it held is delivered again', async () => {
-    // The crash of the field report: a handler holds its message longer than the session timeout without a
-    // heartbeat, the broker drops the member, and the commit fails with "The coordinator is not aware of this member", which
-    // KafkaJS does not restart from.
+describe('a member dropped from its group while its handler held the event loop', () => {
+  it('rejoins by itself: the message it held is delivered again, later ones flow, /healthz stays ok', async () => {
+    // The field report's case: a handler keeps the event loop busy past the session timeout, so no heartbeat goes
+    // out and the broker drops the member. Committing per message, the next commit failed with "The coordinator is
+    // not aware of this member" and the consumer crashed (503 until the bus restarted it). Committing in batches,
+    // KafkaJS's runner meets that on its heartbeat, re-joins the group and fetches from the last committed
+    // offset: the held message again (handlers are idempotent), with no crash and no restart.
     const bus = await KafkaBus.connect({
       brokers: process.env.KAFKA_BROKERS!.split(','),
       clientId: 'crash-test',
       partitions: 1,
       topicPrefix: `crash-test-${Date.now()}.`,
       sessionTimeoutMs: 6_000, // the broker's minimum
-      consumerRestartBackoffMs: 3_000, // long enough to look at /healthz while it is down
     });
     const health = await serveMetrics(0, silentLogger, undefined, () => bus.health());
     const healthz = async () => {
@@ -81,19 +82,13 @@ describe('a consumer that crashes', () => {
       });
       expect(await healthz()).toEqual({ status: 200, body: 'ok' });
       await bus.publishRaw(Topics.control.name, Buffer.from('held too long'), { key: 'k' });
-      await waitFor('the crash', () => (bus.health().healthy ? undefined : true), 60_000);
-      const down = await healthz();
-      expect(down.status).toBe(503);
-      expect(JSON.parse(down.body)).toMatchObject({
-        healthy: false,
-        reasons: [expect.stringMatching(/farm.control.v1 \(group slow\).*coordinator is not aware of this member/)],
-      });
       await waitFor('the redelivery', () => (deliveries.length === 2 ? true : undefined), 60_000);
       expect(deliveries).toEqual(['held too long', 'held too long']);
-      await bus.publishRaw(Topics.control.name, Buffer.from('after the restart'), { key: 'k' });
-      await waitFor('the next message', () => (deliveries.length === 3 ? true : undefined), 60_000);
-      expect(deliveries[2]).toBe('after the restart');
       expect(await healthz()).toEqual({ status: 200, body: 'ok' });
+      await bus.publishRaw(Topics.control.name, Buffer.from('after the rejoin'), { key: 'k' });
+      await waitFor('the next message', () => (deliveries.length === 3 ? true : undefined), 60_000);
+      expect(deliveries[2]).toBe('after the rejoin');
+      expect(bus.health()).toMatchObject({ healthy: true, deadConsumers: [] });
     } finally {
       await health.close();
       await bus.close();

@@ -35,6 +35,13 @@ export interface KafkaBusConfig {
    * so this bounds how long stopping a subscription (and the farm) takes.
    */
   fetchMaxWaitMs?: number;
+  /**
+   * How handled messages' offsets are committed: after each fetched batch, and within a batch every this many
+   * messages or this many ms (default 100 and 1 s). A consumer that dies between a message's handling and its
+   * commit has it delivered again: the bus's handlers are idempotent (processed_messages), so nothing applies twice.
+   */
+  commitEveryMessages?: number;
+  commitEveryMs?: number;
   log?: Logger;
 }
 
@@ -46,8 +53,9 @@ interface ConsumerTarget {
 }
 
 /**
- * Kafka transport: idempotent producer, topics created at start-up, one consumer per subscription with
- * auto-commit off; an offset is committed only after deliverMessage resolved (handled or dead-lettered).
+ * Kafka transport: idempotent producer, topics created at start-up, one consumer per subscription; an offset is
+ * marked done only after deliverMessage resolved (handled or dead-lettered), and done offsets are committed in
+ * batches (see commitEveryMessages), not one round trip per message.
  */
 export class KafkaBus extends BaseBus {
   private readonly producer: Producer;
@@ -87,13 +95,22 @@ export class KafkaBus extends BaseBus {
    * Creates the missing topics. KafkaJS's wait for their leaders gives up on "This server does not host this
    * topic-partition" while a busy broker is still creating them; that is retriable, and creating is idempotent.
    */
-  private async ensureTopics(): Promise<void> {
+  private ensureTopics(): Promise<void> {
+    return this.withRetries('creating topics', () => this.createMissingTopics());
+  }
+
+  /**
+   * `fn` again after a retriable error (KafkaJS's `retriable`), with a growing pause: a KRaft broker that just
+   * created a topic answers "This server does not host this topic-partition" to a subscribe for a while (Kafka
+   * 4.x more often than 3.x). Anything else, or the fifth failure, is thrown.
+   */
+  private async withRetries<T>(what: string, fn: () => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.createMissingTopics();
+        return await fn();
       } catch (err) {
-        if ((err as { retriable?: boolean }).retriable !== true || attempt >= 5) throw err;
-        this.log.warn('creating topics failed; trying again', { attempt, err });
+        if ((err as { retriable?: boolean }).retriable !== true || attempt >= 5 || this.stopping) throw err;
+        this.log.warn(`${what} failed; trying again`, { attempt, err });
         await new Promise((r) => setTimeout(r, 500 * attempt));
       }
     }
@@ -169,8 +186,12 @@ export class KafkaBus extends BaseBus {
       // Resolve only once partitions are assigned, so a publish right after subscribe is not missed.
       const joined = waitForGroupJoin(consumer);
       await consumer.run({
-        autoCommit: false,
-        eachMessage: async ({ topic: t, partition, message, heartbeat }) => {
+        // KafkaJS commits the offsets of messages whose eachMessage resolved: after each batch, and by count or
+        // time within one. A message whose handler threw (the bus stopping) is not marked done.
+        autoCommit: true,
+        autoCommitThreshold: this.config.commitEveryMessages ?? 100,
+        autoCommitInterval: this.config.commitEveryMs ?? 1_000,
+        eachMessage: async ({ partition, message, heartbeat }) => {
           // A handler can take long (a message held through a database outage): the member keeps telling the group
           // it is alive, or the group would hand its partitions to another member meanwhile.
           const alive = setInterval(() => heartbeat().catch(() => undefined), HANDLER_HEARTBEAT_MS);
@@ -185,12 +206,11 @@ export class KafkaBus extends BaseBus {
           } finally {
             clearInterval(alive);
           }
-          await consumer.commitOffsets([{ topic: t, partition, offset: (BigInt(message.offset) + 1n).toString() }]);
         },
       });
       await joined;
     };
-    await start();
+    await this.withRetries(`subscribing to ${target.kafkaTopic}`, start);
     return {
       stop: async () => {
         subscription.stopped = true;
