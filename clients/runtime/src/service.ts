@@ -2,7 +2,8 @@ import type { Logger } from './logger';
 import { ConfigError, errorMessage } from './errors';
 import { beginStopping } from './stopping';
 import { collectProcessMetrics, serveMetrics, type HealthCheck, type RouteHandler } from './metrics';
-import { portTaken } from './port-holder';
+import { portTaken, PortInUse } from './port-holder';
+import net from 'node:net';
 
 export interface RunningService {
   stop(): Promise<void>;
@@ -38,7 +39,13 @@ export async function runService(
   // Read without waiting: nothing of the process runs meanwhile (a configuration error stays its only line).
   const taken = metricsPort ? portTaken(metricsPort, host ?? '0.0.0.0') : undefined;
   if (taken) exitOnConfigError(taken);
-  const service = await start().catch(exitOnConfigError);
+  // Held while the process starts: a child it starts on an ephemeral port (farm up's git server) could otherwise
+  // be given this very port by the kernel, and the process would then refuse its own port.
+  const held = metricsPort ? await holdPort(metricsPort, host).catch(exitOnConfigError) : undefined;
+  const service = await start()
+    .catch(exitOnConfigError)
+    .finally(() => held?.close());
+  await held?.closed;
   const metrics =
     metricsPort === undefined
       ? undefined
@@ -66,4 +73,18 @@ export async function runService(
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
   log.info('started');
+}
+
+/** A listener on the port, only to keep it; closed (and `closed` resolved) before the real server binds. */
+async function holdPort(port: number, host?: string): Promise<{ close(): void; closed: Promise<void> }> {
+  const server = net.createServer((socket) => socket.destroy());
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      reject(err.code === 'EADDRINUSE' ? new PortInUse(host ?? '0.0.0.0', port, 'FARM_METRICS_PORT') : err),
+    );
+    server.listen(port, host, () => resolve());
+  });
+  let done!: () => void;
+  const closed = new Promise<void>((resolve) => (done = resolve));
+  return { close: () => server.close(() => done()), closed };
 }
