@@ -104,6 +104,24 @@ const openaiWebShims: Plugin = {
 };
 
 /**
+ * `require('punycode')` (tough-cookie, under the Kubernetes client's request) is Node's deprecated core module,
+ * which prints DEP0040 on Node 21+ to every process that loads it, before its own first line: the userland package
+ * of the same name and API (a dependency of the module asking for it) is bundled instead.
+ */
+const userlandPunycode: Plugin = {
+  name: 'farm-userland-punycode',
+  setup(b) {
+    b.onResolve({ filter: /^punycode$/ }, (args) => {
+      try {
+        return { path: require.resolve('punycode/', { paths: [args.resolveDir] }) };
+      } catch {
+        return undefined; // not a dependency there: Node's own, as before
+      }
+    });
+  },
+};
+
+/**
  * The farm's modules have no side effects on import (nothing is imported for them alone), so a module none of
  * whose exports an entry uses is left out: an agent does not carry the Kubernetes client a re-export would pull.
  * Not so across chunks: a module another entry uses sits in a chunk every entry whose imports (re-exports
@@ -185,7 +203,7 @@ async function buildAll(): Promise<BuildManifest> {
     conditions: ['node', 'require'],
     banner: { js: BANNER },
     external: OPTIONAL_NATIVE,
-    plugins: [freshEntries, fromNodeModules, openaiWebShims, workspaceWithoutSideEffects, sourceDirs],
+    plugins: [freshEntries, userlandPunycode, fromNodeModules, openaiWebShims, workspaceWithoutSideEffects, sourceDirs],
     metafile: true,
     logLevel: 'warning',
     logOverride: { 'empty-import-meta': 'silent' },
